@@ -1,0 +1,40 @@
+// add, release, heartbeat: taking and giving back worktrees.
+import type { Command } from "commander";
+import { runWith } from "../run.js";
+import { renderAdd, renderLease } from "../render.js";
+
+export function register(program: Command): void {
+  program
+    .command("add")
+    .description("admit a worktree for <branch>: adopt the exact handle, reuse, recycle or create")
+    .argument("<branch>", "the branch (a literal branch name)")
+    .option("--base <ref>", "start point for a new branch (default: the default branch)")
+    .option("--task <id>", "the caller's task (env ORCHARD_TASK)")
+    .option("--owner <id>", "the agent/session taking the lease (env ORCHARD_OWNER)")
+    .option("--pid <n>", "the owner's process id (its start time is recorded)")
+    .option("--ttl <duration>", "lease time to live, e.g. 30m, 2h (default 2h)")
+    .option("--policy <policy>", "isolated | reuse-compatible | recycle-terminal", "isolated")
+    .option("--resume", "adopt a dirty worktree of the same task")
+    .option("--no-bootstrap", "skip bootstrap (copy, run, context)")
+    .option("--dry-run", "decide and report, change nothing")
+    .action((branch: string, opts: Record<string, unknown>, cmd: Command) =>
+      runWith(cmd, (o) => o.add({ branch, ...(opts as object) }), renderAdd),
+    );
+
+  program
+    .command("release")
+    .description("end the lease of a worktree; lifecycle becomes terminal (idempotent)")
+    .argument("<handle|path>")
+    .option("--outcome <outcome>", "done | abandoned | failed", "done")
+    .option("--owner <id>", "who releases (env ORCHARD_OWNER)")
+    .action((target: string, opts: Record<string, unknown>, cmd: Command) => runWith(cmd, (o) => o.release({ target, ...(opts as object) }), renderLease));
+
+  program
+    .command("heartbeat")
+    .description("renew the lease of a worktree")
+    .argument("<handle|path>")
+    .option("--owner <id>", "the lease owner (env ORCHARD_OWNER)")
+    .option("--ttl <duration>", "new time to live")
+    .option("--pid <n>", "the owner's process id")
+    .action((target: string, opts: Record<string, unknown>, cmd: Command) => runWith(cmd, (o) => o.heartbeat({ target, ...(opts as object) }), renderLease));
+}

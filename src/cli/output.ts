@@ -1,0 +1,56 @@
+// The one place that prints results and errors and sets exit codes (SPEC §2): --json prints
+// exactly one object on stdout; otherwise a short human rendering. 0 done, 2 invalid input,
+// 3 refused or blocked, 1 anything else. No stack traces.
+import { errorObject, exitCodeForError, OrchardError } from "../core/errors.js";
+
+export interface GlobalOptions {
+  repo?: string;
+  home?: string;
+  json?: boolean;
+}
+
+export type Renderer<R> = (result: R) => string;
+
+interface ResultLike {
+  ok: boolean;
+  action?: string;
+  error?: { code: string; message: string };
+}
+
+/** Exit code of a result: ok → 0; an error object → 1 (2 for usage codes); a refusal → 3. */
+export function exitCodeFor(result: ResultLike): 0 | 1 | 2 | 3 {
+  if (result.ok) return 0;
+  if (result.error) return USAGE_CODES.has(result.error.code) ? 2 : 1;
+  return 3;
+}
+
+const USAGE_CODES = new Set(["invalid_argument", "invalid_branch", "invalid_config", "invalid_manifest", "usage"]);
+
+export function useColor(stream: NodeJS.WriteStream): boolean {
+  return !!stream.isTTY && !process.env.NO_COLOR;
+}
+
+export function printResult<R extends ResultLike>(result: R, globals: GlobalOptions, render: Renderer<R>, exitCode = exitCodeFor(result)): void {
+  if (globals.json) process.stdout.write(JSON.stringify(result) + "\n");
+  else {
+    const text = render(result);
+    if (text) process.stdout.write(text.endsWith("\n") ? text : text + "\n");
+  }
+  process.exitCode = exitCode;
+}
+
+export function printError(error: unknown, globals: GlobalOptions): void {
+  const object = errorObject(error);
+  const details = error instanceof OrchardError ? error.details : undefined;
+  if (globals.json) process.stdout.write(JSON.stringify({ ok: false, ...details, error: object }) + "\n");
+  else process.stderr.write(`orchard: ${object.message}\n`);
+  if (process.env.ORCHARD_DEBUG === "1" && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+  process.exitCode = exitCodeForError(error);
+}
+
+/** A usage error raised by the argument parser itself (unknown option, missing argument). */
+export function printUsageError(message: string, globals: GlobalOptions): void {
+  if (globals.json) process.stdout.write(JSON.stringify({ ok: false, error: { code: "usage", message } }) + "\n");
+  else process.stderr.write(`orchard: ${message}\n`);
+  process.exitCode = 2;
+}

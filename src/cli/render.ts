@@ -1,0 +1,79 @@
+// Human renderings of results: short tables and sentences. All human wording of the CLI lives here.
+import type { AddResult } from "../core/admission.js";
+import type { LeaseResult } from "../core/lifecycle.js";
+import type { StatusResult, ListResult } from "../core/inspect.js";
+import type { Facts } from "../core/types.js";
+import type { Reason } from "../core/reasons.js";
+
+export function short(sha: string | null | undefined): string {
+  return sha ? sha.slice(0, 10) : "-";
+}
+
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join("  ").trimEnd();
+  return [line(header), ...rows.map(line)].join("\n");
+}
+
+export function reasonLines(label: string, reasons: readonly Reason[]): string[] {
+  return reasons.map((r) => `  ${label} ${r.code}: ${r.message}`);
+}
+
+export function renderAdd(r: AddResult): string {
+  const lines = [`${r.action} ${r.handle}`, `  path    ${r.path}`, `  branch  ${r.branch}${r.base ? ` (base ${r.base.ref} ${short(r.base.commit)})` : ""}`];
+  if (r.task) lines.push(`  task    ${r.task}`);
+  if (r.lease) lines.push(`  lease   ${r.lease.owner ?? "-"}${r.lease.pid ? ` pid ${r.lease.pid}` : ""} until ${r.lease.expiresAt}`);
+  if (r.error) lines.push(`  error   ${r.error.code}: ${r.error.message}`);
+  lines.push(...reasonLines("refused:", r.reasons), ...reasonLines("note:", r.notes));
+  for (const c of r.candidates) lines.push(`  candidate ${c.handle} (${c.kind}, ${c.eligible ? "eligible" : `not eligible: ${c.reasons.map((x) => x.code).join(", ")}`})`);
+  return lines.join("\n");
+}
+
+export function renderLease(r: LeaseResult): string {
+  const lines = [`${r.action.replace("_", " ")} ${r.handle} (${r.lifecycle}${r.outcome ? `, ${r.outcome}` : ""})`];
+  if (r.lease) lines.push(`  lease ${r.lease.owner ?? "-"} until ${r.lease.expiresAt}`);
+  lines.push(...reasonLines("refused:", r.reasons));
+  return lines.join("\n");
+}
+
+function dirtyText(f: Facts): string {
+  if (f.dirty === undefined) return "";
+  if (f.dirty === null) return "?";
+  const n = f.dirty.tracked + f.dirty.untracked + f.dirty.conflicted;
+  return (n ? `${n} changed` : "clean") + (f.dirty.operation ? ` (${f.dirty.operation})` : "");
+}
+
+export function renderStatus(r: StatusResult): string {
+  const f = r.worktree;
+  const rows: [string, string][] = [
+    ["path", f.path],
+    ["handle", f.handle ?? "(foreign)"],
+    ["branch", f.branch ?? `(detached ${short(f.head)})`],
+    ["head", short(f.head)],
+    ["lifecycle", f.lifecycle ?? "-"],
+    ["task", f.task ?? "-"],
+    ["owner", f.owner ?? "-"],
+    ["liveness", `${f.liveness.state}${f.liveness.signals.length ? ` (${f.liveness.signals.map((s) => s.code).join(", ")})` : ""}`],
+    ["lock", f.lock.locked ? `${f.lock.owner?.kind ?? "?"}: ${f.lock.reason ?? ""}` : "unlocked"],
+    ["dirty", dirtyText(f)],
+    ["unpushed", f.unpushed === null ? "unknown (no remote)" : String(f.unpushed)],
+    ["merged", f.merged ? (f.merged.how ? `${f.merged.how} into ${f.merged.target}` : "no") : "unknown"],
+    ["base", f.base ? `${f.base.ref} ${short(f.base.commit)}${f.base.drifted ? ` (now ${short(f.base.current)})` : ""}` : "-"],
+  ];
+  if (f.missing) rows.push(["missing", "the directory is gone"]);
+  return rows.map(([k, v]) => `${k.padEnd(10)} ${v}`).join("\n");
+}
+
+export function renderList(r: ListResult): string {
+  if (r.worktrees.length === 0) return `no linked worktrees in ${r.repo.primary}`;
+  const rows = r.worktrees.map((f) => [
+    f.handle ?? "(foreign)",
+    f.branch ?? `(detached ${short(f.head)})`,
+    f.lifecycle ?? "-",
+    f.liveness.state,
+    f.lock.locked ? (f.lock.owner?.kind ?? "locked") : "-",
+    f.missing ? "missing" : dirtyText(f) || "-",
+    f.path,
+  ]);
+  return table(["HANDLE", "BRANCH", "LIFECYCLE", "LIVENESS", "LOCK", "STATE", "PATH"], rows);
+}

@@ -1,0 +1,87 @@
+// The private git dir ("admin dir") of each linked worktree: <common>/worktrees/<id>. Git does
+// not print it, so it is found by reading each admin dir's `gitdir` file. Orchard keeps its
+// identity file `orchard.json` there so a worktree's identity survives the loss of the registry.
+import { readdirSync, readFileSync, existsSync, statSync, writeFileSync, renameSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Operation } from "./types.js";
+
+/** Map of worktree path (as git lists it) → its admin dir. */
+export function readAdminDirs(commonDir: string): Map<string, string> {
+  const map = new Map<string, string>();
+  const root = join(commonDir, "worktrees");
+  let ids: string[];
+  try {
+    ids = readdirSync(root);
+  } catch {
+    return map; // no linked worktrees yet
+  }
+  for (const id of ids) {
+    const admin = join(root, id);
+    try {
+      const gitdir = readFileSync(join(admin, "gitdir"), "utf8").replace(/\n$/, "");
+      map.set(dirname(gitdir), admin);
+    } catch {
+      // an admin dir without gitdir is being created or is broken; git lists it as prunable
+    }
+  }
+  return map;
+}
+
+const OPERATION_FILES: [string, Operation][] = [
+  ["MERGE_HEAD", "merge"],
+  ["rebase-merge", "rebase"],
+  ["rebase-apply", "rebase"],
+  ["CHERRY_PICK_HEAD", "cherry-pick"],
+  ["REVERT_HEAD", "revert"],
+  ["BISECT_LOG", "bisect"],
+];
+
+export function readOperation(gitDir: string): Operation | null {
+  for (const [file, operation] of OPERATION_FILES) if (existsSync(join(gitDir, file))) return operation;
+  return null;
+}
+
+function mtime(path: string): number | null {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return null; // absent file: no evidence of activity
+  }
+}
+
+/** The newest sign of work in a worktree's admin dir (HEAD, index, reflog), as epoch ms. */
+export function readAdminActivity(admin: string): number | null {
+  const times = ["HEAD", "index", "logs/HEAD"].map((f) => mtime(join(admin, f))).filter((t): t is number => t !== null);
+  return times.length ? Math.max(...times) : null;
+}
+
+export function readAdminCreated(admin: string): number | null {
+  return mtime(join(admin, "commondir"));
+}
+
+export interface IdentityFile {
+  handle: string;
+  repo: string;
+  branch: string;
+  task: string | null;
+  owner: string | null;
+  base: { ref: string | null; commit: string | null };
+}
+
+export function writeIdentityFile(admin: string, identity: IdentityFile): void {
+  const path = join(admin, "orchard.json");
+  writeFileSync(`${path}.tmp`, JSON.stringify(identity, null, 2) + "\n");
+  renameSync(`${path}.tmp`, path);
+}
+
+export function readIdentityFile(admin: string): IdentityFile | null {
+  try {
+    return JSON.parse(readFileSync(join(admin, "orchard.json"), "utf8")) as IdentityFile;
+  } catch {
+    return null; // not an orchard worktree, or the file is damaged: the registry decides
+  }
+}
+
+export function readLockMtime(admin: string): number | null {
+  return mtime(join(admin, "locked"));
+}

@@ -1,0 +1,88 @@
+// Liveness verdict (pure): is anyone still working in a worktree? Any live signal makes it live
+// (lease heartbeat within TTL, the lease's or lock's pid alive with a matching start time, a
+// process whose cwd is inside). No owner and no process → "none". Anything that could not be
+// established and might have been live → "unknown", which is never safe.
+import type { LivenessState, LivenessSignalCode } from "./types.js";
+
+export interface PidProbe {
+  pid: number;
+  host: string | null;
+  /** "alive" with a matching start time, "reused" when the start time differs. */
+  state: "alive" | "dead" | "reused" | "unknown" | "other_host";
+}
+
+export interface LivenessInput {
+  /** The registry lease, when the worktree has one (an owner or a pid was named). */
+  lease: { heartbeatAt: string | null; ttlMs: number | null } | null;
+  pids: PidProbe[];
+  /** The lock names an owner we cannot parse. */
+  lockOwnerUnknown: boolean;
+  /** Pids working inside, or null when the process table could not be read. */
+  inside: number[] | null;
+  now: number;
+}
+
+export interface Liveness {
+  state: LivenessState;
+  signals: { code: LivenessSignalCode; detail: string }[];
+}
+
+export function leaseExpiresAt(lease: { heartbeatAt: string | null; ttlMs: number | null }): number | null {
+  if (!lease.heartbeatAt || lease.ttlMs === null) return null;
+  return Date.parse(lease.heartbeatAt) + lease.ttlMs;
+}
+
+export function assessLiveness(input: LivenessInput): Liveness {
+  const signals: Liveness["signals"] = [];
+  let live = false;
+  let unknown = false;
+  if (input.lease) {
+    const expires = leaseExpiresAt(input.lease);
+    if (expires !== null && expires > input.now) {
+      live = true;
+      signals.push({ code: "lease_live", detail: `heartbeat valid until ${new Date(expires).toISOString()}` });
+    } else signals.push({ code: "lease_expired", detail: expires === null ? "no heartbeat" : `expired ${new Date(expires).toISOString()}` });
+  }
+  for (const probe of input.pids) {
+    const detail = `pid ${probe.pid}${probe.host ? ` on ${probe.host}` : ""}`;
+    switch (probe.state) {
+      case "alive":
+        live = true;
+        signals.push({ code: "pid_alive", detail });
+        break;
+      case "dead":
+        signals.push({ code: "pid_dead", detail });
+        break;
+      case "reused":
+        signals.push({ code: "pid_reused", detail: `${detail} belongs to a newer process` });
+        break;
+      case "other_host":
+        unknown = true;
+        signals.push({ code: "pid_other_host", detail });
+        break;
+      case "unknown":
+        unknown = true;
+        signals.push({ code: "pid_unknown", detail });
+        break;
+      default: {
+        const never: never = probe.state;
+        throw new Error(`unhandled pid state ${String(never)}`);
+      }
+    }
+  }
+  if (input.lockOwnerUnknown) {
+    unknown = true;
+    signals.push({ code: "lock_owner_unknown", detail: "the lock text names no owner orchard understands" });
+  }
+  if (input.inside === null) {
+    unknown = true;
+    signals.push({ code: "processes_unknown", detail: "the process table could not be read" });
+  } else if (input.inside.length > 0) {
+    live = true;
+    signals.push({ code: "process_in_worktree", detail: `pid ${input.inside.join(", ")}` });
+  }
+  if (live) return { state: "live", signals };
+  if (unknown) return { state: "unknown", signals };
+  if (!input.lease && input.pids.length === 0) return { state: "none", signals };
+  return { state: "dead", signals };
+}

@@ -1,0 +1,90 @@
+// Every reason and note code Orchard reports, and the one place that turns a code into a
+// sentence. Codes are stable public contract (SPEC.md); add, never rename.
+export const REASON_TEXT = {
+  // validation
+  invalid_branch: "the branch name is not a valid literal branch name",
+  invalid_argument: "an argument is invalid",
+  // admission: exact handle and candidates
+  branch_mismatch: "the worktree has another branch checked out",
+  task_mismatch: "the worktree belongs to another task",
+  base_mismatch: "the requested base differs from the recorded base",
+  bootstrap_drift: "the bootstrap fingerprint changed since the worktree was bootstrapped",
+  context_drift: "the context fingerprint changed",
+  runtime_drift: "the runtime fingerprint changed",
+  live_owner: "another owner holds a live lease or works inside the worktree",
+  liveness_unknown: "whether an owner is alive could not be established",
+  operation_in_progress: "a merge, rebase, cherry-pick, revert or bisect is in progress",
+  dirty: "the worktree has tracked changes or untracked files",
+  unpushed_commits: "the branch has commits that are on no remote",
+  base_drift: "the base ref now points at another commit than recorded",
+  recreated_missing: "the worktree directory was gone and has been recreated from its branch",
+  path_occupied: "the path exists but git does not list it as a worktree",
+  branch_checked_out: "the branch is checked out in another worktree",
+  creating_repaired: "an earlier add of this handle was interrupted; its leftovers were rolled back",
+  bootstrap_failed: "a bootstrap step failed",
+  config_untrusted: "the repository's commands run only after `orchard trust`",
+  fingerprint_failed: "the worktree's last bootstrap failed",
+  fingerprint_unknown: "the worktree's fingerprints are not recorded",
+  // recycle
+  not_managed: "the worktree is not managed by orchard",
+  not_terminal: "the worktree has not been released",
+  work_not_preserved: "the branch has commits that are neither merged nor on a remote",
+  foreign_lock: "the worktree is locked by someone other than orchard",
+  default_branch_unknown: "the default branch could not be established (a remote exists without origin/HEAD)",
+  // reap
+  lock_too_fresh: "the lock is younger than the guard",
+  lock_age_unknown: "the lock's age could not be read",
+  lock_owner_unknown: "the lock text names no owner orchard understands",
+  no_owner: "an orchard lock without a lease: for `orchard cleanup`, not the orphan sweep",
+  pid_alive: "the lock's process is alive",
+  lease_live: "the lease's heartbeat is within its TTL",
+  process_in_worktree: "a process works inside the worktree",
+  cannot_resolve_branch_tip: "the branch tip could not be read from the worktree's HEAD",
+  branch_not_merged: "the branch is not merged into the default branch",
+  worktree_dirty: "the worktree has tracked changes or untracked files",
+  pid_dead_and_missing: "the owner is dead and the directory is gone",
+  pid_dead_and_merged: "the owner is dead and the branch is merged",
+  lease_dead_and_merged: "the lease expired and the branch is merged",
+  remove_failed: "git could not remove the worktree",
+  // wave
+  already_done: "already merged and removed",
+  branch_contains_deletions: "the branch deletes files",
+  deletion_check_failed: "the deletion check could not run",
+  merge_conflict: "merging would conflict",
+  merge_failed: "the merge failed and was aborted",
+  worktree_remove_failed: "git could not remove the worktree",
+  branch_delete_failed: "the branch could not be deleted",
+  target_detached: "the target checkout is not on a branch",
+  target_dirty: "the target checkout has tracked changes",
+  // hygiene and cleanup
+  precondition_changed: "the worktree changed since the plan was made",
+  not_live: "no live owner",
+  clean: "no tracked changes or untracked files",
+  work_preserved: "every commit is merged or on a remote",
+  dead_owner: "the lock's owner is dead",
+  merged: "the branch is merged into the default branch",
+  active_unowned: "active, no owner, work not preserved",
+  missing_directory: "registered with git but the directory is gone",
+  not_listed_by_git: "a directory under the managed root that git does not list",
+  fact_unknown: "a fact could not be established",
+  terminal: "the worktree was released",
+  duplicate_primary: "two primaries share one repo identity",
+} as const;
+
+export type ReasonCode = keyof typeof REASON_TEXT;
+
+export interface Reason {
+  code: ReasonCode;
+  message: string;
+  [evidence: string]: unknown;
+}
+
+/** The one function that turns a code (and its evidence) into a sentence. */
+export function reason(code: ReasonCode, evidence: Record<string, unknown> = {}, detail?: string): Reason {
+  const message = detail ? `${REASON_TEXT[code]}: ${detail}` : REASON_TEXT[code];
+  return { code, message, ...evidence };
+}
+
+export function hasCode(reasons: readonly Reason[], code: ReasonCode): boolean {
+  return reasons.some((r) => r.code === code);
+}

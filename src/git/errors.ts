@@ -1,0 +1,16 @@
+// Errors raised by the git layer. Each keeps the full result so callers can explain what happened.
+import type { ProcessResult } from "./run.js";
+
+export class GitError extends Error {
+  readonly code = "git_failed";
+  constructor(
+    readonly result: ProcessResult,
+    options?: { cause?: unknown },
+  ) {
+    const what = `git ${result.args.join(" ")}`;
+    const why = result.timedOut ? "timed out" : `exited ${result.exitCode ?? result.signal}`;
+    const detail = result.stderr.trim().split("\n").slice(-3).join(" ");
+    super(`${what} ${why}${detail ? `: ${detail}` : ""}`, options);
+    this.name = "GitError";
+  }
+}

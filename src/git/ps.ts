@@ -1,0 +1,25 @@
+// Process-table queries that need another program (macOS has no /proc). Lives in src/git because
+// this layer is the only one that spawns processes.
+import { runProcess } from "./run.js";
+
+const opts = { cwd: "/", env: { ...process.env, LC_ALL: "C" }, timeoutMs: 10_000 };
+
+/** `ps -o lstart= -p <pid>`: the start time as ps prints it, or null when there is no such process. */
+export async function readPsStart(pid: number): Promise<string | null> {
+  const r = await runProcess("ps", ["-o", "lstart=", "-p", String(pid)], opts);
+  const text = r.stdout.trim();
+  return r.exitCode === 0 && text ? text : null;
+}
+
+/** `lsof -a -d cwd -F pn`: the cwd of every process we may inspect, or null when lsof failed. */
+export async function readLsofCwds(): Promise<Map<number, string> | null> {
+  const r = await runProcess("lsof", ["-n", "-P", "-d", "cwd", "-F", "pn"], opts).catch(() => null);
+  if (!r || (r.exitCode !== 0 && r.exitCode !== 1)) return null;
+  const cwds = new Map<number, string>();
+  let pid = 0;
+  for (const line of r.stdout.split("\n")) {
+    if (line.startsWith("p")) pid = Number(line.slice(1));
+    else if (line.startsWith("n") && pid) cwds.set(pid, line.slice(1));
+  }
+  return cwds;
+}

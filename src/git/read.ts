@@ -1,0 +1,139 @@
+// Read-only git queries. Each returns parsed data; a query answered by an exit code declares
+// which codes are answers. User-given refs and paths follow --end-of-options or --.
+import { git } from "./run.js";
+import { parseWorktreeList, type WorktreeEntry } from "./parse/worktrees.js";
+import { parseStatusV2, type StatusSummary } from "./parse/status.js";
+import { parseRefs, REF_FORMAT, type RefRecord } from "./parse/refs.js";
+
+export interface GitDirs {
+  commonDir: string;
+  gitDir: string;
+  bare: boolean;
+}
+
+export async function readGitDirs(cwd: string): Promise<GitDirs> {
+  const r = await git(["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-dir", "--is-bare-repository"], { cwd });
+  const [commonDir, gitDir, bare] = r.stdout.split("\n");
+  return { commonDir: commonDir ?? "", gitDir: gitDir ?? "", bare: bare === "true" };
+}
+
+export async function readWorktrees(cwd: string): Promise<WorktreeEntry[]> {
+  const r = await git(["worktree", "list", "--porcelain", "-z"], { cwd });
+  return parseWorktreeList(r.stdout);
+}
+
+export async function readStatus(worktree: string): Promise<StatusSummary> {
+  const r = await git(["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all"], { cwd: worktree });
+  return parseStatusV2(r.stdout);
+}
+
+export async function readRefs(cwd: string, patterns: readonly string[]): Promise<RefRecord[]> {
+  const r = await git(["for-each-ref", `--format=${REF_FORMAT}`, "--", ...patterns], { cwd });
+  return parseRefs(r.stdout);
+}
+
+export async function readConfig(cwd: string, key: string): Promise<string | null> {
+  const r = await git(["config", "--get", key], { cwd, ok: [0, 1] });
+  return r.exitCode === 0 ? r.stdout.replace(/\n$/, "") : null;
+}
+
+export async function readRemotes(cwd: string): Promise<string[]> {
+  const r = await git(["remote"], { cwd });
+  return r.stdout.split("\n").filter(Boolean);
+}
+
+/** The commit a ref names, or null when it names none. */
+export async function resolveCommit(cwd: string, ref: string): Promise<string | null> {
+  const r = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`], { cwd, ok: [0, 1] });
+  return r.exitCode === 0 ? r.stdout.trim() : null;
+}
+
+export async function resolveTree(cwd: string, ref: string): Promise<string | null> {
+  const r = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{tree}`], { cwd, ok: [0, 1] });
+  return r.exitCode === 0 ? r.stdout.trim() : null;
+}
+
+/** The full ref name a user-given ref resolves to (`main` → `refs/heads/main`), or null for a plain commit. */
+export async function readFullRefName(cwd: string, ref: string): Promise<string | null> {
+  const r = await git(["rev-parse", "--verify", "--quiet", "--symbolic-full-name", "--end-of-options", ref], { cwd, ok: [0, 1] });
+  const name = r.stdout.trim();
+  return r.exitCode === 0 && name.startsWith("refs/") ? name : null;
+}
+
+export async function readSymbolicRef(cwd: string, ref: string): Promise<string | null> {
+  const r = await git(["symbolic-ref", "--quiet", "--end-of-options", ref], { cwd, ok: [0, 1] });
+  return r.exitCode === 0 ? r.stdout.trim() : null;
+}
+
+/** Whether `refs/heads/<branch>` is a valid branch name (the literal form, not `--branch`). */
+export async function isValidBranchName(cwd: string, branch: string): Promise<boolean> {
+  const r = await git(["check-ref-format", `refs/heads/${branch}`], { cwd, ok: [0, 1] });
+  return r.exitCode === 0;
+}
+
+export async function isAncestor(cwd: string, ancestor: string, descendant: string): Promise<boolean> {
+  const r = await git(["merge-base", "--is-ancestor", "--end-of-options", ancestor, descendant], { cwd, ok: [0, 1] });
+  return r.exitCode === 0;
+}
+
+export async function readMergeBase(cwd: string, a: string, b: string): Promise<string | null> {
+  const r = await git(["merge-base", "--end-of-options", a, b], { cwd, ok: [0, 1] });
+  return r.exitCode === 0 ? r.stdout.trim() : null;
+}
+
+/** Revisions for `rev-list --stdin` (git 2.39 takes no options there, so exclusions are `^rev`). */
+function stdinRevs(tips: readonly string[], excluded: readonly string[]): string {
+  return [...tips, ...excluded.map((rev) => `^${rev}`)].join("\n") + "\n";
+}
+
+/** `git rev-list --parents tips --not excluded`: the commits reachable from tips only, with parents. */
+export async function readRevListParents(cwd: string, tips: readonly string[], excluded: readonly string[]): Promise<Map<string, string[]>> {
+  const graph = new Map<string, string[]>();
+  if (tips.length === 0) return graph;
+  const r = await git(["rev-list", "--parents", "--stdin"], { cwd, input: stdinRevs(tips, excluded) });
+  for (const line of r.stdout.split("\n")) {
+    if (!line) continue;
+    const [commit, ...parents] = line.split(" ");
+    graph.set(commit as string, parents);
+  }
+  return graph;
+}
+
+export async function countRevs(cwd: string, tip: string, excluded: readonly string[]): Promise<number> {
+  const r = await git(["rev-list", "--count", "--stdin"], { cwd, input: stdinRevs([tip], excluded) });
+  return Number(r.stdout.trim());
+}
+
+/** `git cherry target branch`: true when every commit of branch has an equivalent in target. */
+export async function allCommitsEquivalent(cwd: string, target: string, branch: string): Promise<boolean> {
+  const r = await git(["cherry", "--end-of-options", target, branch], { cwd });
+  const lines = r.stdout.split("\n").filter(Boolean);
+  return lines.length > 0 && lines.every((line) => line.startsWith("- "));
+}
+
+/** `git merge-tree --write-tree`: the merged tree, or null when the merge conflicts. */
+export async function readMergeTree(cwd: string, target: string, branch: string): Promise<{ tree: string; clean: true } | { clean: false; conflicts: string }> {
+  const r = await git(["merge-tree", "--write-tree", "--no-messages", "--end-of-options", target, branch], { cwd, ok: [0, 1] });
+  const tree = r.stdout.split("\n")[0]?.trim() ?? "";
+  return r.exitCode === 0 ? { tree, clean: true } : { clean: false, conflicts: r.stdout };
+}
+
+/** The stable patch-id of the cumulative diff `from..to`, or null for an empty diff. */
+export async function readPatchId(cwd: string, from: string, to: string): Promise<string | null> {
+  const diff = await git(["diff", "--no-color", "--no-ext-diff", "--end-of-options", from, to], { cwd });
+  if (!diff.stdout) return null;
+  const r = await git(["patch-id", "--stable"], { cwd, input: diff.stdout });
+  return r.stdout.split(" ")[0]?.trim() || null;
+}
+
+/** Names of files deleted between two commits. */
+export async function readDeletedFiles(cwd: string, from: string, to: string): Promise<string[]> {
+  const r = await git(["diff", "--name-only", "-z", "--diff-filter=D", "--no-renames", "--end-of-options", from, to], { cwd });
+  return r.stdout.split("\0").filter(Boolean);
+}
+
+/** `git diff --quiet` on the index and worktree of a checkout: false when tracked files changed. */
+export async function hasTrackedChanges(worktree: string): Promise<boolean> {
+  const r = await git(["status", "--porcelain=v2", "-z", "--untracked-files=no"], { cwd: worktree });
+  return r.stdout.length > 0;
+}

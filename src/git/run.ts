@@ -1,0 +1,121 @@
+// The one place that spawns processes. Every call has a timeout that kills the whole process
+// group, the hardened env for git, an optional trace (ORCHARD_TRACE=1), and one result shape for
+// success and failure. Exit codes are data: a caller declares which codes are answers.
+import { spawn } from "node:child_process";
+import { hardenedEnv } from "./env.js";
+import { GitError } from "./errors.js";
+
+export interface ProcessResult {
+  args: string[];
+  cwd: string;
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+  timedOut: boolean;
+}
+
+export interface RunOptions {
+  cwd: string;
+  /** Exit codes that are answers rather than failures (default [0]). */
+  ok?: readonly number[];
+  timeoutMs?: number;
+  /** Read-only commands run with GIT_OPTIONAL_LOCKS=0. Default true. */
+  read?: boolean;
+  input?: string;
+  env?: Record<string, string>;
+}
+
+export const DEFAULT_GIT_TIMEOUT_MS = 60_000;
+const MAX_OUTPUT = 256 * 1024 * 1024;
+
+function trace(result: ProcessResult, program: string): void {
+  if (process.env.ORCHARD_TRACE !== "1") return;
+  const status = result.timedOut ? "timeout" : String(result.exitCode ?? result.signal);
+  process.stderr.write(`[orchard trace] ${program} ${JSON.stringify(result.args)} cwd=${result.cwd} -> ${status} ${result.durationMs}ms\n`);
+}
+
+/** Spawns `program args` in its own process group and collects its output. Never throws on exit codes. */
+export function runProcess(
+  program: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; input?: string; shell?: boolean },
+): Promise<ProcessResult> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, {
+      cwd: options.cwd,
+      env: options.env,
+      detached: process.platform !== "win32",
+      stdio: ["pipe", "pipe", "pipe"],
+      shell: options.shell ?? false,
+      windowsHide: true,
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let size = 0;
+    let timedOut = false;
+    const kill = (): void => {
+      try {
+        if (child.pid !== undefined && process.platform !== "win32") process.kill(-child.pid, "SIGKILL");
+        else child.kill("SIGKILL");
+      } catch {
+        // the group is already gone
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, options.timeoutMs);
+    const collect = (into: Buffer[]) => (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_OUTPUT) kill();
+      else into.push(chunk);
+    };
+    child.stdout.on("data", collect(out));
+    child.stderr.on("data", collect(err));
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      const result: ProcessResult = {
+        args: [...args],
+        cwd: options.cwd,
+        exitCode: code,
+        signal,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+        durationMs: Math.round(performance.now() - started),
+        timedOut,
+      };
+      trace(result, program);
+      resolve(result);
+    });
+    child.stdin.on("error", () => {
+      // the child may exit before reading its input; its exit status tells the story
+    });
+    child.stdin.end(options.input ?? "");
+  });
+}
+
+/** Runs git; resolves with the result when the exit code is one of `ok`, else throws GitError. */
+export async function git(args: readonly string[], options: RunOptions): Promise<ProcessResult> {
+  const result = await runProcess("git", args, {
+    cwd: options.cwd,
+    env: hardenedEnv({ read: options.read ?? true, ...(options.env ? { extra: options.env } : {}) }),
+    timeoutMs: options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+    ...(options.input !== undefined ? { input: options.input } : {}),
+  });
+  const ok = options.ok ?? [0];
+  if (result.timedOut || result.exitCode === null || !ok.includes(result.exitCode)) throw new GitError(result);
+  return result;
+}
+
+/** Runs a repository-provided shell command (bootstrap, runtime probe) with the same guarantees. */
+export function runShell(command: string, options: { cwd: string; timeoutMs: number; env?: Record<string, string> }): Promise<ProcessResult> {
+  const env = { ...process.env, ...options.env };
+  return runProcess(command, [], { cwd: options.cwd, env, timeoutMs: options.timeoutMs, shell: true });
+}

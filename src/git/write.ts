@@ -1,0 +1,67 @@
+// Git commands that change a repository. Callers hold the per-repo mutation lock and re-check
+// their preconditions first; these functions only run the command.
+import { git } from "./run.js";
+
+const WRITE = { read: false } as const;
+
+export async function addWorktree(options: {
+  cwd: string;
+  path: string;
+  lockReason: string;
+  /** Create this branch at `start`; else check out the existing branch `start`. */
+  newBranch?: string;
+  start: string;
+}): Promise<void> {
+  const args = ["worktree", "add", "--lock", "--reason", options.lockReason, "--no-track"];
+  if (options.newBranch !== undefined) args.push("-b", options.newBranch);
+  args.push("--end-of-options", options.path, options.start);
+  await git(args, { cwd: options.cwd, ...WRITE, timeoutMs: 300_000 });
+}
+
+/** `remove --force --force`: removes a locked worktree in one step (no unlock-then-fail window). */
+export async function removeWorktree(cwd: string, path: string): Promise<void> {
+  await git(["worktree", "remove", "--force", "--force", "--end-of-options", path], { cwd, ...WRITE, timeoutMs: 300_000 });
+}
+
+export async function lockWorktree(cwd: string, path: string, reason: string): Promise<void> {
+  await git(["worktree", "lock", "--reason", reason, "--end-of-options", path], { cwd, ...WRITE });
+}
+
+export async function unlockWorktree(cwd: string, path: string): Promise<void> {
+  await git(["worktree", "unlock", "--end-of-options", path], { cwd, ...WRITE });
+}
+
+export async function moveWorktree(cwd: string, from: string, to: string): Promise<void> {
+  await git(["worktree", "move", "--force", "--force", "--end-of-options", from, to], { cwd, ...WRITE });
+}
+
+/** Compare-and-swap delete: succeeds only while the ref still points at `expected`. */
+export async function deleteRef(cwd: string, ref: string, expected: string): Promise<boolean> {
+  const r = await git(["update-ref", "-d", "--end-of-options", ref, expected], { cwd, ...WRITE, ok: [0, 1, 128] });
+  return r.exitCode === 0;
+}
+
+export async function updateRef(cwd: string, ref: string, value: string, expected?: string): Promise<void> {
+  const args = ["update-ref", "--end-of-options", ref, value];
+  if (expected !== undefined) args.push(expected);
+  await git(args, { cwd, ...WRITE });
+}
+
+/** Creates `branch` at `start` only if it does not exist yet (the zero oid as the expected value). */
+export async function createBranch(cwd: string, branch: string, start: string): Promise<void> {
+  await updateRef(cwd, `refs/heads/${branch}`, start, "0".repeat(start.length));
+}
+
+export async function switchBranch(worktree: string, branch: string, start: string): Promise<void> {
+  await git(["switch", "--no-guess", "--discard-changes", "-C", branch, "--end-of-options", start], { cwd: worktree, ...WRITE });
+}
+
+export async function cleanWorktree(worktree: string, keep: readonly string[]): Promise<void> {
+  const args = ["clean", "-ffdx", "--quiet"];
+  for (const pattern of keep) args.push("-e", pattern);
+  await git(args, { cwd: worktree, ...WRITE, timeoutMs: 300_000 });
+}
+
+export async function setWorktreeConfig(worktree: string, key: string, value: string): Promise<void> {
+  await git(["config", "--worktree", "--end-of-options", key, value], { cwd: worktree, ...WRITE });
+}

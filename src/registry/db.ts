@@ -1,0 +1,72 @@
+// The only code that opens SQLite. WAL, a busy timeout, foreign keys and numbered migrations; a
+// database that is corrupt or locked past the timeout is reported, never silently recreated.
+import Database from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { MIGRATIONS } from "./migrations.js";
+
+export type Db = Database.Database;
+
+export class RegistryError extends Error {
+  constructor(
+    readonly code: "registry_locked" | "registry_corrupt" | "registry_failed",
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "RegistryError";
+  }
+}
+
+export const BUSY_TIMEOUT_MS = 5_000;
+
+export function registryPath(home: string): string {
+  return join(home, "orchard.db");
+}
+
+/** Wraps a SQLite failure in a RegistryError that says what to do about it. */
+export function registryFailure(error: unknown, path: string): RegistryError {
+  const code = (error as { code?: string }).code ?? "";
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))
+    return new RegistryError("registry_locked", `the registry ${path} stayed locked past ${BUSY_TIMEOUT_MS} ms; another orchard is writing, retry`, { cause: error });
+  if (code === "SQLITE_CORRUPT" || code === "SQLITE_NOTADB")
+    return new RegistryError("registry_corrupt", `the registry ${path} is not a valid database (${code}); move it aside to start over — orchard will not reset it`, { cause: error });
+  return new RegistryError("registry_failed", `the registry ${path} failed: ${(error as Error).message}`, { cause: error });
+}
+
+export function openDb(home: string): Db {
+  mkdirSync(home, { recursive: true });
+  const path = registryPath(home);
+  let db: Db | undefined;
+  try {
+    db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+    db.pragma("journal_mode = WAL");
+    db.pragma("foreign_keys = ON");
+    db.pragma("synchronous = NORMAL");
+    const check = db.pragma("quick_check", { simple: true });
+    if (check !== "ok") throw Object.assign(new Error(String(check)), { code: "SQLITE_CORRUPT" });
+    migrate(db);
+    return db;
+  } catch (error) {
+    db?.close();
+    throw registryFailure(error, path);
+  }
+}
+
+function migrate(db: Db): void {
+  const current = db.pragma("user_version", { simple: true }) as number;
+  if (current > MIGRATIONS.length)
+    throw new RegistryError("registry_failed", `the registry schema is version ${current}, newer than this orchard (${MIGRATIONS.length}); upgrade orchard`);
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    const sql = MIGRATIONS[version] as string;
+    db.transaction(() => {
+      db.exec(sql);
+      db.pragma(`user_version = ${version + 1}`);
+    }).immediate();
+  }
+}
+
+/** Runs `fn` in an IMMEDIATE transaction (writers serialise at the start, not at the first write). */
+export function inTransaction<T>(db: Db, fn: () => T): T {
+  return db.transaction(fn).immediate();
+}
