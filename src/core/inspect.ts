@@ -29,7 +29,7 @@ export interface ListResult {
   repos?: { repo: RepoSummary; worktrees: Facts[] }[];
 }
 
-export async function listRepo(ctx: Ctx, options: { full?: boolean }): Promise<{ repo: RepoSummary; worktrees: Facts[] }> {
+export async function listRepo(ctx: Ctx, options: { full?: boolean | undefined }): Promise<{ repo: RepoSummary; worktrees: Facts[] }> {
   const snapshot = await readSnapshot(ctx.repo, ctx.registry);
   const worktrees = await listFacts(snapshot, { full: options.full ?? false });
   return {

@@ -7,6 +7,7 @@ import { defaultHome, openWorkspace, type Ctx, type Workspace } from "./context.
 import { add, type AddOptions, type AddResult } from "./admission.js";
 import { release, heartbeat, type ReleaseOptions, type HeartbeatOptions, type LeaseResult } from "./lifecycle.js";
 import { status, listRepo, type StatusResult, type ListResult } from "./inspect.js";
+import { AddInput, HeartbeatInput, ListInput, parseInput, ReleaseInput, StatusInput } from "./inputs.js";
 
 export interface OpenOptions {
   /** A path inside the repository (default: the current directory). */
@@ -47,29 +48,35 @@ export class Orchard {
   }
 
   async add(options: AddOptions & RepoOption): Promise<AddResult> {
-    return add(await this.context(options.repo), options);
+    const { repo, ...rest } = options;
+    return add(await this.context(repo), parseInput(AddInput, rest) as AddOptions);
   }
 
   async release(options: ReleaseOptions & RepoOption): Promise<LeaseResult> {
-    return release(await this.context(options.repo), options);
+    const { repo, ...rest } = options;
+    return release(await this.context(repo), parseInput(ReleaseInput, rest) as ReleaseOptions);
   }
 
   async heartbeat(options: HeartbeatOptions & RepoOption): Promise<LeaseResult> {
-    return heartbeat(await this.context(options.repo), options);
+    const { repo, ...rest } = options;
+    return heartbeat(await this.context(repo), parseInput(HeartbeatInput, rest) as HeartbeatOptions);
   }
 
   async status(options: { target: string } & RepoOption): Promise<StatusResult> {
-    return status(await this.context(options.repo), options);
+    const { repo, ...rest } = options;
+    return status(await this.context(repo), parseInput(StatusInput, rest));
   }
 
   async list(options: { full?: boolean; allRepos?: boolean } & RepoOption = {}): Promise<ListResult> {
-    const main = await listRepo(await this.context(options.repo), options);
-    if (!options.allRepos) return { ok: true, ...main };
+    const { repo, ...rest } = options;
+    const parsed = parseInput(ListInput, rest);
+    const main = await listRepo(await this.context(repo), parsed);
+    if (!parsed.allRepos) return { ok: true, ...main };
     const others = [];
     for (const known of this.registry.repos.all()) {
       if (known.identity === main.repo.identity) continue;
       try {
-        others.push(await listRepo(await this.context(known.primaryPath), options));
+        others.push(await listRepo(await this.context(known.primaryPath), parsed));
       } catch {
         // a repo that moved or was deleted since it was recorded: nothing to list there
       }

@@ -12,8 +12,9 @@ export async function addWorktree(options: {
   newBranch?: string;
   start: string;
 }): Promise<void> {
-  const args = ["worktree", "add", "--lock", "--reason", options.lockReason, "--no-track"];
-  if (options.newBranch !== undefined) args.push("-b", options.newBranch);
+  const args = ["worktree", "add", "--lock", "--reason", options.lockReason];
+  // --no-track: never write upstream config (a config.lock race, and not ours to decide)
+  if (options.newBranch !== undefined) args.push("--no-track", "-b", options.newBranch);
   args.push("--end-of-options", options.path, options.start);
   await git(args, { cwd: options.cwd, ...WRITE, timeoutMs: 300_000 });
 }

@@ -1,0 +1,34 @@
+// Hermetic environment for every git and orchard process a test starts: an empty global config,
+// no system config, a fixed identity, C locale, no prompts, and a private HOME.
+import { mkdtempSync, writeFileSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const base = realpathSync(mkdtempSync(join(tmpdir(), "orchard-test-env-")));
+const emptyConfig = join(base, "gitconfig");
+writeFileSync(emptyConfig, "");
+
+export const HERMETIC_ENV: Record<string, string> = {
+  HOME: base,
+  GIT_CONFIG_GLOBAL: emptyConfig,
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_AUTHOR_NAME: "Orchard Test",
+  GIT_AUTHOR_EMAIL: "test@orchard.invalid",
+  GIT_COMMITTER_NAME: "Orchard Test",
+  GIT_COMMITTER_EMAIL: "test@orchard.invalid",
+  GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z",
+  GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z",
+  GIT_TERMINAL_PROMPT: "0",
+  LC_ALL: "C",
+  NO_COLOR: "1",
+};
+
+/** process.env without anything that could point git or orchard elsewhere, plus the hermetic values. */
+export function hermeticEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith("GIT_") || key.startsWith("ORCHARD_")) continue;
+    env[key] = value;
+  }
+  return { ...env, ...HERMETIC_ENV, ...extra };
+}

@@ -1,0 +1,210 @@
+// Scenario builders that read like the domain: a bare `origin`, a primary clone, a workspace
+// (`home`), and verbs to commit, branch, lock, dirty and run the real CLI against them.
+// A template repository is built once per test process and copied for each scenario.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync, existsSync, utimesSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { hermeticEnv } from "./env.js";
+
+export const CLI = resolve(dirname(fileURLToPath(import.meta.url)), "../../dist/cli/main.js");
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", args, { cwd, env: hermeticEnv(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).replace(/\n$/, "");
+}
+
+export function gitResult(cwd: string, ...args: string[]): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync("git", args, { cwd, env: hermeticEnv(), encoding: "utf8" });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** The parsed stdout (with --json); throws if stdout is not exactly one JSON object. */
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary fields
+}
+
+function toResult(code: number, stdout: string, stderr: string): CliResult {
+  let parsed: unknown;
+  return {
+    code,
+    stdout,
+    stderr,
+    get json() {
+      if (parsed === undefined) {
+        try {
+          parsed = JSON.parse(stdout);
+        } catch {
+          throw new Error(`stdout is not one JSON object (exit ${code}):\n${stdout}\n--- stderr:\n${stderr}`);
+        }
+      }
+      return parsed;
+    },
+  };
+}
+
+let template: string | undefined;
+
+function buildTemplate(): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "orchard-template-")));
+  const origin = join(dir, "remote", "app.git");
+  mkdirSync(join(dir, "remote"));
+  const primary = join(dir, "app");
+  git(dir, "init", "-q", "--bare", "-b", "main", origin);
+  git(dir, "init", "-q", "-b", "main", primary);
+  writeFileSync(join(primary, "README.md"), "# app\n");
+  mkdirSync(join(primary, "src"));
+  for (let i = 0; i < 5; i++) writeFileSync(join(primary, "src", `file${i}.txt`), `line ${i}\n`);
+  writeFileSync(join(primary, ".gitignore"), "node_modules/\n*.log\n");
+  git(primary, "add", "-A");
+  git(primary, "commit", "-q", "-m", "initial");
+  git(primary, "remote", "add", "origin", origin);
+  git(primary, "push", "-q", "-u", "origin", "main");
+  git(primary, "remote", "set-head", "origin", "main");
+  return dir;
+}
+
+export interface ScenarioOptions {
+  /** Drop the `origin` remote (a repo with no remote at all). */
+  noRemote?: boolean;
+}
+
+export class Scenario {
+  readonly root: string;
+  readonly origin: string;
+  readonly primary: string;
+  readonly home: string;
+
+  private constructor(root: string) {
+    this.root = root;
+    this.origin = join(root, "remote", "app.git");
+    this.primary = join(root, "app");
+    this.home = join(root, "home");
+  }
+
+  static create(options: ScenarioOptions = {}): Scenario {
+    template ??= buildTemplate();
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "orchard-scn-")));
+    cpSync(template, root, { recursive: true });
+    const scenario = new Scenario(root);
+    if (options.noRemote) {
+      git(scenario.primary, "remote", "remove", "origin");
+      rmSync(scenario.origin, { recursive: true, force: true });
+    }
+    return scenario;
+  }
+
+  /** Runs the real CLI with --home and --repo set (unless given), always hermetic. */
+  orchard(args: string[], options: { cwd?: string; env?: Record<string, string>; json?: boolean } = {}): CliResult {
+    const r = spawnSync(process.execPath, [CLI, ...this.globals(args, options.json ?? true), ...args], {
+      cwd: options.cwd ?? this.primary,
+      env: hermeticEnv(options.env),
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+    return toResult(r.status ?? -1, r.stdout, r.stderr);
+  }
+
+  /** The same, without blocking: for concurrency tests. */
+  orchardAsync(args: string[], options: { cwd?: string; env?: Record<string, string>; json?: boolean } = {}): Promise<CliResult> {
+    return new Promise((resolvePromise) => {
+      const child = spawn(process.execPath, [CLI, ...this.globals(args, options.json ?? true), ...args], { cwd: options.cwd ?? this.primary, env: hermeticEnv(options.env) });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      child.on("close", (code) => resolvePromise(toResult(code ?? -1, stdout, stderr)));
+    });
+  }
+
+  private globals(args: string[], json: boolean): string[] {
+    const globals: string[] = [];
+    if (!args.includes("--home")) globals.push("--home", this.home);
+    if (!args.includes("--repo")) globals.push("--repo", this.primary);
+    if (json && !args.includes("--json")) globals.push("--json");
+    return globals;
+  }
+
+  git(...args: string[]): string {
+    return git(this.primary, ...args);
+  }
+
+  /** Writes a file and commits it in `in` (default: the primary). Returns the new HEAD. */
+  commit(options: { in?: string; file?: string; content?: string; message?: string } = {}): string {
+    const cwd = options.in ?? this.primary;
+    const file = options.file ?? `change-${Math.random().toString(36).slice(2, 8)}.txt`;
+    mkdirSync(dirname(join(cwd, file)), { recursive: true });
+    writeFileSync(join(cwd, file), options.content ?? `${file}\n`);
+    git(cwd, "add", "--", file);
+    git(cwd, "commit", "-q", "-m", options.message ?? `change ${file}`);
+    return git(cwd, "rev-parse", "HEAD");
+  }
+
+  /** A foreign linked worktree made with plain git, on a new branch from main. */
+  worktree(branch: string, options: { path?: string; lock?: string; from?: string } = {}): string {
+    const path = options.path ?? join(this.root, "foreign", branch.replace(/\//g, "-"));
+    mkdirSync(dirname(path), { recursive: true });
+    git(this.primary, "worktree", "add", "-q", "-b", branch, path, options.from ?? "main");
+    if (options.lock !== undefined) git(this.primary, "worktree", "lock", "--reason", options.lock, path);
+    return realpathSync(path);
+  }
+
+  lockAs(path: string, reason: string): void {
+    git(this.primary, "worktree", "lock", "--reason", reason, path);
+  }
+
+  /** The admin dir (private git dir) of a linked worktree. */
+  adminDir(path: string): string {
+    return git(path, "rev-parse", "--path-format=absolute", "--git-dir");
+  }
+
+  /** Makes a lock look old (for the reaper's age guard). */
+  ageLock(path: string, seconds: number): void {
+    const lock = join(this.adminDir(path), "locked");
+    const when = new Date(Date.now() - seconds * 1000);
+    utimesSync(lock, when, when);
+  }
+
+  makeDirty(path: string, options: { tracked?: boolean; untracked?: boolean } = { untracked: true }): void {
+    if (options.untracked ?? false) writeFileSync(join(path, "untracked-work.txt"), "precious\n");
+    if (options.tracked) writeFileSync(join(path, "README.md"), "# changed\n");
+  }
+
+  push(branch: string, cwd = this.primary): void {
+    git(cwd, "push", "-q", "origin", `${branch}:${branch}`);
+  }
+
+  /** Merges a branch into main in the primary (a real merge commit) and pushes main. */
+  mergeIntoMain(branch: string): void {
+    git(this.primary, "merge", "-q", "--no-ff", "--no-edit", branch);
+    if (existsSync(this.origin)) git(this.primary, "push", "-q", "origin", "main");
+  }
+
+  cleanup(): void {
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/** A pid that is certainly dead: spawn a process, wait for it to exit, use its pid. */
+export function deadPid(): number {
+  const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+  return Number(r.stdout);
+}
+
+/** A live process for the duration of a test (sleeps until killed). */
+export function liveProcess(cwd?: string): { pid: number; stop: () => void } {
+  const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { cwd: cwd ?? tmpdir(), stdio: "ignore" });
+  return { pid: child.pid as number, stop: () => child.kill("SIGKILL") };
+}
+
+/** Polls `check` until it returns true or the deadline passes (no sleeps to wait for things). */
+export async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("condition not met before the deadline");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
