@@ -137,3 +137,35 @@ export async function hasTrackedChanges(worktree: string): Promise<boolean> {
   const r = await git(["status", "--porcelain=v2", "-z", "--untracked-files=no"], { cwd: worktree });
   return r.stdout.length > 0;
 }
+
+/** Absolute path of a file in a checkout's git dir (`git rev-parse --git-path <name>`), e.g. its index. */
+export async function readGitPath(worktree: string, name: string): Promise<string> {
+  const r = await git(["rev-parse", "--path-format=absolute", "--git-path", name], { cwd: worktree });
+  return r.stdout.replace(/\n$/, "");
+}
+
+/** Whether git can form a committer and an author identity here (commit-tree would fail otherwise). */
+export async function hasCommitIdentity(cwd: string): Promise<boolean> {
+  const committer = await git(["var", "GIT_COMMITTER_IDENT"], { cwd, ok: [0, 128] });
+  const author = await git(["var", "GIT_AUTHOR_IDENT"], { cwd, ok: [0, 128] });
+  return committer.exitCode === 0 && author.exitCode === 0;
+}
+
+export interface SalvageRefRecord {
+  ref: string;
+  commit: string;
+  /** The commit message body (Orchard's JSON metadata). */
+  body: string;
+}
+
+/** Every ref under `prefix` with its commit and message body. Records end in NUL+LF (bodies hold LF, never NUL). */
+export async function readRefsWithBody(cwd: string, prefix: string): Promise<SalvageRefRecord[]> {
+  const r = await git(["for-each-ref", "--format=%(refname)%00%(objectname)%00%(contents:body)%00", "--", prefix], { cwd });
+  return r.stdout
+    .split("\0\n")
+    .filter((record) => record !== "")
+    .map((record) => {
+      const [ref = "", commit = "", body = ""] = record.split("\0");
+      return { ref, commit, body };
+    });
+}

@@ -66,3 +66,29 @@ export async function cleanWorktree(worktree: string, keep: readonly string[]): 
 export async function setWorktreeConfig(worktree: string, key: string, value: string): Promise<void> {
   await git(["config", "--worktree", "--end-of-options", key, value], { cwd: worktree, ...WRITE });
 }
+
+/**
+ * The tree of a checkout's full state (tracked + untracked, not ignored), staged into
+ * `indexFile` — a temporary index the caller seeded — so the checkout's own index is untouched.
+ */
+export async function writeTreeThroughIndex(worktree: string, indexFile: string): Promise<string> {
+  const env = { GIT_INDEX_FILE: indexFile };
+  await git(["add", "-A"], { cwd: worktree, ...WRITE, env, timeoutMs: 300_000 });
+  const r = await git(["write-tree"], { cwd: worktree, ...WRITE, env });
+  return r.stdout.trim();
+}
+
+/** A commit object for `tree` (no ref moves); never signed, so no agent or pinentry is asked. */
+export async function commitTree(cwd: string, options: { tree: string; parents: readonly string[]; message: string; env?: Record<string, string> }): Promise<string> {
+  const args = ["commit-tree", "--no-gpg-sign", "-F", "-"];
+  for (const parent of options.parents) args.push("-p", parent);
+  args.push("--end-of-options", options.tree);
+  const r = await git(args, { cwd, ...WRITE, input: options.message, ...(options.env ? { env: options.env } : {}) });
+  return r.stdout.trim();
+}
+
+/** Creates `ref` at `value` only if it does not exist; false when it already exists. */
+export async function createRef(cwd: string, ref: string, value: string): Promise<boolean> {
+  const r = await git(["update-ref", "--end-of-options", ref, value, "0".repeat(value.length)], { cwd, ...WRITE, ok: [0, 1, 128] });
+  return r.exitCode === 0;
+}

@@ -1,0 +1,109 @@
+// Cross-process safety (SPEC §4.3): concurrent adds are serialised by the per-repo mutation lock,
+// and an add killed with SIGKILL at any moment leaves nothing the next add cannot repair.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { Scenario, git, CLI } from "../helpers/scenario.js";
+import { hermeticEnv } from "../helpers/env.js";
+
+let s: Scenario;
+beforeEach(() => {
+  s = Scenario.create();
+});
+afterEach(() => s.cleanup());
+
+const codes = (r: { json: { reasons?: { code: string }[] } }) => (r.json.reasons ?? []).map((x) => x.code);
+
+describe("concurrent adds", () => {
+  it("eight identical requests make exactly one worktree; the others adopt", async () => {
+    const results = await Promise.all(Array.from({ length: 8 }, () => s.orchardAsync(["add", "feat-same", "--task", "T-1"])));
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    const actions = results.map((r) => r.json.action).sort();
+    expect(actions).toEqual(["adopted", "adopted", "adopted", "adopted", "adopted", "adopted", "adopted", "created"]);
+    expect(new Set(results.map((r) => r.json.path)).size).toBe(1);
+    expect(git(s.primary, "worktree", "list").split("\n")).toHaveLength(2);
+  });
+
+  it("eight identical requests from different owners: one creates, the others refuse with a reason", async () => {
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => s.orchardAsync(["add", "feat-same", "--owner", `agent-${i}`])));
+    const created = results.filter((r) => r.json.action === "created");
+    const refused = results.filter((r) => r.json.action === "refused");
+    expect(created).toHaveLength(1);
+    expect(refused).toHaveLength(7);
+    for (const r of refused) {
+      expect(r.code).toBe(3);
+      expect(codes(r)).toEqual(["live_owner"]);
+    }
+    expect(git(s.primary, "worktree", "list").split("\n")).toHaveLength(2);
+  });
+
+  it("eight different branches all succeed", async () => {
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => s.orchardAsync(["add", `feat/b${i}`, "--owner", `agent-${i}`])));
+    for (const r of results) {
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.json.action).toBe("created");
+    }
+    expect(git(s.primary, "worktree", "list").split("\n")).toHaveLength(9);
+    expect(git(s.primary, "for-each-ref", "--format=%(refname)", "refs/heads/feat").split("\n")).toHaveLength(8);
+  });
+});
+
+/** Starts an add and SIGKILLs its process group as soon as `when()` holds (or after `delayMs`). */
+function addThenKill(scenario: Scenario, branch: string, when: () => boolean): Promise<{ killedEarly: boolean }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, "--home", scenario.home, "--repo", scenario.primary, "--json", "add", branch, "--owner", "crasher"], {
+      cwd: scenario.primary,
+      env: hermeticEnv(),
+      stdio: "ignore",
+      detached: true,
+    });
+    let killed = false;
+    const poll = setInterval(() => {
+      if (killed || !when()) return;
+      killed = true;
+      try {
+        process.kill(-(child.pid as number), "SIGKILL"); // the whole group: git children die too
+      } catch {
+        killed = false; // it already finished
+      }
+    }, 1);
+    child.on("exit", () => {
+      clearInterval(poll);
+      resolve({ killedEarly: killed });
+    });
+  });
+}
+
+describe("kill -9 during add", () => {
+  it("the next add of the handle repairs whatever a killed add left behind", async () => {
+    const admin = (branch: string) => join(s.primary, ".git", "worktrees", `app@${branch}`);
+    const dir = (branch: string) => join(s.home, "worktrees", `app@${branch}`);
+    const moments: [string, (branch: string) => boolean][] = [
+      ["at once", () => true],
+      ["when the admin dir appears", (b) => existsSync(admin(b))],
+      ["when the directory appears", (b) => existsSync(dir(b))],
+      ["mid checkout", (b) => existsSync(join(dir(b), "src"))],
+      ["when the checkout is complete", (b) => existsSync(join(dir(b), "README.md"))],
+      ["when the identity file is written", (b) => existsSync(join(admin(b), "orchard.json"))],
+    ];
+    let early = 0;
+    let repaired = 0;
+    for (const [i, [label, when]] of moments.entries()) {
+      const branch = `crash-${i}`;
+      early += (await addThenKill(s, branch, () => when(branch))).killedEarly ? 1 : 0;
+      const r = s.orchard(["add", branch, "--owner", "crasher"]);
+      expect(r.code, `${label}: ${r.stdout} ${r.stderr}`).toBe(0);
+      expect(["created", "adopted"]).toContain(r.json.action);
+      if (r.json.notes.some((n: { code: string }) => n.code === "creating_repaired")) repaired++;
+      expect(existsSync(join(r.json.path, "README.md"))).toBe(true);
+      const again = s.orchard(["add", branch, "--owner", "crasher"]);
+      expect(again.json.action, label).toBe("adopted");
+    }
+    expect(early).toBeGreaterThanOrEqual(3); // the kills really landed mid-add
+    expect(repaired).toBeGreaterThanOrEqual(3); // and left `creating` rows that the next add repaired
+    const listed = git(s.primary, "worktree", "list", "--porcelain").split("\n").filter((l) => l.startsWith("worktree "));
+    expect(listed).toHaveLength(moments.length + 1);
+    expect(git(s.primary, "worktree", "list", "--porcelain")).not.toContain("initializing");
+  });
+});
