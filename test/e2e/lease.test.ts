@@ -1,0 +1,103 @@
+// `release` and `heartbeat` (SPEC §3.2), and the registry's refusal to hide its own failures (§5).
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readFileSync, existsSync, writeFileSync, mkdirSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { Scenario, git, waitFor } from "../helpers/scenario.js";
+
+let s: Scenario;
+beforeEach(() => {
+  s = Scenario.create();
+});
+afterEach(() => s.cleanup());
+
+describe("release", () => {
+  it("ends the lease, removes orchard's git lock, and is idempotent", () => {
+    const wt = s.orchard(["add", "feat-a", "--owner", "a1"]).json;
+    expect(existsSync(join(s.adminDir(wt.path), "locked"))).toBe(true);
+    const r = s.orchard(["release", wt.handle, "--owner", "a1", "--outcome", "abandoned"]);
+    expect(r.code).toBe(0);
+    expect(r.json).toMatchObject({ ok: true, action: "released", lifecycle: "terminal", outcome: "abandoned", lease: null });
+    expect(existsSync(join(s.adminDir(wt.path), "locked"))).toBe(false);
+    const again = s.orchard(["release", wt.path]);
+    expect(again.code).toBe(0);
+    expect(again.json.action).toBe("already_released");
+    expect(s.orchard(["status", wt.handle]).json.worktree).toMatchObject({ lifecycle: "terminal", owner: null });
+  });
+
+  it("refuses while another owner's lease is live", () => {
+    const wt = s.orchard(["add", "feat-a", "--owner", "a1"]).json;
+    const r = s.orchard(["release", wt.handle, "--owner", "intruder"]);
+    expect(r.code).toBe(3);
+    expect(r.json.reasons.map((x: { code: string }) => x.code)).toEqual(["live_owner"]);
+    expect(existsSync(join(s.adminDir(wt.path), "locked"))).toBe(true);
+  });
+
+  it("never removes a foreign lock", () => {
+    const wt = s.orchard(["add", "feat-a"]).json;
+    const admin = s.adminDir(wt.path);
+    writeFileSync(join(admin, "locked"), "claude agent agent-x (pid 1)");
+    expect(s.orchard(["release", wt.handle]).json.action).toBe("released");
+    expect(readFileSync(join(admin, "locked"), "utf8")).toBe("claude agent agent-x (pid 1)");
+  });
+
+  it("adopting a released worktree makes it active again with the new lease", () => {
+    const wt = s.orchard(["add", "feat-a", "--owner", "a1"]).json;
+    s.orchard(["release", wt.handle, "--owner", "a1"]);
+    const r = s.orchard(["add", "feat-a", "--owner", "a2"]);
+    expect(r.json).toMatchObject({ action: "adopted", owner: "a2", lease: { owner: "a2" } });
+    expect(s.orchard(["status", wt.handle]).json.worktree.lifecycle).toBe("active");
+    expect(readFileSync(join(s.adminDir(wt.path), "locked"), "utf8")).toContain('"owner":"a2"');
+  });
+
+  it("unknown targets and foreign worktrees are usage errors", () => {
+    expect(s.orchard(["release", "app@nope"]).json.error.code).toBe("not_a_worktree");
+    const foreign = s.worktree("foreign");
+    const r = s.orchard(["release", foreign]);
+    expect(r.code).toBe(2);
+    expect(r.json.error.code).toBe("not_managed");
+  });
+});
+
+describe("heartbeat", () => {
+  it("renews the lease and its expiry", () => {
+    const wt = s.orchard(["add", "feat-a", "--owner", "a1", "--ttl", "1m"]).json;
+    const r = s.orchard(["heartbeat", wt.handle, "--owner", "a1", "--ttl", "3h"]);
+    expect(r.code).toBe(0);
+    expect(r.json.action).toBe("renewed");
+    expect(Date.parse(r.json.lease.expiresAt) - Date.now()).toBeGreaterThan(2.9 * 3600_000);
+    expect(s.orchard(["heartbeat", wt.handle, "--owner", "other"]).code).toBe(3);
+  });
+});
+
+describe("registry failures are clear errors (exit 1) and never a reset", () => {
+  it("a corrupt database", () => {
+    mkdirSync(s.home, { recursive: true });
+    const db = join(s.home, "orchard.db");
+    writeFileSync(db, "this is not a sqlite database, and it is someone's data".repeat(100));
+    const r = s.orchard(["list"]);
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe("registry_corrupt");
+    expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
+    expect(readFileSync(db, "utf8")).toContain("someone's data");
+  });
+
+  it("a database locked past the busy timeout", async () => {
+    s.orchard(["list"]); // creates the registry
+    const holder = spawn(process.execPath, ["-e", `
+      const D = require(${JSON.stringify(join(process.cwd(), "node_modules/better-sqlite3"))});
+      const db = new D(${JSON.stringify(join(s.home, "orchard.db"))});
+      db.exec("BEGIN EXCLUSIVE"); console.log("locked"); setTimeout(() => {}, 20000);`], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    holder.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    try {
+      await waitFor(() => out.includes("locked"));
+      const r = s.orchard(["add", "feat-a"]);
+      expect(r.code).toBe(1);
+      expect(r.json.error.code).toBe("registry_locked");
+      expect(git(s.primary, "worktree", "list").split("\n")).toHaveLength(1);
+    } finally {
+      holder.kill("SIGKILL");
+    }
+  });
+});
