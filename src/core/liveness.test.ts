@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { assessLiveness, type LivenessInput } from "./liveness.js";
+
+const now = Date.parse("2026-06-01T12:00:00Z");
+const base: LivenessInput = { lease: null, pids: [], lockOwnerUnknown: false, inside: [], now };
+const fresh = { heartbeatAt: "2026-06-01T11:30:00Z", ttlMs: 3600_000 };
+const stale = { heartbeatAt: "2026-06-01T09:00:00Z", ttlMs: 3600_000 };
+
+describe("assessLiveness", () => {
+  it.each<[string, Partial<LivenessInput>, string, string[]]>([
+    ["no lease, nobody inside", {}, "none", []],
+    ["fresh heartbeat", { lease: fresh }, "live", ["lease_live"]],
+    ["expired heartbeat, no pid", { lease: stale }, "dead", ["lease_expired"]],
+    ["expired heartbeat, pid alive", { lease: stale, pids: [{ pid: 10, host: null, state: "alive" }] }, "live", ["lease_expired", "pid_alive"]],
+    ["pid reused", { pids: [{ pid: 10, host: null, state: "reused" }] }, "dead", ["pid_reused"]],
+    ["pid dead", { pids: [{ pid: 10, host: null, state: "dead" }] }, "dead", ["pid_dead"]],
+    ["pid on another host", { lease: stale, pids: [{ pid: 10, host: "b", state: "other_host" }] }, "unknown", ["lease_expired", "pid_other_host"]],
+    ["pid state unknown", { pids: [{ pid: 10, host: null, state: "unknown" }] }, "unknown", ["pid_unknown"]],
+    ["unparseable lock", { lockOwnerUnknown: true }, "unknown", ["lock_owner_unknown"]],
+    ["process inside wins over unknowns", { lockOwnerUnknown: true, inside: [42] }, "live", ["lock_owner_unknown", "process_in_worktree"]],
+    ["process table unreadable", { inside: null }, "unknown", ["processes_unknown"]],
+    ["dead pid but fresh heartbeat", { lease: fresh, pids: [{ pid: 10, host: null, state: "dead" }] }, "live", ["lease_live", "pid_dead"]],
+  ])("%s", (_label, input, state, signals) => {
+    const verdict = assessLiveness({ ...base, ...input });
+    expect(verdict.state).toBe(state);
+    expect(verdict.signals.map((s) => s.code)).toEqual(signals);
+  });
+});
