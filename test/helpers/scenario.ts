@@ -24,7 +24,7 @@ export interface CliResult {
   stdout: string;
   stderr: string;
   /** The parsed stdout (with --json); throws if stdout is not exactly one JSON object. */
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary fields
+  json: any; // tests read arbitrary fields of the CLI's JSON
 }
 
 function toResult(code: number, stdout: string, stderr: string): CliResult {
