@@ -5,6 +5,11 @@ import { readFileSync } from "node:fs";
 import { printUsageError } from "./output.js";
 import * as admission from "./commands/admission.js";
 import * as inspect from "./commands/inspect.js";
+import * as hygiene from "./commands/hygiene.js";
+import * as recycle from "./commands/recycle.js";
+import * as reap from "./commands/reap.js";
+import * as mcp from "./commands/mcp.js";
+import * as demo from "./commands/demo.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -18,7 +23,7 @@ export function buildProgram(): Command {
     .showHelpAfterError(false)
     .configureOutput({ outputError: () => undefined }) // printed once, by printUsageError
     .exitOverride();
-  for (const module of [admission, inspect]) module.register(program);
+  for (const module of [admission, inspect, mcp, demo, reap, recycle, hygiene]) module.register(program);
   program.commands.forEach((c) => c.exitOverride());
   return program;
 }

@@ -16,17 +16,26 @@ const duration = z.string().refine((text) => {
   }
 }, "a duration like 30s, 5m, 2h");
 
-const relativePath = z.string().min(1).refine((p) => !p.startsWith("/") && !p.split(/[\\/]/).includes(".."), "a path inside the repository");
+const printable = (text: string): boolean => !/[\p{Cc}\p{Cs}]/u.test(text);
+const relativePath = z
+  .string()
+  .min(1)
+  .refine((p) => printable(p) && !p.startsWith("/") && !p.split(/[\\/]/).includes(".."), "a path inside the repository");
+// A gitignore-style pattern (`.env`, `/config/*.local`, `**/node_modules`) that cannot name anything outside the repository.
+const pattern = z
+  .string()
+  .min(1)
+  .refine((p) => printable(p) && !p.split(/[\\/]/).includes(".."), "a gitignore-style pattern inside the repository");
 
 export const ConfigSchema = z
   .object({
     defaultBranch: z.string().min(1).optional(),
     bootstrap: z
       .object({
-        copy: z.array(relativePath).optional(),
+        copy: z.array(pattern).optional(),
         run: z.array(z.string().min(1)).optional(),
         inputs: z.array(relativePath).optional(),
-        preserve: z.array(relativePath).optional(),
+        preserve: z.array(pattern).optional(),
         timeout: duration.optional(),
       })
       .strict()

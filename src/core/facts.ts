@@ -13,7 +13,7 @@ import { HOST, pidState, processesInside, readProcessCwds, readStartTime, startT
 import { readDefaultBranch, targetRefs, type DefaultBranch, type RepoContext } from "./repo.js";
 import { readMerged } from "./merged.js";
 import { mapLimit, DEFAULT_PARALLELISM } from "./pool.js";
-import { assessDrift } from "./fingerprints.js";
+import { readFingerprintBasis, readFingerprintFacts, type FingerprintBasis } from "./fingerprint-read.js";
 import type { Facts, LockOwnerFacts } from "./types.js";
 
 export interface Snapshot {
@@ -29,6 +29,8 @@ export interface Snapshot {
   unpushedGraph: Map<string, string[]> | null;
   /** Commits reachable from some worktree HEAD and not from any target. */
   unmergedGraph: Map<string, string[]> | null;
+  /** What the current fingerprints are computed from (inputs at every head, templates, trust). */
+  fingerprints: FingerprintBasis;
   now: number;
 }
 
@@ -48,11 +50,13 @@ export async function readSnapshot(repo: RepoContext, registry: Registry): Promi
     repo.remotes.length > 0 ? readRevListParents(repo.primary, heads, remoteRefs) : Promise.resolve(null),
     targets.length > 0 ? readRevListParents(repo.primary, heads, targets) : Promise.resolve(null),
   ]);
+  const rows = registry.worktrees.current(repo.identity);
+  const rowHeads = rows.map((r) => refs.get(`refs/heads/${r.branch}`)?.oid).filter((h): h is string => !!h);
+  const fingerprints = await readFingerprintBasis(repo, registry, [...heads, ...rowHeads]);
   return {
-    repo, defaultBranch, targets, entries, refs,
-    rows: registry.worktrees.current(repo.identity),
+    repo, defaultBranch, targets, entries, refs, rows,
     admins: readAdminDirs(repo.commonDir),
-    cwds, unpushedGraph, unmergedGraph, now: Date.now(),
+    cwds, unpushedGraph, unmergedGraph, fingerprints, now: Date.now(),
   };
 }
 
@@ -159,7 +163,7 @@ export async function factsOf(snapshot: Snapshot, entry: WorktreeEntry | null, r
         ? { ref: upstreamRecord.upstream, ahead: upstreamRecord.track.ahead, behind: upstreamRecord.track.behind }
         : null,
     unpushed: snapshot.unpushedGraph && head ? countInGraph(snapshot.unpushedGraph, head) : null,
-    fingerprints: { bootstrap: row?.fpBootstrap ?? null, context: row?.fpContext ?? null, runtime: row?.fpRuntime ?? null, drift: row ? assessDrift(snapshot.repo, row) : [] },
+    fingerprints: row ? await readFingerprintFacts(snapshot.fingerprints, row, head, options.full) : { bootstrap: null, context: null, runtime: null, drift: [] },
     createdAt: row?.createdAt ?? iso(admin ? readAdminCreated(admin) : null),
     lastActivity: latest(row?.lastActivityAt ?? null, iso(admin ? readAdminActivity(admin) : null)),
     missing,

@@ -8,6 +8,21 @@ import { add, type AddOptions, type AddResult } from "./admission.js";
 import { release, heartbeat, type ReleaseOptions, type HeartbeatOptions, type LeaseResult } from "./lifecycle.js";
 import { status, listRepo, type StatusResult, type ListResult } from "./inspect.js";
 import { AddInput, HeartbeatInput, ListInput, parseInput, ReleaseInput, StatusInput } from "./inputs.js";
+import { AdoptInput, CleanupWaveInput, ReapOrphansInput, SalvageListInput, SalvageRestoreInput } from "./inputs.js";
+import { reapOrphans, type ReapOptions, type ReapResult } from "./reap.js";
+import { salvageList, salvageRestore, type RestoreOptions, type RestoreResult, type SalvageListResult } from "./salvage-restore.js";
+import { cleanupWave, type WaveOptions, type WaveResult } from "./wave.js";
+import { adopt, type AdoptOptions, type AdoptResult } from "./adopt.js";
+import { LineageInput, RecycleInput, TrustInput } from "./inputs.js";
+import { recycle, type RecycleOptions } from "./recycle.js";
+import { lineage, type LineageResult } from "./lineage.js";
+import { trust, type TrustResult } from "./trust.js";
+import { CleanupApplyInput, CleanupPlanInput, CleanupResumeInput, CleanupRunInput, HygieneInput } from "./inputs.js";
+import { runCleanupApply, runCleanupPlan, runCleanupRun, runHygiene, type CleanupApplyOptions, type ProgressListener } from "./hygiene-entry.js";
+import type { HygieneOptions } from "./hygiene.js";
+import type { HygieneReport } from "./hygiene-types.js";
+import type { CleanupPlanOptions, PlanResult, RunResult } from "./cleanup.js";
+import type { ApplyResult } from "./cleanup-apply.js";
 
 export interface OpenOptions {
   /** A path inside the repository (default: the current directory). */
@@ -82,6 +97,81 @@ export class Orchard {
       }
     }
     return { ok: true, repo: main.repo, worktrees: [...main.worktrees, ...others.flatMap((o) => o.worktrees)], repos: [main, ...others] };
+  }
+
+  async reapOrphans(options: ReapOptions & RepoOption = {}): Promise<ReapResult> {
+    const { repo, ...rest } = options;
+    return reapOrphans(await this.context(repo), parseInput(ReapOrphansInput, rest) as ReapOptions);
+  }
+
+  async salvageList(options: RepoOption = {}): Promise<SalvageListResult> {
+    const { repo, ...rest } = options;
+    parseInput(SalvageListInput, rest);
+    return salvageList(await this.context(repo));
+  }
+
+  async salvageRestore(options: RestoreOptions & RepoOption): Promise<RestoreResult> {
+    const { repo, ...rest } = options;
+    return salvageRestore(await this.context(repo), parseInput(SalvageRestoreInput, rest) as RestoreOptions);
+  }
+
+  async cleanupWave(options: WaveOptions & RepoOption): Promise<WaveResult> {
+    const { repo, ...rest } = options;
+    return cleanupWave(await this.context(repo), parseInput(CleanupWaveInput, rest) as WaveOptions);
+  }
+
+  async adopt(options: AdoptOptions & RepoOption): Promise<AdoptResult> {
+    const { repo, ...rest } = options;
+    return adopt(await this.context(repo), parseInput(AdoptInput, rest) as AdoptOptions);
+  }
+
+  /** Recycles a terminal worktree for new work (SPEC §3.4); resolves like `add`, action `recycled`. */
+  async recycle(options: RecycleOptions & RepoOption): Promise<AddResult> {
+    const { repo, ...rest } = options;
+    return recycle(await this.context(repo), parseInput(RecycleInput, rest) as RecycleOptions);
+  }
+
+  /** The events of a handle (following recycles) or of a task, oldest first (SPEC §3.5). */
+  async lineage(options: { target: string } & RepoOption): Promise<LineageResult> {
+    const { repo, ...rest } = options;
+    return lineage(await this.context(repo), parseInput(LineageInput, rest));
+  }
+
+  /** Trusts the repository's config as it is now: its commands may run (SPEC §6). */
+  async trust(options: RepoOption = {}): Promise<TrustResult> {
+    const { repo, ...rest } = options;
+    parseInput(TrustInput, rest);
+    return trust(await this.context(repo));
+  }
+
+  /** One truthful report: a disposition per worktree, groups, backlog, disk (SPEC §3.6). */
+  async hygiene(options: HygieneOptions & RepoOption = {}): Promise<HygieneReport> {
+    const { repo, ...rest } = options;
+    return runHygiene(this, repo, parseInput(HygieneInput, rest));
+  }
+
+  /** Computes and stores a cleanup plan (SPEC §3.7). */
+  async cleanupPlan(options: CleanupPlanOptions & RepoOption = {}): Promise<PlanResult> {
+    const { repo, ...rest } = options;
+    return runCleanupPlan(this, repo, parseInput(CleanupPlanInput, rest));
+  }
+
+  /** Applies a stored plan: each item re-checked at the moment of use. */
+  async cleanupApply(options: CleanupApplyOptions & RepoOption & { onProgress?: ProgressListener | undefined }): Promise<ApplyResult> {
+    const { repo, onProgress, ...rest } = options;
+    return runCleanupApply(this, repo, parseInput(CleanupApplyInput, rest), onProgress);
+  }
+
+  /** Finishes a plan, re-checking items a crash left `applying`. */
+  async cleanupResume(options: { planId: string; onProgress?: ProgressListener | undefined } & RepoOption): Promise<ApplyResult> {
+    const { repo, onProgress, ...rest } = options;
+    return runCleanupApply(this, repo, parseInput(CleanupResumeInput, rest), onProgress);
+  }
+
+  /** Plan and apply until a fixed point. */
+  async cleanupRun(options: CleanupPlanOptions & RepoOption & { onProgress?: ProgressListener | undefined } = {}): Promise<RunResult> {
+    const { repo, onProgress, ...rest } = options;
+    return runCleanupRun(this, repo, parseInput(CleanupRunInput, rest), onProgress);
   }
 
   close(): void {

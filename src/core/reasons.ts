@@ -31,6 +31,11 @@ export const REASON_TEXT = {
   work_not_preserved: "the branch has commits that are neither merged nor on a remote",
   foreign_lock: "the worktree is locked by someone other than orchard",
   default_branch_unknown: "the default branch could not be established (a remote exists without origin/HEAD)",
+  // task-backed admission, bootstrap, recycle
+  bootstrap_reused: "the bootstrap fingerprint is unchanged: preserved paths were kept and the commands not re-run",
+  reuse_planned: "dry run: the request would reuse this compatible worktree of the same work",
+  recycle_planned: "dry run: the request would recycle a terminal worktree",
+  recycled_terminal: "a terminal worktree was recycled instead of creating a new one",
   // reap
   lock_too_fresh: "the lock is younger than the guard",
   lock_age_unknown: "the lock's age could not be read",
@@ -56,6 +61,13 @@ export const REASON_TEXT = {
   branch_delete_failed: "the branch could not be deleted",
   target_detached: "the target checkout is not on a branch",
   target_dirty: "the target checkout has tracked changes",
+  already_merged: "the branch was already merged; the worktree was removed and the branch deleted",
+  invalid_manifest: "the wave manifest is invalid; nothing was done",
+  empty_manifest: "the wave manifest lists no worktrees",
+  // adopt
+  not_adoptable: "the worktree cannot be adopted",
+  detached: "the worktree is not on a branch",
+  handle_taken: "another managed worktree already has this handle",
   // hygiene and cleanup
   precondition_changed: "the worktree changed since the plan was made",
   not_live: "no live owner",
@@ -69,6 +81,23 @@ export const REASON_TEXT = {
   fact_unknown: "a fact could not be established",
   terminal: "the worktree was released",
   duplicate_primary: "two primaries share one repo identity",
+  creating_interrupted: "an add of this handle was interrupted; the next add of the handle repairs it",
+  husk_empty: "the directory holds no files",
+  husk_only_ignored: "every file in the directory is ignored by the repository's rules",
+  husk_has_files: "the directory holds files that are not ignored; they are salvaged before removal",
+  husk_unattributed: "the directory cannot be attributed to a repository, so its files cannot be salvaged",
+  symlink_not_followed: "the entry is a symbolic link; orchard never follows or removes it",
+  nested_repository: "the directory holds a nested git repository, which a salvage ref cannot capture",
+  not_included: "the disposition is not in --include",
+  salvage_not_requested: "the work must be salvaged first; plan with --salvage",
+  too_recent: "the last activity is newer than --older-than",
+  disk_budget_exceeded: "the disk budget ran out; the remaining worktrees were not measured",
+  disk_partial: "some entries could not be read; the size is a lower bound",
+  salvage_failed: "the salvage ref could not be made",
+  limit_reached: "--limit reached; resume the plan to continue",
+  budget_exhausted: "--budget ran out; resume the plan to continue",
+  in_progress_elsewhere: "another cleanup is applying this item right now",
+  removal_interrupted: "a removal was interrupted; finishing it loses nothing that the plan had not checked",
 } as const;
 
 export type ReasonCode = keyof typeof REASON_TEXT;

@@ -169,3 +169,87 @@ export async function readRefsWithBody(cwd: string, prefix: string): Promise<Sal
       return { ref, commit, body };
     });
 }
+
+/**
+ * Object ids of `<rev>:<path>` specs in one `cat-file --batch-check` process; null where the
+ * object does not exist. Specs containing a newline cannot be asked this way and answer null.
+ */
+export async function readObjectIds(cwd: string, specs: readonly string[]): Promise<(string | null)[]> {
+  const asked = specs.filter((s) => !s.includes("\n"));
+  if (asked.length === 0) return specs.map(() => null);
+  const r = await git(["cat-file", "--batch-check=%(objectname)"], { cwd, input: asked.join("\n") + "\n" });
+  const answers = new Map<string, string | null>();
+  r.stdout.split("\n").slice(0, asked.length).forEach((line, i) => answers.set(asked[i] as string, /^[0-9a-f]{40,64}$/.test(line) ? line : null));
+  return specs.map((s) => answers.get(s) ?? null);
+}
+
+/** Untracked files (ignored ones included) matching gitignore-style patterns; never descends into nested repositories. */
+export async function readUntrackedMatching(cwd: string, patterns: readonly string[]): Promise<string[]> {
+  if (patterns.length === 0) return [];
+  const r = await git(["ls-files", "-z", "--others", "--ignored", ...patterns.map((p) => `--exclude=${p}`)], { cwd, timeoutMs: 120_000 });
+  return r.stdout.split("\0").filter(Boolean);
+}
+
+/** A config value read from one file only (e.g. the common dir's `config`), or null when unset. */
+export async function readConfigInFile(cwd: string, file: string, key: string, type?: "bool" | "path"): Promise<string | null> {
+  const args = ["config", "--file", file, ...(type ? [`--type=${type}`] : []), "--get", key];
+  const r = await git(args, { cwd, ok: [0, 1] });
+  return r.exitCode === 0 ? r.stdout.replace(/\n$/, "") : null;
+}
+
+/** A path-valued config of a checkout (`~` expanded), or null when unset. */
+export async function readConfigPath(cwd: string, key: string): Promise<string | null> {
+  const r = await git(["config", "--type=path", "--get", key], { cwd, ok: [0, 1] });
+  return r.exitCode === 0 ? r.stdout.replace(/\n$/, "") : null;
+}
+
+/**
+ * Files of a plain directory that the repository's ignore rules do not ignore, as git would add
+ * them: `ls-files -o --exclude-standard` with the directory as work tree and an EMPTY index (a
+ * path that does not exist), so nothing is written. A nested repository is listed as `dir/`.
+ */
+export async function readUnignoredFiles(gitDir: string, dir: string, emptyIndex: string): Promise<string[]> {
+  const env = { GIT_DIR: gitDir, GIT_WORK_TREE: dir, GIT_INDEX_FILE: emptyIndex };
+  const r = await git(["ls-files", "-z", "--others", "--exclude-standard"], { cwd: dir, env, timeoutMs: 300_000 });
+  return r.stdout.split("\0").filter(Boolean);
+}
+
+/**
+ * Stable patch-ids of many cumulative diffs in three processes (cat-file, diff-tree, patch-id): `diff-tree --stdin -p -M` over
+ * `<from tree> <to tree>` pairs (rename detection as `git diff` does by default), each diff
+ * re-labelled with its `to` commit, then one `patch-id --stable`. Map: to commit → patch-id;
+ * an empty diff has none. Same result as readPatchId under git's default diff settings.
+ */
+export async function readPatchIds(cwd: string, pairs: readonly { from: string; to: string }[]): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  if (pairs.length === 0) return ids;
+  const trees = await git(["cat-file", "--batch-check=%(objectname)"], { cwd, input: pairs.flatMap((p) => [`${p.from}^{tree}`, `${p.to}^{tree}`]).join("\n") + "\n" });
+  const treeIds = trees.stdout.split("\n");
+  const input = pairs.map((_, i) => `${treeIds[2 * i]} ${treeIds[2 * i + 1]}`).join("\n") + "\n";
+  const diff = await git(["diff-tree", "--stdin", "-p", "-M", "--no-color", "--no-ext-diff"], { cwd, input });
+  const header = /^[0-9a-f]{40,64} [0-9a-f]{40,64}$/;
+  let index = -1;
+  const relabelled = diff.stdout
+    .split("\n")
+    .map((line) => (header.test(line) ? `commit ${pairs[++index]?.to ?? ""}` : line))
+    .join("\n");
+  const r = await git(["patch-id", "--stable"], { cwd, input: relabelled });
+  for (const line of r.stdout.split("\n")) {
+    const [patchId, commit] = line.split(" ");
+    if (patchId && commit) ids.set(commit, patchId);
+  }
+  return ids;
+}
+
+/** Branches (full refs) whose tip is reachable from `target`: one for-each-ref for all. */
+export async function readMergedBranches(cwd: string, target: string): Promise<Set<string>> {
+  const r = await git(["for-each-ref", "--format=%(refname)", `--merged=${target}`, "--", "refs/heads/"], { cwd });
+  return new Set(r.stdout.split("\n").filter(Boolean));
+}
+
+/** Commits reachable from `tip` (a full sha, never user text) and from no remote-tracking ref. */
+export async function countNotOnRemotes(cwd: string, tip: string): Promise<number> {
+  if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(tip)) throw new Error(`countNotOnRemotes needs a full sha, got ${JSON.stringify(tip)}`);
+  const r = await git(["rev-list", "--count", tip, "--not", "--remotes"], { cwd });
+  return Number(r.stdout.trim());
+}

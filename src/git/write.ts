@@ -92,3 +92,53 @@ export async function createRef(cwd: string, ref: string, value: string): Promis
   const r = await git(["update-ref", "--end-of-options", ref, value, "0".repeat(value.length)], { cwd, ...WRITE, ok: [0, 1, 128] });
   return r.exitCode === 0;
 }
+
+/** Sets (or with `null` unsets) a key in one config file, e.g. the common dir's `config`. */
+export async function setConfigInFile(cwd: string, file: string, key: string, value: string | null): Promise<void> {
+  if (value === null) await git(["config", "--file", file, "--unset-all", key], { cwd, ...WRITE, ok: [0, 5] });
+  else await git(["config", "--file", file, key, value], { cwd, ...WRITE });
+}
+
+/** `switch -c`: a NEW branch at `start` (fails if it exists, so no branch is ever reset). */
+export async function switchToNewBranch(worktree: string, branch: string, start: string): Promise<void> {
+  await git(["switch", "--no-guess", "--no-track", "-c", branch, "--end-of-options", start], { cwd: worktree, ...WRITE });
+}
+
+/** `switch` to an existing branch as it is. */
+export async function switchToBranch(worktree: string, branch: string): Promise<void> {
+  await git(["switch", "--no-guess", "--end-of-options", branch], { cwd: worktree, ...WRITE });
+}
+
+/** Makes a checkout's files equal `treeish` (`read-tree --reset -u`), then resets its index to HEAD: the difference shows as uncommitted changes. */
+export async function checkoutTreeAsChanges(worktree: string, treeish: string): Promise<void> {
+  await git(["read-tree", "--reset", "-u", "--end-of-options", treeish], { cwd: worktree, ...WRITE, timeoutMs: 300_000 });
+  await git(["reset", "-q", "--mixed"], { cwd: worktree, ...WRITE, timeoutMs: 300_000 });
+}
+
+/** `git merge --no-ff --no-edit -m <message> <ref>` in a checkout; throws GitError when the merge fails. */
+export async function mergeNoFf(worktree: string, ref: string, message: string): Promise<void> {
+  await git(["merge", "--no-ff", "--no-edit", "-m", message, "--end-of-options", ref], { cwd: worktree, ...WRITE, timeoutMs: 300_000 });
+}
+
+/** `git merge --abort`; false when there was no merge to abort. */
+export async function abortMerge(worktree: string): Promise<boolean> {
+  const r = await git(["merge", "--abort"], { cwd: worktree, ...WRITE, ok: [0, 128] });
+  return r.exitCode === 0;
+}
+
+/**
+ * The tree of a plain directory (a husk under the managed root): `add -A` of `dir` as work tree
+ * of `gitDir` into a temporary index, then `write-tree`. Only the temporary index and new objects
+ * are written; the directory and the repository's own index are untouched.
+ */
+export async function writeTreeOfDirectory(gitDir: string, dir: string, indexFile: string): Promise<string> {
+  const env = { GIT_DIR: gitDir, GIT_WORK_TREE: dir, GIT_INDEX_FILE: indexFile };
+  await git(["add", "-A"], { cwd: dir, ...WRITE, env, timeoutMs: 300_000 });
+  const r = await git(["write-tree"], { cwd: dir, ...WRITE, env });
+  return r.stdout.trim();
+}
+
+/** `switch --detach` to a commit (puts a worktree back on a detached HEAD). */
+export async function switchDetached(worktree: string, commit: string): Promise<void> {
+  await git(["switch", "--no-guess", "--detach", "--end-of-options", commit], { cwd: worktree, ...WRITE });
+}

@@ -4,3 +4,4 @@ export { RegistryError } from "./db.js";
 export type { RepoRow } from "./repos.js";
 export type { WorktreeRow, NewWorktreeRow, Lifecycle, Outcome } from "./worktrees.js";
 export type { EventRow, EventKind } from "./events.js";
+export type { PlanRow, PlanItemRow, PlanStatus, ItemState, NewPlanItem } from "./plans.js";

@@ -4,6 +4,8 @@ import { openDb, inTransaction, registryFailure, registryPath, type Db } from ".
 import * as repos from "./repos.js";
 import * as worktrees from "./worktrees.js";
 import * as events from "./events.js";
+import * as trust from "./trust.js";
+import * as plans from "./plans.js";
 
 type Tail<F> = F extends (db: Db, ...rest: infer R) => infer T ? (...rest: R) => T : never;
 type Bound<M> = { [K in keyof M]: Tail<M[K]> };
@@ -18,6 +20,8 @@ export class Registry {
   readonly repos;
   readonly worktrees;
   readonly events;
+  readonly trust;
+  readonly plans;
   private constructor(
     readonly db: Db,
     readonly home: string,
@@ -35,6 +39,11 @@ export class Registry {
       this,
     );
     this.events = bind({ append: events.appendEvent, for: events.loadEventsFor, ofKind: events.loadEventsOfKind, count: events.countEventsOfKind }, this);
+    this.trust = bind({ has: trust.isTrusted, save: trust.saveTrust }, this);
+    this.plans = bind(
+      { insert: plans.insertPlan, load: plans.loadPlan, items: plans.loadPlanItems, setStatus: plans.setPlanStatus, transition: plans.transitionItem, noteResult: plans.noteItemResult },
+      this,
+    );
   }
 
   static open(home: string): Registry {

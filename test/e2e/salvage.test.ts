@@ -1,7 +1,7 @@
 // Salvage refs: a worktree's full state (tracked + untracked, not ignored) committed under
 // refs/orchard/salvage/… through a temporary index, the worktree itself untouched.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git, gitResult } from "../helpers/scenario.js";
 import { HERMETIC_ENV } from "../helpers/env.js";
@@ -72,9 +72,9 @@ describe("salvageWorktree", () => {
     const refs = await withOrchard(async (o) => {
       const ctx = await o.context();
       const input = { path: wt, handle: "app@x", branch: null, head: null, reason: "twice" };
-      return [await salvageWorktree(ctx, input), await salvageWorktree(ctx, input)];
+      return [await salvageWorktree(ctx, input), await salvageWorktree(ctx, input)] as const;
     });
-    const [a, b] = refs as [{ ref: string }, { ref: string }];
+    const [a, b] = refs;
     expect(a.ref).not.toBe(b.ref);
     expect(a.ref.startsWith("refs/orchard/salvage/app@x/")).toBe(true);
     expect(gitResult(s.primary, "rev-parse", "--verify", "--quiet", `${a.ref}^`).code).not.toBe(0);
@@ -83,5 +83,52 @@ describe("salvageWorktree", () => {
 
   it("formats the UTC stamp", () => {
     expect(salvageStamp(new Date("2026-03-04T05:06:07.890Z"))).toBe("20260304T050607Z");
+  });
+});
+
+describe("salvage list and restore (CLI)", () => {
+  function salvagedOrphan(): { path: string; ref: string; head: string } {
+    const path = s.worktree("worktree-agent-a", { lock: "claude agent a (pid 2147483646)" });
+    const head = git(path, "rev-parse", "HEAD");
+    writeFileSync(join(path, "README.md"), "# edited\n");
+    writeFileSync(join(path, "new-file.txt"), "new\n");
+    git(path, "rm", "-q", "src/file1.txt");
+    const ref = `refs/orchard/salvage/worktree-agent-a/20260101T000000Z`;
+    return { path, ref, head };
+  }
+
+  it("list shows the metadata; restore gives a new managed worktree with the state as uncommitted changes", async () => {
+    const { path, head } = salvagedOrphan();
+    const { ref } = await withOrchard(async (o) => salvageWorktree(await o.context(), { path, handle: null, branch: "worktree-agent-a", head, reason: "manual" }));
+    const list = s.orchard(["salvage", "list"]);
+    expect(list.code).toBe(0);
+    expect(list.json.salvages).toEqual([expect.objectContaining({ ref, handle: null, path, branch: "worktree-agent-a", head, reason: "manual", at: expect.stringMatching(/Z$/) })]);
+
+    git(s.primary, "worktree", "remove", "--force", "--force", path);
+    const r = s.orchard(["salvage", "restore", ref]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.json).toMatchObject({ ok: true, action: "created", branch: "worktree-agent-a", head, restoredFrom: { ref } });
+    expect(r.json.path).toBe(join(s.home, "worktrees", r.json.handle));
+    const restored = r.json.path as string;
+    expect(readFileSync(join(restored, "README.md"), "utf8")).toBe("# edited\n");
+    expect(readFileSync(join(restored, "new-file.txt"), "utf8")).toBe("new\n");
+    expect(existsSync(join(restored, "src", "file1.txt"))).toBe(false);
+    const status = git(restored, "status", "--porcelain", "--untracked-files=all").split("\n").sort();
+    expect(status).toEqual([" D src/file1.txt", " M README.md", "?? new-file.txt"]);
+    expect(git(restored, "rev-parse", "HEAD")).toBe(head);
+  });
+
+  it("restore picks a free branch when the recorded one is taken; --branch names it; unknown refs are exit 2", async () => {
+    const { path, head } = salvagedOrphan();
+    const { ref } = await withOrchard(async (o) => salvageWorktree(await o.context(), { path, handle: null, branch: "worktree-agent-a", head, reason: "manual" }));
+    // worktree-agent-a is still checked out in the original worktree
+    const r = s.orchard(["salvage", "restore", ref]);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.json.branch).toBe(`salvage/${ref.slice("refs/orchard/salvage/".length)}`);
+    const named = s.orchard(["salvage", "restore", ref, "--branch", "rescued"]);
+    expect(named.json).toMatchObject({ ok: true, branch: "rescued", head });
+    expect(s.orchard(["salvage", "restore", ref, "--branch", "main"]).code).toBe(2);
+    expect(s.orchard(["salvage", "restore", "refs/orchard/salvage/nope/20260101T000000Z"]).code).toBe(2);
+    expect(s.orchard(["salvage", "restore", "refs/heads/main"]).code).toBe(2);
   });
 });

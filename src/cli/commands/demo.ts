@@ -1,0 +1,25 @@
+// `orchard demo [--dir <path>]`: a narrated tour in a sandbox. Human narration streams to stdout;
+// with --json, one object summarising the run.
+import type { Command } from "commander";
+import { runDemo } from "../../core/demo.js";
+import { globalsOf } from "../run.js";
+import { printError, printResult } from "../output.js";
+
+export function register(program: Command): void {
+  program
+    .command("demo")
+    .description("build a sandbox with a simulated fleet of agents, then show hygiene, reap and clean-up at work")
+    .option("--dir <path>", "where to build the sandbox: a new or empty directory (default: a new temp dir)")
+    .action(async (opts: { dir?: string }, cmd: Command) => {
+      const globals = globalsOf(cmd);
+      const narrate = (line: string) => {
+        if (!globals.json) process.stdout.write(line + "\n");
+      };
+      try {
+        const result = await runDemo(opts.dir ? { dir: opts.dir } : {}, narrate);
+        printResult(result, globals, () => "");
+      } catch (error) {
+        printError(error, globals);
+      }
+    });
+}

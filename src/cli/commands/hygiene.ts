@@ -1,0 +1,127 @@
+// hygiene and cleanup plan|apply|resume|run: the report, and the converging cleanup. Human
+// renderings live here with the commands; progress of a long apply goes to stderr on a TTY only.
+import type { Command } from "commander";
+import { runWith } from "../run.js";
+import { table, short } from "../render.js";
+import type { HygieneReport } from "../../core/hygiene-types.js";
+import type { PlanResult, RunResult } from "../../core/cleanup.js";
+import type { ApplyResult, ItemView, Progress } from "../../core/cleanup-apply.js";
+import type { Reason } from "../../core/reasons.js";
+
+function bytes(n: number | null | undefined): string {
+  if (n === null || n === undefined) return "-";
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let v = n;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${u === 0 ? v : v.toFixed(1)} ${units[u]}`;
+}
+
+const codes = (reasons: readonly Reason[]): string => reasons.map((r) => r.code).join(", ");
+
+export function renderHygiene(r: HygieneReport): string {
+  const counts = Object.entries(r.summary.byDisposition).filter(([, n]) => n > 0).map(([d, n]) => `${d} ${n}`).join(", ");
+  const lines = [`${r.summary.worktrees} worktrees in ${r.repos.map((x) => x.name).join(", ")}: ${counts || "none"}`];
+  const rows = r.worktrees.map((w) => [w.disposition, w.handle ?? (w.husk ? "(husk)" : "(foreign)"), w.branch ?? (w.head ? `(detached ${short(w.head)})` : "-"), w.disk ? bytes(w.disk.bytes) : "", codes(w.reasons), w.path]);
+  if (rows.length) lines.push("", table(["DISPOSITION", "HANDLE", "BRANCH", "DISK", "REASONS", "PATH"], rows));
+  lines.push("", `cleanup backlog: ${r.cleanupBacklog.count} worktree(s)${r.cleanupBacklog.bytes === null ? "" : `, ${bytes(r.cleanupBacklog.bytes)} to reclaim`}`);
+  if (r.summary.disk) lines.push(`disk: ${bytes(r.summary.disk.bytes)} (each inode once)${r.summary.disk.complete ? "" : `, ${r.summary.disk.unmeasured} not measured`}`);
+  for (const g of r.duplicateTaskGroups) lines.push(`duplicate task ${g.task}: keep ${g.canonical}; others ${g.others.join(", ")}`);
+  for (const g of r.patchEquivalentGroups) lines.push(`same patch ${g.patchId.slice(0, 12)}: ${g.handles.join(", ")}`);
+  lines.push(`preventable duplicates: ${r.preventableDuplicates.count}`);
+  const todo = new Map<string, number>();
+  for (const w of r.worktrees) if (w.suggestion.command) todo.set(w.suggestion.command, (todo.get(w.suggestion.command) ?? 0) + 1);
+  for (const [command, n] of [...todo].sort((a, b) => b[1] - a[1]).slice(0, 5)) lines.push(`  ${n}× ${command}`);
+  for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`);
+  if (r.html) lines.push(`html: ${r.html}`);
+  return lines.join("\n");
+}
+
+export function renderPlan(r: PlanResult): string {
+  const lines = [`plan ${r.planId}: ${r.items.length} item(s), ${r.skipped.length} worktree(s) left alone`];
+  if (r.items.length) lines.push(table(["SEQ", "ACTION", "WORKTREE", "REASONS"], r.items.map((i) => [String(i.seq), i.action, i.handle ?? i.path, codes(i.reasons)])));
+  const why = new Map<string, number>();
+  for (const s of r.skipped) why.set(s.reasons[0]?.code ?? s.disposition, (why.get(s.reasons[0]?.code ?? s.disposition) ?? 0) + 1);
+  for (const [code, n] of why) lines.push(`  left alone: ${n}× ${code}`);
+  for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`);
+  if (r.items.length) lines.push(`apply with: orchard cleanup apply ${r.planId}`);
+  return lines.join("\n");
+}
+
+function itemLines(items: readonly ItemView[]): string {
+  return table(["SEQ", "ACTION", "STATE", "WORKTREE", "REASONS"], items.map((i) => [String(i.seq), i.action, i.state, i.handle ?? i.path, codes(i.reasons) + (i.salvageRef ? ` (salvaged to ${i.salvageRef})` : "")]));
+}
+
+export function renderApply(r: ApplyResult): string {
+  const lines = [`plan ${r.planId} ${r.status.replace("_", " ")}: ${r.done} done, ${r.skipped} skipped, ${r.failed} failed, ${r.remaining} remaining`];
+  if (r.items.length) lines.push(itemLines(r.items));
+  for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`);
+  if (r.status === "needs_resume") lines.push(`continue with: orchard cleanup resume ${r.planId}`);
+  return lines.join("\n");
+}
+
+export function renderRun(r: RunResult): string {
+  const lines = [`cleanup ${r.status.replace("_", " ")} after ${r.rounds} round(s): ${r.done} done, ${r.skipped} skipped, ${r.failed} failed; ${r.kept.length} worktree(s) left alone`];
+  if (r.items.length) lines.push(itemLines(r.items));
+  for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`);
+  return lines.join("\n");
+}
+
+/** A progress line on stderr, only on a TTY (SPEC §2). */
+function progressOnTty(): ((p: Progress) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  return (p) => {
+    process.stderr.write(`\r\x1b[2Kcleanup ${p.finished}/${p.total}: ${p.item.action} ${p.item.state} ${p.item.path}`);
+    if (p.finished === p.total) process.stderr.write("\n");
+  };
+}
+
+const failedExit = (r: { ok: boolean; failed: number }): 0 | 1 => (r.failed > 0 ? 1 : 0);
+
+interface PlanFlags {
+  allRepos?: boolean;
+  include?: string;
+  salvage?: boolean;
+  olderThan?: string;
+}
+
+export function register(program: Command): void {
+  program
+    .command("hygiene")
+    .description("one disposition per worktree, duplicate and patch groups, the cleanup backlog")
+    .option("--all-repos", "every repo the workspace knows")
+    .option("--disk", "measure bytes per worktree (hard links counted once)")
+    .option("--disk-budget <duration>", "stop measuring after this long (default 5m)")
+    .option("--html <file>", "also write a self-contained HTML page")
+    .action((opts: { allRepos?: boolean; disk?: boolean; diskBudget?: string; html?: string }, cmd: Command) => runWith(cmd, (o) => o.hygiene(opts), renderHygiene));
+
+  const cleanup = program.command("cleanup").description("plan, apply, resume or run a converging cleanup");
+  const planOptions = (c: Command): Command =>
+    c
+      .option("--all-repos", "every repo the workspace knows")
+      .option("--include <dispositions>", "comma-separated: reclaimable,reapable,missing,husk,needs_salvage")
+      .option("--salvage", "plan needs_salvage work: salvage ref first, then remove")
+      .option("--older-than <duration>", "only worktrees idle for longer than this");
+  planOptions(cleanup.command("plan").description("compute and store a cleanup plan"))
+    .action((opts: PlanFlags, cmd: Command) => runWith(cmd, (o) => o.cleanupPlan(opts), renderPlan));
+  cleanup
+    .command("apply")
+    .description("apply a stored plan, re-checking each item at the moment of use")
+    .argument("<planId>")
+    .option("--limit <n>", "act on at most n items")
+    .option("--budget <duration>", "start no new item after this long")
+    .action((planId: string, opts: { limit?: string; budget?: string }, cmd: Command) =>
+      runWith(cmd, (o) => o.cleanupApply({ planId, ...opts, onProgress: progressOnTty() }), renderApply, failedExit),
+    );
+  cleanup
+    .command("resume")
+    .description("finish a plan; items a crash left applying are re-checked")
+    .argument("<planId>")
+    .action((planId: string, _opts: unknown, cmd: Command) => runWith(cmd, (o) => o.cleanupResume({ planId, onProgress: progressOnTty() }), renderApply, failedExit));
+  planOptions(cleanup.command("run").description("plan and apply until nothing is left that can change"))
+    .action((opts: PlanFlags, cmd: Command) => runWith(cmd, (o) => o.cleanupRun({ ...opts, onProgress: progressOnTty() }), renderRun, failedExit));
+  for (const c of cleanup.commands) c.exitOverride();
+}

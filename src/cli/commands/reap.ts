@@ -1,0 +1,110 @@
+// reap-orphans, salvage list|restore, cleanup-wave, adopt: acting on crashed, finished and foreign
+// worktrees. reap-orphans runs at every session start, so it exits 0 whatever happens except a
+// usage error: a failure is reported on stderr and as {ok:false, error}, never as a failing exit.
+import type { Command } from "commander";
+import { Orchard } from "../../core/orchard.js";
+import { errorObject, OrchardError } from "../../core/errors.js";
+import { globalsOf, runWith } from "../run.js";
+import { printError, printResult } from "../output.js";
+import { renderAdd, short, table } from "../render.js";
+import type { ReapOptions, ReapResult } from "../../core/reap.js";
+import type { SalvageListResult, RestoreResult } from "../../core/salvage-restore.js";
+import type { WaveResult } from "../../core/wave.js";
+import type { AdoptResult } from "../../core/adopt.js";
+
+type ReapOutput = ReapResult | { ok: false; error: { code: string; message: string } };
+
+export function renderReap(r: ReapOutput): string {
+  if ("error" in r) return "";
+  if (r.reason === "default_branch_unknown") return "nothing reaped: the default branch is unknown (a remote exists without origin/HEAD; set defaultBranch in .orchard.json)";
+  if (r.entries.length === 0) return "no locked worktrees";
+  const rows = r.entries.map((e) => [e.status, e.reason, e.branch ?? "-", e.owner ? `${e.owner.kind}${e.owner.pid ? ` ${e.owner.pid}` : ""}` : "-", e.path + (e.salvageRef ? ` (salvaged to ${e.salvageRef})` : "")]);
+  const head = `${r.dryRun ? "would reap" : "reaped"} ${r.dryRun ? r.planned : r.reaped}, skipped ${r.skipped}`;
+  return `${head}\n${table(["STATUS", "REASON", "BRANCH", "OWNER", "PATH"], rows)}`;
+}
+
+export function renderSalvageList(r: SalvageListResult): string {
+  if (r.salvages.length === 0) return "no salvage refs";
+  return table(["AT", "BRANCH", "HEAD", "REASON", "REF"], r.salvages.map((s) => [s.at ?? "-", s.branch ?? "-", short(s.head), s.reason ?? "-", s.ref]));
+}
+
+export function renderRestore(r: RestoreResult): string {
+  return `${renderAdd(r)}\n  restored from ${r.restoredFrom.ref} (${short(r.restoredFrom.commit)})`;
+}
+
+export function renderWave(r: WaveResult): string {
+  const lines = (r.reasons ?? []).map((x) => `refused ${x.code}: ${x.message}`);
+  for (const e of r.result.entries) lines.push(`${e.status.padEnd(14)} ${e.reason.padEnd(26)} ${e.branch}${"stderr" in e && e.stderr ? `\n    ${e.stderr.split("\n").join("\n    ")}` : ""}`);
+  for (const p of r.result.pending) lines.push(`${"pending".padEnd(14)} ${"".padEnd(26)} ${p.branch}`);
+  if (r.plan.reason === "empty_manifest") lines.push("the manifest lists no worktrees");
+  return lines.join("\n");
+}
+
+export function renderAdopt(r: AdoptResult): string {
+  const lines = [`${r.action.replace("_", " ")} ${r.handle ?? "-"}`, `  path    ${r.path}`, `  branch  ${r.branch ?? "(detached)"}`];
+  if (r.base) lines.push(`  base    ${r.base.ref} ${short(r.base.commit)}`);
+  for (const x of r.reasons) lines.push(`  refused ${x.code}: ${x.message}`);
+  return lines.join("\n");
+}
+
+/** reap-orphans has its own runner: even opening the workspace may fail without a failing exit. */
+async function runReap(cmd: Command, options: ReapOptions): Promise<void> {
+  const globals = globalsOf(cmd);
+  let orchard: Orchard | undefined;
+  try {
+    orchard = await Orchard.open({ ...(globals.repo ? { repo: globals.repo } : {}), ...(globals.home ? { home: globals.home } : {}) });
+    const result = await orchard.reapOrphans(options);
+    if (result.skipped > 0) process.stderr.write(`orchard: ${result.skipped} orphan(s) skipped\n`);
+    if (result.reason === "default_branch_unknown") process.stderr.write("orchard: reap-orphans stopped: the default branch is unknown\n");
+    printResult(result, globals, renderReap, 0);
+  } catch (error) {
+    if (error instanceof OrchardError && error.kind === "usage") return printError(error, globals);
+    const failed = { ok: false as const, error: errorObject(error) };
+    process.stderr.write(`orchard: reap-orphans failed: ${failed.error.message}\n`);
+    printResult(failed, globals, renderReap, 0);
+  } finally {
+    orchard?.close();
+  }
+}
+
+export function register(program: Command): void {
+  program
+    .command("reap-orphans")
+    .description("startup sweep: remove worktrees locked by crashed sessions whose branch is merged")
+    .option("--guard <duration>", "skip locks younger than this (default 5m, config reap.guard)")
+    .option("--salvage", "salvage dirty worktrees to refs/orchard/salvage/… and reap them")
+    .option("--merged <mode>", "ancestor | equivalent (default ancestor)")
+    .option("--dry-run", "decide and report, change nothing")
+    .action((opts: ReapOptions, cmd: Command) => runReap(cmd, opts));
+
+  const salvage = program.command("salvage").description("salvage refs: snapshots of worktrees taken before destructive steps");
+  salvage
+    .command("list")
+    .description("every salvage ref with its metadata")
+    .action((_opts: unknown, cmd: Command) => runWith(cmd, (o) => o.salvageList(), renderSalvageList));
+  salvage
+    .command("restore")
+    .description("a new managed worktree holding a salvaged state (as uncommitted changes on the salvaged HEAD)")
+    .argument("<ref>", "the salvage ref")
+    .option("--branch <branch>", "branch of the new worktree (default: the salvaged branch, if free)")
+    .action((ref: string, opts: { branch?: string }, cmd: Command) => runWith(cmd, (o) => o.salvageRestore({ ref, ...opts }), renderRestore));
+
+  program
+    .command("cleanup-wave")
+    .description("merge a wave of agent branches back (manifest order) and remove their worktrees")
+    .requiredOption("--manifest <file>", "JSON array (or {worktrees: [...]}) of {agent_id?, worktree_path, branch, expected_base}")
+    .option("--into <path>", "the worktree to merge into (default: the primary)")
+    .option("--continue-on-block", "a blocked entry does not stop the wave")
+    .option("--allow-deletions", "merge branches that delete files")
+    .action((opts: { manifest: string }, cmd: Command) => runWith(cmd, (o) => o.cleanupWave(opts), renderWave));
+
+  program
+    .command("adopt")
+    .description("register a foreign worktree as managed, in place")
+    .argument("<path>")
+    .option("--task <id>", "the task it works on (env ORCHARD_TASK)")
+    .option("--owner <id>", "take the lease (default: the owner its lock names)")
+    .option("--pid <n>", "the owner's process id")
+    .option("--ttl <duration>", "lease time to live")
+    .action((path: string, opts: Record<string, unknown>, cmd: Command) => runWith(cmd, (o) => o.adopt({ path, ...(opts as object) }), renderAdopt));
+}

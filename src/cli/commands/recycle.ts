@@ -1,0 +1,51 @@
+// recycle, lineage, trust: giving a released worktree new work, reading its history, and
+// allowing the repository's own commands to run.
+import type { Command } from "commander";
+import { runWith } from "../run.js";
+import { renderAdd, short } from "../render.js";
+import type { LineageResult } from "../../core/lineage.js";
+import type { TrustResult } from "../../core/trust.js";
+
+function renderLineage(r: LineageResult): string {
+  if (r.events.length === 0) return "no events";
+  return r.events
+    .map((e) => {
+      const data = e.data as { from?: { handle?: string; head?: string | null }; to?: { handle?: string }; outcome?: string; candidates?: string[] };
+      const detail =
+        e.kind === "recycled" ? `${data.from?.handle ?? "?"} (${short(data.from?.head)}) → ${data.to?.handle ?? "?"}`
+        : e.kind === "released" ? (data.outcome ?? "")
+        : e.kind === "preventable_duplicate" ? `could have used ${(data.candidates ?? []).join(", ")}`
+        : "";
+      return [e.at, e.kind.padEnd(21), e.handle ?? "-", e.owner ? `owner ${e.owner}` : "", detail].filter(Boolean).join("  ");
+    })
+    .join("\n");
+}
+
+function renderTrust(r: TrustResult): string {
+  return `trusted ${r.source} (sha256 ${r.configHash.slice(0, 12)}); its bootstrap.run and runtime.probe commands may now run`;
+}
+
+export function register(program: Command): void {
+  program
+    .command("recycle")
+    .description("give a released (terminal) worktree new work: switch, clean, move to the new handle, lock")
+    .argument("<handle|path>")
+    .requiredOption("--branch <new>", "the new branch (a literal branch name)")
+    .option("--base <ref>", "start point of a new branch (default: the default branch)")
+    .option("--task <id>", "the new work's task (env ORCHARD_TASK)")
+    .option("--owner <id>", "the agent/session taking the lease (env ORCHARD_OWNER)")
+    .option("--pid <n>", "the owner's process id (its start time is recorded)")
+    .option("--dry-run", "prove and report, change nothing")
+    .action((target: string, opts: Record<string, unknown>, cmd: Command) => runWith(cmd, (o) => o.recycle({ target, ...(opts as { branch: string }) }), renderAdd));
+
+  program
+    .command("lineage")
+    .description("the events of a handle (following recycles) or of a task, oldest first")
+    .argument("<handle|task>")
+    .action((target: string, _opts: unknown, cmd: Command) => runWith(cmd, (o) => o.lineage({ target }), renderLineage));
+
+  program
+    .command("trust")
+    .description("trust the repository's .orchard.json as it is now, so its commands may run")
+    .action((_opts: unknown, cmd: Command) => runWith(cmd, (o) => o.trust(), renderTrust));
+}

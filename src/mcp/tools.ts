@@ -1,0 +1,48 @@
+// The MCP tool table (SPEC §3.12): each tool is one Orchard method plus the SAME zod schema the
+// library validates with (src/core/inputs.ts), extended with `repo`. The JSON schema a client sees
+// is generated from that schema, so the library, the CLI and the tools cannot disagree.
+// Adding a tool = one line in TOOLS.
+import { z } from "zod";
+import type { Orchard } from "../core/orchard.js";
+import { AddInput, CleanupWaveInput, HeartbeatInput, ListInput, ReapOrphansInput, RecycleInput, ReleaseInput, StatusInput } from "../core/inputs.js";
+
+/** The Orchard methods that take one options object and resolve to a JSON result. */
+export type ToolMethod = {
+  [K in keyof Orchard]: Orchard[K] extends (options: never) => Promise<{ ok: boolean }> ? K : never;
+}[keyof Orchard];
+
+export interface Tool {
+  name: string;
+  method: ToolMethod;
+  description: string;
+  /** The library's schema plus `repo`; strict, so an unknown key is an error naming it. */
+  input: z.ZodObject;
+}
+
+const RepoField = z.string().optional().describe("a path inside the repository (default: the server's working directory)");
+
+function tool(name: string, method: ToolMethod, input: z.ZodObject, description: string): Tool {
+  return { name, method, description, input: input.extend({ repo: RepoField }) };
+}
+
+export const TOOLS: readonly Tool[] = [
+  tool("orchard_add", "add", AddInput, "Take a worktree for a branch: adopt the exact handle, reuse or recycle a compatible one, or create one. Call before starting work; pass task and owner so a crashed session's work can be found again."),
+  tool("orchard_release", "release", ReleaseInput, "Give a worktree back when the work is finished (outcome done, abandoned or failed). Idempotent."),
+  tool("orchard_heartbeat", "heartbeat", HeartbeatInput, "Renew the lease on a worktree during long work so nobody reaps it."),
+  tool("orchard_status", "status", StatusInput, "Facts of one worktree (handle or path): dirty, unpushed, merged, liveness, lock, fingerprints."),
+  tool("orchard_list", "list", ListInput, "Every linked worktree of the repository, managed and foreign, with its facts."),
+  tool("orchard_recycle", "recycle", RecycleInput, "Reuse a released worktree for a new branch, after proving it holds nothing of value (clean, work merged or pushed, nobody live)."),
+  tool("orchard_reap_orphans", "reapOrphans", ReapOrphansInput, "Startup sweep: remove worktrees whose locking session (Claude Code, Orchard lease, pid) is dead and whose branch is merged. Dirty ones are kept unless salvage is true."),
+  tool("orchard_cleanup_wave", "cleanupWave", CleanupWaveInput, "Merge a wave of agent worktrees (manifest: path of a JSON file) back into the target and remove them; stops at the first blocked entry."),
+];
+
+/** The JSON schema a client sees for a tool's input. */
+export function inputJsonSchema(tool: Tool): { type: "object"; [key: string]: unknown } {
+  const schema = z.toJSONSchema(tool.input, { io: "input", target: "draft-7" }) as Record<string, unknown>;
+  delete schema.$schema;
+  return { ...schema, type: "object" };
+}
+
+export function findTool(name: string): Tool | undefined {
+  return TOOLS.find((t) => t.name === name);
+}

@@ -1,0 +1,79 @@
+// `orchard demo`: builds its sandbox and fleet, runs green, names every disposition it created,
+// and touches nothing outside the sandbox — even on a machine with no git identity at all.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CLI } from "../helpers/scenario.js";
+import { hermeticEnv } from "../helpers/env.js";
+
+let root: string;
+
+/** A fresh machine: an empty HOME, no global git config, no identity, ORCHARD_HOME elsewhere. */
+function freshMachineEnv(): NodeJS.ProcessEnv {
+  const env = hermeticEnv({ HOME: join(root, "empty-home"), ORCHARD_HOME: join(root, "user-workspace"), XDG_CONFIG_HOME: join(root, "empty-home", ".config") });
+  for (const key of Object.keys(env)) if (/^GIT_(AUTHOR|COMMITTER)_|^GIT_CONFIG_GLOBAL$|^GIT_CONFIG_NOSYSTEM$/.test(key)) delete env[key];
+  return env;
+}
+
+function demo(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, "demo", ...args], { cwd: root, env: freshMachineEnv(), encoding: "utf8", timeout: 180_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), "orchard-demo-test-")));
+  mkdirSync(join(root, "empty-home"));
+  mkdirSync(join(root, "user-workspace"));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe("orchard demo", () => {
+  let human: { code: number | null; stdout: string; stderr: string };
+  let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary fields
+
+  beforeAll(() => {
+    human = demo(["--dir", join(root, "sandbox-a")]);
+    const r = demo(["--dir", join(root, "sandbox-b"), "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    json = JSON.parse(r.stdout);
+  });
+
+  it("runs green and says where the sandbox is", () => {
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toContain(join(root, "sandbox-a"));
+    expect(human.stdout).toContain("rm -rf");
+  });
+
+  it("builds a fleet whose agents get the dispositions their stories call for", () => {
+    expect(json).toMatchObject({ ok: true, dir: join(root, "sandbox-b") });
+    expect(json.files).toBeGreaterThanOrEqual(200);
+    const stories = json.agents.map((a: { story: string }) => a.story);
+    expect(stories).toEqual(expect.arrayContaining(["merged_released", "crashed_merged", "crashed_dirty", "crashed_unmerged", "duplicate_idle", "abandoned_dirty", "live"]));
+    for (const agent of json.agents) expect({ agent: agent.name, disposition: agent.before }).toEqual({ agent: agent.name, disposition: agent.expected });
+  });
+
+  it("names every disposition it created", () => {
+    const created = new Set<string>(json.agents.map((a: { expected: string }) => a.expected));
+    expect([...created].sort()).toEqual(["idle", "live", "missing", "needs_salvage", "reapable", "reclaimable"]);
+    for (const disposition of created) expect(human.stdout).toMatch(new RegExp(`^\\s+${disposition}\\s`, "m"));
+  });
+
+  it("touches nothing outside the sandbox", () => {
+    expect(readdirSync(join(root, "empty-home"))).toEqual([]);
+    expect(readdirSync(join(root, "user-workspace"))).toEqual([]);
+    expect(readdirSync(root).sort()).toEqual(["empty-home", "sandbox-a", "sandbox-b", "user-workspace"]);
+  });
+
+  it("refuses a --dir that already holds files (exit 2)", () => {
+    const occupied = join(root, "occupied");
+    mkdirSync(occupied);
+    writeFileSync(join(occupied, "precious.txt"), "keep me\n");
+    const r = demo(["--dir", occupied, "--json"]);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error.code).toBe("invalid_argument");
+    expect(readdirSync(occupied)).toEqual(["precious.txt"]);
+    rmSync(occupied, { recursive: true });
+  });
+});

@@ -1,0 +1,122 @@
+// The library as a user gets it (SPEC §7): a separate Node process imports the built package by
+// its name, and a TypeScript consumer type-checks against its exported types.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Scenario, git } from "../helpers/scenario.js";
+import { hermeticEnv } from "../helpers/env.js";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+let s: Scenario;
+let consumer: string;
+
+beforeEach(() => {
+  s = Scenario.create();
+  consumer = realpathSync(mkdtempSync(join(tmpdir(), "orchard-consumer-")));
+  mkdirSync(join(consumer, "node_modules"));
+  symlinkSync(ROOT, join(consumer, "node_modules", "orchard"), "dir");
+});
+afterEach(() => {
+  s.cleanup();
+  rmSync(consumer, { recursive: true, force: true });
+});
+
+function runModule(source: string, args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const file = join(consumer, "main.mjs");
+  writeFileSync(file, source);
+  const r = spawnSync(process.execPath, [file, ...args], { cwd: consumer, env: hermeticEnv(), encoding: "utf8", timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const USE_THE_LIBRARY = `
+import { Orchard, OrchardError } from "orchard";
+const [repo, home] = process.argv.slice(2);
+const orchard = await Orchard.open({ repo, home });
+const add = await orchard.add({ branch: "feat/lib", task: "T-7", owner: "lib-agent", policy: "reuse-compatible" });
+const again = await orchard.add({ branch: "feat/lib", task: "T-7", owner: "lib-agent" });
+const list = await orchard.list({ full: true });
+const status = await orchard.status({ target: add.handle });
+let invalid = null;
+try { await orchard.add({ branch: "-bad" }); } catch (error) { invalid = { isOrchardError: error instanceof OrchardError, code: error.code, kind: error.kind }; }
+let unknownKey = null;
+try { await orchard.list({ colour: "red" }); } catch (error) { unknownKey = { code: error.code, message: error.message }; }
+orchard.close();
+process.stdout.write(JSON.stringify({ add, again, list, status, invalid, unknownKey }));
+`;
+
+const CLOSE_AND_DELETE = `
+import { Orchard } from "orchard";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+const [repo, home] = process.argv.slice(2);
+const orchard = await Orchard.open({ repo, home });
+const add = await orchard.add({ branch: "feat-close", owner: "lib-agent" });
+orchard.close();
+const db = join(home, "orchard.db");
+const walAfterClose = existsSync(db + "-wal");
+for (const f of [db, db + "-wal", db + "-shm"]) rmSync(f, { force: true });
+const reopened = await Orchard.open({ repo, home });
+const fresh = await reopened.list();
+reopened.close();
+process.stdout.write(JSON.stringify({ add, walAfterClose, dbRecreated: existsSync(db), fresh }));
+`;
+
+describe('import { Orchard } from "orchard"', () => {
+  it("opens with {repo, home}, resolves to the --json objects, throws usage errors, never prints", () => {
+    const r = runModule(USE_THE_LIBRARY, [s.primary, s.home]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0); // and it exits by itself: close() left no handle open
+    const out = JSON.parse(r.stdout); // exactly one object: the library printed nothing itself
+    expect(out.add).toMatchObject({ ok: true, action: "created", branch: "feat/lib", task: "t-7", owner: "lib-agent" });
+    expect(out.again).toMatchObject({ ok: true, action: "adopted", handle: out.add.handle });
+    expect(git(s.primary, "worktree", "list", "--porcelain")).toContain(`worktree ${out.add.path}`);
+    expect(out.list.worktrees.map((w: { handle: string }) => w.handle)).toEqual([out.add.handle]);
+    expect(out.list).toEqual(s.orchard(["list", "--full"]).json);
+    expect(out.status).toEqual(s.orchard(["status", out.add.handle]).json);
+    expect(out.invalid).toEqual({ isOrchardError: true, code: "invalid_branch", kind: "usage" });
+    expect(out.unknownKey.code).toBe("invalid_argument");
+    expect(out.unknownKey.message).toMatch(/colour/);
+  });
+
+  it("close() releases the database: it can be deleted and a new one opened", () => {
+    const r = runModule(CLOSE_AND_DELETE, [s.primary, s.home]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.add.ok).toBe(true);
+    expect(out.walAfterClose).toBe(false); // the last connection closed checkpoints and removes the WAL
+    expect(out.dbRecreated).toBe(true);
+    expect(out.fresh.ok).toBe(true);
+    expect(out.fresh.worktrees.map((w: { path: string }) => w.path)).toEqual([out.add.path]); // git is the truth about what exists
+    expect(existsSync(join(s.home, "orchard.db"))).toBe(true);
+  });
+
+  it("exports its result types and the closed union of reason codes to TypeScript", () => {
+    const file = join(consumer, "consumer.ts");
+    writeFileSync(
+      file,
+      `import { Orchard, type AddResult, type ListResult, type ReasonCode, type Facts, type LivenessState } from "orchard";
+export async function take(orchard: Orchard): Promise<AddResult> {
+  const r = await orchard.add({ branch: "feat-a", task: "T-1", policy: "reuse-compatible" });
+  const codes: ReasonCode[] = r.reasons.map((x) => x.code);
+  void codes;
+  return r;
+}
+export function states(list: ListResult): LivenessState[] {
+  return list.worktrees.map((w: Facts) => w.liveness.state);
+}
+export const known: ReasonCode = "dirty";
+// @ts-expect-error a reason code outside the union does not compile
+export const unknown: ReasonCode = "no_such_reason";
+`,
+    );
+    const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+    const args = [tsc, "--noEmit", "--strict", "--exactOptionalPropertyTypes", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--skipLibCheck", "--types", "node", "--typeRoots", join(ROOT, "node_modules", "@types"), file];
+    const r = spawnSync(process.execPath, args, { cwd: consumer, encoding: "utf8", timeout: 120_000 });
+    expect(r.stdout + r.stderr).toBe("");
+    expect(r.status).toBe(0);
+  });
+});

@@ -1,0 +1,143 @@
+// `orchard mcp`: the SDK's own client spawns the real built server over stdio and talks to it.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { spawnSync } from "node:child_process";
+import { Scenario, CLI, git } from "../helpers/scenario.js";
+import { hermeticEnv } from "../helpers/env.js";
+
+interface Session {
+  client: Client;
+  stderr: () => string;
+  errors: Error[];
+  call: (name: string, args?: Record<string, unknown>) => Promise<{ isError: boolean; json: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary fields
+}
+
+let s: Scenario;
+let session: Session | undefined;
+
+async function connect(extraEnv: Record<string, string> = {}): Promise<Session> {
+  const env = hermeticEnv(extraEnv) as Record<string, string>;
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "--home", s.home, "mcp"], cwd: s.primary, env, stderr: "pipe" });
+  let stderr = "";
+  transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+  const errors: Error[] = [];
+  const client = new Client({ name: "orchard-test", version: "1.0.0" });
+  await client.connect(transport);
+  transport.onerror = (error) => errors.push(error); // after connect: the client installs its own first
+  const call = async (name: string, args: Record<string, unknown> = {}) => {
+    const r = await client.callTool({ name, arguments: args });
+    const content = r.content as { type: string; text: string }[];
+    expect(content).toHaveLength(1);
+    expect(content[0]?.type).toBe("text");
+    return { isError: r.isError === true, json: JSON.parse(content[0]?.text ?? "") };
+  };
+  return { client, stderr: () => stderr, errors, call };
+}
+
+beforeEach(() => {
+  s = Scenario.create();
+});
+afterEach(async () => {
+  await session?.client.close();
+  session = undefined;
+  s.cleanup();
+});
+
+describe("orchard mcp", () => {
+  it("initializes and lists every tool with a strict JSON schema that has `repo`", async () => {
+    session = await connect();
+    expect(session.client.getServerVersion()).toMatchObject({ name: "orchard" });
+    const { tools } = await session.client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["orchard_add", "orchard_release", "orchard_heartbeat", "orchard_status", "orchard_list"]));
+    for (const t of tools) {
+      expect(t.description).toBeTruthy();
+      expect(t.inputSchema).toMatchObject({ type: "object", additionalProperties: false });
+      expect(Object.keys(t.inputSchema.properties ?? {})).toContain("repo");
+    }
+    const add = tools.find((t) => t.name === "orchard_add");
+    expect(add?.inputSchema.required).toEqual(["branch"]);
+    expect(Object.keys(add?.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["branch", "task", "owner", "dryRun", "policy"]));
+  });
+
+  it("add, list, status and release answer with the same JSON as the CLI", async () => {
+    session = await connect();
+    const add = await session.call("orchard_add", { branch: "feat/mcp", task: "T-1", owner: "agent-1" });
+    expect(add.isError).toBe(false);
+    expect(add.json).toMatchObject({ ok: true, action: "created", branch: "feat/mcp", task: "t-1", owner: "agent-1" });
+    expect(git(s.primary, "worktree", "list", "--porcelain")).toContain(`worktree ${add.json.path}`);
+
+    const list = await session.call("orchard_list", { full: true });
+    expect(list.json.ok).toBe(true);
+    expect(list.json.worktrees.map((w: { handle: string }) => w.handle)).toEqual([add.json.handle]);
+    expect(list.json).toEqual(s.orchard(["list", "--full"]).json);
+
+    const status = await session.call("orchard_status", { target: add.json.handle });
+    expect(status.json).toEqual(s.orchard(["status", add.json.handle]).json);
+
+    const release = await session.call("orchard_release", { target: add.json.path, owner: "agent-1" });
+    expect(release.json).toMatchObject({ ok: true, lifecycle: "terminal" });
+  });
+
+  it("`repo` names another repository for one call", async () => {
+    const other = Scenario.create();
+    try {
+      session = await connect();
+      const r = await session.call("orchard_add", { branch: "elsewhere", repo: other.primary });
+      expect(r.json.ok).toBe(true);
+      expect(git(other.primary, "worktree", "list")).toContain("elsewhere");
+      expect(git(s.primary, "worktree", "list").split("\n")).toHaveLength(1);
+    } finally {
+      other.cleanup();
+    }
+  });
+
+  it("bad input is a tool error with the code, and the server keeps serving", async () => {
+    session = await connect();
+    const bad = await session.call("orchard_add", { branch: "-x" });
+    expect(bad).toMatchObject({ isError: true, json: { ok: false, error: { code: "invalid_branch" } } });
+    const unknownKey = await session.call("orchard_add", { branch: "ok", colour: "red" });
+    expect(unknownKey).toMatchObject({ isError: true, json: { ok: false, error: { code: "invalid_argument" } } });
+    expect(unknownKey.json.error.message).toMatch(/colour/);
+    const wrongType = await session.call("orchard_list", { full: "yes" });
+    expect(wrongType.json.error.code).toBe("invalid_argument");
+    const notRepo = await session.call("orchard_list", { repo: s.home });
+    expect(notRepo).toMatchObject({ isError: true, json: { error: { code: "not_a_repository" } } });
+    const noTool = await session.call("orchard_nope");
+    expect(noTool).toMatchObject({ isError: true, json: { ok: false, error: { code: "unknown_tool" } } });
+    expect(git(s.primary, "branch", "--list")).toBe("* main");
+    expect((await session.call("orchard_list")).json.ok).toBe(true);
+  });
+
+  it("a refusal is a result (ok:false with reasons), not a tool error", async () => {
+    session = await connect();
+    const first = await session.call("orchard_add", { branch: "feat-a", owner: "a1", task: "T-1" });
+    const refused = await session.call("orchard_add", { branch: "feat-a", owner: "a2", task: "T-2" });
+    expect(first.json.ok).toBe(true);
+    expect(refused.isError).toBe(false);
+    expect(refused.json).toMatchObject({ ok: false, action: "refused" });
+    expect(refused.json.reasons.map((r: { code: string }) => r.code)).toEqual(expect.arrayContaining(["live_owner", "task_mismatch"]));
+  });
+
+  it("nothing but the protocol reaches stdout, even with git tracing on", async () => {
+    session = await connect({ ORCHARD_TRACE: "1" });
+    await session.call("orchard_add", { branch: "traced" });
+    await session.call("orchard_list", { full: true });
+    expect(session.errors).toEqual([]);
+    expect(session.stderr()).toContain("[orchard trace] git");
+  });
+
+  it("answers a call that arrives just before the client hangs up, then exits 0", () => {
+    const lines = [
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "orchard_add", arguments: { branch: "last-words" } } },
+    ];
+    const r = spawnSync(process.execPath, [CLI, "--home", s.home, "mcp"], { cwd: s.primary, env: hermeticEnv(), input: lines.map((l) => JSON.stringify(l)).join("\n") + "\n", encoding: "utf8", timeout: 30_000 });
+    expect(r.status).toBe(0);
+    const answers = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(answers.map((a) => a.id)).toEqual([1, 2]);
+    expect(JSON.parse(answers[1].result.content[0].text)).toMatchObject({ ok: true, action: "created", branch: "last-words" });
+  });
+});
