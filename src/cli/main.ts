@@ -23,7 +23,7 @@ export function buildProgram(): Command {
     .showHelpAfterError(false)
     .configureOutput({ outputError: () => undefined }) // printed once, by printUsageError
     .exitOverride();
-  for (const module of [admission, inspect, mcp, demo, reap, recycle, hygiene]) module.register(program);
+  for (const module of [admission, inspect, recycle, hygiene, reap, mcp, demo]) module.register(program);
   program.commands.forEach((c) => c.exitOverride());
   return program;
 }

@@ -23,6 +23,9 @@ export function renderAdd(r: AddResult): string {
   const lines = [`${r.action} ${r.handle}`, `  path    ${r.path}`, `  branch  ${r.branch}${r.base ? ` (base ${r.base.ref} ${short(r.base.commit)})` : ""}`];
   if (r.task) lines.push(`  task    ${r.task}`);
   if (r.lease) lines.push(`  lease   ${r.lease.owner ?? "-"}${r.lease.pid ? ` pid ${r.lease.pid}` : ""} until ${r.lease.expiresAt}`);
+  if (r.lineage) lines.push(`  from    ${r.lineage.from.handle} (${r.lineage.from.branch} ${short(r.lineage.from.head)})`);
+  if (r.bootstrap.steps.length > 0)
+    lines.push(`  bootstrap ${r.bootstrap.status}: ${r.bootstrap.steps.map((s) => `${s.name} ${s.status}${s.reason && s.status !== "failed" ? ` (${s.reason})` : ""}`).join(", ")}`);
   if (r.error) lines.push(`  error   ${r.error.code}: ${r.error.message}`);
   lines.push(...reasonLines("refused:", r.reasons), ...reasonLines("note:", r.notes));
   for (const c of r.candidates) lines.push(`  candidate ${c.handle} (${c.kind}, ${c.eligible ? "eligible" : `not eligible: ${c.reasons.map((x) => x.code).join(", ")}`})`);

@@ -17,6 +17,7 @@ import { FAILED_FINGERPRINT, runtimeFingerprint } from "./fingerprints.js";
 import { isTrusted } from "./trust.js";
 import { parseDuration } from "./duration.js";
 
+/** Each command of `bootstrap.run` gets `bootstrap.timeout` (default 10m); its process group is killed after. */
 export const DEFAULT_BOOTSTRAP_TIMEOUT_MS = 10 * 60_000;
 const TAIL_CHARS = 2000;
 
@@ -58,7 +59,13 @@ async function runCommands(ctx: Ctx, row: WorktreeRow, steps: BootstrapStep[]): 
   const timeout = ctx.repo.config.config.bootstrap?.timeout;
   const timeoutMs = timeout ? parseDuration(timeout) : DEFAULT_BOOTSTRAP_TIMEOUT_MS;
   for (const command of ctx.repo.config.config.bootstrap?.run ?? []) {
-    const r = await runShell(command, { cwd: row.path, timeoutMs, env: commandEnv(row, ctx.repo.primary) });
+    let r: ProcessResult;
+    try {
+      r = await runShell(command, { cwd: row.path, timeoutMs, env: commandEnv(row, ctx.repo.primary) });
+    } catch (error) {
+      steps.push({ name: `run: ${command}`, status: "failed", ms: 0, reason: `could not start: ${(error as Error).message}` });
+      return false;
+    }
     const failed = r.timedOut || r.exitCode !== 0;
     steps.push({ name: `run: ${command}`, status: failed ? "failed" : "ran", ms: r.durationMs, exitCode: r.exitCode, output: tail(r), ...(r.timedOut ? { reason: `timed out after ${timeout ?? "10m"}` } : {}) });
     if (failed) return false;

@@ -8,7 +8,7 @@ import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { countNotOnRemotes, readStatus, resolveCommit } from "../git/read.js";
 import { deleteRef, removeWorktree } from "../git/write.js";
-import { readOperation } from "./admin.js";
+import { readAdminDirs, readOperation } from "./admin.js";
 import { readLiveness } from "./facts.js";
 import { proveMerged, type MergeTarget } from "./merged.js";
 import { processesInside, readProcessCwds } from "./process.js";
@@ -99,17 +99,28 @@ function lifecycleDrift(b: BatchView, item: PlanItemRow, pre: Preconditions): Re
   return now === pre.lifecycle ? [] : [changed("lifecycle", pre.lifecycle, now)];
 }
 
+/**
+ * `git worktree remove --force --force`; when it fails but the worktree is gone anyway (a git
+ * child of a killed apply finishing the same removal), the goal is reached.
+ */
+async function removeOrFindGone(b: BatchView, path: string): Promise<void> {
+  try {
+    await removeWorktree(b.ctx.repo.primary, path);
+  } catch (error) {
+    if (existsSync(path) || readAdminDirs(b.ctx.repo.commonDir).has(path)) throw error;
+  }
+}
+
 /** remove, reap, salvage_remove of a listed worktree. */
 async function actOnWorktree(b: BatchView, item: PlanItemRow, env: ItemEnv): Promise<Outcome> {
   const pre = item.preconditions as unknown as Preconditions;
-  const { primary } = b.ctx.repo;
   const acting = env.recovering && env.phase === "acting";
   const admin = registeredAdmin(b, item.path);
   const exists = existsSync(item.path);
   if (!admin) return exists ? skip([changed("registered", true, false)]) : done([reason("already_done")]);
   if (!exists) {
     if (!acting) return skip([changed("directory", "present", "missing")]);
-    await removeWorktree(primary, item.path);
+    await removeOrFindGone(b, item.path);
     return done([reason("removal_interrupted")]);
   }
   const lock = readLockText(admin);
@@ -129,7 +140,7 @@ async function actOnWorktree(b: BatchView, item: PlanItemRow, env: ItemEnv): Pro
     env.note({ phase: "salvaged", salvageRef });
   }
   env.note({ phase: "acting", salvageRef });
-  await removeWorktree(primary, item.path);
+  await removeOrFindGone(b, item.path);
   const reasons = acting ? [reason("removal_interrupted")] : [];
   return salvageRef ? done(reasons, { salvageRef }) : done(reasons);
 }

@@ -16,7 +16,7 @@ import { reason, type Reason } from "./reasons.js";
 import { applyItem, type BatchView, type ItemEnv, type Outcome } from "./cleanup-actions.js";
 import type { Ctx } from "./context.js";
 import type { ItemState, PlanItemRow } from "../registry/index.js";
-import type { MergeTarget } from "./merged.js";
+import { distinctTargets } from "./hygiene-gather.js";
 
 const BATCH = 16;
 const ITEM_PARALLELISM = 4;
@@ -62,15 +62,8 @@ async function readBatchView(ctx: Ctx, batch: readonly PlanItemRow[]): Promise<B
   const view: BatchView = { ctx, admins: readAdminDirs(ctx.repo.commonDir), targets: null, checkedOut: new Set(), merged: new Set(), repos: ctx.registry.repos.all() };
   const main = await readDefaultBranch(ctx.repo);
   if (main) {
-    const refs = await readRefs(ctx.repo.primary, ["refs/heads", "refs/remotes"]);
-    const oids = new Map(refs.map((r) => [r.ref, r.oid]));
-    const seen = new Set<string>();
-    view.targets = targetRefs(ctx.repo, main.name, new Set(oids.keys())).flatMap((ref): MergeTarget[] => {
-      const oid = oids.get(ref) as string;
-      if (seen.has(oid)) return [];
-      seen.add(oid);
-      return [{ ref, oid }];
-    });
+    const refs = new Map((await readRefs(ctx.repo.primary, ["refs/heads", "refs/remotes"])).map((r) => [r.ref, r]));
+    view.targets = distinctTargets(targetRefs(ctx.repo, main.name, new Set(refs.keys())), refs);
   }
   if (batch.some((i) => i.action === "delete_branch")) {
     for (const e of await readWorktrees(ctx.repo.primary)) if (e.branch) view.checkedOut.add(e.branch);

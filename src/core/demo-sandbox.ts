@@ -47,10 +47,13 @@ function hermeticEnv(dir: string): Record<string, string> {
   };
 }
 
+const DIAGNOSTICS = new Set(["ORCHARD_TRACE", "ORCHARD_DEBUG"]);
+
 /**
  * Runs `fn` with the process environment pointed at the sandbox: the library spawns git with the
  * process environment, so this is what keeps its git hermetic too. Variables that could point
- * Orchard or git elsewhere (ORCHARD_*, GIT_*) are removed for the duration, then restored.
+ * Orchard or git elsewhere (ORCHARD_*, GIT_*) are removed for the duration, then restored;
+ * the diagnostics switches stay.
  */
 export async function withSandboxEnv<T>(env: Record<string, string>, fn: () => Promise<T>): Promise<T> {
   const saved = new Map<string, string | undefined>();
@@ -59,7 +62,7 @@ export async function withSandboxEnv<T>(env: Record<string, string>, fn: () => P
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
   };
-  for (const key of Object.keys(process.env)) if (key.startsWith("ORCHARD_") || key.startsWith("GIT_")) set(key, undefined);
+  for (const key of Object.keys(process.env)) if ((key.startsWith("ORCHARD_") || key.startsWith("GIT_")) && !DIAGNOSTICS.has(key)) set(key, undefined);
   for (const [key, value] of Object.entries(env)) set(key, value);
   try {
     return await fn();

@@ -5,6 +5,7 @@ import { Orchard } from "./orchard.js";
 import { createSandbox, withSandboxEnv, type Sandbox } from "./demo-sandbox.js";
 import { buildFleet, type Agent, type ExpectedDisposition, type Story } from "./demo-fleet.js";
 import { DEMO_TEXT as T, type Row } from "./demo-text.js";
+import type { Disposition } from "./hygiene-types.js";
 
 export type Narrate = (line: string) => void;
 
@@ -16,8 +17,8 @@ export interface DemoAgentSummary {
   story: Story;
   expected: ExpectedDisposition;
   /** The disposition hygiene gave it before and after the clean-up (null: not reported). */
-  before: string | null;
-  after: string | null;
+  before: Disposition | null;
+  after: Disposition | null;
 }
 
 export interface DemoResult {
@@ -33,20 +34,28 @@ export interface DemoResult {
 }
 
 interface Snapshot {
-  rows: Row[];
+  rows: (Row & { disposition: Disposition })[];
+  duplicates: { task: string; handles: string[]; canonical: string }[];
+  preventable: number;
 }
 
 /** The hygiene report, reduced to what the narration and the summary need. */
 async function snapshot(orchard: Orchard): Promise<Snapshot> {
-  const list = await orchard.list({ full: true });
-  return { rows: list.worktrees.map((f) => ({ path: f.path, branch: f.branch, reasons: [] })) };
+  const report = await orchard.hygiene();
+  return {
+    rows: report.worktrees.map((w) => ({ path: w.path, branch: w.branch, disposition: w.disposition, reasons: w.reasons })),
+    duplicates: report.duplicateTaskGroups,
+    preventable: report.preventableDuplicates.count,
+  };
 }
 
 function tellSnapshot(narrate: Narrate, when: "before" | "after", snap: Snapshot): void {
   narrate("");
   narrate(T.snapshotTitle(when));
   for (const row of snap.rows) narrate(T.disposition(row));
-  const seen = [...new Set(snap.rows.map((r) => r.disposition).filter((d): d is string => d !== undefined))];
+  for (const group of snap.duplicates) narrate(T.duplicates(group.task, group.handles, group.canonical));
+  if (when === "before" && snap.preventable > 0) narrate(T.preventable(snap.preventable));
+  const seen = [...new Set(snap.rows.map((r) => r.disposition))];
   if (seen.length) narrate("");
   for (const d of seen) narrate(T.dispositionLegend(d));
 }
@@ -65,11 +74,14 @@ async function reapStep(orchard: Orchard, narrate: Narrate): Promise<ReapSummary
   return { reaped: reap.reaped, skipped: reap.skipped, entries };
 }
 
-async function cleanupStep(_orchard: Orchard, narrate: Narrate): Promise<CleanupSummary | null> {
+async function cleanupStep(orchard: Orchard, narrate: Narrate, before: Snapshot): Promise<CleanupSummary> {
   narrate("");
   narrate(T.cleanupTitle);
-  narrate(T.notWired("cleanup"));
-  return null;
+  const run = await orchard.cleanupRun();
+  const branchOf = (path: string) => before.rows.find((r) => r.path === path)?.branch ?? null;
+  const items = run.items.map((i) => ({ path: i.path, action: i.action, status: i.state }));
+  for (const item of items) narrate(T.cleanupItem({ ...item, branch: branchOf(item.path) }));
+  return { items };
 }
 
 /** What the clean-up kept and where the salvaged work is: the point of the whole demo. */
@@ -93,7 +105,7 @@ async function play(sandbox: Sandbox, narrate: Narrate): Promise<DemoResult> {
     const before = await snapshot(orchard);
     tellSnapshot(narrate, "before", before);
     const reap = await reapStep(orchard, narrate);
-    const cleanup = await cleanupStep(orchard, narrate);
+    const cleanup = await cleanupStep(orchard, narrate, before);
     const after = await snapshot(orchard);
     tellSnapshot(narrate, "after", after);
     const salvageRefs = (await orchard.salvageList()).salvages.map((x) => x.ref);

@@ -110,8 +110,8 @@ export function readRuntimeFingerprint(repo: RepoContext): Promise<string | null
 async function runProbes(cwd: string, probes: readonly string[]): Promise<string | null> {
   const outputs: ProbeOutput[] = [];
   for (const command of probes) {
-    const r = await runShell(command, { cwd, timeoutMs: PROBE_TIMEOUT_MS });
-    if (r.timedOut || r.exitCode === null) return null;
+    const r = await runShell(command, { cwd, timeoutMs: PROBE_TIMEOUT_MS }).catch(() => null); // could not start: unknown
+    if (r === null || r.timedOut || r.exitCode === null) return null;
     outputs.push({ command, exitCode: r.exitCode, stdout: r.stdout });
   }
   return runtimeFingerprint(outputs);

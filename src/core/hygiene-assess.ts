@@ -3,15 +3,16 @@
 // Precedence, first match wins — each step only runs when every earlier one did not apply:
 //   1. live           any live signal (lease, lock pid, a process inside). Keeping wins over all.
 //   2. unknown        liveness could not be established (a foreign host, an unreadable lock…).
-//   3. husk           a directory under the managed root that git does not list.
-//   4. missing        registered (git or registry), directory gone.
-//   5. unknown        the directory is not listed by git outside the managed root, belongs to
-//                     another primary, is left `creating`, or its dirty state is unknown.
-//   6. reapable       locked by a dead owner, clean, merged.
-//   7. reclaimable    clean and work preserved (merged, or every commit on a remote).
-//   8. unknown        clean but whether the work is preserved could not be established.
-//   9. needs_salvage  dirty or work not preserved, and terminal or a dead owner.
-//  10. idle           dirty or work not preserved, active (or foreign) and nobody owns it.
+//   3. unknown        a registry row left `creating` (the next add of its handle repairs it).
+//   4. husk           a directory under the managed root that git does not list.
+//   5. missing        registered (git or registry), directory gone.
+//   6. unknown        not listed by git outside the managed root, listed by another primary
+//                     with the same identity, or its dirty state could not be read.
+//   7. reapable       locked by a dead owner, clean, merged.
+//   8. reclaimable    clean and work preserved (merged, or every commit on a remote).
+//   9. unknown        clean but whether the work is preserved could not be established.
+//  10. needs_salvage  dirty or work not preserved, and terminal or a dead owner.
+//  11. idle           dirty or work not preserved, active (or foreign) and nobody owns it.
 // An in-progress operation (merge, rebase…) counts as dirty. Unknown is never safe.
 import { reason, type Reason } from "./reasons.js";
 import type { Facts } from "./types.js";
@@ -40,11 +41,11 @@ export function assessDisposition(subject: Subject): Verdict {
   const { state, signals } = f.liveness;
   if (state === "live") return verdict("live", [reason("live_owner", { signals })]);
   if (state === "unknown") return verdict("unknown", [unknownFact("liveness", { signals })]);
+  if (f.lifecycle === "creating") return verdict("unknown", [reason("creating_interrupted")]);
   if (subject.husk && subject.underRoot) return verdict("husk", huskReasons(subject.husk));
   if (f.missing) return verdict("missing", [reason("missing_directory", { registeredWithGit: subject.listed })]);
   if (subject.otherPrimary) return verdict("unknown", [reason("duplicate_primary", { primary: subject.otherPrimary })]);
   if (!subject.listed) return verdict("unknown", [reason("not_listed_by_git", { outsideManagedRoot: !subject.underRoot })]);
-  if (f.lifecycle === "creating") return verdict("unknown", [reason("creating_interrupted")]);
   if (!f.dirty) return verdict("unknown", [unknownFact("dirty", subject.errors.dirty ? { error: subject.errors.dirty } : {})]);
   return assessPresent(subject, f.dirty);
 }

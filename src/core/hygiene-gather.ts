@@ -7,7 +7,7 @@
 import { realpathSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { readMergeBase, readPatchIds, readStatus } from "../git/read.js";
-import { readSnapshot, listFacts, type Snapshot } from "./facts.js";
+import { readSnapshot, listFacts, factsOf, type Snapshot } from "./facts.js";
 import { readOperation } from "./admin.js";
 import { proveMerged, type MergeTarget } from "./merged.js";
 import { mapLimit, DEFAULT_PARALLELISM } from "./pool.js";
@@ -29,12 +29,12 @@ export interface RepoGather {
   patchIds: Map<string, string>;
 }
 
-/** The snapshot's targets, one per distinct commit (local main and origin/main usually agree). */
-export function distinctTargets(snapshot: Snapshot): MergeTarget[] {
+/** Target refs, one per distinct commit (local main and origin/main usually agree: prove once). */
+export function distinctTargets(targets: readonly string[], refs: ReadonlyMap<string, { oid: string }>): MergeTarget[] {
   const seen = new Set<string>();
   const out: MergeTarget[] = [];
-  for (const ref of snapshot.targets) {
-    const oid = snapshot.refs.get(ref)?.oid;
+  for (const ref of targets) {
+    const oid = refs.get(ref)?.oid;
     if (oid && !seen.has(oid)) {
       seen.add(oid);
       out.push({ ref, oid });
@@ -45,7 +45,7 @@ export function distinctTargets(snapshot: Snapshot): MergeTarget[] {
 
 /** Merged facts (§4.5) with the graph's answer first; null when there is no known target. */
 async function readMergedFast(snapshot: Snapshot, tips: ReadonlySet<string>, head: string): Promise<NonNullable<Facts["merged"]> | null> {
-  const targets = distinctTargets(snapshot);
+  const targets = distinctTargets(snapshot.targets, snapshot.refs);
   if (targets.length === 0) return null;
   const same = targets.find((t) => t.oid === head);
   if (same) return { target: same.ref, how: "same_commit" };
@@ -75,7 +75,7 @@ async function mergeBaseOf(snapshot: Snapshot, head: string, target: MergeTarget
 }
 
 async function readPatchGroupsInput(snapshot: Snapshot, facts: Facts[]): Promise<Map<string, string>> {
-  const targets = distinctTargets(snapshot);
+  const targets = distinctTargets(snapshot.targets, snapshot.refs);
   const graph = snapshot.unmergedGraph;
   const byPath = new Map<string, string>();
   if (!graph || targets.length === 0) return byPath;
@@ -106,6 +106,8 @@ export async function gatherRepo(ctx: Ctx, repos: readonly KnownRepo[]): Promise
   const snapshot = await readSnapshot(ctx.repo, ctx.registry);
   const facts = await listFacts(snapshot, { full: false });
   const listed = new Set(snapshot.entries.map((e) => e.path));
+  // rows left `creating` that git does not list: listFacts leaves them out, hygiene reports them
+  for (const row of snapshot.rows) if (row.lifecycle === "creating" && !listed.has(row.path)) facts.push(await factsOf(snapshot, null, row, { full: false }));
   const tips = new Set(snapshot.entries.map((e) => e.head).filter((h): h is string => !!h));
   const rows = new Map(snapshot.rows.map((r) => [r.path, r]));
   const digests = new Map<string, string>();

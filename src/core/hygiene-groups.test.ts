@@ -54,7 +54,7 @@ describe("counts are per worktree, never doubled", () => {
     expect(Object.values(s.byDisposition).reduce((a, b) => a + b, 0)).toBe(5);
   });
   it("backlog", () => {
-    expect(cleanupBacklog(ws, 13)).toEqual({ count: 3, bytes: 13, byDisposition: { reclaimable: { count: 2, bytes: 13 }, husk: { count: 1, bytes: 0 } } });
+    expect(cleanupBacklog(ws, 13)).toEqual({ count: 3, bytes: 13, byDisposition: { reclaimable: { count: 2, bytes: 13 }, husk: { count: 1, bytes: null } } });
     expect(cleanupBacklog(ws.map(({ disk: _d, ...w }) => w), null)).toEqual({ count: 3, bytes: null, byDisposition: { reclaimable: { count: 2, bytes: null }, husk: { count: 1, bytes: null } } });
   });
 });

@@ -54,7 +54,7 @@ export function zeroCounts(): Record<Disposition, number> {
   return Object.fromEntries(DISPOSITIONS.map((d) => [d, 0])) as Record<Disposition, number>;
 }
 
-/** Backlog buckets: bytes are what each worktree frees alone (null when disk was not measured). */
+/** Backlog buckets: bytes are what each worktree frees alone (null when a member was not measured). */
 export function cleanupBacklog(worktrees: readonly Pick<HygieneWorktree, "disposition" | "disk">[], totalBytes: number | null): HygieneReport["cleanupBacklog"] {
   const byDisposition: Partial<Record<Disposition, BacklogBucket>> = {};
   let count = 0;
@@ -63,7 +63,7 @@ export function cleanupBacklog(worktrees: readonly Pick<HygieneWorktree, "dispos
     count++;
     const bucket = (byDisposition[w.disposition] ??= { count: 0, bytes: w.disk === undefined ? null : 0 });
     bucket.count++;
-    if (bucket.bytes !== null && w.disk) bucket.bytes += w.disk.uniqueBytes;
+    if (bucket.bytes !== null) bucket.bytes = w.disk ? bucket.bytes + w.disk.uniqueBytes : null; // one unmeasured member: unknown
   }
   return { count, bytes: totalBytes, byDisposition };
 }

@@ -2,8 +2,9 @@
 // worktree with a `locked` file is judged on facts (reap-facts) by a pure verdict (reap-verdict);
 // a worktree found reapable is judged AGAIN under the mutation lock right before it is removed
 // (lock text, owner, HEAD, dirty re-read), then salvaged if asked and removed with
-// `worktree remove --force --force` — one git step, so a failure leaves the lock as it was.
-// Never a repository-wide `worktree prune`. Only the facts of the worktree itself are touched.
+// `worktree remove --force --force` — one git step, never unlock-then-remove, so there is no
+// moment in which the worktree is unlocked but still there. Never a repository-wide `worktree prune`.
+import { join } from "node:path";
 import { readProcessCwds } from "./process.js";
 import { readDefaultBranch, targetRefs } from "./repo.js";
 import { removeWorktree } from "../git/write.js";
@@ -18,7 +19,6 @@ import { assessOwnerGone, assessWork, type MergeMode, type ReapReason, type Reap
 import type { LockOwner } from "./lock-owner.js";
 import type { WorktreeRow } from "../registry/index.js";
 import type { Ctx } from "./context.js";
-import { join } from "node:path";
 
 export interface ReapOptions {
   guard?: string;

@@ -1,6 +1,7 @@
 // `orchard recycle <handle|path> --branch <new>` (SPEC §3.4) and the proof the recycle-terminal
-// policy shares with it. Facts → pure verdict (every reason) → under the mutation lock the proof
-// is taken again and applied (recycle-apply.ts). Output is `add`'s, with action `recycled`.
+// policy shares with it. Facts → pure verdict (every reason) → apply (recycle-apply.ts); the facts
+// are gathered under the mutation lock that the apply holds, so nothing changes in between.
+// A dry run takes no lock and changes nothing. Output is `add`'s, with action `recycled`.
 import { existsSync } from "node:fs";
 import { readSymbolicRef, resolveCommit } from "../git/read.js";
 import type { WorktreeEntry } from "../git/parse/worktrees.js";

@@ -4,7 +4,19 @@
 // Adding a tool = one line in TOOLS.
 import { z } from "zod";
 import type { Orchard } from "../core/orchard.js";
-import { AddInput, CleanupWaveInput, HeartbeatInput, ListInput, ReapOrphansInput, RecycleInput, ReleaseInput, StatusInput } from "../core/inputs.js";
+import {
+  AddInput,
+  CleanupApplyInput,
+  CleanupPlanInput,
+  CleanupWaveInput,
+  HeartbeatInput,
+  HygieneInput,
+  ListInput,
+  ReapOrphansInput,
+  RecycleInput,
+  ReleaseInput,
+  StatusInput,
+} from "../core/inputs.js";
 
 /** The Orchard methods that take one options object and resolve to a JSON result. */
 export type ToolMethod = {
@@ -32,8 +44,11 @@ export const TOOLS: readonly Tool[] = [
   tool("orchard_status", "status", StatusInput, "Facts of one worktree (handle or path): dirty, unpushed, merged, liveness, lock, fingerprints."),
   tool("orchard_list", "list", ListInput, "Every linked worktree of the repository, managed and foreign, with its facts."),
   tool("orchard_recycle", "recycle", RecycleInput, "Reuse a released worktree for a new branch, after proving it holds nothing of value (clean, work merged or pushed, nobody live)."),
+  tool("orchard_hygiene", "hygiene", HygieneInput, "One truthful report: every worktree gets a disposition (live, reclaimable, reapable, needs_salvage, idle, missing, husk, unknown) with its reasons, plus duplicate tasks and the cleanup backlog."),
   tool("orchard_reap_orphans", "reapOrphans", ReapOrphansInput, "Startup sweep: remove worktrees whose locking session (Claude Code, Orchard lease, pid) is dead and whose branch is merged. Dirty ones are kept unless salvage is true."),
-  tool("orchard_cleanup_wave", "cleanupWave", CleanupWaveInput, "Merge a wave of agent worktrees (manifest: path of a JSON file) back into the target and remove them; stops at the first blocked entry."),
+  tool("orchard_cleanup_plan", "cleanupPlan", CleanupPlanInput, "Plan a clean-up (stored, with preconditions per item; default: reclaimable, reapable, missing). Changes nothing; apply it with orchard_cleanup_apply."),
+  tool("orchard_cleanup_apply", "cleanupApply", CleanupApplyInput, "Apply a stored clean-up plan; each item's preconditions are re-checked at the moment of use, a changed worktree is skipped. If it stops early (status needs_resume), call it again with the same planId."),
+  tool("orchard_cleanup_wave", "cleanupWave", CleanupWaveInput, "Merge a wave of agent worktrees back into the target and remove them (manifest: path of a JSON file, best absolute; relative paths resolve against the server's working directory). Stops at the first blocked entry unless continueOnBlock."),
 ];
 
 /** The JSON schema a client sees for a tool's input. */

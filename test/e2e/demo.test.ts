@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLI } from "../helpers/scenario.js";
+import { CLI, git } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
 
 let root: string;
@@ -31,7 +31,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("orchard demo", () => {
   let human: { code: number | null; stdout: string; stderr: string };
-  let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary fields
+  let json: any;
 
   beforeAll(() => {
     human = demo(["--dir", join(root, "sandbox-a")]);
@@ -58,6 +58,25 @@ describe("orchard demo", () => {
     const created = new Set<string>(json.agents.map((a: { expected: string }) => a.expected));
     expect([...created].sort()).toEqual(["idle", "live", "missing", "needs_salvage", "reapable", "reclaimable"]);
     for (const disposition of created) expect(human.stdout).toMatch(new RegExp(`^\\s+${disposition}\\s`, "m"));
+  });
+
+  it("reaps the crashed sessions, cleans up what is reclaimable, and loses nothing of value", () => {
+    const byBranch = (branch: string) => json.agents.find((a: { branch: string }) => a.branch === branch);
+    const reaped = json.reap.entries.filter((e: { status: string }) => e.status === "reaped").map((e: { branch: string }) => e.branch);
+    expect(reaped.sort()).toEqual(["worktree-agent-a1b2c3", "worktree-agent-d4e5f6"]);
+    expect(json.salvageRefs).toHaveLength(1);
+    expect(json.cleanup.items.every((i: { status: string }) => i.status === "done")).toBe(true);
+    for (const agent of json.agents) {
+      const kept = ["live", "idle", "needs_salvage"].includes(agent.expected) && agent.story !== "crashed_dirty";
+      expect({ branch: agent.branch, after: agent.after }).toEqual({ branch: agent.branch, after: kept ? agent.expected : null });
+    }
+    const shop = join(json.dir, "shop");
+    expect(git(shop, "show", `${json.salvageRefs[0]}:NOTES-from-the-session.md`)).toBe("half-finished thoughts nobody committed");
+    expect(git(shop, "log", "--format=%s", "-1", "worktree-agent-0badc0")).toBe("agent 0badc0: search tweak");
+    expect(git(byBranch("exp/spike").path, "status", "--porcelain")).toBe(" M src/jobs/jobs-0.ts");
+    expect(git(byBranch("feat/search-2").path, "log", "--format=%s", "-1")).toBe("search: ranking, second try");
+    expect(human.stdout).toContain("Nothing of value was lost");
+    expect(human.stdout).toMatch(/refs\/orchard\/salvage\//);
   });
 
   it("touches nothing outside the sandbox", () => {

@@ -2,11 +2,11 @@
 // its name, and a TypeScript consumer type-checks against its exported types.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Scenario, git } from "../helpers/scenario.js";
+import { Scenario, git, CLI } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -117,6 +117,35 @@ export const unknown: ReasonCode = "no_such_reason";
     const args = [tsc, "--noEmit", "--strict", "--exactOptionalPropertyTypes", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--skipLibCheck", "--types", "node", "--typeRoots", join(ROOT, "node_modules", "@types"), file];
     const r = spawnSync(process.execPath, args, { cwd: consumer, encoding: "utf8", timeout: 120_000 });
     expect(r.stdout + r.stderr).toBe("");
+    expect(r.status).toBe(0);
+  });
+});
+
+describe("README.md agrees with the CLI", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const helps = new Map<string, string>();
+  const help = (...args: string[]): string => {
+    const key = args.join(" ");
+    if (!helps.has(key)) helps.set(key, spawnSync(process.execPath, [CLI, ...args, "--help"], { encoding: "utf8", env: hermeticEnv() }).stdout);
+    return helps.get(key) ?? "";
+  };
+  const commandsOf = (text: string) => [...text.slice(text.indexOf("Commands:")).matchAll(/^ {2}([a-z-]+)/gm)].map((m) => m[1] as string).filter((c) => c !== "help");
+
+  it("documents every command and every option `--help` shows", () => {
+    const missing: string[] = [];
+    for (const command of commandsOf(help())) {
+      const subcommands = help(command).includes("Commands:") ? commandsOf(help(command)).map((sub) => [command, sub]) : [[command]];
+      for (const words of subcommands) {
+        if (!readme.includes(`orchard ${words.join(" ")}`)) missing.push(`orchard ${words.join(" ")}`);
+        for (const [, flag] of help(...words).matchAll(/^ {2}(?:-\w, )?(--[a-z-]+)/gm)) if (flag !== "--help" && !readme.includes(`\`${flag}`)) missing.push(`${words.join(" ")} ${flag}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("its reason-code table is generated from src/core/reasons.ts and up to date", () => {
+    const r = spawnSync(process.execPath, [join(ROOT, "scripts", "reason-table.mjs"), "--check", join(ROOT, "README.md")], { encoding: "utf8" });
+    expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
   });
 });

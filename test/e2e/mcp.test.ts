@@ -3,14 +3,15 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { spawnSync } from "node:child_process";
-import { Scenario, CLI, git } from "../helpers/scenario.js";
+import { join } from "node:path";
+import { Scenario, CLI, git, deadPid } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
 
 interface Session {
   client: Client;
   stderr: () => string;
   errors: Error[];
-  call: (name: string, args?: Record<string, unknown>) => Promise<{ isError: boolean; json: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary fields
+  call: (name: string, args?: Record<string, unknown>) => Promise<{ isError: boolean; json: any }>;
 }
 
 let s: Scenario;
@@ -50,7 +51,12 @@ describe("orchard mcp", () => {
     expect(session.client.getServerVersion()).toMatchObject({ name: "orchard" });
     const { tools } = await session.client.listTools();
     const names = tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(["orchard_add", "orchard_release", "orchard_heartbeat", "orchard_status", "orchard_list"]));
+    expect(names.sort()).toEqual(
+      [
+        "orchard_add", "orchard_release", "orchard_heartbeat", "orchard_status", "orchard_list", "orchard_recycle",
+        "orchard_hygiene", "orchard_reap_orphans", "orchard_cleanup_plan", "orchard_cleanup_apply", "orchard_cleanup_wave",
+      ].sort(),
+    );
     for (const t of tools) {
       expect(t.description).toBeTruthy();
       expect(t.inputSchema).toMatchObject({ type: "object", additionalProperties: false });
@@ -59,6 +65,8 @@ describe("orchard mcp", () => {
     const add = tools.find((t) => t.name === "orchard_add");
     expect(add?.inputSchema.required).toEqual(["branch"]);
     expect(Object.keys(add?.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["branch", "task", "owner", "dryRun", "policy"]));
+    const required = (name: string) => tools.find((t) => t.name === name)?.inputSchema.required;
+    expect([required("orchard_status"), required("orchard_cleanup_apply"), required("orchard_cleanup_wave")]).toEqual([["target"], ["planId"], ["manifest"]]);
   });
 
   it("add, list, status and release answer with the same JSON as the CLI", async () => {
@@ -93,6 +101,33 @@ describe("orchard mcp", () => {
     }
   });
 
+  it("hygiene, reap-orphans and cleanup plan/apply work through their tools", async () => {
+    session = await connect();
+    const crashed = s.worktree("worktree-agent-x1", { lock: `claude agent agent-x1 (pid ${deadPid()})` });
+    s.commit({ in: crashed, message: "agent work" });
+    s.mergeIntoMain("worktree-agent-x1");
+    s.ageLock(crashed, 3600);
+    const done = await session.call("orchard_add", { branch: "feat-done", owner: "a1" });
+    await session.call("orchard_release", { target: done.json.handle, owner: "a1" });
+
+    const hygiene = await session.call("orchard_hygiene");
+    const disposition = (path: string) => hygiene.json.worktrees.find((w: { path: string }) => w.path === path)?.disposition;
+    expect(hygiene.json.ok).toBe(true);
+    expect(disposition(crashed)).toBe("reapable");
+    expect(disposition(done.json.path)).toBe("reclaimable");
+
+    const dry = await session.call("orchard_reap_orphans", { dryRun: true });
+    expect(dry.json.entries).toEqual([expect.objectContaining({ path: crashed, status: "planned" })]);
+    const reap = await session.call("orchard_reap_orphans", { guard: "1m" });
+    expect(reap.json).toMatchObject({ ok: true, reaped: 1, entries: [{ path: crashed, status: "reaped", reason: "pid_dead_and_merged" }] });
+
+    const plan = await session.call("orchard_cleanup_plan");
+    expect(plan.json.items.map((i: { path: string; action: string }) => [i.path, i.action])).toContainEqual([done.json.path, "remove"]);
+    const apply = await session.call("orchard_cleanup_apply", { planId: plan.json.planId });
+    expect(apply.json).toMatchObject({ ok: true, status: "completed", failed: 0 });
+    expect(git(s.primary, "worktree", "list").split("\n")).toHaveLength(1);
+  });
+
   it("bad input is a tool error with the code, and the server keeps serving", async () => {
     session = await connect();
     const bad = await session.call("orchard_add", { branch: "-x" });
@@ -104,6 +139,11 @@ describe("orchard mcp", () => {
     expect(wrongType.json.error.code).toBe("invalid_argument");
     const notRepo = await session.call("orchard_list", { repo: s.home });
     expect(notRepo).toMatchObject({ isError: true, json: { error: { code: "not_a_repository" } } });
+    const noPlan = await session.call("orchard_cleanup_apply", { planId: "no-such-plan" });
+    expect(noPlan.isError).toBe(true);
+    expect(noPlan.json.ok).toBe(false);
+    const badManifest = await session.call("orchard_cleanup_wave", { manifest: join(s.root, "no-such-manifest.json") });
+    expect(badManifest.json.ok).toBe(false);
     const noTool = await session.call("orchard_nope");
     expect(noTool).toMatchObject({ isError: true, json: { ok: false, error: { code: "unknown_tool" } } });
     expect(git(s.primary, "branch", "--list")).toBe("* main");

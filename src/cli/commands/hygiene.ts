@@ -3,32 +3,21 @@
 import type { Command } from "commander";
 import { runWith } from "../run.js";
 import { table, short } from "../render.js";
+import { formatBytes } from "../../core/html.js";
 import type { HygieneReport } from "../../core/hygiene-types.js";
 import type { PlanResult, RunResult } from "../../core/cleanup.js";
 import type { ApplyResult, ItemView, Progress } from "../../core/cleanup-apply.js";
 import type { Reason } from "../../core/reasons.js";
-
-function bytes(n: number | null | undefined): string {
-  if (n === null || n === undefined) return "-";
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let v = n;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${u === 0 ? v : v.toFixed(1)} ${units[u]}`;
-}
 
 const codes = (reasons: readonly Reason[]): string => reasons.map((r) => r.code).join(", ");
 
 export function renderHygiene(r: HygieneReport): string {
   const counts = Object.entries(r.summary.byDisposition).filter(([, n]) => n > 0).map(([d, n]) => `${d} ${n}`).join(", ");
   const lines = [`${r.summary.worktrees} worktrees in ${r.repos.map((x) => x.name).join(", ")}: ${counts || "none"}`];
-  const rows = r.worktrees.map((w) => [w.disposition, w.handle ?? (w.husk ? "(husk)" : "(foreign)"), w.branch ?? (w.head ? `(detached ${short(w.head)})` : "-"), w.disk ? bytes(w.disk.bytes) : "", codes(w.reasons), w.path]);
+  const rows = r.worktrees.map((w) => [w.disposition, w.handle ?? (w.husk ? "(husk)" : "(foreign)"), w.branch ?? (w.head ? `(detached ${short(w.head)})` : "-"), w.disk ? formatBytes(w.disk.bytes) : "", codes(w.reasons), w.path]);
   if (rows.length) lines.push("", table(["DISPOSITION", "HANDLE", "BRANCH", "DISK", "REASONS", "PATH"], rows));
-  lines.push("", `cleanup backlog: ${r.cleanupBacklog.count} worktree(s)${r.cleanupBacklog.bytes === null ? "" : `, ${bytes(r.cleanupBacklog.bytes)} to reclaim`}`);
-  if (r.summary.disk) lines.push(`disk: ${bytes(r.summary.disk.bytes)} (each inode once)${r.summary.disk.complete ? "" : `, ${r.summary.disk.unmeasured} not measured`}`);
+  lines.push("", `cleanup backlog: ${r.cleanupBacklog.count} worktree(s)${r.cleanupBacklog.bytes === null ? "" : `, ${formatBytes(r.cleanupBacklog.bytes)} to reclaim`}`);
+  if (r.summary.disk) lines.push(`disk: ${formatBytes(r.summary.disk.bytes)} (each inode once)${r.summary.disk.complete ? "" : `, ${r.summary.disk.unmeasured} not measured`}`);
   for (const g of r.duplicateTaskGroups) lines.push(`duplicate task ${g.task}: keep ${g.canonical}; others ${g.others.join(", ")}`);
   for (const g of r.patchEquivalentGroups) lines.push(`same patch ${g.patchId.slice(0, 12)}: ${g.handles.join(", ")}`);
   lines.push(`preventable duplicates: ${r.preventableDuplicates.count}`);
