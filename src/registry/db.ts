@@ -49,21 +49,20 @@ export function openDb(home: string): Db {
     return db;
   } catch (error) {
     db?.close();
-    throw registryFailure(error, path);
+    throw error instanceof RegistryError ? error : registryFailure(error, path);
   }
 }
 
+/** Migrates in one IMMEDIATE transaction that also reads the version, so two processes opening a
+ * fresh database at once cannot both run the same migration. */
 function migrate(db: Db): void {
-  const current = db.pragma("user_version", { simple: true }) as number;
-  if (current > MIGRATIONS.length)
-    throw new RegistryError("registry_failed", `the registry schema is version ${current}, newer than this orchard (${MIGRATIONS.length}); upgrade orchard`);
-  for (let version = current; version < MIGRATIONS.length; version++) {
-    const sql = MIGRATIONS[version] as string;
-    db.transaction(() => {
-      db.exec(sql);
-      db.pragma(`user_version = ${version + 1}`);
-    }).immediate();
-  }
+  db.transaction(() => {
+    const current = db.pragma("user_version", { simple: true }) as number;
+    if (current > MIGRATIONS.length)
+      throw new RegistryError("registry_failed", `the registry schema is version ${current}, newer than this orchard (${MIGRATIONS.length}); upgrade orchard`);
+    for (let version = current; version < MIGRATIONS.length; version++) db.exec(MIGRATIONS[version] as string);
+    if (current < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
+  }).immediate();
 }
 
 /** Runs `fn` in an IMMEDIATE transaction (writers serialise at the start, not at the first write). */

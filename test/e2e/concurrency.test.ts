@@ -18,7 +18,7 @@ const codes = (r: { json: { reasons?: { code: string }[] } }) => (r.json.reasons
 describe("concurrent adds", () => {
   it("eight identical requests make exactly one worktree; the others adopt", async () => {
     const results = await Promise.all(Array.from({ length: 8 }, () => s.orchardAsync(["add", "feat-same", "--task", "T-1"])));
-    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    for (const r of results) expect(r.code, r.stdout + r.stderr).toBe(0);
     const actions = results.map((r) => r.json.action).sort();
     expect(actions).toEqual(["adopted", "adopted", "adopted", "adopted", "adopted", "adopted", "adopted", "created"]);
     expect(new Set(results.map((r) => r.json.path)).size).toBe(1);
@@ -29,8 +29,8 @@ describe("concurrent adds", () => {
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => s.orchardAsync(["add", "feat-same", "--owner", `agent-${i}`])));
     const created = results.filter((r) => r.json.action === "created");
     const refused = results.filter((r) => r.json.action === "refused");
-    expect(created).toHaveLength(1);
-    expect(refused).toHaveLength(7);
+    expect(created, JSON.stringify(results.map((r) => r.json))).toHaveLength(1);
+    expect(refused, JSON.stringify(results.map((r) => r.json))).toHaveLength(7);
     for (const r of refused) {
       expect(r.code).toBe(3);
       expect(codes(r)).toEqual(["live_owner"]);
