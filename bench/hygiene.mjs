@@ -107,6 +107,7 @@ for (const n of SIZES) {
   const { orchard, primary } = await buildFleet(n);
   const naive = naiveHygiene(primary);
   const hygiene = await measure(() => orchard.hygiene({}));
+  const disk = await measure(() => orchard.hygiene({ disk: true }));
   const run = await measure(() => orchard.cleanupRun({}));
   const after = await orchard.hygiene({});
   orchard.close();
@@ -114,7 +115,7 @@ for (const n of SIZES) {
   rows.push({
     n,
     naiveMs: naive.ms, naiveProcs: naive.processes,
-    hygieneMs: hygiene.ms, hygieneProcs: hygiene.processes,
+    hygieneMs: hygiene.ms, hygieneProcs: hygiene.processes, diskMs: disk.ms, diskBytes: disk.result.summary.disk.bytes,
     runMs: run.ms, runProcs: run.processes, runDone: run.result.done, runRounds: run.result.rounds,
     backlogBefore: hygiene.result.cleanupBacklog.count, backlogAfter: after.cleanupBacklog.count,
     mix: Object.entries(counts).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(", "),
@@ -123,16 +124,16 @@ for (const n of SIZES) {
 
 const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`);
 const table = [
-  ["N", "naive loop", "procs", "orchard hygiene", "procs", "time ×", "procs ×", "cleanup run", "procs", "items done", "procs/item"],
+  ["N", "naive loop", "procs", "orchard hygiene", "procs", "time ×", "procs ×", "hygiene --disk", "cleanup run", "procs", "items done", "procs/item"],
   ...rows.map((r) => [
     String(r.n), fmt(r.naiveMs), String(r.naiveProcs), fmt(r.hygieneMs), String(r.hygieneProcs),
-    (r.naiveMs / r.hygieneMs).toFixed(2), (r.naiveProcs / r.hygieneProcs).toFixed(2),
+    (r.naiveMs / r.hygieneMs).toFixed(2), (r.naiveProcs / r.hygieneProcs).toFixed(2), fmt(r.diskMs),
     fmt(r.runMs), String(r.runProcs), String(r.runDone), (r.runProcs / Math.max(1, r.runDone)).toFixed(2),
   ]),
 ];
 const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
 process.stdout.write("\n" + table.map((row) => row.map((c, i) => c.padStart(widths[i])).join("  ")).join("\n") + "\n\n");
-for (const r of rows) process.stdout.write(`N=${r.n}: ${r.mix}; backlog ${r.backlogBefore} → ${r.backlogAfter} after cleanup run (${r.runRounds} round(s))\n`);
+for (const r of rows) process.stdout.write(`N=${r.n}: ${r.mix}; ${(r.diskBytes / 1048576).toFixed(1)} MiB on disk; backlog ${r.backlogBefore} → ${r.backlogAfter} after cleanup run (${r.runRounds} round(s))\n`);
 process.stdout.write("× = naive / orchard (above 1: orchard is faster / starts fewer processes). The naive loop proves less: no squash-merge or\n" +
   "patch-equivalence proofs, no liveness, no husks, no patch-ids, no disk — orchard's hygiene does all of these.\n");
 rmSync(root, { recursive: true, force: true });

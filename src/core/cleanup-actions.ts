@@ -170,7 +170,9 @@ async function deleteBranch(b: BatchView, item: PlanItemRow): Promise<Outcome> {
   }
   if (await deleteRef(primary, ref, pre.head)) return done([], { retire: false });
   const now = await resolveCommit(primary, ref);
-  return now === null ? done([reason("already_done")], { retire: false }) : skip([changed("head", pre.head, now)]);
+  if (now === null) return done([reason("already_done")], { retire: false });
+  if (now === pre.head) throw new Error(`git update-ref -d ${ref} failed while it still pointed at ${now} (a ref lock held elsewhere?)`);
+  return skip([changed("head", pre.head, now)]);
 }
 
 /** remove or salvage_remove of a husk directory under the managed root. */

@@ -157,7 +157,9 @@ export async function applyPlan(main: Ctx, open: (repo: string | null) => Promis
       const current = new Map(registry.plans.items(plan.id).map((it) => [it.seq, it]));
       const fresh = batch.map((it) => current.get(it.seq) ?? it);
       const view = await readBatchView(ctx, fresh);
-      await mapLimit(fresh, ITEM_PARALLELISM, async (item) => {
+      // branch deletes one at a time: a packed ref's delete rewrites packed-refs under one lock
+      const parallelism = first.action === "delete_branch" ? 1 : ITEM_PARALLELISM;
+      await mapLimit(fresh, parallelism, async (item) => {
         const state = await runItem(view, item, deadline);
         if (state === null) return;
         finished++;

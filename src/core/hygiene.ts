@@ -91,6 +91,7 @@ function viewOf(subject: Subject, verdict: Verdict, repoPrimary: string | null):
 
 export async function assessFleet(ctxs: Ctx[], options: HygieneOptions): Promise<Fleet> {
   const generatedAt = new Date().toISOString();
+  const budgetMs = requireDuration(options.diskBudget, "disk-budget", DEFAULT_DISK_BUDGET_MS); // invalid input fails before any work
   const repos = knownRepos(ctxs[0] as Ctx);
   const gathers: RepoGather[] = [];
   for (const ctx of ctxs) gathers.push(await gatherRepo(ctx, repos));
@@ -104,8 +105,9 @@ export async function assessFleet(ctxs: Ctx[], options: HygieneOptions): Promise
     return { subject, verdict, view: viewOf(subject, verdict, primary), digest: digests.get(subject.facts.path) ?? null };
   });
   const fleet: Fleet = { generatedAt, gathers, members, notes: [] };
+  const others = [...new Set(subjects.flatMap((s) => (s.otherPrimary ? [s.otherPrimary] : [])))];
+  if (others.length > 0) fleet.notes.push(reason("duplicate_primary", { primaries: [...ctxs.map((c) => c.repo.primary), ...others] }));
   if (options.disk) {
-    const budgetMs = requireDuration(options.diskBudget, "disk-budget", DEFAULT_DISK_BUDGET_MS);
     const admins = new Map(gathers.flatMap((g) => [...g.snapshot.admins]));
     const measured = await measureFleet(members.map((m) => ({ view: m.view, admin: admins.get(m.view.path) ?? null })), budgetMs);
     fleet.disk = measured.summary;

@@ -116,6 +116,6 @@ export async function git(args: readonly string[], options: RunOptions): Promise
 
 /** Runs a repository-provided shell command (bootstrap, runtime probe) with the same guarantees. */
 export function runShell(command: string, options: { cwd: string; timeoutMs: number; env?: Record<string, string> }): Promise<ProcessResult> {
-  const env = { ...process.env, ...options.env };
+  const env = hardenedEnv({ read: false, ...(options.env ? { extra: options.env } : {}) });
   return runProcess(command, [], { cwd: options.cwd, env, timeoutMs: options.timeoutMs, shell: true });
 }

@@ -8,8 +8,6 @@ import { Scenario, git } from "../helpers/scenario.js";
 let s: Scenario;
 beforeEach(() => {
   s = Scenario.create();
-  // the template's clone still points at the template's origin, which every scenario would share
-  git(s.primary, "remote", "set-url", "origin", s.origin);
 });
 afterEach(() => s.cleanup());
 

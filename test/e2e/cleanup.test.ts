@@ -108,6 +108,7 @@ describe("apply", () => {
     rmSync(gone.path, { recursive: true, force: true });
     const live = add("live-1", "--owner", "me");
     const foreign = s.worktree("foreign-1");
+    git(s.primary, "pack-refs", "--all"); // packed branches: deletes rewrite packed-refs
     const p = plan();
     const r = s.orchard(["cleanup", "apply", p.planId]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -238,6 +239,28 @@ describe("apply", () => {
       remaining: 2,
       notes: [{ code: "budget_exhausted" }],
     });
+  });
+});
+
+describe("--all-repos", () => {
+  it("plans and applies across every repo of the registry, each under its own lock", () => {
+    const other = Scenario.create();
+    try {
+      git(other.primary, "remote", "set-url", "origin", other.origin); // its own identity
+      const mine = released("here-1");
+      const theirs = s.orchard(["add", "there-1", "--repo", other.primary]).json;
+      expect(plan().items.map((i: Item) => i.handle)).toEqual([mine.handle, mine.handle]);
+      const p = plan("--all-repos");
+      expect(p.items.map((i: Item) => [i.action, i.handle]).sort()).toEqual(
+        [["remove", mine.handle], ["delete_branch", mine.handle], ["remove", theirs.handle], ["delete_branch", theirs.handle]].sort(),
+      );
+      const r = cli("cleanup", "apply", p.planId);
+      expect(r).toMatchObject({ status: "completed", done: 4 });
+      expect(existsSync(mine.path) || existsSync(theirs.path)).toBe(false);
+      expect(gitResult(other.primary, "rev-parse", "--verify", "--quiet", "refs/heads/there-1").code).toBe(1);
+    } finally {
+      other.cleanup();
+    }
   });
 });
 
@@ -414,5 +437,29 @@ describe("run", () => {
       needs_salvage: 1,
     });
     expect(existsSync(join(wip.path, "untracked-work.txt"))).toBe(true);
+  });
+});
+
+describe("library and human output", () => {
+  it("Orchard.cleanupRun reports progress per item; the human renderings print", async () => {
+    for (const key of Object.keys(process.env)) if (key.startsWith("GIT_") || key.startsWith("ORCHARD_")) delete process.env[key];
+    Object.assign(process.env, hermeticEnv());
+    released("lib-1");
+    released("lib-2");
+    expect(s.orchard(["hygiene"], { json: false }).stdout).toMatch(/reclaimable 2/);
+    expect(s.orchard(["cleanup", "plan"], { json: false }).stdout).toMatch(/^plan \S+: 4 item\(s\)/);
+    const { Orchard } = await import("../../src/core/orchard.js");
+    const orchard = await Orchard.open({ repo: s.primary, home: s.home });
+    try {
+      const seen: string[] = [];
+      const r = await orchard.cleanupRun({ onProgress: (p) => seen.push(`${p.finished}/${p.total} ${p.item.action} ${p.item.state}`) });
+      expect(r).toMatchObject({ ok: true, status: "completed", done: 4, rounds: 1 });
+      expect(seen).toEqual(["1/4 remove done", "2/4 remove done", "3/4 delete_branch done", "4/4 delete_branch done"]);
+      await expect(orchard.cleanupApply({ planId: "nope" })).rejects.toMatchObject({ code: "plan_not_found" });
+      await expect(orchard.cleanupPlan({ include: ["reclaimable", "bogus"] })).rejects.toMatchObject({ code: "invalid_argument" });
+    } finally {
+      orchard.close();
+    }
+    expect(s.orchard(["cleanup", "run"], { json: false }).stdout).toMatch(/^cleanup completed after 0 round\(s\)/);
   });
 });

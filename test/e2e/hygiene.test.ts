@@ -248,6 +248,7 @@ describe("--all-repos", () => {
       expect(theirs.code).toBe(0);
       const r = hygiene();
       expect(row(r, theirs.json.handle)).toMatchObject({ disposition: "unknown", reasons: [{ code: "duplicate_primary", primary: clone.primary }] });
+      expect(r.notes).toContainEqual(expect.objectContaining({ code: "duplicate_primary", primaries: [s.primary, clone.primary] }));
     } finally {
       clone.cleanup();
     }

@@ -90,6 +90,7 @@ export class Scenario {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "orchard-scn-")));
     cpSync(template, root, { recursive: true });
     const scenario = new Scenario(root);
+    git(scenario.primary, "remote", "set-url", "origin", scenario.origin); // the copy's own origin, not the template's
     if (options.noRemote) {
       git(scenario.primary, "remote", "remove", "origin");
       rmSync(scenario.origin, { recursive: true, force: true });
