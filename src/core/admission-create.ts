@@ -11,6 +11,7 @@ import { isInside, type Ctx } from "./context.js";
 import { leaseLockText, newLease, writeLock, type LeaseFields } from "./lease.js";
 import { resultFor, type AddRequest, type AddResult } from "./admission.js";
 import { runBootstrap } from "./bootstrap.js";
+import { releaseMutationLockEarly } from "./mutation-lock.js";
 import { readDirty } from "./facts.js";
 
 function recordIdentity(ctx: Ctx, row: WorktreeRow): void {
@@ -55,6 +56,7 @@ export async function createWorktree(
     await rollBack(ctx, row, { createdBranch: existing === null, baseCommit: base.commit, keepRow: !!options.replacing });
     throw error;
   }
+  releaseMutationLockEarly(repo.commonDir); // the worktree is locked and active: bootstrap needs no repo lock
   const bootstrap = await runBootstrap(ctx, row, { enabled: request.bootstrap });
   const head = await resolveCommit(row.path, "HEAD");
   const result = resultFor(request, "created", { row: bootstrap.row, head, bootstrap: bootstrap.report });

@@ -19,6 +19,7 @@ import { setConfigInFile, setWorktreeConfig } from "../git/write.js";
 import type { WorktreeRow } from "../registry/index.js";
 import type { RepoContext } from "./repo.js";
 import { failure } from "./errors.js";
+import { withMutationLock } from "./mutation-lock.js";
 import { contextFingerprint } from "./fingerprints.js";
 import { readTemplate, renderContext } from "./fingerprint-read.js";
 import { ensureRealParents } from "./bootstrap-copy.js";
@@ -62,7 +63,7 @@ export async function writeWorktreeExcludes(repo: RepoContext, worktree: string,
   const text = `${user}${user && !user.endsWith("\n") ? "\n" : ""}# orchard: context files of this worktree\n${targets.map(literalPattern).join("\n")}\n`;
   writeFileSync(`${path}.tmp`, text);
   renameSync(`${path}.tmp`, path);
-  await enableWorktreeConfig(repo);
+  await withMutationLock(repo.commonDir, () => enableWorktreeConfig(repo)); // shared config: under the lock
   await setWorktreeConfig(worktree, "core.excludesFile", path);
 }
 

@@ -5,6 +5,7 @@
 // stealing itself is serialised by a short-lived second lock so two stealers cannot both win.
 import { openSync, closeSync, writeSync, readFileSync, unlinkSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { HOST, pidState, readStartTime, startTimeMatches } from "./process.js";
 import { failure } from "./errors.js";
 
@@ -98,11 +99,36 @@ function releaseIfOurs(path: string, body: string): void {
   if (held?.raw === body) unlinkSync(path);
 }
 
+// The locks this async chain holds, so nested mutations (a bootstrap step inside `add`) do not
+// wait for themselves, while two concurrent calls in one process (an MCP server) still exclude
+// each other.
+const held = new AsyncLocalStorage<Map<string, MutationLock>>();
+
 export async function withMutationLock<T>(commonDir: string, fn: () => Promise<T>): Promise<T> {
+  const store = held.getStore();
+  if (store?.has(commonDir)) return fn();
   const lock = await acquireMutationLock(commonDir);
+  const chain = new Map(store ?? []);
+  chain.set(commonDir, lock);
   try {
-    return await fn();
+    return await held.run(chain, fn);
   } finally {
-    lock.release();
+    if (chain.get(commonDir) === lock) {
+      chain.delete(commonDir);
+      lock.release();
+    }
   }
+}
+
+/**
+ * Lets go of the lock this chain holds on `commonDir` before the chain ends: for long work that
+ * needs no lock (bootstrap commands of a worktree already protected by its git lock and row).
+ * A later `withMutationLock` in the same chain acquires it again.
+ */
+export function releaseMutationLockEarly(commonDir: string): void {
+  const store = held.getStore();
+  const lock = store?.get(commonDir);
+  if (!store || !lock) return;
+  store.delete(commonDir);
+  lock.release();
 }

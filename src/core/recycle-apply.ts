@@ -12,6 +12,7 @@ import type { Ctx } from "./context.js";
 import { resultFor, type AddRequest, type AddResult } from "./admission.js";
 import { leaseLockText, newLease, writeLock } from "./lease.js";
 import { runBootstrap } from "./bootstrap.js";
+import { releaseMutationLockEarly } from "./mutation-lock.js";
 import { readBootstrapFingerprintAt } from "./fingerprint-read.js";
 import { FAILED_FINGERPRINT } from "./fingerprints.js";
 import { failure } from "./errors.js";
@@ -104,6 +105,7 @@ export async function applyRecycle(ctx: Ctx, request: AddRequest, base: Base, pr
     return undoAll(undo, error);
   }
   writeIdentityFile(admin, { handle: row.handle, repo: row.repo, branch: row.branch, task: row.task, owner: row.owner, base: { ref: row.baseRef, commit: row.baseCommit } });
+  releaseMutationLockEarly(repo.commonDir); // the worktree is locked and recorded: bootstrap needs no repo lock
   const bootstrap = await runBootstrap(ctx, row, { enabled: request.bootstrap, ...(keep !== null ? { reuse: keep } : {}) });
   const result = resultFor(request, "recycled", { row: bootstrap.row, head: await resolveCommit(row.path, "HEAD"), bootstrap: bootstrap.report, lineage });
   if (bootstrap.report.status === "failed") return { ...result, ok: false, error: { code: "bootstrap_failed", message: bootstrap.message ?? "a bootstrap step failed" } };
