@@ -52,7 +52,8 @@ export function leaseLockText(handle: string, lease: LeaseFields): string {
 export function leaseView(row: Pick<WorktreeRow, "owner" | "pid" | "host" | "heartbeatAt" | "ttlMs">): Lease | null {
   if (row.owner === null && row.pid === null) return null;
   const expires = leaseExpiresAt(row);
-  return { owner: row.owner, pid: row.pid, host: row.host ?? HOST, expiresAt: expires === null ? "" : new Date(expires).toISOString() };
+  // null: a lease without a heartbeat (e.g. adopted from a harness's lock) lives as long as its pid
+  return { owner: row.owner, pid: row.pid, host: row.host ?? HOST, expiresAt: expires === null ? null : new Date(expires).toISOString() };
 }
 
 /**

@@ -45,5 +45,5 @@ export interface Lease {
   owner: string | null;
   pid: number | null;
   host: string;
-  expiresAt: string;
+  expiresAt: string | null;
 }

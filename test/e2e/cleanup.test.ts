@@ -246,7 +246,6 @@ describe("--all-repos", () => {
   it("plans and applies across every repo of the registry, each under its own lock", () => {
     const other = Scenario.create();
     try {
-      git(other.primary, "remote", "set-url", "origin", other.origin); // its own identity
       const mine = released("here-1");
       const theirs = s.orchard(["add", "there-1", "--repo", other.primary]).json;
       expect(plan().items.map((i: Item) => i.handle)).toEqual([mine.handle, mine.handle]);

@@ -224,7 +224,6 @@ describe("--all-repos", () => {
   it("reports every repo of the registry once", () => {
     const other = Scenario.create();
     try {
-      git(other.primary, "remote", "set-url", "origin", other.origin); // its own origin: another identity
       add("mine");
       const theirs = s.orchard(["add", "theirs", "--repo", other.primary]);
       expect(theirs.code).toBe(0);
@@ -242,8 +241,9 @@ describe("--all-repos", () => {
   });
 
   it("two primaries with one identity: the other clone's worktree is reported, never judged", () => {
-    const clone = Scenario.create(); // scenarios copy one template, so this clone has the same origin: the same repo
+    const clone = Scenario.create();
     try {
+      git(clone.primary, "remote", "set-url", "origin", s.origin); // a second clone of the same origin: the same repo
       const theirs = s.orchard(["add", "theirs", "--repo", clone.primary]);
       expect(theirs.code).toBe(0);
       const r = hygiene();
