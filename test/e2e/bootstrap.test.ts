@@ -16,7 +16,7 @@ function config(value: unknown): void {
 }
 
 const TRUSTED = { env: { ORCHARD_TRUST: "1" } };
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- steps carry step-specific fields
+ 
 const stepOf = (result: { bootstrap: { steps: { name: string }[] } }, name: string): any => result.bootstrap.steps.find((x) => x.name === name);
 
 describe("copy", () => {
