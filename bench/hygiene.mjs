@@ -9,21 +9,15 @@
 // Uses the built library (dist/index.js) with a hermetic git environment.
 // Usage: npm run build && node bench/hygiene.mjs [--sizes 50,200,400]
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+
 import { join } from "node:path";
+import { hermeticRoot } from "./_hermetic.mjs";
 
 const sizesArg = process.argv.indexOf("--sizes");
 const SIZES = sizesArg > 0 ? process.argv[sizesArg + 1].split(",").map(Number) : [50, 200, 400];
 
-// Hermetic git, as the tests have it (test/helpers/env.ts): no user or system config.
-const root = realpathSync(mkdtempSync(join(tmpdir(), "orchard-bench-hygiene-")));
-writeFileSync(join(root, "gitconfig"), "");
-for (const key of Object.keys(process.env)) if (key.startsWith("GIT_") || key.startsWith("ORCHARD_")) delete process.env[key];
-Object.assign(process.env, {
-  HOME: root, GIT_CONFIG_GLOBAL: join(root, "gitconfig"), GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C", GIT_TERMINAL_PROMPT: "0",
-  GIT_AUTHOR_NAME: "Bench", GIT_AUTHOR_EMAIL: "bench@orchard.invalid", GIT_COMMITTER_NAME: "Bench", GIT_COMMITTER_EMAIL: "bench@orchard.invalid",
-});
+const root = hermeticRoot("hygiene");
 const { Orchard } = await import("../dist/index.js");
 
 const git = (cwd, ...args) => execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();

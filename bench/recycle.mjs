@@ -6,9 +6,10 @@
 // move, lock, context, commands skipped). Prints the medians and their ratio.
 // Usage: npm run build && node bench/recycle.mjs [--runs 5] [--files 20000] [--mb 200]
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+
 import { join } from "node:path";
+import { hermeticRoot } from "./_hermetic.mjs";
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -18,15 +19,7 @@ const RUNS = arg("runs", 5);
 const FILES = arg("files", 20_000);
 const MEGABYTES = arg("mb", 200);
 
-// Hermetic git, as the tests have it (test/helpers/env.ts): no user or system config.
-const root = realpathSync(mkdtempSync(join(tmpdir(), "orchard-bench-recycle-")));
-writeFileSync(join(root, "gitconfig"), "");
-for (const key of Object.keys(process.env)) if (key.startsWith("GIT_") || key.startsWith("ORCHARD_")) delete process.env[key];
-Object.assign(process.env, {
-  HOME: root, GIT_CONFIG_GLOBAL: join(root, "gitconfig"), GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C", GIT_TERMINAL_PROMPT: "0",
-  GIT_AUTHOR_NAME: "Bench", GIT_AUTHOR_EMAIL: "bench@orchard.invalid", GIT_COMMITTER_NAME: "Bench", GIT_COMMITTER_EMAIL: "bench@orchard.invalid",
-  ORCHARD_TRUST: "1",
-});
+const root = hermeticRoot("recycle", { ORCHARD_TRUST: "1" });
 const { Orchard } = await import("../dist/index.js");
 
 const git = (cwd, ...args) => execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();

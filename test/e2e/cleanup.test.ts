@@ -4,9 +4,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { spawn } from "node:child_process";
 import Database from "better-sqlite3";
-import { Scenario, CLI, git, gitResult, liveProcess, waitFor } from "../helpers/scenario.js";
+import { Scenario, git, gitResult, liveProcess, waitFor } from "../helpers/scenario.js";
 import { pidState } from "../../src/core/process.js";
 import { hermeticEnv } from "../helpers/env.js";
 
@@ -306,31 +305,6 @@ describe("husks", () => {
   });
 });
 
-/** Spawns `cleanup apply` and SIGKILLs its process group once `when()` holds. */
-function applyThenKill(planId: string, when: () => boolean): Promise<boolean> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, "--home", s.home, "--repo", s.primary, "--json", "cleanup", "apply", planId], {
-      cwd: s.primary,
-      env: hermeticEnv(),
-      stdio: "ignore",
-      detached: true,
-    });
-    let killed = false;
-    const poll = setInterval(() => {
-      if (killed || !when()) return;
-      killed = true;
-      try {
-        process.kill(-(child.pid as number), "SIGKILL");
-      } catch {
-        killed = false; // it already finished
-      }
-    }, 1);
-    child.on("exit", () => {
-      clearInterval(poll);
-      resolve(killed);
-    });
-  });
-}
 
 function itemStates(planId: string): { state: string; phase: string | null }[] {
   if (!existsSync(join(s.home, "orchard.db"))) return [];
@@ -374,7 +348,7 @@ describe("kill -9 during apply, then resume", () => {
       for (const w of fleet) s.push(`k${index}-${w.handle.slice(-1)}`, w.path); // work preserved on the remote
       const p = plan("--include", "reclaimable,needs_salvage", "--salvage");
       expect(p.items.length, `${label}: ${JSON.stringify(p.skipped)}`).toBe(3);
-      const killed = await applyThenKill(p.planId, () => when(itemStates(p.planId)));
+      const killed = await s.orchardKilledWhen(["cleanup", "apply", p.planId], () => when(itemStates(p.planId)));
       if (killed && itemStates(p.planId).some((x) => x.state === "applying")) killedMidItem++;
       const resumed = s.orchard(["cleanup", "resume", p.planId]);
       expect(resumed.code, `${label}: ${resumed.stdout}${resumed.stderr}`).toBe(0);

@@ -1,11 +1,9 @@
 // Cross-process safety (SPEC §4.3): concurrent adds are serialised by the per-repo mutation lock,
 // and an add killed with SIGKILL at any moment leaves nothing the next add cannot repair.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { Scenario, git, CLI } from "../helpers/scenario.js";
-import { hermeticEnv } from "../helpers/env.js";
+import { Scenario, git } from "../helpers/scenario.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -49,32 +47,6 @@ describe("concurrent adds", () => {
   });
 });
 
-/** Starts an add and SIGKILLs its process group as soon as `when()` holds (or after `delayMs`). */
-function addThenKill(scenario: Scenario, branch: string, when: () => boolean): Promise<{ killedEarly: boolean }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, "--home", scenario.home, "--repo", scenario.primary, "--json", "add", branch, "--owner", "crasher"], {
-      cwd: scenario.primary,
-      env: hermeticEnv(),
-      stdio: "ignore",
-      detached: true,
-    });
-    let killed = false;
-    const poll = setInterval(() => {
-      if (killed || !when()) return;
-      killed = true;
-      try {
-        process.kill(-(child.pid as number), "SIGKILL"); // the whole group: git children die too
-      } catch {
-        killed = false; // it already finished
-      }
-    }, 1);
-    child.on("exit", () => {
-      clearInterval(poll);
-      resolve({ killedEarly: killed });
-    });
-  });
-}
-
 describe("kill -9 during add", () => {
   it("the next add of the handle repairs whatever a killed add left behind", async () => {
     const admin = (branch: string) => join(s.primary, ".git", "worktrees", `app@${branch}`);
@@ -91,7 +63,7 @@ describe("kill -9 during add", () => {
     let repaired = 0;
     for (const [i, [label, when]] of moments.entries()) {
       const branch = `crash-${i}`;
-      early += (await addThenKill(s, branch, () => when(branch))).killedEarly ? 1 : 0;
+      early += (await s.orchardKilledWhen(["add", branch, "--owner", "crasher"], () => when(branch))) ? 1 : 0;
       const r = s.orchard(["add", branch, "--owner", "crasher"]);
       expect(r.code, `${label}: ${r.stdout} ${r.stderr}`).toBe(0);
       expect(["created", "adopted"]).toContain(r.json.action);

@@ -109,6 +109,30 @@ export class Scenario {
     return toResult(r.status ?? -1, r.stdout, r.stderr);
   }
 
+  /**
+   * Starts the CLI in its own process group and SIGKILLs the group (git children too) as soon as
+   * `when()` holds. Resolves true when the kill landed before the command finished.
+   */
+  orchardKilledWhen(args: string[], when: () => boolean): Promise<boolean> {
+    return new Promise((resolvePromise) => {
+      const child = spawn(process.execPath, [CLI, ...this.globals(args, true), ...args], { cwd: this.primary, env: hermeticEnv(), stdio: "ignore", detached: true });
+      let killed = false;
+      const poll = setInterval(() => {
+        if (killed || !when()) return;
+        killed = true;
+        try {
+          process.kill(-(child.pid as number), "SIGKILL");
+        } catch {
+          killed = false; // it already finished
+        }
+      }, 1);
+      child.on("exit", () => {
+        clearInterval(poll);
+        resolvePromise(killed);
+      });
+    });
+  }
+
   /** The same, without blocking: for concurrency tests. */
   orchardAsync(args: string[], options: { cwd?: string; env?: Record<string, string>; json?: boolean } = {}): Promise<CliResult> {
     return new Promise((resolvePromise) => {
