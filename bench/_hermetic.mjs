@@ -9,8 +9,15 @@ export function hermeticRoot(name, extra = {}) {
   writeFileSync(join(root, "gitconfig"), "");
   for (const key of Object.keys(process.env)) if (key.startsWith("GIT_") || key.startsWith("ORCHARD_")) delete process.env[key];
   Object.assign(process.env, {
-    HOME: root, GIT_CONFIG_GLOBAL: join(root, "gitconfig"), GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C", GIT_TERMINAL_PROMPT: "0",
-    GIT_AUTHOR_NAME: "Bench", GIT_AUTHOR_EMAIL: "bench@orchard.invalid", GIT_COMMITTER_NAME: "Bench", GIT_COMMITTER_EMAIL: "bench@orchard.invalid",
+    HOME: root,
+    GIT_CONFIG_GLOBAL: join(root, "gitconfig"),
+    GIT_CONFIG_NOSYSTEM: "1",
+    LC_ALL: "C",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_AUTHOR_NAME: "Bench",
+    GIT_AUTHOR_EMAIL: "bench@orchard.invalid",
+    GIT_COMMITTER_NAME: "Bench",
+    GIT_COMMITTER_EMAIL: "bench@orchard.invalid",
     ...extra,
   });
   return root;

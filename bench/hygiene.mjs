@@ -84,10 +84,18 @@ async function buildFleet(n) {
 /** What a shell loop would do: three git processes per worktree, one after another. */
 function naiveHygiene(primary) {
   const started = performance.now();
-  const list = git(primary, "worktree", "list", "--porcelain").split("\n").filter((l) => l.startsWith("worktree ")).map((l) => l.slice(9)).slice(1);
+  const list = git(primary, "worktree", "list", "--porcelain")
+    .split("\n")
+    .filter((l) => l.startsWith("worktree "))
+    .map((l) => l.slice(9))
+    .slice(1);
   let processes = 1;
   for (const wt of list) {
-    for (const args of [["status", "--porcelain"], ["rev-list", "--count", "HEAD", "--not", "--remotes"], ["merge-base", "--is-ancestor", "HEAD", "main"]]) {
+    for (const args of [
+      ["status", "--porcelain"],
+      ["rev-list", "--count", "HEAD", "--not", "--remotes"],
+      ["merge-base", "--is-ancestor", "HEAD", "main"],
+    ]) {
       spawnSync("git", ["-C", wt, ...args], { encoding: "utf8" });
       processes++;
     }
@@ -108,11 +116,22 @@ for (const n of SIZES) {
   const counts = hygiene.result.summary.byDisposition;
   rows.push({
     n,
-    naiveMs: naive.ms, naiveProcs: naive.processes,
-    hygieneMs: hygiene.ms, hygieneProcs: hygiene.processes, diskMs: disk.ms, diskBytes: disk.result.summary.disk.bytes,
-    runMs: run.ms, runProcs: run.processes, runDone: run.result.done, runRounds: run.result.rounds,
-    backlogBefore: hygiene.result.cleanupBacklog.count, backlogAfter: after.cleanupBacklog.count,
-    mix: Object.entries(counts).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(", "),
+    naiveMs: naive.ms,
+    naiveProcs: naive.processes,
+    hygieneMs: hygiene.ms,
+    hygieneProcs: hygiene.processes,
+    diskMs: disk.ms,
+    diskBytes: disk.result.summary.disk.bytes,
+    runMs: run.ms,
+    runProcs: run.processes,
+    runDone: run.result.done,
+    runRounds: run.result.rounds,
+    backlogBefore: hygiene.result.cleanupBacklog.count,
+    backlogAfter: after.cleanupBacklog.count,
+    mix: Object.entries(counts)
+      .filter(([, v]) => v > 0)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", "),
   });
 }
 
@@ -120,14 +139,28 @@ const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(
 const table = [
   ["N", "naive loop", "procs", "orchard hygiene", "procs", "time ×", "procs ×", "hygiene --disk", "cleanup run", "procs", "items done", "procs/item"],
   ...rows.map((r) => [
-    String(r.n), fmt(r.naiveMs), String(r.naiveProcs), fmt(r.hygieneMs), String(r.hygieneProcs),
-    (r.naiveMs / r.hygieneMs).toFixed(2), (r.naiveProcs / r.hygieneProcs).toFixed(2), fmt(r.diskMs),
-    fmt(r.runMs), String(r.runProcs), String(r.runDone), (r.runProcs / Math.max(1, r.runDone)).toFixed(2),
+    String(r.n),
+    fmt(r.naiveMs),
+    String(r.naiveProcs),
+    fmt(r.hygieneMs),
+    String(r.hygieneProcs),
+    (r.naiveMs / r.hygieneMs).toFixed(2),
+    (r.naiveProcs / r.hygieneProcs).toFixed(2),
+    fmt(r.diskMs),
+    fmt(r.runMs),
+    String(r.runProcs),
+    String(r.runDone),
+    (r.runProcs / Math.max(1, r.runDone)).toFixed(2),
   ]),
 ];
 const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
 process.stdout.write("\n" + table.map((row) => row.map((c, i) => c.padStart(widths[i])).join("  ")).join("\n") + "\n\n");
-for (const r of rows) process.stdout.write(`N=${r.n}: ${r.mix}; ${(r.diskBytes / 1048576).toFixed(1)} MiB on disk; backlog ${r.backlogBefore} → ${r.backlogAfter} after cleanup run (${r.runRounds} round(s))\n`);
-process.stdout.write("× = naive / orchard (above 1: orchard is faster / starts fewer processes). The naive loop proves less: no squash-merge or\n" +
-  "patch-equivalence proofs, no liveness, no husks, no patch-ids, no disk — orchard's hygiene does all of these.\n");
+for (const r of rows)
+  process.stdout.write(
+    `N=${r.n}: ${r.mix}; ${(r.diskBytes / 1048576).toFixed(1)} MiB on disk; backlog ${r.backlogBefore} → ${r.backlogAfter} after cleanup run (${r.runRounds} round(s))\n`,
+  );
+process.stdout.write(
+  "× = naive / orchard (above 1: orchard is faster / starts fewer processes). The naive loop proves less: no squash-merge or\n" +
+    "patch-equivalence proofs, no liveness, no husks, no patch-ids, no disk — orchard's hygiene does all of these.\n",
+);
 rmSync(root, { recursive: true, force: true });

@@ -70,7 +70,8 @@ async function timed(fn) {
 }
 
 function check(result, action) {
-  if (!result.ok || result.action !== action) throw new Error(`expected ${action}, got ${JSON.stringify({ ok: result.ok, action: result.action, reasons: result.reasons, error: result.error })}`);
+  if (!result.ok || result.action !== action)
+    throw new Error(`expected ${action}, got ${JSON.stringify({ ok: result.ok, action: result.action, reasons: result.reasons, error: result.error })}`);
 }
 
 const primary = makeRepo();

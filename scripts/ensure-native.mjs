@@ -19,7 +19,9 @@ function loads() {
 if (!loads()) {
   process.stderr.write("building better-sqlite3 from source (node-gyp)…\n");
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const r = spawnSync(npm, ["rebuild", "better-sqlite3", "--foreground-scripts", "--allow-scripts=better-sqlite3", "--ignore-scripts=false"], { stdio: "inherit" });
+  const r = spawnSync(npm, ["rebuild", "better-sqlite3", "--foreground-scripts", "--allow-scripts=better-sqlite3", "--ignore-scripts=false"], {
+    stdio: "inherit",
+  });
   if (r.status !== 0 || !loads()) {
     process.stderr.write("better-sqlite3 could not be built: install python3, make and a C++ compiler, then run `npm rebuild better-sqlite3`.\n");
     process.exit(1);

@@ -20,7 +20,17 @@ export type { WaveOptions, WaveResult, WaveResultEntry, WaveItem } from "./core/
 export type { WaveEntry, WavePlan, InvalidEntry, InvalidReason } from "./core/wave-manifest.js";
 export type { WaveOutcome, WaveBlock } from "./core/wave-entry.js";
 export type { AdoptOptions, AdoptResult } from "./core/adopt.js";
-export type { HygieneReport, HygieneWorktree, Disposition, HuskFacts, DuplicateTaskGroup, PatchEquivalentGroup, HygieneSummary, DiskSummary, Suggestion } from "./core/hygiene-types.js";
+export type {
+  HygieneReport,
+  HygieneWorktree,
+  Disposition,
+  HuskFacts,
+  DuplicateTaskGroup,
+  PatchEquivalentGroup,
+  HygieneSummary,
+  DiskSummary,
+  Suggestion,
+} from "./core/hygiene-types.js";
 export type { HygieneOptions } from "./core/hygiene.js";
 export type { CleanupPlanOptions, PlanResult, RunResult } from "./core/cleanup.js";
 export type { CleanupAction, PlannedItem, Preconditions, SkippedWorktree, Includable } from "./core/cleanup-plan.js";

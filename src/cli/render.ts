@@ -11,7 +11,11 @@ export function short(sha: string | null | undefined): string {
 
 export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd();
   return [line(header), ...rows.map(line)].join("\n");
 }
 
@@ -25,10 +29,13 @@ export function renderAdd(r: AddResult): string {
   if (r.lease) lines.push(`  lease   ${r.lease.owner ?? "-"}${r.lease.pid ? ` pid ${r.lease.pid}` : ""} until ${r.lease.expiresAt}`);
   if (r.lineage) lines.push(`  from    ${r.lineage.from.handle} (${r.lineage.from.branch} ${short(r.lineage.from.head)})`);
   if (r.bootstrap.steps.length > 0)
-    lines.push(`  bootstrap ${r.bootstrap.status}: ${r.bootstrap.steps.map((s) => `${s.name} ${s.status}${s.reason && s.status !== "failed" ? ` (${s.reason})` : ""}`).join(", ")}`);
+    lines.push(
+      `  bootstrap ${r.bootstrap.status}: ${r.bootstrap.steps.map((s) => `${s.name} ${s.status}${s.reason && s.status !== "failed" ? ` (${s.reason})` : ""}`).join(", ")}`,
+    );
   if (r.error) lines.push(`  error   ${r.error.code}: ${r.error.message}`);
   lines.push(...reasonLines("refused:", r.reasons), ...reasonLines("note:", r.notes));
-  for (const c of r.candidates) lines.push(`  candidate ${c.handle} (${c.kind}, ${c.eligible ? "eligible" : `not eligible: ${c.reasons.map((x) => x.code).join(", ")}`})`);
+  for (const c of r.candidates)
+    lines.push(`  candidate ${c.handle} (${c.kind}, ${c.eligible ? "eligible" : `not eligible: ${c.reasons.map((x) => x.code).join(", ")}`})`);
   return lines.join("\n");
 }
 

@@ -17,7 +17,14 @@ import { readDirty } from "./facts.js";
 function recordIdentity(ctx: Ctx, row: WorktreeRow): void {
   const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
   if (!admin) return;
-  writeIdentityFile(admin, { handle: row.handle, repo: row.repo, branch: row.branch, task: row.task, owner: row.owner, base: { ref: row.baseRef, commit: row.baseCommit } });
+  writeIdentityFile(admin, {
+    handle: row.handle,
+    repo: row.repo,
+    branch: row.branch,
+    task: row.task,
+    owner: row.owner,
+    base: { ref: row.baseRef, commit: row.baseCommit },
+  });
 }
 
 export async function createWorktree(
@@ -35,21 +42,46 @@ export async function createWorktree(
     ? registry.worktrees.update(options.replacing.id, fields)
     : registry.write(() =>
         registry.worktrees.insert({
-          repo: repo.identity, handle: request.handle, path: request.path, branch: request.branch, createdBranch: existing === null,
-          baseRef: base.ref, baseCommit: base.commit, task: request.task, taskRaw: request.taskRaw, lifecycle: "creating", outcome: null,
-          fpBootstrap: null, fpContext: null, fpRuntime: null, recycledFrom: null, supersededBy: null, createdAt: now, releasedAt: null, ...fields,
+          repo: repo.identity,
+          handle: request.handle,
+          path: request.path,
+          branch: request.branch,
+          createdBranch: existing === null,
+          baseRef: base.ref,
+          baseCommit: base.commit,
+          task: request.task,
+          taskRaw: request.taskRaw,
+          lifecycle: "creating",
+          outcome: null,
+          fpBootstrap: null,
+          fpContext: null,
+          fpRuntime: null,
+          recycledFrom: null,
+          supersededBy: null,
+          createdAt: now,
+          releasedAt: null,
+          ...fields,
         }),
       );
   try {
     if (options.staleEntry) await removeWorktree(repo.primary, options.staleEntry.path);
     await addWorktree({
-      cwd: repo.primary, path: row.path, lockReason: leaseLockText(row.handle, lease),
+      cwd: repo.primary,
+      path: row.path,
+      lockReason: leaseLockText(row.handle, lease),
       ...(existing ? { start: request.branch } : { newBranch: request.branch, start: base.commit }),
     });
     recordIdentity(ctx, row);
     row = registry.write(() => {
       const active = registry.worktrees.update(row.id, { lifecycle: "active" });
-      registry.events.append({ kind: "created", repo: repo.identity, handle: row.handle, task: row.task, owner: row.owner, data: { path: row.path, branch: row.branch, base, recreated: !!options.replacing } });
+      registry.events.append({
+        kind: "created",
+        repo: repo.identity,
+        handle: row.handle,
+        task: row.task,
+        owner: row.owner,
+        data: { path: row.path, branch: row.branch, base, recreated: !!options.replacing },
+      });
       return active;
     });
   } catch (error) {
@@ -60,7 +92,8 @@ export async function createWorktree(
   const bootstrap = await runBootstrap(ctx, row, { enabled: request.bootstrap });
   const head = await resolveCommit(row.path, "HEAD");
   const result = resultFor(request, "created", { row: bootstrap.row, head, bootstrap: bootstrap.report });
-  if (bootstrap.report.status === "failed") return { ...result, ok: false, error: { code: "bootstrap_failed", message: bootstrap.message ?? "a bootstrap step failed" } };
+  if (bootstrap.report.status === "failed")
+    return { ...result, ok: false, error: { code: "bootstrap_failed", message: bootstrap.message ?? "a bootstrap step failed" } };
   return result;
 }
 
@@ -94,7 +127,14 @@ export async function repairCreating(ctx: Ctx, row: WorktreeRow, entries: Worktr
       recordIdentity(ctx, row);
       registry.write(() => {
         registry.worktrees.update(row.id, { lifecycle: "active" });
-        registry.events.append({ kind: "created", repo: repo.identity, handle: row.handle, task: row.task, owner: row.owner, data: { path: row.path, repaired: true } });
+        registry.events.append({
+          kind: "created",
+          repo: repo.identity,
+          handle: row.handle,
+          task: row.task,
+          owner: row.owner,
+          data: { path: row.path, repaired: true },
+        });
       });
       return;
     }
@@ -112,13 +152,40 @@ export function recoverFromIdentityFile(ctx: Ctx, request: AddRequest, entry: Wo
   const now = new Date().toISOString();
   return ctx.registry.write(() => {
     const row = ctx.registry.worktrees.insert({
-      repo: identity.repo, handle: identity.handle, path: entry.path, branch: identity.branch, createdBranch: false,
-      baseRef: identity.base.ref, baseCommit: identity.base.commit, task: identity.task, taskRaw: identity.task, owner: identity.owner,
-      pid: null, pidStart: null, host: null, heartbeatAt: null, ttlMs: null, lifecycle: "active", outcome: null,
-      fpBootstrap: null, fpContext: null, fpRuntime: null, recycledFrom: null, supersededBy: null,
-      createdAt: now, releasedAt: null, lastActivityAt: now,
+      repo: identity.repo,
+      handle: identity.handle,
+      path: entry.path,
+      branch: identity.branch,
+      createdBranch: false,
+      baseRef: identity.base.ref,
+      baseCommit: identity.base.commit,
+      task: identity.task,
+      taskRaw: identity.task,
+      owner: identity.owner,
+      pid: null,
+      pidStart: null,
+      host: null,
+      heartbeatAt: null,
+      ttlMs: null,
+      lifecycle: "active",
+      outcome: null,
+      fpBootstrap: null,
+      fpContext: null,
+      fpRuntime: null,
+      recycledFrom: null,
+      supersededBy: null,
+      createdAt: now,
+      releasedAt: null,
+      lastActivityAt: now,
     });
-    ctx.registry.events.append({ kind: "adopted", repo: row.repo, handle: row.handle, task: row.task, owner: row.owner, data: { path: row.path, recoveredFrom: "orchard.json" } });
+    ctx.registry.events.append({
+      kind: "adopted",
+      repo: row.repo,
+      handle: row.handle,
+      task: row.task,
+      owner: row.owner,
+      data: { path: row.path, recoveredFrom: "orchard.json" },
+    });
     return row;
   });
 }
@@ -130,7 +197,14 @@ export function renewLease(ctx: Ctx, row: WorktreeRow, lease: LeaseFields, lockT
   const now = new Date().toISOString();
   const renewed = ctx.registry.write(() => {
     const updated = ctx.registry.worktrees.update(row.id, { ...lease, lifecycle: "active", outcome: null, releasedAt: null, lastActivityAt: now });
-    ctx.registry.events.append({ kind, repo: row.repo, handle: row.handle, task: row.task, owner: lease.owner, data: { path: row.path, previousOwner: row.owner } });
+    ctx.registry.events.append({
+      kind,
+      repo: row.repo,
+      handle: row.handle,
+      task: row.task,
+      owner: lease.owner,
+      data: { path: row.path, previousOwner: row.owner },
+    });
     return updated;
   });
   recordIdentity(ctx, renewed);

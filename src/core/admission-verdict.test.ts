@@ -3,14 +3,26 @@ import { assessExact, type ExactRequest } from "./admission-verdict.js";
 import type { Facts } from "./types.js";
 
 const facts: Facts = {
-  path: "/w/app@feat", handle: "app@feat", managed: true, branch: "feat", head: "a".repeat(40), detached: false,
-  lifecycle: "active", task: "t-1", owner: "a1",
+  path: "/w/app@feat",
+  handle: "app@feat",
+  managed: true,
+  branch: "feat",
+  head: "a".repeat(40),
+  detached: false,
+  lifecycle: "active",
+  task: "t-1",
+  owner: "a1",
   base: { ref: "refs/heads/main", commit: "b".repeat(40), current: "b".repeat(40), drifted: false },
   lock: { locked: true, reason: "x", owner: { kind: "orchard" } },
   liveness: { state: "none", signals: [] },
   dirty: { tracked: 0, untracked: 0, conflicted: 0, operation: null },
-  upstream: null, unpushed: 0, fingerprints: { bootstrap: null, context: null, runtime: null, drift: [] },
-  createdAt: null, lastActivity: null, missing: false, prunable: null,
+  upstream: null,
+  unpushed: 0,
+  fingerprints: { bootstrap: null, context: null, runtime: null, drift: [] },
+  createdAt: null,
+  lastActivity: null,
+  missing: false,
+  prunable: null,
 };
 const request: ExactRequest = { branch: "feat", task: "t-1", baseRef: null, owner: "a1", resume: false };
 const codes = (f: Partial<Facts>, r: Partial<ExactRequest> = {}, strict = false) => {
@@ -24,7 +36,13 @@ describe("assessExact", () => {
   it("collects every blocking reason, not the first", () => {
     expect(
       codes(
-        { branch: "other", task: "t-2", liveness: live, dirty: { tracked: 1, untracked: 0, conflicted: 0, operation: "rebase" }, fingerprints: { bootstrap: null, context: null, runtime: null, drift: ["bootstrap_drift"] } },
+        {
+          branch: "other",
+          task: "t-2",
+          liveness: live,
+          dirty: { tracked: 1, untracked: 0, conflicted: 0, operation: "rebase" },
+          fingerprints: { bootstrap: null, context: null, runtime: null, drift: ["bootstrap_drift"] },
+        },
         { owner: "a2", baseRef: "refs/heads/dev" },
       ).reasons,
     ).toEqual(["branch_mismatch", "task_mismatch", "base_mismatch", "bootstrap_drift", "live_owner", "operation_in_progress", "dirty"]);

@@ -54,7 +54,10 @@ export interface AddResult {
   reasons: Reason[];
   notes: Reason[];
   candidates: Candidate[];
-  lineage?: { from: { handle: string; branch: string; head: string | null; task: string | null; owner: string | null }; to: { handle: string; branch: string; base: { ref: string; commit: string } | null; task: string | null } };
+  lineage?: {
+    from: { handle: string; branch: string; head: string | null; task: string | null; owner: string | null };
+    to: { handle: string; branch: string; base: { ref: string; commit: string } | null; task: string | null };
+  };
   bootstrap: BootstrapReport;
   error?: { code: string; message: string };
 }
@@ -94,9 +97,20 @@ export async function validateAdd(ctx: Ctx, options: AddOptions): Promise<AddReq
   }
   const handle = handleFor(ctx.repo.name, branch);
   return {
-    branch, handle, path: managedPath(ctx.workspace, handle), explicitBase, baseText: options.base ?? null,
-    task: taskRaw === null ? null : canonicalTask(taskRaw), taskRaw, owner, pid: requirePid(options.pid), ttlMs, policy,
-    resume: options.resume ?? false, bootstrap: options.bootstrap ?? true, dryRun: options.dryRun ?? false,
+    branch,
+    handle,
+    path: managedPath(ctx.workspace, handle),
+    explicitBase,
+    baseText: options.base ?? null,
+    task: taskRaw === null ? null : canonicalTask(taskRaw),
+    taskRaw,
+    owner,
+    pid: requirePid(options.pid),
+    ttlMs,
+    policy,
+    resume: options.resume ?? false,
+    bootstrap: options.bootstrap ?? true,
+    dryRun: options.dryRun ?? false,
   };
 }
 
@@ -104,7 +118,11 @@ export async function validateAdd(ctx: Ctx, options: AddOptions): Promise<AddReq
 export async function resolveBase(ctx: Ctx, request: AddRequest): Promise<{ ref: string; commit: string }> {
   if (request.explicitBase) return { ref: request.explicitBase, commit: (await resolveCommit(ctx.repo.primary, request.explicitBase)) as string };
   const def = await readDefaultBranch(ctx.repo);
-  if (!def) throw usageError("default_branch_unknown", "the default branch is unknown (a remote exists without origin/HEAD); pass --base or set defaultBranch in .orchard.json");
+  if (!def)
+    throw usageError(
+      "default_branch_unknown",
+      "the default branch is unknown (a remote exists without origin/HEAD); pass --base or set defaultBranch in .orchard.json",
+    );
   for (const ref of [`refs/heads/${def.name}`, `refs/remotes/origin/${def.name}`]) {
     const commit = await resolveCommit(ctx.repo.primary, ref);
     if (commit) return { ref, commit };
@@ -154,7 +172,10 @@ async function decide(ctx: Ctx, request: AddRequest): Promise<AddResult> {
   if (!row && entry && !request.dryRun) row = recoverFromIdentityFile(ctx, request, entry);
   if (row) return exactHandle(ctx, request, row, entry, notes);
   if (existsSync(request.path))
-    return resultFor(request, "refused", { reasons: [reason("path_occupied", { path: request.path }, entry ? "registered with git but not with orchard (see `orchard adopt`)" : undefined)], notes });
+    return resultFor(request, "refused", {
+      reasons: [reason("path_occupied", { path: request.path }, entry ? "registered with git but not with orchard (see `orchard adopt`)" : undefined)],
+      notes,
+    });
   const holder = entries.find((e) => e.branch === `refs/heads/${request.branch}`);
   if (holder) return resultFor(request, "refused", { reasons: [reason("branch_checked_out", { path: holder.path })], notes });
   const base = await resolveBase(ctx, request);
@@ -182,7 +203,12 @@ async function exactHandle(ctx: Ctx, request: AddRequest, row: WorktreeRow, entr
   if (request.dryRun) return resultFor(request, "planned", { row, head: facts.head, notes: allNotes });
   const lease: LeaseFields = await newLease(request);
   const renewed = renewLease(ctx, row, lease, leaseLockText(row.handle, lease), "adopted");
-  return resultFor(request, "adopted", { row: renewed, head: facts.head, notes: allNotes, bootstrap: { ...SKIPPED_BOOTSTRAP, status: "reused", fingerprint: renewed.fpBootstrap } });
+  return resultFor(request, "adopted", {
+    row: renewed,
+    head: facts.head,
+    notes: allNotes,
+    bootstrap: { ...SKIPPED_BOOTSTRAP, status: "reused", fingerprint: renewed.fpBootstrap },
+  });
 }
 
 export function request2exact(request: AddRequest): { branch: string; task: string | null; baseRef: string | null; owner: string | null; resume: boolean } {

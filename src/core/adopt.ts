@@ -99,9 +99,17 @@ export async function adopt(ctx: Ctx, options: AdoptOptions): Promise<AdoptResul
     if (!entry) throw usageError("not_a_worktree", `${options.path} is not a worktree of ${ctx.repo.primary}`);
     const branch = entry.branch?.replace(/^refs\/heads\//, "") ?? null;
     const view = (action: AdoptResult["action"], row: WorktreeRow | null, reasons: Reason[] = [], base: AdoptResult["base"] = null): AdoptResult => ({
-      ok: action !== "refused", action, handle: row?.handle ?? (branch ? handleFor(ctx.repo.name, branch) : null), path: entry.path, branch,
-      base: row?.baseRef && row.baseCommit ? { ref: row.baseRef, commit: row.baseCommit } : base, head: entry.head,
-      task: row?.task ?? null, owner: row?.owner ?? null, lease: row ? leaseView(row) : null, reasons,
+      ok: action !== "refused",
+      action,
+      handle: row?.handle ?? (branch ? handleFor(ctx.repo.name, branch) : null),
+      path: entry.path,
+      branch,
+      base: row?.baseRef && row.baseCommit ? { ref: row.baseRef, commit: row.baseCommit } : base,
+      head: entry.head,
+      task: row?.task ?? null,
+      owner: row?.owner ?? null,
+      lease: row ? leaseView(row) : null,
+      reasons,
     });
     const existing = ctx.registry.worktrees.current(ctx.repo.identity).find((r) => r.path === entry.path);
     if (existing) return view("already_managed", existing);
@@ -118,23 +126,57 @@ export async function adopt(ctx: Ctx, options: AdoptOptions): Promise<AdoptResul
   });
 }
 
-function insertAdopted(ctx: Ctx, o: { entry: WorktreeEntry; branch: string; base: { ref: string; commit: string } | null; lease: LeaseFields; taskRaw: string | null }): WorktreeRow {
+function insertAdopted(
+  ctx: Ctx,
+  o: { entry: WorktreeEntry; branch: string; base: { ref: string; commit: string } | null; lease: LeaseFields; taskRaw: string | null },
+): WorktreeRow {
   const now = new Date().toISOString();
   const handle = handleFor(ctx.repo.name, o.branch);
   const task = o.taskRaw === null ? null : canonicalTask(o.taskRaw);
   const row = ctx.registry.write(() => {
     const inserted = ctx.registry.worktrees.insert({
-      repo: ctx.repo.identity, handle, path: o.entry.path, branch: o.branch, createdBranch: false,
-      baseRef: o.base?.ref ?? null, baseCommit: o.base?.commit ?? null, task, taskRaw: o.taskRaw, ...o.lease,
-      lifecycle: "active", outcome: null, fpBootstrap: null, fpContext: null, fpRuntime: null, recycledFrom: null, supersededBy: null,
-      createdAt: now, releasedAt: null, lastActivityAt: now,
+      repo: ctx.repo.identity,
+      handle,
+      path: o.entry.path,
+      branch: o.branch,
+      createdBranch: false,
+      baseRef: o.base?.ref ?? null,
+      baseCommit: o.base?.commit ?? null,
+      task,
+      taskRaw: o.taskRaw,
+      ...o.lease,
+      lifecycle: "active",
+      outcome: null,
+      fpBootstrap: null,
+      fpContext: null,
+      fpRuntime: null,
+      recycledFrom: null,
+      supersededBy: null,
+      createdAt: now,
+      releasedAt: null,
+      lastActivityAt: now,
     });
-    ctx.registry.events.append({ kind: "adopted", repo: inserted.repo, handle, task, owner: inserted.owner, data: { path: inserted.path, branch: o.branch, base: o.base, lock: o.entry.locked ? o.entry.lockReason : null, inPlace: true } });
+    ctx.registry.events.append({
+      kind: "adopted",
+      repo: inserted.repo,
+      handle,
+      task,
+      owner: inserted.owner,
+      data: { path: inserted.path, branch: o.branch, base: o.base, lock: o.entry.locked ? o.entry.lockReason : null, inPlace: true },
+    });
     return inserted;
   });
   const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
   // an unlocked worktree gets Orchard's lock (as `add` gives one); a harness's lock is left as it is
   if (!o.entry.locked && admin) writeLock(admin, leaseLockText(handle, o.lease));
-  if (admin) writeIdentityFile(admin, { handle, repo: row.repo, branch: row.branch, task: row.task, owner: row.owner, base: { ref: row.baseRef, commit: row.baseCommit } });
+  if (admin)
+    writeIdentityFile(admin, {
+      handle,
+      repo: row.repo,
+      branch: row.branch,
+      task: row.task,
+      owner: row.owner,
+      base: { ref: row.baseRef, commit: row.baseCommit },
+    });
   return row;
 }

@@ -70,13 +70,25 @@ export async function writeWorktreeExcludes(repo: RepoContext, worktree: string,
 /** Renders and writes the context files; returns how many and the context fingerprint. */
 export async function injectContext(repo: RepoContext, row: WorktreeRow, admin: string): Promise<{ files: number; fingerprint: string }> {
   const entries = Object.entries(repo.config.config.context?.files ?? {});
-  const rendered = renderContext(entries.map(([target, template]) => [target, readTemplate(repo, template)]), row);
-  if (rendered === null) throw failure("context_template_missing", `a context template (${entries.map(([, t]) => t).join(", ")}) cannot be read inside the repository`);
+  const rendered = renderContext(
+    entries.map(([target, template]) => [target, readTemplate(repo, template)]),
+    row,
+  );
+  if (rendered === null)
+    throw failure("context_template_missing", `a context template (${entries.map(([, t]) => t).join(", ")}) cannot be read inside the repository`);
   if (rendered.length === 0) return { files: 0, fingerprint: contextFingerprint([]) };
-  const ids = await readObjectIds(row.path, rendered.map(([target]) => `:${target}`));
+  const ids = await readObjectIds(
+    row.path,
+    rendered.map(([target]) => `:${target}`),
+  );
   const tracked = rendered.find((_, i) => ids[i] !== null);
   if (tracked) throw failure("context_file_tracked", `the context file ${tracked[0]} is tracked in the repository; orchard never overwrites tracked files`);
-  await writeWorktreeExcludes(repo, row.path, admin, rendered.map(([target]) => target));
+  await writeWorktreeExcludes(
+    repo,
+    row.path,
+    admin,
+    rendered.map(([target]) => target),
+  );
   for (const [target, content] of rendered) {
     if (target.split(/[\\/]/).includes(".git") || !ensureRealParents(row.path, target))
       throw failure("context_path_unsafe", `the context file ${target} would be written through a symlink or into git's files`);

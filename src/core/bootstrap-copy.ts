@@ -24,7 +24,9 @@ function lstatOrNull(path: string): Stats | null {
 
 /** Creates the parent directories of `relative` inside `root`; false when one is a symlink or not a directory. */
 export function ensureRealParents(root: string, relative: string): boolean {
-  const parts = dirname(relative).split(/[\\/]/).filter((p) => p && p !== ".");
+  const parts = dirname(relative)
+    .split(/[\\/]/)
+    .filter((p) => p && p !== ".");
   let dir = root;
   for (const part of parts) {
     dir = join(dir, part);
@@ -65,7 +67,10 @@ export async function copyIncluded(repo: RepoContext, worktree: string): Promise
   const matched = await readUntrackedMatching(repo.primary, repo.config.copy);
   const primaryReal = realpathSync(repo.primary);
   const existing = matched.filter((rel) => lstatOrNull(join(worktree, rel)) !== null);
-  const ids = await readObjectIds(worktree, existing.map((rel) => `:${rel}`));
+  const ids = await readObjectIds(
+    worktree,
+    existing.map((rel) => `:${rel}`),
+  );
   const tracked = new Set(existing.filter((_, i) => ids[i] !== null));
   for (const rel of matched) {
     const source = sourceOf(primaryReal, join(repo.primary, rel));

@@ -39,7 +39,12 @@ function tail(r: ProcessResult): string {
 }
 
 /** Runs one step, timing it; an exception becomes a failed step carrying its message. */
-async function step<T>(steps: BootstrapStep[], name: string, fn: () => Promise<T>, describe: (value: T) => Partial<BootstrapStep> = () => ({})): Promise<T | undefined> {
+async function step<T>(
+  steps: BootstrapStep[],
+  name: string,
+  fn: () => Promise<T>,
+  describe: (value: T) => Partial<BootstrapStep> = () => ({}),
+): Promise<T | undefined> {
   const started = performance.now();
   try {
     const value = await fn();
@@ -52,7 +57,13 @@ async function step<T>(steps: BootstrapStep[], name: string, fn: () => Promise<T
 }
 
 function commandEnv(row: WorktreeRow, primary: string): Record<string, string> {
-  return { ORCHARD_HANDLE: row.handle, ORCHARD_BRANCH: row.branch, ORCHARD_TASK: row.taskRaw ?? row.task ?? "", ORCHARD_WORKTREE: row.path, ORCHARD_PRIMARY: primary };
+  return {
+    ORCHARD_HANDLE: row.handle,
+    ORCHARD_BRANCH: row.branch,
+    ORCHARD_TASK: row.taskRaw ?? row.task ?? "",
+    ORCHARD_WORKTREE: row.path,
+    ORCHARD_PRIMARY: primary,
+  };
 }
 
 async function runCommands(ctx: Ctx, row: WorktreeRow, steps: BootstrapStep[]): Promise<boolean> {
@@ -67,7 +78,14 @@ async function runCommands(ctx: Ctx, row: WorktreeRow, steps: BootstrapStep[]): 
       return false;
     }
     const failed = r.timedOut || r.exitCode !== 0;
-    steps.push({ name: `run: ${command}`, status: failed ? "failed" : "ran", ms: r.durationMs, exitCode: r.exitCode, output: tail(r), ...(r.timedOut ? { reason: `timed out after ${timeout ?? "10m"}` } : {}) });
+    steps.push({
+      name: `run: ${command}`,
+      status: failed ? "failed" : "ran",
+      ms: r.durationMs,
+      exitCode: r.exitCode,
+      output: tail(r),
+      ...(r.timedOut ? { reason: `timed out after ${timeout ?? "10m"}` } : {}),
+    });
     if (failed) return false;
   }
   return true;
@@ -93,9 +111,19 @@ async function runSteps(ctx: Ctx, row: WorktreeRow, options: BootstrapOptions, s
     steps.push({ name: "copy", status: "failed", ms: 0, reason: "git does not list the worktree" });
     return false;
   }
-  const copied = await step(steps, "copy", () => copyIncluded(repo, row.path), (c) => ({ files: c.files, ...(c.notCopied.length ? { notCopied: c.notCopied } : {}) }));
+  const copied = await step(
+    steps,
+    "copy",
+    () => copyIncluded(repo, row.path),
+    (c) => ({ files: c.files, ...(c.notCopied.length ? { notCopied: c.notCopied } : {}) }),
+  );
   if (!copied) return false;
-  const context = await step(steps, "context", () => injectContext(repo, row, admin), (c) => ({ files: c.files }));
+  const context = await step(
+    steps,
+    "context",
+    () => injectContext(repo, row, admin),
+    (c) => ({ files: c.files }),
+  );
   if (!context) return false;
   fp.context = context.fingerprint;
   if (options.reuse !== undefined) skipAll(steps, run, "bootstrap_reused");
@@ -125,5 +153,9 @@ export async function runBootstrap(ctx: Ctx, row: WorktreeRow, options: Bootstra
   const failedStep = steps.find((s) => s.status === "failed");
   if (!failedStep) return { row: updated, report };
   const why = failedStep.reason ?? `exit ${failedStep.exitCode ?? "?"}`;
-  return { row: updated, report, message: `bootstrap step "${failedStep.name}" failed (${why}); the worktree is kept and its bootstrap fingerprint is "failed"` };
+  return {
+    row: updated,
+    report,
+    message: `bootstrap step "${failedStep.name}" failed (${why}); the worktree is kept and its bootstrap fingerprint is "failed"`,
+  };
 }

@@ -4,7 +4,14 @@ import { recycleOrder } from "./policy.js";
 import type { WorktreeRow } from "../registry/index.js";
 
 const candidate = (handle: string, kind: Candidate["kind"], eligible: boolean, lastActivity: string | null): Candidate => ({
-  handle, path: `/w/${handle}`, branch: handle, kind, lifecycle: "active", eligible, reasons: [], lastActivity,
+  handle,
+  path: `/w/${handle}`,
+  branch: handle,
+  kind,
+  lifecycle: "active",
+  eligible,
+  reasons: [],
+  lastActivity,
 });
 
 describe("orderCandidates", () => {

@@ -96,8 +96,14 @@ export async function findCandidates(ctx: Ctx, request: Request, base: { ref: st
     const facts = await factsOf(snapshot, entry, row, { full: true });
     const reasons = assessCandidate(facts, row, request);
     return {
-      handle: row.handle, path: row.path, branch: facts.branch ?? row.branch, kind: kinds.get(row.id) as CandidateKind,
-      lifecycle: row.lifecycle, eligible: reasons.length === 0, reasons, lastActivity: facts.lastActivity,
+      handle: row.handle,
+      path: row.path,
+      branch: facts.branch ?? row.branch,
+      kind: kinds.get(row.id) as CandidateKind,
+      lifecycle: row.lifecycle,
+      eligible: reasons.length === 0,
+      reasons,
+      lastActivity: facts.lastActivity,
     };
   });
   return orderCandidates(candidates);

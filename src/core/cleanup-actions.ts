@@ -57,7 +57,13 @@ function registeredAdmin(b: BatchView, path: string): string | null {
   const admin = b.admins.get(path);
   if (!admin) return null;
   try {
-    return realOr(readFileSync(join(admin, "gitdir"), "utf8").trim().replace(/\/\.git$/, "")) === realOr(path) ? admin : null;
+    return realOr(
+      readFileSync(join(admin, "gitdir"), "utf8")
+        .trim()
+        .replace(/\/\.git$/, ""),
+    ) === realOr(path)
+      ? admin
+      : null;
   } catch {
     return null; // the admin dir is gone: no longer registered
   }
@@ -87,8 +93,15 @@ async function stillPreserved(b: BatchView, pre: Preconditions, head: string, re
 
 async function livenessDrift(b: BatchView, item: PlanItemRow, lockReason: string | null, wantDead: boolean): Promise<Reason[]> {
   const row = item.handle ? b.ctx.registry.worktrees.byHandle(item.handle) : undefined;
-  const liveness = await readLiveness({ row: row?.path === item.path ? row : null, lockReason, path: item.path, cwds: await readProcessCwds(), now: Date.now() });
-  if (liveness.state === "live" || liveness.state === "unknown") return [changed("liveness", wantDead ? "dead" : "not live", liveness.state, { signals: liveness.signals })];
+  const liveness = await readLiveness({
+    row: row?.path === item.path ? row : null,
+    lockReason,
+    path: item.path,
+    cwds: await readProcessCwds(),
+    now: Date.now(),
+  });
+  if (liveness.state === "live" || liveness.state === "unknown")
+    return [changed("liveness", wantDead ? "dead" : "not live", liveness.state, { signals: liveness.signals })];
   if (wantDead && liveness.state !== "dead") return [changed("liveness", "dead", liveness.state, { signals: liveness.signals })];
   return [];
 }

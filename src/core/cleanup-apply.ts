@@ -59,7 +59,14 @@ export interface ApplyRequest {
 }
 
 async function readBatchView(ctx: Ctx, batch: readonly PlanItemRow[]): Promise<BatchView> {
-  const view: BatchView = { ctx, admins: readAdminDirs(ctx.repo.commonDir), targets: null, checkedOut: new Set(), merged: new Set(), repos: ctx.registry.repos.all() };
+  const view: BatchView = {
+    ctx,
+    admins: readAdminDirs(ctx.repo.commonDir),
+    targets: null,
+    checkedOut: new Set(),
+    merged: new Set(),
+    repos: ctx.registry.repos.all(),
+  };
   const main = await readDefaultBranch(ctx.repo);
   if (main) {
     const refs = new Map((await readRefs(ctx.repo.primary, ["refs/heads", "refs/remotes"])).map((r) => [r.ref, r]));
@@ -84,7 +91,14 @@ function retireRow(ctx: Ctx, item: PlanItemRow, planId: string, outcome: Outcome
   const row = ctx.registry.worktrees.current(ctx.repo.identity).find((r) => r.path === item.path);
   if (!row) return;
   ctx.registry.worktrees.update(row.id, { lifecycle: "removed", lastActivityAt: new Date().toISOString() });
-  ctx.registry.events.append({ kind: "removed", repo: row.repo, handle: row.handle, task: row.task, owner: row.owner, data: { path: row.path, branch: row.branch, action: item.action, planId, ...(outcome.salvageRef ? { salvageRef: outcome.salvageRef } : {}) } });
+  ctx.registry.events.append({
+    kind: "removed",
+    repo: row.repo,
+    handle: row.handle,
+    task: row.task,
+    owner: row.owner,
+    data: { path: row.path, branch: row.branch, action: item.action, planId, ...(outcome.salvageRef ? { salvageRef: outcome.salvageRef } : {}) },
+  });
 }
 
 async function runItem(view: BatchView, item: PlanItemRow, deadline: number): Promise<ItemState | null> {
@@ -121,7 +135,15 @@ async function runItem(view: BatchView, item: PlanItemRow, deadline: number): Pr
 }
 
 export function itemView(i: PlanItemRow): ItemView {
-  const view: ItemView = { seq: i.seq, repo: i.repo, path: i.path, handle: i.handle, action: i.action, state: i.state, reasons: ((i.result?.reasons as Reason[] | undefined) ?? i.reasons) as Reason[] };
+  const view: ItemView = {
+    seq: i.seq,
+    repo: i.repo,
+    path: i.path,
+    handle: i.handle,
+    action: i.action,
+    state: i.state,
+    reasons: ((i.result?.reasons as Reason[] | undefined) ?? i.reasons) as Reason[],
+  };
   const ref = i.result?.salvageRef;
   if (typeof ref === "string") view.salvageRef = ref;
   return view;
@@ -136,7 +158,7 @@ export async function applyPlan(main: Ctx, open: (repo: string | null) => Promis
   const notes: Reason[] = [];
   let finished = 0;
   if (open_.length > 0) registry.plans.setStatus(plan.id, "applying");
-  for (let i = 0; i < open_.length; ) {
+  for (let i = 0; i < open_.length;) {
     if (request.limit !== null && finished >= request.limit) {
       notes.push(reason("limit_reached", { limit: request.limit }));
       break;

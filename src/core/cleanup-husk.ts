@@ -13,7 +13,12 @@ import { slug } from "./identity.js";
 import { failure } from "./errors.js";
 import { isInside, type Ctx } from "./context.js";
 
-const FALLBACK_IDENTITY = { GIT_AUTHOR_NAME: "Orchard", GIT_AUTHOR_EMAIL: "orchard@localhost", GIT_COMMITTER_NAME: "Orchard", GIT_COMMITTER_EMAIL: "orchard@localhost" };
+const FALLBACK_IDENTITY = {
+  GIT_AUTHOR_NAME: "Orchard",
+  GIT_AUTHOR_EMAIL: "orchard@localhost",
+  GIT_COMMITTER_NAME: "Orchard",
+  GIT_COMMITTER_EMAIL: "orchard@localhost",
+};
 
 /** Why a path may not be touched as a husk, or null when it is a real directory directly under the root. */
 export function huskContainment(root: string, path: string): string | null {
@@ -45,7 +50,14 @@ export async function salvageHusk(ctx: Ctx, path: string, why: string): Promise<
     if (await createRef(ctx.repo.primary, ref, commit)) {
       const row = ctx.registry.worktrees.current(ctx.repo.identity).find((r) => r.path === path);
       ctx.registry.write(() =>
-        ctx.registry.events.append({ kind: "salvaged", repo: ctx.repo.identity, handle: row?.handle ?? null, task: row?.task ?? null, owner: row?.owner ?? null, data: { ref, commit, path, reason: why, husk: true } }),
+        ctx.registry.events.append({
+          kind: "salvaged",
+          repo: ctx.repo.identity,
+          handle: row?.handle ?? null,
+          task: row?.task ?? null,
+          owner: row?.owner ?? null,
+          data: { ref, commit, path, reason: why, husk: true },
+        }),
       );
       return { ref, commit };
     }

@@ -6,10 +6,27 @@ import type { Facts } from "./types.js";
 import type { HuskFacts, HygieneWorktree, Subject } from "./hygiene-types.js";
 
 const base: Facts = {
-  path: "/w/app@x", handle: "app@x", managed: true, branch: "x", head: "a".repeat(40), detached: false, lifecycle: "terminal",
-  task: null, owner: null, base: null, lock: { locked: false, reason: null, owner: null }, liveness: { state: "none", signals: [] },
-  dirty: { tracked: 0, untracked: 0, conflicted: 0, operation: null }, upstream: null, unpushed: 0, merged: { target: "refs/heads/main", how: "ancestor" },
-  fingerprints: { bootstrap: null, context: null, runtime: null, drift: [] }, createdAt: null, lastActivity: "2026-01-01T00:00:00.000Z", missing: false, prunable: null,
+  path: "/w/app@x",
+  handle: "app@x",
+  managed: true,
+  branch: "x",
+  head: "a".repeat(40),
+  detached: false,
+  lifecycle: "terminal",
+  task: null,
+  owner: null,
+  base: null,
+  lock: { locked: false, reason: null, owner: null },
+  liveness: { state: "none", signals: [] },
+  dirty: { tracked: 0, untracked: 0, conflicted: 0, operation: null },
+  upstream: null,
+  unpushed: 0,
+  merged: { target: "refs/heads/main", how: "ancestor" },
+  fingerprints: { bootstrap: null, context: null, runtime: null, drift: [] },
+  createdAt: null,
+  lastActivity: "2026-01-01T00:00:00.000Z",
+  missing: false,
+  prunable: null,
 };
 
 function member(f: Partial<Facts> = {}, s: Partial<Subject> = {}, digest: string | null = "clean"): PlanMember {
@@ -20,32 +37,60 @@ function member(f: Partial<Facts> = {}, s: Partial<Subject> = {}, digest: string
   return { view, subject, digest };
 }
 
-const request: PlanRequest = { include: ["reclaimable", "reapable", "missing"], salvage: false, olderThanMs: null, now: Date.parse("2026-02-01T00:00:00Z"), defaultBranches: new Map([["r", "main"]]) };
+const request: PlanRequest = {
+  include: ["reclaimable", "reapable", "missing"],
+  salvage: false,
+  olderThanMs: null,
+  now: Date.parse("2026-02-01T00:00:00Z"),
+  defaultBranches: new Map([["r", "main"]]),
+};
 const husk = (h: Partial<HuskFacts>): HuskFacts => ({ symlink: false, empty: false, salvageable: 3, nestedRepository: false, repo: "r", ...h });
 const dirty = { tracked: 0, untracked: 2, conflicted: 0, operation: null };
-const lockedDead = { lock: { locked: true, reason: "claude agent a (pid 9)", owner: { kind: "claude-code" as const, pid: 9 } }, liveness: { state: "dead" as const, signals: [] } };
+const lockedDead = {
+  lock: { locked: true, reason: "claude agent a (pid 9)", owner: { kind: "claude-code" as const, pid: 9 } },
+  liveness: { state: "dead" as const, signals: [] },
+};
 
-const actions = (members: PlanMember[], r: Partial<PlanRequest> = {}): string[] => planCleanup(members, { ...request, ...r }).items.map((i) => `${i.action} ${i.path}`);
-const skippedCodes = (members: PlanMember[], r: Partial<PlanRequest> = {}): string[] => planCleanup(members, { ...request, ...r }).skipped.map((s) => s.reasons[0]?.code ?? "");
+const actions = (members: PlanMember[], r: Partial<PlanRequest> = {}): string[] =>
+  planCleanup(members, { ...request, ...r }).items.map((i) => `${i.action} ${i.path}`);
+const skippedCodes = (members: PlanMember[], r: Partial<PlanRequest> = {}): string[] =>
+  planCleanup(members, { ...request, ...r }).skipped.map((s) => s.reasons[0]?.code ?? "");
 
 describe("planCleanup", () => {
   it("removes a reclaimable worktree, then deletes the branch orchard created", () => {
     const plan = planCleanup([member()], request);
-    expect(plan.items.map((i) => [i.seq, i.action])).toEqual([[1, "remove"], [2, "delete_branch"]]);
-    expect(plan.items[0]?.preconditions).toEqual({ head: base.head, dirtyDigest: "clean", lifecycle: "terminal", lockReason: null, branch: "x", proof: "merged", husk: false });
+    expect(plan.items.map((i) => [i.seq, i.action])).toEqual([
+      [1, "remove"],
+      [2, "delete_branch"],
+    ]);
+    expect(plan.items[0]?.preconditions).toEqual({
+      head: base.head,
+      dirtyDigest: "clean",
+      lifecycle: "terminal",
+      lockReason: null,
+      branch: "x",
+      proof: "merged",
+      husk: false,
+    });
     expect(plan.items[1]?.preconditions).toMatchObject({ head: base.head, branch: "x", dirtyDigest: null });
   });
 
   it.each<[string, PlanMember, string[]]>([
     ["a branch orchard did not create", member({}, { createdBranch: false }), ["remove /w/app@x"]],
-    ["a squash-merged branch (commits not reachable from main)", member({ merged: { target: "refs/heads/main", how: "merge_adds_nothing" } }), ["remove /w/app@x"]],
+    [
+      "a squash-merged branch (commits not reachable from main)",
+      member({ merged: { target: "refs/heads/main", how: "merge_adds_nothing" } }),
+      ["remove /w/app@x"],
+    ],
     ["a pushed, unmerged branch", member({ merged: { target: "refs/heads/main", how: null } }), ["remove /w/app@x"]],
     ["the default branch itself", member({ branch: "main" }), ["remove /w/app@x"]],
     ["a detached head", member({ detached: true, branch: null }), ["remove /w/app@x"]],
   ])("keeps %s", (_l, m, expected) => expect(actions([m])).toEqual(expected));
 
   it("reaps a dead-owner worktree and prunes a missing one", () => {
-    expect(actions([member(lockedDead, {}), member({ path: "/w/app@m", handle: "app@m", missing: true }, {}, "missing")], { defaultBranches: new Map() })).toEqual(["prune /w/app@m", "reap /w/app@x"]);
+    expect(
+      actions([member(lockedDead, {}), member({ path: "/w/app@m", handle: "app@m", missing: true }, {}, "missing")], { defaultBranches: new Map() }),
+    ).toEqual(["prune /w/app@m", "reap /w/app@x"]);
   });
 
   it("plans needs_salvage only with --salvage", () => {
@@ -65,8 +110,16 @@ describe("planCleanup", () => {
   });
 
   it("husks: empty or only-ignored are removed, files need --salvage, the rest are never touched", () => {
-    const h = (p: string, facts: Partial<HuskFacts>) => member({ path: p, handle: null, managed: false, lifecycle: null }, { listed: false, husk: husk(facts) }, "digest");
-    const members = [h("/w/a", { empty: true }), h("/w/b", { salvageable: 0 }), h("/w/c", {}), h("/w/d", { repo: null }), h("/w/e", { symlink: true }), h("/w/f", { nestedRepository: true })];
+    const h = (p: string, facts: Partial<HuskFacts>) =>
+      member({ path: p, handle: null, managed: false, lifecycle: null }, { listed: false, husk: husk(facts) }, "digest");
+    const members = [
+      h("/w/a", { empty: true }),
+      h("/w/b", { salvageable: 0 }),
+      h("/w/c", {}),
+      h("/w/d", { repo: null }),
+      h("/w/e", { symlink: true }),
+      h("/w/f", { nestedRepository: true }),
+    ];
     expect(actions(members, { include: ["husk"] })).toEqual(["remove /w/a", "remove /w/b"]);
     expect(actions(members, { include: ["husk"], salvage: true })).toEqual(["remove /w/a", "remove /w/b", "salvage_remove /w/c"]);
     expect(skippedCodes(members, { include: ["husk"] })).toEqual(["salvage_not_requested", "not_listed_by_git", "not_listed_by_git", "not_listed_by_git"]);

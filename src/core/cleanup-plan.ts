@@ -87,7 +87,8 @@ function decide(m: PlanMember, request: PlanRequest): Decision {
     case "husk": {
       const codes = new Set(w.reasons.map((r) => r.code));
       if (codes.has("husk_empty") || codes.has("husk_only_ignored")) return { action: "remove", reasons: w.reasons };
-      if (codes.has("husk_has_files")) return request.salvage ? { action: "salvage_remove", reasons: w.reasons } : { skip: [reason("salvage_not_requested"), ...w.reasons] };
+      if (codes.has("husk_has_files"))
+        return request.salvage ? { action: "salvage_remove", reasons: w.reasons } : { skip: [reason("salvage_not_requested"), ...w.reasons] };
       return { skip: w.reasons };
     }
     default: {
@@ -101,8 +102,13 @@ function preconditionsOf(m: PlanMember): Preconditions {
   const w = m.view;
   const preserved = assessPreservation(w);
   return {
-    head: w.head, dirtyDigest: m.digest, lifecycle: w.lifecycle, lockReason: w.lock.locked ? w.lock.reason : null,
-    branch: w.detached ? null : w.branch, proof: preserved.state === "yes" ? preserved.via : null, husk: w.disposition === "husk",
+    head: w.head,
+    dirtyDigest: m.digest,
+    lifecycle: w.lifecycle,
+    lockReason: w.lock.locked ? w.lock.reason : null,
+    branch: w.detached ? null : w.branch,
+    proof: preserved.state === "yes" ? preserved.via : null,
+    husk: w.disposition === "husk",
   };
 }
 
@@ -128,11 +134,26 @@ export function planCleanup(members: readonly PlanMember[], request: PlanRequest
       skipped.push({ path: w.path, handle: w.handle, disposition: w.disposition, reasons: decision.skip });
       continue;
     }
-    const item: PlannedItem = { seq: items.length + 1, repo: m.subject.repo, path: w.path, handle: w.handle, action: decision.action, preconditions: preconditionsOf(m), reasons: decision.reasons };
+    const item: PlannedItem = {
+      seq: items.length + 1,
+      repo: m.subject.repo,
+      path: w.path,
+      handle: w.handle,
+      action: decision.action,
+      preconditions: preconditionsOf(m),
+      reasons: decision.reasons,
+    };
     if (w.disk) item.bytes = w.disk.uniqueBytes;
     items.push(item);
     if (deletableBranch(m, decision.action, request))
-      branchItems.push({ repo: m.subject.repo, path: w.path, handle: w.handle, action: "delete_branch", preconditions: { ...preconditionsOf(m), dirtyDigest: null }, reasons: [reason("merged", { how: w.merged?.how, target: w.merged?.target })] });
+      branchItems.push({
+        repo: m.subject.repo,
+        path: w.path,
+        handle: w.handle,
+        action: "delete_branch",
+        preconditions: { ...preconditionsOf(m), dirtyDigest: null },
+        reasons: [reason("merged", { how: w.merged?.how, target: w.merged?.target })],
+      });
   }
   for (const b of branchItems) items.push({ seq: items.length + 1, ...b });
   return { items, skipped };

@@ -45,9 +45,13 @@ export interface RunResult {
 
 export function parseInclude(value: string | string[] | undefined): Includable[] {
   if (value === undefined) return [...DEFAULT_INCLUDE];
-  const words = (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(",")).map((w) => w.trim()).filter(Boolean);
+  const words = (Array.isArray(value) ? value : [value])
+    .flatMap((v) => v.split(","))
+    .map((w) => w.trim())
+    .filter(Boolean);
   for (const w of words)
-    if (!(INCLUDABLE as readonly string[]).includes(w)) throw usageError("invalid_argument", `--include: ${JSON.stringify(w)} is not one of ${INCLUDABLE.join(", ")}`);
+    if (!(INCLUDABLE as readonly string[]).includes(w))
+      throw usageError("invalid_argument", `--include: ${JSON.stringify(w)} is not one of ${INCLUDABLE.join(", ")}`);
   return [...new Set(words)] as Includable[];
 }
 
@@ -82,7 +86,16 @@ export async function cleanupPlan(main: Ctx, ctxs: Ctx[], options: CleanupPlanOp
   main.registry.write(() =>
     main.registry.plans.insert(
       { id: planId, createdAt: fleet.generatedAt, scope: options.allRepos ? "all" : main.repo.identity, digest, options: stored, skipped },
-      items.map((i) => ({ seq: i.seq, repo: i.repo, path: i.path, handle: i.handle, action: i.action, preconditions: { ...i.preconditions }, reasons: i.reasons, bytes: i.bytes ?? null })),
+      items.map((i) => ({
+        seq: i.seq,
+        repo: i.repo,
+        path: i.path,
+        handle: i.handle,
+        action: i.action,
+        preconditions: { ...i.preconditions },
+        reasons: i.reasons,
+        bytes: i.bytes ?? null,
+      })),
     ),
   );
   return { ok: true, planId, digest, items, skipped, notes: [...notes, ...fleet.notes] };

@@ -11,7 +11,13 @@ describe("ConfigSchema", () => {
     expect(
       issues({
         defaultBranch: "main",
-        bootstrap: { copy: [".env", "/config/*.local"], run: ["npm ci"], inputs: ["package-lock.json"], preserve: ["node_modules", "**/node_modules"], timeout: "10m" },
+        bootstrap: {
+          copy: [".env", "/config/*.local"],
+          run: ["npm ci"],
+          inputs: ["package-lock.json"],
+          preserve: ["node_modules", "**/node_modules"],
+          timeout: "10m",
+        },
         context: { files: { "AGENTS.local.md": "docs/agent-context.md" } },
         runtime: { probe: ["node --version"] },
         lease: { ttl: "2h" },
@@ -26,7 +32,9 @@ describe("ConfigSchema", () => {
   });
   it("paths and patterns cannot leave the repository", () => {
     expect(issues({ bootstrap: { inputs: ["/etc/passwd"], copy: ["../x"], preserve: ["a/../../b"] } })).toEqual([
-      "bootstrap.copy.0:custom", "bootstrap.inputs.0:custom", "bootstrap.preserve.0:custom",
+      "bootstrap.copy.0:custom",
+      "bootstrap.inputs.0:custom",
+      "bootstrap.preserve.0:custom",
     ]);
     expect(issues({ context: { files: { "../out.md": "docs/a.md" } } })).toHaveLength(1);
     expect(issues({ bootstrap: { inputs: ["a\nb"] } })).toEqual(["bootstrap.inputs.0:custom"]);

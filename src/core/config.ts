@@ -40,20 +40,29 @@ export const ConfigSchema = z
       })
       .strict()
       .optional(),
-    context: z.object({ files: z.record(relativePath, relativePath).optional() }).strict().optional(),
-    runtime: z.object({ probe: z.array(z.string().min(1)).optional() }).strict().optional(),
+    context: z
+      .object({ files: z.record(relativePath, relativePath).optional() })
+      .strict()
+      .optional(),
+    runtime: z
+      .object({ probe: z.array(z.string().min(1)).optional() })
+      .strict()
+      .optional(),
     lease: z.object({ ttl: duration.optional() }).strict().optional(),
     reap: z.object({ guard: duration.optional() }).strict().optional(),
     wave: z
       .object({
-        branchPattern: z.string().refine((p) => {
-          try {
-            new RegExp(p);
-            return true;
-          } catch {
-            return false;
-          }
-        }, "a valid regular expression").optional(),
+        branchPattern: z
+          .string()
+          .refine((p) => {
+            try {
+              new RegExp(p);
+              return true;
+            } catch {
+              return false;
+            }
+          }, "a valid regular expression")
+          .optional(),
         allowDeletions: z.boolean().optional(),
       })
       .strict()

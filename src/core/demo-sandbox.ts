@@ -86,7 +86,8 @@ function writeProject(primary: string): number {
   ];
   for (const module of MODULES) {
     for (let i = 0; i < 20; i++) files.push([`src/${module}/${module}-${i}.ts`, `export const ${module}${i} = ${i};\n`]);
-    for (let i = 0; i < 4; i++) files.push([`test/${module}/${module}-${i}.test.ts`, `import { ${module}${i} } from "../../src/${module}/${module}-${i}.js";\nvoid ${module}${i};\n`]);
+    for (let i = 0; i < 4; i++)
+      files.push([`test/${module}/${module}-${i}.test.ts`, `import { ${module}${i} } from "../../src/${module}/${module}-${i}.js";\nvoid ${module}${i};\n`]);
     files.push([`docs/${module}.txt`, `${module}: notes\n`]);
   }
   for (const [file, content] of files) {

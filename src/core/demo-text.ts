@@ -19,9 +19,11 @@ const STORY: Record<Story, (a: Agent) => string> = {
   crashed_dirty: (a) => `${a.name}, a Claude Code session, crashed on ${a.branch}: merged, but it left uncommitted notes behind.`,
   crashed_unmerged: (a) => `${a.name}, a Claude Code agent, crashed on ${a.branch} with commits that were never merged or pushed.`,
   duplicate_done: (a) => `${a.name} finished ${a.branch} for ${a.task}; merged and released.`,
-  duplicate_idle: (a) => `${a.name} started over on the same task ${a.task} in a second worktree, ${a.branch}, committed, and walked away without naming an owner.`,
+  duplicate_idle: (a) =>
+    `${a.name} started over on the same task ${a.task} in a second worktree, ${a.branch}, committed, and walked away without naming an owner.`,
   repeat_done: (a) => `${a.name} fixed ${a.task} on ${a.branch}, pushed it and released it.`,
-  repeat_equivalent: (a) => `${a.name} was then given ${a.task} again and made the same fix on ${a.branch} (a worktree it could have reused); the first fix got merged.`,
+  repeat_equivalent: (a) =>
+    `${a.name} was then given ${a.task} again and made the same fix on ${a.branch} (a worktree it could have reused); the first fix got merged.`,
   abandoned_dirty: (a) => `${a.name} abandoned ${a.branch} (${a.task}) with an uncommitted change to a tracked file.`,
   deleted_directory: (a) => `${a.name} finished ${a.branch}; then someone deleted its directory by hand, so git still lists a worktree that is gone.`,
   live: (a) => `${a.name} is still working on ${a.branch} (${a.task}): a live process sits inside the worktree.`,
@@ -67,5 +69,8 @@ export const DEMO_TEXT = {
   safetyTitle: "Nothing of value was lost:",
   salvaged: (s: Sandbox, ref: string) => `  • The crashed session's notes are in ${ref} — see them with: git -C ${s.primary} show --stat ${ref}`,
   keptWork: (r: Row) => `  • ${where(r)} still holds its work${because(r.reasons)}: it was left alone.`,
-  outro: (s: Sandbox) => [`The sandbox stays at ${s.dir} so you can look around (try: orchard --home ${s.home} --repo ${s.primary} list).`, `Remove it with: rm -rf ${s.dir}`],
+  outro: (s: Sandbox) => [
+    `The sandbox stays at ${s.dir} so you can look around (try: orchard --home ${s.home} --repo ${s.primary} list).`,
+    `Remove it with: rm -rf ${s.dir}`,
+  ],
 } as const;

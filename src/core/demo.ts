@@ -69,7 +69,13 @@ async function reapStep(orchard: Orchard, narrate: Narrate): Promise<ReapSummary
   narrate("");
   narrate(T.reapTitle);
   const reap = await orchard.reapOrphans({ salvage: true });
-  const entries = reap.entries.map((e) => ({ path: e.path, branch: e.branch, status: e.status, reason: e.reason, ...(e.salvageRef ? { salvageRef: e.salvageRef } : {}) }));
+  const entries = reap.entries.map((e) => ({
+    path: e.path,
+    branch: e.branch,
+    status: e.status,
+    reason: e.reason,
+    ...(e.salvageRef ? { salvageRef: e.salvageRef } : {}),
+  }));
   for (const e of entries) narrate(e.status === "reaped" ? T.reaped(e) : T.reapSkipped(e));
   return { reaped: reap.reaped, skipped: reap.skipped, entries };
 }

@@ -21,10 +21,10 @@ function signature(path: string): string {
 export function dirtyDigest(worktree: string, status: Pick<StatusSummary, "paths">, operation: Operation | null): string {
   const paths = status.paths.filter((p) => p.kind !== "ignored");
   if (paths.length === 0 && operation === null) return CLEAN_DIGEST;
-  const lines = paths
-    .map((p) => JSON.stringify([p.kind, p.xy ?? "", p.path, p.origPath ?? "", signature(join(worktree, p.path))]))
-    .sort();
-  return createHash("sha256").update(`operation ${operation ?? "none"}\n${lines.join("\n")}`).digest("hex");
+  const lines = paths.map((p) => JSON.stringify([p.kind, p.xy ?? "", p.path, p.origPath ?? "", signature(join(worktree, p.path))])).sort();
+  return createHash("sha256")
+    .update(`operation ${operation ?? "none"}\n${lines.join("\n")}`)
+    .digest("hex");
 }
 
 /** Only worktree-side deletions of tracked files: what an interrupted `git worktree remove` leaves. */

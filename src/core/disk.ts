@@ -121,7 +121,10 @@ export class DiskLedger {
  * Measures every worktree (and its admin dir) within the budget, backlog first: the bytes that
  * cleanup would free matter most. Sets `disk` on each view: a value, or null when not measured.
  */
-export async function measureFleet(items: readonly { view: HygieneWorktree; admin: string | null }[], budgetMs: number): Promise<{ summary: DiskSummary; notes: Reason[] }> {
+export async function measureFleet(
+  items: readonly { view: HygieneWorktree; admin: string | null }[],
+  budgetMs: number,
+): Promise<{ summary: DiskSummary; notes: Reason[] }> {
   const deadline = Date.now() + budgetMs;
   const skip = new Set(items.map((i) => i.view.path));
   const inBacklog = (i: { view: HygieneWorktree }): boolean => BACKLOG.includes(i.view.disposition);

@@ -54,9 +54,18 @@ export async function readSnapshot(repo: RepoContext, registry: Registry): Promi
   const rowHeads = rows.map((r) => refs.get(`refs/heads/${r.branch}`)?.oid).filter((h): h is string => !!h);
   const fingerprints = await readFingerprintBasis(repo, registry, [...heads, ...rowHeads]);
   return {
-    repo, defaultBranch, targets, entries, refs, rows,
+    repo,
+    defaultBranch,
+    targets,
+    entries,
+    refs,
+    rows,
     admins: readAdminDirs(repo.commonDir),
-    cwds, unpushedGraph, unmergedGraph, fingerprints, now: Date.now(),
+    cwds,
+    unpushedGraph,
+    unmergedGraph,
+    fingerprints,
+    now: Date.now(),
   };
 }
 
@@ -91,7 +100,13 @@ function realOrSelf(path: string): string {
   }
 }
 
-export async function readLiveness(options: { row: WorktreeRow | null; lockReason: string | null; path: string; cwds: Map<number, string> | null; now: number }): Promise<Facts["liveness"]> {
+export async function readLiveness(options: {
+  row: WorktreeRow | null;
+  lockReason: string | null;
+  path: string;
+  cwds: Map<number, string> | null;
+  now: number;
+}): Promise<Facts["liveness"]> {
   const { row } = options;
   const hasLease = !!row && (row.owner !== null || row.pid !== null);
   const owner = options.lockReason === null ? null : parseLockOwner(options.lockReason);
@@ -102,7 +117,8 @@ export async function readLiveness(options: { row: WorktreeRow | null; lockReaso
     const host = owner.kind === "orchard" ? (owner.host ?? null) : null;
     probes.push(await probePid(owner.pid, host, start));
   }
-  const inside = options.cwds === null || !existsSync(options.path) ? (options.cwds === null ? null : []) : processesInside(options.cwds, realOrSelf(options.path));
+  const inside =
+    options.cwds === null || !existsSync(options.path) ? (options.cwds === null ? null : []) : processesInside(options.cwds, realOrSelf(options.path));
   return assessLiveness({
     lease: hasLease ? { heartbeatAt: row.heartbeatAt, ttlMs: row.ttlMs } : null,
     pids: probes,
@@ -163,7 +179,9 @@ export async function factsOf(snapshot: Snapshot, entry: WorktreeEntry | null, r
         ? { ref: upstreamRecord.upstream, ahead: upstreamRecord.track.ahead, behind: upstreamRecord.track.behind }
         : null,
     unpushed: snapshot.unpushedGraph && head ? countInGraph(snapshot.unpushedGraph, head) : null,
-    fingerprints: row ? await readFingerprintFacts(snapshot.fingerprints, row, head, options.full) : { bootstrap: null, context: null, runtime: null, drift: [] },
+    fingerprints: row
+      ? await readFingerprintFacts(snapshot.fingerprints, row, head, options.full)
+      : { bootstrap: null, context: null, runtime: null, drift: [] },
     createdAt: row?.createdAt ?? iso(admin ? readAdminCreated(admin) : null),
     lastActivity: latest(row?.lastActivityAt ?? null, iso(admin ? readAdminActivity(admin) : null)),
     missing,

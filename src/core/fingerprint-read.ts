@@ -11,7 +11,14 @@ import type { RepoContext } from "./repo.js";
 import { isInside } from "./context.js";
 import { isTrusted } from "./trust.js";
 import {
-  assessDrift, bootstrapFingerprint, canonicalBootstrapConfig, contextFingerprint, contextVarsOf, renderTemplate, runtimeFingerprint, type ProbeOutput,
+  assessDrift,
+  bootstrapFingerprint,
+  canonicalBootstrapConfig,
+  contextFingerprint,
+  contextVarsOf,
+  renderTemplate,
+  runtimeFingerprint,
+  type ProbeOutput,
 } from "./fingerprints.js";
 import type { Facts } from "./types.js";
 
@@ -46,7 +53,10 @@ export function readTemplate(repo: RepoContext, relative: string): string | null
 export async function readFingerprintBasis(repo: RepoContext, registry: Registry, heads: readonly string[]): Promise<FingerprintBasis> {
   const inputs = repo.config.config.bootstrap?.inputs ?? [];
   const objects = await readInputObjects(repo, heads, inputs);
-  const templates = Object.entries(repo.config.config.context?.files ?? {}).map(([target, template]): [string, string | null] => [target, readTemplate(repo, template)]);
+  const templates = Object.entries(repo.config.config.context?.files ?? {}).map(([target, template]): [string, string | null] => [
+    target,
+    readTemplate(repo, template),
+  ]);
   return { repo, trusted: isTrusted(repo, registry), bootstrapConfig: canonicalBootstrapConfig(repo.config), inputs, objects, templates };
 }
 
@@ -60,7 +70,10 @@ export async function readInputObjects(repo: RepoContext, heads: readonly string
 export async function readBootstrapFingerprintAt(repo: RepoContext, head: string): Promise<string> {
   const inputs = repo.config.config.bootstrap?.inputs ?? [];
   const objects = await readInputObjects(repo, [head], inputs);
-  return bootstrapFingerprint(canonicalBootstrapConfig(repo.config), inputs.map((path) => [path, objects.get(`${head}:${path}`) ?? null] as const));
+  return bootstrapFingerprint(
+    canonicalBootstrapConfig(repo.config),
+    inputs.map((path) => [path, objects.get(`${head}:${path}`) ?? null] as const),
+  );
 }
 
 /** The bootstrap fingerprint a worktree at `head` would get now. */

@@ -1,8 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { assessDrift, allEstablished, bootstrapFingerprint, canonicalBootstrapConfig, contextFingerprint, renderTemplate, runtimeFingerprint, shortRef, FAILED_FINGERPRINT } from "./fingerprints.js";
+import {
+  assessDrift,
+  allEstablished,
+  bootstrapFingerprint,
+  canonicalBootstrapConfig,
+  contextFingerprint,
+  renderTemplate,
+  runtimeFingerprint,
+  shortRef,
+  FAILED_FINGERPRINT,
+} from "./fingerprints.js";
 import type { LoadedConfig } from "./config.js";
 
-const loaded = (bootstrap: NonNullable<LoadedConfig["config"]["bootstrap"]>, copy: string[] = []): LoadedConfig => ({ config: { bootstrap }, source: null, hash: null, copy });
+const loaded = (bootstrap: NonNullable<LoadedConfig["config"]["bootstrap"]>, copy: string[] = []): LoadedConfig => ({
+  config: { bootstrap },
+  source: null,
+  hash: null,
+  copy,
+});
 const vars = { task: "https://x.com/t/1", branch: "feat/a", handle: "app@feat-a-1234abcd", base: "main" };
 
 describe("bootstrap fingerprint", () => {
@@ -22,18 +37,34 @@ describe("bootstrap fingerprint", () => {
 
 describe("context and runtime fingerprints", () => {
   it("context: the order of files does not matter, their content does", () => {
-    expect(contextFingerprint([["a", "1"], ["b", "2"]])).toBe(contextFingerprint([["b", "2"], ["a", "1"]]));
+    expect(
+      contextFingerprint([
+        ["a", "1"],
+        ["b", "2"],
+      ]),
+    ).toBe(
+      contextFingerprint([
+        ["b", "2"],
+        ["a", "1"],
+      ]),
+    );
     expect(contextFingerprint([["a", "1"]])).not.toBe(contextFingerprint([["a", "2"]]));
   });
   it("runtime: outputs are compared trimmed, exit codes count", () => {
-    expect(runtimeFingerprint([{ command: "node -v", exitCode: 0, stdout: "v20\n" }])).toBe(runtimeFingerprint([{ command: "node -v", exitCode: 0, stdout: "v20" }]));
-    expect(runtimeFingerprint([{ command: "node -v", exitCode: 0, stdout: "v20" }])).not.toBe(runtimeFingerprint([{ command: "node -v", exitCode: 1, stdout: "v20" }]));
+    expect(runtimeFingerprint([{ command: "node -v", exitCode: 0, stdout: "v20\n" }])).toBe(
+      runtimeFingerprint([{ command: "node -v", exitCode: 0, stdout: "v20" }]),
+    );
+    expect(runtimeFingerprint([{ command: "node -v", exitCode: 0, stdout: "v20" }])).not.toBe(
+      runtimeFingerprint([{ command: "node -v", exitCode: 1, stdout: "v20" }]),
+    );
   });
 });
 
 describe("templates", () => {
   it("fills the four variables, spaces allowed, and leaves anything else as written", () => {
-    expect(renderTemplate("{{task}} {{ branch }} {{handle}} {{base}} {{other}} {task}", vars)).toBe("https://x.com/t/1 feat/a app@feat-a-1234abcd main {{other}} {task}");
+    expect(renderTemplate("{{task}} {{ branch }} {{handle}} {{base}} {{other}} {task}", vars)).toBe(
+      "https://x.com/t/1 feat/a app@feat-a-1234abcd main {{other}} {task}",
+    );
   });
   it("a replacement containing $ patterns is inserted literally", () => {
     expect(renderTemplate("{{task}}", { ...vars, task: "$& $1 $$" })).toBe("$& $1 $$");

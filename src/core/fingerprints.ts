@@ -61,7 +61,14 @@ export function shortRef(ref: string | null, commit: string | null): string {
   return ref.replace(/^refs\/(heads|remotes|tags)\//, "");
 }
 
-export function contextVarsOf(row: { taskRaw: string | null; task: string | null; branch: string; handle: string; baseRef: string | null; baseCommit: string | null }): ContextVars {
+export function contextVarsOf(row: {
+  taskRaw: string | null;
+  task: string | null;
+  branch: string;
+  handle: string;
+  baseRef: string | null;
+  baseCommit: string | null;
+}): ContextVars {
   return { task: row.taskRaw ?? row.task ?? "", branch: row.branch, handle: row.handle, base: shortRef(row.baseRef, row.baseCommit) };
 }
 

@@ -5,17 +5,45 @@ import type { HygieneReport, HygieneWorktree } from "./hygiene-types.js";
 
 const evil = `/w/<script>alert("x")</script> & 'q'\nnext`;
 const worktree = {
-  path: evil, handle: null, repo: "r", disposition: "reclaimable", reasons: [{ code: "clean", message: "no <b>changes</b>" }],
-  suggestion: { action: "remove", command: `git worktree remove -- '${evil}'` }, managed: false, branch: "x<y", head: "a".repeat(40), detached: false,
-  lifecycle: null, task: null, owner: null, base: null, lock: { locked: false, reason: null, owner: null }, liveness: { state: "none", signals: [] },
-  dirty: { tracked: 0, untracked: 0, conflicted: 0, operation: null }, upstream: null, unpushed: 0, merged: { target: "refs/heads/main", how: "ancestor" },
-  fingerprints: { bootstrap: null, context: null, runtime: null, drift: [] }, createdAt: null, lastActivity: null, missing: false, prunable: null, disk: { bytes: 2048, uniqueBytes: 1024 },
+  path: evil,
+  handle: null,
+  repo: "r",
+  disposition: "reclaimable",
+  reasons: [{ code: "clean", message: "no <b>changes</b>" }],
+  suggestion: { action: "remove", command: `git worktree remove -- '${evil}'` },
+  managed: false,
+  branch: "x<y",
+  head: "a".repeat(40),
+  detached: false,
+  lifecycle: null,
+  task: null,
+  owner: null,
+  base: null,
+  lock: { locked: false, reason: null, owner: null },
+  liveness: { state: "none", signals: [] },
+  dirty: { tracked: 0, untracked: 0, conflicted: 0, operation: null },
+  upstream: null,
+  unpushed: 0,
+  merged: { target: "refs/heads/main", how: "ancestor" },
+  fingerprints: { bootstrap: null, context: null, runtime: null, drift: [] },
+  createdAt: null,
+  lastActivity: null,
+  missing: false,
+  prunable: null,
+  disk: { bytes: 2048, uniqueBytes: 1024 },
 } as HygieneWorktree;
 
 const report: HygieneReport = {
-  ok: true, generatedAt: "2026-01-01T00:00:00.000Z", repos: [{ identity: "r", name: "a<pp", primary: "/p", defaultBranch: "main" }],
-  summary: summarize([worktree]), worktrees: [worktree], duplicateTaskGroups: [{ repo: "r", task: "<t>", handles: ["a", "b"], canonical: "a", others: ["b"] }],
-  patchEquivalentGroups: [], preventableDuplicates: { count: 0, recent: [] }, cleanupBacklog: { count: 1, bytes: 1024, byDisposition: { reclaimable: { count: 1, bytes: 1024 } } }, notes: [],
+  ok: true,
+  generatedAt: "2026-01-01T00:00:00.000Z",
+  repos: [{ identity: "r", name: "a<pp", primary: "/p", defaultBranch: "main" }],
+  summary: summarize([worktree]),
+  worktrees: [worktree],
+  duplicateTaskGroups: [{ repo: "r", task: "<t>", handles: ["a", "b"], canonical: "a", others: ["b"] }],
+  patchEquivalentGroups: [],
+  preventableDuplicates: { count: 0, recent: [] },
+  cleanupBacklog: { count: 1, bytes: 1024, byDisposition: { reclaimable: { count: 1, bytes: 1024 } } },
+  notes: [],
 };
 
 describe("renderHygieneHtml", () => {
@@ -39,6 +67,12 @@ describe("renderHygieneHtml", () => {
 });
 
 describe("helpers", () => {
-  it.each([[0, "0 B"], [1023, "1023 B"], [1536, "1.5 KiB"], [5 * 1024 ** 3, "5.0 GiB"], [300 * 1024 ** 3, "300 GiB"]])("formatBytes(%d)", (n, out) => expect(formatBytes(n)).toBe(out));
+  it.each([
+    [0, "0 B"],
+    [1023, "1023 B"],
+    [1536, "1.5 KiB"],
+    [5 * 1024 ** 3, "5.0 GiB"],
+    [300 * 1024 ** 3, "300 GiB"],
+  ])("formatBytes(%d)", (n, out) => expect(formatBytes(n)).toBe(out));
   it("text shows control characters", () => expect(text("a\tb\u0000")).toBe("a\u2409b\u2400"));
 });

@@ -5,8 +5,14 @@
 import { DISPOSITIONS, type Disposition, type HygieneReport, type HygieneWorktree } from "./hygiene-types.js";
 
 const COLORS: Record<Disposition, string> = {
-  live: "#2e7d32", reclaimable: "#1565c0", reapable: "#6a1b9a", needs_salvage: "#c62828",
-  idle: "#ef6c00", missing: "#757575", husk: "#8d6e63", unknown: "#b28704",
+  live: "#2e7d32",
+  reclaimable: "#1565c0",
+  reapable: "#6a1b9a",
+  needs_salvage: "#c62828",
+  idle: "#ef6c00",
+  missing: "#757575",
+  husk: "#8d6e63",
+  unknown: "#b28704",
 };
 const MEANING: Record<Disposition, string> = {
   live: "a live owner works here: keep",
@@ -25,7 +31,12 @@ function visible(value: string): string {
 }
 
 export function text(value: unknown): string {
-  return visible(String(value ?? "")).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  return visible(String(value ?? ""))
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 }
 const attr = text;
 
@@ -62,17 +73,22 @@ function dispositionChart(r: HygieneReport): string {
 }
 
 function diskChart(r: HygieneReport): string {
-  const measured = r.worktrees.filter((w) => w.disk).sort((a, b) => (b.disk?.bytes ?? 0) - (a.disk?.bytes ?? 0)).slice(0, 25);
+  const measured = r.worktrees
+    .filter((w) => w.disk)
+    .sort((a, b) => (b.disk?.bytes ?? 0) - (a.disk?.bytes ?? 0))
+    .slice(0, 25);
   if (measured.length === 0) return `<p class="muted">Disk was not measured. Run <code>orchard hygiene --disk --html &lt;file&gt;</code>.</p>`;
   const max = Math.max(1, ...measured.map((w) => w.disk?.bytes ?? 0));
   const rowH = 22;
-  const bars = measured.map((w, i) => {
-    const bytes = w.disk?.bytes ?? 0;
-    const unique = w.disk?.uniqueBytes ?? 0;
-    const y = i * rowH;
-    const label = w.handle ?? w.path.slice(w.path.lastIndexOf("/") + 1);
-    return `<g><title>${text(`${w.path}\n${formatBytes(bytes)} apparent, ${formatBytes(unique)} freed by removing it`)}</title><text x="0" y="${y + 15}">${text(label.length > 38 ? `${label.slice(0, 37)}…` : label)}</text><rect x="260" y="${y + 3}" width="${Math.max(2, Math.round((bytes / max) * 300))}" height="16" rx="2" fill="${COLORS[w.disposition]}" opacity="0.35"/><rect x="260" y="${y + 3}" width="${Math.round((unique / max) * 300)}" height="16" rx="2" fill="${COLORS[w.disposition]}"/><text x="${566}" y="${y + 15}" class="num">${formatBytes(bytes)}</text></g>`;
-  }).join("");
+  const bars = measured
+    .map((w, i) => {
+      const bytes = w.disk?.bytes ?? 0;
+      const unique = w.disk?.uniqueBytes ?? 0;
+      const y = i * rowH;
+      const label = w.handle ?? w.path.slice(w.path.lastIndexOf("/") + 1);
+      return `<g><title>${text(`${w.path}\n${formatBytes(bytes)} apparent, ${formatBytes(unique)} freed by removing it`)}</title><text x="0" y="${y + 15}">${text(label.length > 38 ? `${label.slice(0, 37)}…` : label)}</text><rect x="260" y="${y + 3}" width="${Math.max(2, Math.round((bytes / max) * 300))}" height="16" rx="2" fill="${COLORS[w.disposition]}" opacity="0.35"/><rect x="260" y="${y + 3}" width="${Math.round((unique / max) * 300)}" height="16" rx="2" fill="${COLORS[w.disposition]}"/><text x="${566}" y="${y + 15}" class="num">${formatBytes(bytes)}</text></g>`;
+    })
+    .join("");
   return `<svg role="img" aria-label="disk by worktree" width="660" height="${measured.length * rowH}" viewBox="0 0 660 ${measured.length * rowH}">${bars}</svg><p class="muted">Solid: bytes removing the worktree frees (hard links elsewhere excluded). Light: apparent size.</p>`;
 }
 
@@ -91,16 +107,26 @@ function row(w: HygieneWorktree): string {
 }
 
 function groups(r: HygieneReport): string {
-  const dup = r.duplicateTaskGroups.map((g) => `<li><b>${text(g.task)}</b>: keep <code>${text(g.canonical)}</code>; duplicates ${g.others.map((o) => `<code>${text(o)}</code>`).join(", ")}</li>`).join("");
-  const patch = r.patchEquivalentGroups.map((g) => `<li><code>${text(g.patchId.slice(0, 12))}</code>: ${g.handles.map((h) => `<code>${text(h)}</code>`).join(", ")}</li>`).join("");
-  const prevent = r.preventableDuplicates.recent.map((e) => `<li>${text(e.at)} <code>${text(e.handle ?? "?")}</code>${e.task ? ` task ${text(e.task)}` : ""}</li>`).join("");
+  const dup = r.duplicateTaskGroups
+    .map(
+      (g) => `<li><b>${text(g.task)}</b>: keep <code>${text(g.canonical)}</code>; duplicates ${g.others.map((o) => `<code>${text(o)}</code>`).join(", ")}</li>`,
+    )
+    .join("");
+  const patch = r.patchEquivalentGroups
+    .map((g) => `<li><code>${text(g.patchId.slice(0, 12))}</code>: ${g.handles.map((h) => `<code>${text(h)}</code>`).join(", ")}</li>`)
+    .join("");
+  const prevent = r.preventableDuplicates.recent
+    .map((e) => `<li>${text(e.at)} <code>${text(e.handle ?? "?")}</code>${e.task ? ` task ${text(e.task)}` : ""}</li>`)
+    .join("");
   const notes = r.notes.map((n) => `<li><code>${text(n.code)}</code> ${text(n.message)}</li>`).join("");
   return `<section class="grid2"><div><h2>Duplicate tasks (${r.duplicateTaskGroups.length})</h2><ul>${dup || "<li class=muted>none</li>"}</ul><h2>Same patch (${r.patchEquivalentGroups.length})</h2><ul>${patch || "<li class=muted>none</li>"}</ul></div><div><h2>Preventable duplicates (${r.preventableDuplicates.count})</h2><p class="muted">Allocations admission could have reused — not part of the backlog.</p><ul>${prevent || "<li class=muted>none</li>"}</ul>${notes ? `<h2>Notes</h2><ul>${notes}</ul>` : ""}</div></section>`;
 }
 
 function commands(r: HygieneReport): string {
   const counts = new Map<string, number>();
-  for (const w of r.worktrees) if (w.suggestion.command && !w.suggestion.command.startsWith("orchard status")) counts.set(w.suggestion.command, (counts.get(w.suggestion.command) ?? 0) + 1);
+  for (const w of r.worktrees)
+    if (w.suggestion.command && !w.suggestion.command.startsWith("orchard status"))
+      counts.set(w.suggestion.command, (counts.get(w.suggestion.command) ?? 0) + 1);
   const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 8);
   if (top.length === 0) return "";
   return `<section><h2>What to run</h2><ul class="todo">${top.map(([c, n]) => `<li><code class="cmd">${text(c)}</code> <span class="muted">${n} worktree${n === 1 ? "" : "s"}</span></li>`).join("")}</ul></section>`;
@@ -123,8 +149,15 @@ export function renderHygieneHtml(r: HygieneReport): string {
     card("disk", s.disk ? formatBytes(s.disk.bytes) : "–", s.disk ? (s.disk.complete ? "each inode once" : "partial (budget)") : "run with --disk"),
     card("preventable duplicates", String(r.preventableDuplicates.count), "admission could have reused"),
   ].join("");
-  const filterButtons = [`<button data-filter="all">all</button>`, ...DISPOSITIONS.filter((d) => s.byDisposition[d] > 0).map((d) => `<button data-filter="${d}" data-color="${COLORS[d]}" title="${attr(MEANING[d])}">${d.replace("_", " ")} (${s.byDisposition[d]})</button>`)].join("");
-  const head = ["disposition", "worktree", "branch", "lifecycle", "liveness", "dirty", "unpushed", "merged", "disk", "reasons", "suggested"].map((h) => `<th>${h}</th>`).join("");
+  const filterButtons = [
+    `<button data-filter="all">all</button>`,
+    ...DISPOSITIONS.filter((d) => s.byDisposition[d] > 0).map(
+      (d) => `<button data-filter="${d}" data-color="${COLORS[d]}" title="${attr(MEANING[d])}">${d.replace("_", " ")} (${s.byDisposition[d]})</button>`,
+    ),
+  ].join("");
+  const head = ["disposition", "worktree", "branch", "lifecycle", "liveness", "dirty", "unpushed", "merged", "disk", "reasons", "suggested"]
+    .map((h) => `<th>${h}</th>`)
+    .join("");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">

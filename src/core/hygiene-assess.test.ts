@@ -4,15 +4,37 @@ import type { Facts } from "./types.js";
 import type { HuskFacts, Subject } from "./hygiene-types.js";
 
 const facts: Facts = {
-  path: "/w/app@x", handle: "app@x", managed: true, branch: "x", head: "a".repeat(40), detached: false, lifecycle: "active",
-  task: null, owner: null, base: null, lock: { locked: false, reason: null, owner: null },
+  path: "/w/app@x",
+  handle: "app@x",
+  managed: true,
+  branch: "x",
+  head: "a".repeat(40),
+  detached: false,
+  lifecycle: "active",
+  task: null,
+  owner: null,
+  base: null,
+  lock: { locked: false, reason: null, owner: null },
   liveness: { state: "none", signals: [] },
   dirty: { tracked: 0, untracked: 0, conflicted: 0, operation: null },
-  upstream: null, unpushed: 0, merged: { target: "refs/heads/main", how: "ancestor" },
+  upstream: null,
+  unpushed: 0,
+  merged: { target: "refs/heads/main", how: "ancestor" },
   fingerprints: { bootstrap: null, context: null, runtime: null, drift: [] },
-  createdAt: null, lastActivity: null, missing: false, prunable: null,
+  createdAt: null,
+  lastActivity: null,
+  missing: false,
+  prunable: null,
 };
-const subject = (f: Partial<Facts> = {}, s: Partial<Subject> = {}): Subject => ({ facts: { ...facts, ...f }, repo: "r", listed: true, underRoot: true, createdBranch: true, errors: {}, ...s });
+const subject = (f: Partial<Facts> = {}, s: Partial<Subject> = {}): Subject => ({
+  facts: { ...facts, ...f },
+  repo: "r",
+  listed: true,
+  underRoot: true,
+  createdBranch: true,
+  errors: {},
+  ...s,
+});
 const dead = { state: "dead" as const, signals: [{ code: "pid_dead" as const, detail: "pid 9" }] };
 const lockedDead = { lock: { locked: true, reason: "claude agent a (pid 9)", owner: { kind: "claude-code" as const, pid: 9 } }, liveness: dead };
 const unmerged = { merged: { target: "refs/heads/main", how: null }, unpushed: 2 };
@@ -26,15 +48,30 @@ describe("assessDisposition: one disposition per worktree, by precedence", () =>
     ["live beats husk", subject({ liveness: { state: "live", signals: [] } }, { listed: false, husk: husk({}) }), "live", ["live_owner"]],
     ["liveness unknown", subject({ liveness: { state: "unknown", signals: [{ code: "lock_owner_unknown", detail: "" }] } }), "unknown", ["fact_unknown"]],
     ["clean merged unowned", subject(), "reclaimable", ["not_live", "clean", "work_preserved"]],
-    ["clean pushed, not merged", subject({ merged: { target: "refs/heads/main", how: null }, unpushed: 0 }), "reclaimable", ["not_live", "clean", "work_preserved"]],
+    [
+      "clean pushed, not merged",
+      subject({ merged: { target: "refs/heads/main", how: null }, unpushed: 0 }),
+      "reclaimable",
+      ["not_live", "clean", "work_preserved"],
+    ],
     ["terminal, clean, merged", subject({ lifecycle: "terminal" }), "reclaimable", ["not_live", "clean", "work_preserved"]],
     ["dead lock owner, clean, merged", subject(lockedDead), "reapable", ["dead_owner", "clean", "merged"]],
-    ["dead lock owner, clean, only pushed", subject({ ...lockedDead, merged: { target: "refs/heads/main", how: null }, unpushed: 0 }), "reclaimable", ["not_live", "clean", "work_preserved"]],
+    [
+      "dead lock owner, clean, only pushed",
+      subject({ ...lockedDead, merged: { target: "refs/heads/main", how: null }, unpushed: 0 }),
+      "reclaimable",
+      ["not_live", "clean", "work_preserved"],
+    ],
     ["dead lock owner, dirty", subject({ ...lockedDead, ...dirty }), "needs_salvage", ["dead_owner", "dirty"]],
     ["dead owner, unpushed", subject({ ...lockedDead, ...unmerged }), "needs_salvage", ["dead_owner", "work_not_preserved"]],
     ["terminal dirty", subject({ lifecycle: "terminal", ...dirty }), "needs_salvage", ["terminal", "dirty"]],
     ["terminal unpreserved", subject({ lifecycle: "terminal", ...unmerged }), "needs_salvage", ["terminal", "work_not_preserved"]],
-    ["terminal in a rebase", subject({ lifecycle: "terminal", dirty: { tracked: 0, untracked: 0, conflicted: 0, operation: "rebase" } }), "needs_salvage", ["terminal", "operation_in_progress"]],
+    [
+      "terminal in a rebase",
+      subject({ lifecycle: "terminal", dirty: { tracked: 0, untracked: 0, conflicted: 0, operation: "rebase" } }),
+      "needs_salvage",
+      ["terminal", "operation_in_progress"],
+    ],
     ["active unowned unpreserved", subject(unmerged), "idle", ["active_unowned", "work_not_preserved"]],
     ["active unowned dirty", subject(dirty), "idle", ["active_unowned", "dirty"]],
     ["foreign unlocked unpreserved", subject({ ...unmerged, managed: false, handle: null, lifecycle: null }), "idle", ["active_unowned", "work_not_preserved"]],

@@ -59,13 +59,22 @@ function assessPresent(subject: Subject, dirty: NonNullable<Facts["dirty"]>): Ve
   const notLive = reason("not_live", { liveness: f.liveness.state });
   if (clean && preserved.state === "yes") {
     if (f.lock.locked && dead && f.merged?.how)
-      return verdict("reapable", [reason("dead_owner", { signals: deadSignals }), reason("clean"), reason("merged", { how: f.merged.how, target: f.merged.target })]);
+      return verdict("reapable", [
+        reason("dead_owner", { signals: deadSignals }),
+        reason("clean"),
+        reason("merged", { how: f.merged.how, target: f.merged.target }),
+      ]);
     return verdict("reclaimable", [notLive, reason("clean"), preservedReason(f, preserved.via)]);
   }
   if (clean && preserved.state === "unknown")
     return verdict("unknown", [unknownFact(preserved.fact, subject.errors.merged ? { error: subject.errors.merged } : {}), reason("clean")]);
   const work: Reason[] = [];
-  if (!clean) work.push(dirty.operation ? reason("operation_in_progress", { operation: dirty.operation }) : reason("dirty", { tracked: dirty.tracked, untracked: dirty.untracked, conflicted: dirty.conflicted }));
+  if (!clean)
+    work.push(
+      dirty.operation
+        ? reason("operation_in_progress", { operation: dirty.operation })
+        : reason("dirty", { tracked: dirty.tracked, untracked: dirty.untracked, conflicted: dirty.conflicted }),
+    );
   if (preserved.state === "no") work.push(reason("work_not_preserved", { unpushed: f.unpushed }));
   if (preserved.state === "unknown") work.push(unknownFact(preserved.fact));
   if (f.lifecycle === "terminal") return verdict("needs_salvage", [reason("terminal"), ...work]);
@@ -74,7 +83,9 @@ function assessPresent(subject: Subject, dirty: NonNullable<Facts["dirty"]>): Ve
 }
 
 function preservedReason(f: Facts, via: "merged" | "pushed"): Reason {
-  return via === "merged" ? reason("work_preserved", { via, how: f.merged?.how ?? null, target: f.merged?.target ?? null }) : reason("work_preserved", { via, unpushed: 0 });
+  return via === "merged"
+    ? reason("work_preserved", { via, how: f.merged?.how ?? null, target: f.merged?.target ?? null })
+    : reason("work_preserved", { via, unpushed: 0 });
 }
 
 function huskReasons(h: HuskFacts): Reason[] {

@@ -30,7 +30,11 @@ function opener(source: ContextSource, main: Ctx): (identity: string | null) => 
   };
 }
 
-async function scope(source: ContextSource, repo: string | undefined, allRepos: boolean | undefined): Promise<{ main: Ctx; ctxs: Ctx[]; notes: HygieneReport["notes"] }> {
+async function scope(
+  source: ContextSource,
+  repo: string | undefined,
+  allRepos: boolean | undefined,
+): Promise<{ main: Ctx; ctxs: Ctx[]; notes: HygieneReport["notes"] }> {
   const main = await source.context(repo);
   const { ctxs, notes } = await resolveScope(main, allRepos ?? false, (primary) => source.context(primary));
   return { main, ctxs, notes };
@@ -46,14 +50,24 @@ export async function runCleanupPlan(source: ContextSource, repo: string | undef
   return cleanupPlan(s.main, s.ctxs, options, s.notes);
 }
 
-export async function runCleanupApply(source: ContextSource, repo: string | undefined, options: CleanupApplyOptions, onProgress?: ProgressListener): Promise<ApplyResult> {
+export async function runCleanupApply(
+  source: ContextSource,
+  repo: string | undefined,
+  options: CleanupApplyOptions,
+  onProgress?: ProgressListener,
+): Promise<ApplyResult> {
   const main = await source.context(repo);
   const limit = options.limit === undefined ? null : Number(options.limit);
   const budgetMs = options.budget === undefined ? null : requireDuration(options.budget, "budget", 0);
   return applyPlan(main, opener(source, main), { planId: options.planId, limit, budgetMs, onProgress });
 }
 
-export async function runCleanupRun(source: ContextSource, repo: string | undefined, options: CleanupPlanOptions, onProgress?: ProgressListener): Promise<RunResult> {
+export async function runCleanupRun(
+  source: ContextSource,
+  repo: string | undefined,
+  options: CleanupPlanOptions,
+  onProgress?: ProgressListener,
+): Promise<RunResult> {
   const s = await scope(source, repo, options.allRepos);
   return cleanupRun(s.main, s.ctxs, opener(source, s.main), { ...options, ...(onProgress ? { onProgress } : {}) }, s.notes);
 }

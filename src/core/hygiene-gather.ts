@@ -66,7 +66,7 @@ async function mergeBaseOf(snapshot: Snapshot, head: string, target: MergeTarget
       const commit = stack.pop() as string;
       if (seen.has(commit)) continue;
       seen.add(commit);
-      for (const parent of graph.get(commit) ?? []) (graph.has(parent) ? stack.push(parent) : boundary.add(parent));
+      for (const parent of graph.get(commit) ?? []) graph.has(parent) ? stack.push(parent) : boundary.add(parent);
     }
     if (boundary.size === 1) return [...boundary][0] as string;
     if (boundary.size === 0) return null; // unrelated history: no common base
@@ -112,7 +112,14 @@ export async function gatherRepo(ctx: Ctx, repos: readonly KnownRepo[]): Promise
   const rows = new Map(snapshot.rows.map((r) => [r.path, r]));
   const digests = new Map<string, string>();
   const subjects = await mapLimit(facts, DEFAULT_PARALLELISM, async (f): Promise<Subject> => {
-    const subject: Subject = { facts: f, repo: ctx.repo.identity, listed: listed.has(f.path), underRoot: isInside(ctx.workspace.root, real(f.path)), createdBranch: rows.get(f.path)?.createdBranch ?? false, errors: {} };
+    const subject: Subject = {
+      facts: f,
+      repo: ctx.repo.identity,
+      listed: listed.has(f.path),
+      underRoot: isInside(ctx.workspace.root, real(f.path)),
+      createdBranch: rows.get(f.path)?.createdBranch ?? false,
+      errors: {},
+    };
     const admin = snapshot.admins.get(f.path);
     if (f.missing) {
       f.dirty = { tracked: 0, untracked: 0, conflicted: 0, operation: null };
@@ -139,7 +146,11 @@ export async function gatherRepo(ctx: Ctx, repos: readonly KnownRepo[]): Promise
   });
   const patchIds = await readPatchGroupsInput(snapshot, facts);
   return {
-    ctx, snapshot, subjects, digests, patchIds,
+    ctx,
+    snapshot,
+    subjects,
+    digests,
+    patchIds,
     summary: { identity: ctx.repo.identity, name: ctx.repo.name, primary: ctx.repo.primary, defaultBranch: snapshot.defaultBranch?.name ?? null },
   };
 }

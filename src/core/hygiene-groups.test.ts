@@ -2,8 +2,25 @@ import { describe, expect, it } from "vitest";
 import { cleanupBacklog, duplicateTaskGroups, patchEquivalentGroups, summarize } from "./hygiene-groups.js";
 import type { Disposition } from "./hygiene-types.js";
 
-type M = { repo: string | null; handle: string | null; task: string | null; managed: boolean; disposition: Disposition; lastActivity: string | null; path: string };
-const m = (handle: string, disposition: Disposition, lastActivity: string, extra: Partial<M> = {}): M => ({ repo: "r", handle, task: "t-1", managed: true, disposition, lastActivity, path: `/w/${handle}`, ...extra });
+type M = {
+  repo: string | null;
+  handle: string | null;
+  task: string | null;
+  managed: boolean;
+  disposition: Disposition;
+  lastActivity: string | null;
+  path: string;
+};
+const m = (handle: string, disposition: Disposition, lastActivity: string, extra: Partial<M> = {}): M => ({
+  repo: "r",
+  handle,
+  task: "t-1",
+  managed: true,
+  disposition,
+  lastActivity,
+  path: `/w/${handle}`,
+  ...extra,
+});
 
 describe("duplicateTaskGroups", () => {
   it.each<[string, M[], string]>([
@@ -20,8 +37,13 @@ describe("duplicateTaskGroups", () => {
 
   it("ignores single tasks, foreign, missing, husks, other repos and untasked worktrees", () => {
     const members = [
-      m("a", "live", "1"), m("b", "missing", "1"), m("c", "husk", "1"), m("d", "reclaimable", "1", { managed: false }),
-      m("e", "reclaimable", "1", { repo: "other" }), m("f", "reclaimable", "1", { task: null }), m("g", "reclaimable", "1", { task: "t-2" }),
+      m("a", "live", "1"),
+      m("b", "missing", "1"),
+      m("c", "husk", "1"),
+      m("d", "reclaimable", "1", { managed: false }),
+      m("e", "reclaimable", "1", { repo: "other" }),
+      m("f", "reclaimable", "1", { task: null }),
+      m("g", "reclaimable", "1", { task: "t-2" }),
     ];
     expect(duplicateTaskGroups(members)).toEqual([]);
     expect(duplicateTaskGroups([...members, m("h", "idle", "1")])).toEqual([{ repo: "r", task: "t-1", handles: ["a", "h"], canonical: "a", others: ["h"] }]);
@@ -55,6 +77,11 @@ describe("counts are per worktree, never doubled", () => {
   });
   it("backlog", () => {
     expect(cleanupBacklog(ws, 13)).toEqual({ count: 3, bytes: 13, byDisposition: { reclaimable: { count: 2, bytes: 13 }, husk: { count: 1, bytes: null } } });
-    expect(cleanupBacklog(ws.map(({ disk: _d, ...w }) => w), null)).toEqual({ count: 3, bytes: null, byDisposition: { reclaimable: { count: 2, bytes: null }, husk: { count: 1, bytes: null } } });
+    expect(
+      cleanupBacklog(
+        ws.map(({ disk: _d, ...w }) => w),
+        null,
+      ),
+    ).toEqual({ count: 3, bytes: null, byDisposition: { reclaimable: { count: 2, bytes: null }, husk: { count: 1, bytes: null } } });
   });
 });

@@ -1,7 +1,17 @@
 // Fleet-level views of the hygiene report (pure): duplicate-task groups, patch-equivalent
 // groups, the cleanup backlog and the summary. Every count is per worktree: a worktree is in
 // exactly one disposition bucket, so no total counts it twice.
-import { BACKLOG, DISPOSITIONS, type BacklogBucket, type Disposition, type DuplicateTaskGroup, type HygieneReport, type HygieneSummary, type HygieneWorktree, type PatchEquivalentGroup } from "./hygiene-types.js";
+import {
+  BACKLOG,
+  DISPOSITIONS,
+  type BacklogBucket,
+  type Disposition,
+  type DuplicateTaskGroup,
+  type HygieneReport,
+  type HygieneSummary,
+  type HygieneWorktree,
+  type PatchEquivalentGroup,
+} from "./hygiene-types.js";
 
 type GroupMember = Pick<HygieneWorktree, "repo" | "handle" | "task" | "managed" | "disposition" | "lastActivity" | "path">;
 
@@ -13,7 +23,9 @@ function holdsUnpreservedWork(w: GroupMember): boolean {
 /** Canonical member: live, else holding unpreserved work, else newest activity; ties by handle. */
 export function canonicalOf<T extends GroupMember>(members: readonly T[]): T {
   const rank = (w: T): number => (w.disposition === "live" ? 0 : holdsUnpreservedWork(w) ? 1 : 2);
-  return [...members].sort((a, b) => rank(a) - rank(b) || (b.lastActivity ?? "").localeCompare(a.lastActivity ?? "") || (a.handle ?? a.path).localeCompare(b.handle ?? b.path))[0] as T;
+  return [...members].sort(
+    (a, b) => rank(a) - rank(b) || (b.lastActivity ?? "").localeCompare(a.lastActivity ?? "") || (a.handle ?? a.path).localeCompare(b.handle ?? b.path),
+  )[0] as T;
 }
 
 /** Managed worktrees of one repo sharing a task (missing directories and husks are not allocations). */
@@ -29,13 +41,19 @@ export function duplicateTaskGroups(worktrees: readonly GroupMember[]): Duplicat
     if (members.length < 2) continue;
     const canonical = canonicalOf(members);
     const handles = members.map((m) => m.handle as string).sort();
-    out.push({ repo: canonical.repo as string, task: canonical.task as string, handles, canonical: canonical.handle as string, others: handles.filter((h) => h !== canonical.handle) });
+    out.push({
+      repo: canonical.repo as string,
+      task: canonical.task as string,
+      handles,
+      canonical: canonical.handle as string,
+      others: handles.filter((h) => h !== canonical.handle),
+    });
   }
   return out.sort((a, b) => a.repo.localeCompare(b.repo) || a.task.localeCompare(b.task));
 }
 
 export function patchEquivalentGroups(members: readonly { repo: string; path: string; handle: string | null; patchId: string }[]): PatchEquivalentGroup[] {
-  const groups = new Map<string, typeof members[number][]>();
+  const groups = new Map<string, (typeof members)[number][]>();
   for (const m of members) {
     const key = JSON.stringify([m.repo, m.patchId]);
     groups.set(key, [...(groups.get(key) ?? []), m]);
@@ -44,7 +62,7 @@ export function patchEquivalentGroups(members: readonly { repo: string; path: st
     .filter((g) => g.length > 1)
     .map((g) => {
       const sorted = [...g].sort((a, b) => a.path.localeCompare(b.path));
-      const first = sorted[0] as typeof members[number];
+      const first = sorted[0] as (typeof members)[number];
       return { repo: first.repo, patchId: first.patchId, handles: sorted.map((m) => m.handle ?? m.path), paths: sorted.map((m) => m.path) };
     })
     .sort((a, b) => a.repo.localeCompare(b.repo) || a.patchId.localeCompare(b.patchId));
@@ -55,7 +73,10 @@ export function zeroCounts(): Record<Disposition, number> {
 }
 
 /** Backlog buckets: bytes are what each worktree frees alone (null when a member was not measured). */
-export function cleanupBacklog(worktrees: readonly Pick<HygieneWorktree, "disposition" | "disk">[], totalBytes: number | null): HygieneReport["cleanupBacklog"] {
+export function cleanupBacklog(
+  worktrees: readonly Pick<HygieneWorktree, "disposition" | "disk">[],
+  totalBytes: number | null,
+): HygieneReport["cleanupBacklog"] {
   const byDisposition: Partial<Record<Disposition, BacklogBucket>> = {};
   let count = 0;
   for (const w of worktrees) {

@@ -51,7 +51,14 @@ export interface Suggestion {
   command: string | null;
 }
 
-export type HygieneWorktree = { path: string; handle: string | null; repo: string | null; disposition: Disposition; reasons: Reason[]; suggestion: Suggestion } & Facts & { husk?: HuskFacts };
+export type HygieneWorktree = {
+  path: string;
+  handle: string | null;
+  repo: string | null;
+  disposition: Disposition;
+  reasons: Reason[];
+  suggestion: Suggestion;
+} & Facts & { husk?: HuskFacts };
 
 export interface DuplicateTaskGroup {
   repo: string;
@@ -100,7 +107,10 @@ export interface HygieneReport {
   worktrees: HygieneWorktree[];
   duplicateTaskGroups: DuplicateTaskGroup[];
   patchEquivalentGroups: PatchEquivalentGroup[];
-  preventableDuplicates: { count: number; recent: { at: string; repo: string; handle: string | null; task: string | null; owner: string | null; data: Record<string, unknown> }[] };
+  preventableDuplicates: {
+    count: number;
+    recent: { at: string; repo: string; handle: string | null; task: string | null; owner: string | null; data: Record<string, unknown> }[];
+  };
   cleanupBacklog: { count: number; bytes: number | null; byDisposition: Partial<Record<Disposition, BacklogBucket>> };
   notes: Reason[];
   html?: string;

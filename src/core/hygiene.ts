@@ -53,12 +53,27 @@ function knownRepos(ctx: Ctx): KnownRepo[] {
 async function huskFacts(path: string, cwds: Map<number, string> | null, now: number): Promise<Facts> {
   const mtime = statOrNull(path);
   return {
-    path, handle: null, managed: false, branch: null, head: null, detached: false, lifecycle: null, task: null, owner: null, base: null,
+    path,
+    handle: null,
+    managed: false,
+    branch: null,
+    head: null,
+    detached: false,
+    lifecycle: null,
+    task: null,
+    owner: null,
+    base: null,
     lock: { locked: false, reason: null, owner: null },
     liveness: await readLiveness({ row: null, lockReason: null, path, cwds, now }),
-    dirty: null, upstream: null, unpushed: null, merged: null,
+    dirty: null,
+    upstream: null,
+    unpushed: null,
+    merged: null,
     fingerprints: { bootstrap: null, context: null, runtime: null, drift: [] },
-    createdAt: null, lastActivity: mtime, missing: false, prunable: null,
+    createdAt: null,
+    lastActivity: mtime,
+    missing: false,
+    prunable: null,
   };
 }
 
@@ -84,7 +99,15 @@ async function scanHusks(ctxs: Ctx[], gathers: RepoGather[], repos: KnownRepo[])
 
 function viewOf(subject: Subject, verdict: Verdict, repoPrimary: string | null): HygieneWorktree {
   const { path, handle, ...facts } = subject.facts;
-  const view: HygieneWorktree = { path, handle, repo: subject.repo, disposition: verdict.disposition, reasons: verdict.reasons, suggestion: suggest(subject.facts, verdict, { repoPrimary }), ...facts };
+  const view: HygieneWorktree = {
+    path,
+    handle,
+    repo: subject.repo,
+    disposition: verdict.disposition,
+    reasons: verdict.reasons,
+    suggestion: suggest(subject.facts, verdict, { repoPrimary }),
+    ...facts,
+  };
   if (subject.husk) view.husk = subject.husk;
   return view;
 }
@@ -109,7 +132,10 @@ export async function assessFleet(ctxs: Ctx[], options: HygieneOptions): Promise
   if (others.length > 0) fleet.notes.push(reason("duplicate_primary", { primaries: [...ctxs.map((c) => c.repo.primary), ...others] }));
   if (options.disk) {
     const admins = new Map(gathers.flatMap((g) => [...g.snapshot.admins]));
-    const measured = await measureFleet(members.map((m) => ({ view: m.view, admin: admins.get(m.view.path) ?? null })), budgetMs);
+    const measured = await measureFleet(
+      members.map((m) => ({ view: m.view, admin: admins.get(m.view.path) ?? null })),
+      budgetMs,
+    );
     fleet.disk = measured.summary;
     fleet.notes.push(...measured.notes);
   }
@@ -149,7 +175,8 @@ function preventableDuplicates(ctxs: Ctx[]): HygieneReport["preventableDuplicate
   const recent: HygieneReport["preventableDuplicates"]["recent"] = [];
   for (const ctx of ctxs) {
     count += registry.events.count(ctx.repo.identity, "preventable_duplicate");
-    for (const e of registry.events.ofKind(ctx.repo.identity, "preventable_duplicate", 20)) recent.push({ at: e.at, repo: e.repo, handle: e.handle, task: e.task, owner: e.owner, data: e.data });
+    for (const e of registry.events.ofKind(ctx.repo.identity, "preventable_duplicate", 20))
+      recent.push({ at: e.at, repo: e.repo, handle: e.handle, task: e.task, owner: e.owner, data: e.data });
   }
   recent.sort((a, b) => b.at.localeCompare(a.at));
   return { count, recent: recent.slice(0, 20) };
@@ -178,7 +205,13 @@ export async function resolveScope(main: Ctx, allRepos: boolean, open: (primary:
     try {
       ctxs.push(await open(known.primaryPath));
     } catch (error) {
-      notes.push(reason("fact_unknown", { fact: "repo", repo: known.identity, primary: known.primaryPath, error: (error as Error).message }, `the repo at ${known.primaryPath} could not be opened`));
+      notes.push(
+        reason(
+          "fact_unknown",
+          { fact: "repo", repo: known.identity, primary: known.primaryPath, error: (error as Error).message },
+          `the repo at ${known.primaryPath} could not be opened`,
+        ),
+      );
     }
   }
   return { ctxs, notes };

@@ -5,7 +5,20 @@ import { canonicalRemote, canonicalTask, disambiguateRepoName, handleFor, localI
 
 const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 // Arbitrary unicode, plus strings built from URL-ish pieces so the parsers' corner cases actually get hit.
-const urlPieces = fc.constantFrom(..."ab:/@[].~\\ \t\n?#İK0".split(""), "github.com", "file:", "://", "https://", ".git", ".GIT", ":22", ":443", "localhost", "[::1]", "C:");
+const urlPieces = fc.constantFrom(
+  ..."ab:/@[].~\\ \t\n?#İK0".split(""),
+  "github.com",
+  "file:",
+  "://",
+  "https://",
+  ".git",
+  ".GIT",
+  ":22",
+  ":443",
+  "localhost",
+  "[::1]",
+  "C:",
+);
 const anyString = fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), fc.string({ unit: "binary" }), fc.string({ unit: urlPieces, maxLength: 20 }));
 
 describe("canonicalRemote", () => {
@@ -53,7 +66,10 @@ describe("canonicalRemote", () => {
   });
 
   it("is idempotent on arbitrary strings", () => {
-    fc.assert(fc.property(anyString, (s) => canonicalRemote(canonicalRemote(s)) === canonicalRemote(s)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(anyString, (s) => canonicalRemote(canonicalRemote(s)) === canonicalRemote(s)),
+      { numRuns: 2000 },
+    );
   });
 
   it("is idempotent on remote-shaped strings and agrees across URL forms", () => {
@@ -169,7 +185,15 @@ describe("slug and handleFor", () => {
       }),
       { numRuns: 2000 },
     );
-    const pairs: Array<[string, string]> = [["a/b", "a-b"], ["a/b", "a--b"], ["a.b", "a-b"], ["A", "a"], ["x", "-x"], ["x", "x."], ["", "-"]];
+    const pairs: Array<[string, string]> = [
+      ["a/b", "a-b"],
+      ["a/b", "a--b"],
+      ["a.b", "a-b"],
+      ["A", "a"],
+      ["x", "-x"],
+      ["x", "x."],
+      ["", "-"],
+    ];
     for (const [a, b] of pairs) expect(slug(a)).not.toBe(slug(b));
   });
 });
@@ -193,8 +217,17 @@ describe("canonicalTask", () => {
 
   it("is idempotent", () => {
     const urlish = fc
-      .tuple(fc.constantFrom("http", "HTTPS", "https", "hTTp"), anyString, fc.constantFrom("", ":80", ":443", ":0443", ":8080", ":"), anyString, fc.constantFrom("", "?q", "#f", "/", " "))
+      .tuple(
+        fc.constantFrom("http", "HTTPS", "https", "hTTp"),
+        anyString,
+        fc.constantFrom("", ":80", ":443", ":0443", ":8080", ":"),
+        anyString,
+        fc.constantFrom("", "?q", "#f", "/", " "),
+      )
       .map(([s, h, p, path, tail]) => `${s}://${h}${p}/${path}${tail}`);
-    fc.assert(fc.property(fc.oneof(anyString, urlish), (t) => canonicalTask(canonicalTask(t)) === canonicalTask(t)), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.oneof(anyString, urlish), (t) => canonicalTask(canonicalTask(t)) === canonicalTask(t)),
+      { numRuns: 3000 },
+    );
   });
 });

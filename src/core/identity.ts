@@ -6,7 +6,14 @@ const asciiLower = (s: string): string => s.replace(/[A-Z]+/g, (c) => c.toLowerC
 const stripLeadingZeros = (digits: string): string => digits.replace(/^0+(?=\d)/, "");
 
 const DEFAULT_PORTS: Readonly<Record<string, string>> = {
-  ssh: "22", "git+ssh": "22", "ssh+git": "22", http: "80", https: "443", git: "9418", ftp: "21", ftps: "990",
+  ssh: "22",
+  "git+ssh": "22",
+  "ssh+git": "22",
+  http: "80",
+  https: "443",
+  git: "9418",
+  ftp: "21",
+  ftps: "990",
 };
 const CASE_INSENSITIVE_HOSTS = new Set(["github.com", "gitlab.com", "bitbucket.org"]);
 const VALID_HOST = /^(?:\[[0-9a-z:.%_-]+\]|[^\s/\\:@[\]~.-][^\s/\\:@[\]]*)$/;
@@ -87,7 +94,11 @@ export function localIdentity(commonDirRealpath: string): string {
   return `local:${commonDirRealpath}`;
 }
 
-const lastSegment = (path: string): string => path.split(/[/\\]/).filter((p) => p !== "").pop() ?? "";
+const lastSegment = (path: string): string =>
+  path
+    .split(/[/\\]/)
+    .filter((p) => p !== "")
+    .pop() ?? "";
 const reduceName = (name: string): string => name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "");
 
 /** Last path segment of the canonical remote, else basename of the primary; `[A-Za-z0-9._-]`, never empty. */

@@ -36,9 +36,7 @@ export const HeartbeatInput = z
 
 export const StatusInput = z.object({ target: text.describe("a handle or a worktree path") }).strict();
 
-export const ListInput = z
-  .object({ allRepos: z.boolean().optional(), full: z.boolean().optional().describe("add dirty and merged facts") })
-  .strict();
+export const ListInput = z.object({ allRepos: z.boolean().optional(), full: z.boolean().optional().describe("add dirty and merged facts") }).strict();
 
 export const ReapOrphansInput = z
   .object({
@@ -113,7 +111,10 @@ export const CleanupPlanInput = z
 export const CleanupApplyInput = z
   .object({
     planId: text.describe("the plan to apply"),
-    limit: z.union([z.number().int().positive(), z.string().regex(/^[1-9]\d*$/, "a positive integer")]).optional().describe("act on at most this many items"),
+    limit: z
+      .union([z.number().int().positive(), z.string().regex(/^[1-9]\d*$/, "a positive integer")])
+      .optional()
+      .describe("act on at most this many items"),
     budget: text.optional().describe("start no new item after this long, e.g. 10m"),
   })
   .strict();

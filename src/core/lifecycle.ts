@@ -37,12 +37,22 @@ const OUTCOMES = ["done", "abandoned", "failed"] as const;
 async function otherOwnerLive(row: WorktreeRow, owner: string | null): Promise<Reason | null> {
   if (row.owner === null || row.owner === owner) return null;
   const liveness = await readLiveness({ row, lockReason: null, path: row.path, cwds: new Map(), now: Date.now() });
-  if (liveness.signals.some((s) => s.code === "lease_live" || s.code === "pid_alive")) return reason("live_owner", { owner: row.owner, signals: liveness.signals });
+  if (liveness.signals.some((s) => s.code === "lease_live" || s.code === "pid_alive"))
+    return reason("live_owner", { owner: row.owner, signals: liveness.signals });
   return null;
 }
 
 function view(row: WorktreeRow, action: LeaseResult["action"], reasons: Reason[] = []): LeaseResult {
-  return { ok: action !== "refused", action, handle: row.handle, path: row.path, lifecycle: row.lifecycle, outcome: row.outcome, lease: leaseView(row), reasons };
+  return {
+    ok: action !== "refused",
+    action,
+    handle: row.handle,
+    path: row.path,
+    lifecycle: row.lifecycle,
+    outcome: row.outcome,
+    lease: leaseView(row),
+    reasons,
+  };
 }
 
 export async function release(ctx: Ctx, options: ReleaseOptions): Promise<LeaseResult> {
@@ -59,8 +69,16 @@ export async function release(ctx: Ctx, options: ReleaseOptions): Promise<LeaseR
     const now = new Date().toISOString();
     const released = ctx.registry.write(() => {
       const updated = ctx.registry.worktrees.update(row.id, {
-        lifecycle: "terminal", outcome, releasedAt: now, lastActivityAt: now,
-        owner: null, pid: null, pidStart: null, host: null, heartbeatAt: null, ttlMs: null,
+        lifecycle: "terminal",
+        outcome,
+        releasedAt: now,
+        lastActivityAt: now,
+        owner: null,
+        pid: null,
+        pidStart: null,
+        host: null,
+        heartbeatAt: null,
+        ttlMs: null,
       });
       ctx.registry.events.append({ kind: "released", repo: row.repo, handle: row.handle, task: row.task, owner: row.owner, data: { outcome, by: owner } });
       return updated;

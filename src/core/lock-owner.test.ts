@@ -32,7 +32,10 @@ describe("parseLockOwner", () => {
     ["claude robot x (pid 5)", { kind: "unknown" }],
     ["claude agent x (pid 5 start )", { kind: "unknown" }],
     // Orchard.
-    [`${ORCHARD_LEASE_PREFIX}{"handle":"app@main","owner":"me","pid":10,"startTime":"t","host":"h"}\n`, { kind: "orchard", handle: "app@main", owner: "me", pid: 10, startTime: "t", host: "h" }],
+    [
+      `${ORCHARD_LEASE_PREFIX}{"handle":"app@main","owner":"me","pid":10,"startTime":"t","host":"h"}\n`,
+      { kind: "orchard", handle: "app@main", owner: "me", pid: 10, startTime: "t", host: "h" },
+    ],
     [`${ORCHARD_LEASE_PREFIX}{"handle":"app@main","owner":null}`, { kind: "orchard", handle: "app@main", owner: null }],
     [`${ORCHARD_LEASE_PREFIX}{"handle":"app@main"}`, { kind: "orchard", handle: "app@main", owner: null }],
     [`${ORCHARD_LEASE_PREFIX}{"handle":"app@main","owner":null,"extra":1}`, { kind: "orchard", handle: "app@main", owner: null }],
@@ -51,9 +54,16 @@ describe("parseLockOwner", () => {
 
   it("never throws and classifies arbitrary text", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.string().map((s) => ORCHARD_LEASE_PREFIX + s)), (text) => {
-        expect(["orchard", "claude-code", "pid", "unknown"]).toContain(parseLockOwner(text).kind);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string({ unit: "binary" }),
+          fc.string().map((s) => ORCHARD_LEASE_PREFIX + s),
+        ),
+        (text) => {
+          expect(["orchard", "claude-code", "pid", "unknown"]).toContain(parseLockOwner(text).kind);
+        },
+      ),
     );
   });
 

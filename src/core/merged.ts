@@ -9,7 +9,12 @@ export interface MergeTarget {
   oid: string;
 }
 
-export async function proveMerged(cwd: string, head: string, targets: readonly MergeTarget[], options: { knownUnmerged?: boolean } = {}): Promise<{ target: string | null; how: MergedHow | null }> {
+export async function proveMerged(
+  cwd: string,
+  head: string,
+  targets: readonly MergeTarget[],
+  options: { knownUnmerged?: boolean } = {},
+): Promise<{ target: string | null; how: MergedHow | null }> {
   for (const t of targets) if (t.oid === head) return { target: t.ref, how: "same_commit" };
   if (!options.knownUnmerged) for (const t of targets) if (await isAncestor(cwd, head, t.oid)) return { target: t.ref, how: "ancestor" };
   for (const t of targets) if (await allCommitsEquivalent(cwd, t.oid, head)) return { target: t.ref, how: "patch_equivalent" };
@@ -21,7 +26,10 @@ export async function proveMerged(cwd: string, head: string, targets: readonly M
 }
 
 /** Merged facts of a head against the snapshot's targets; null when there is no known target. */
-export async function readMerged(snapshot: { repo: { primary: string }; targets: string[]; refs: Map<string, { oid: string }>; unmergedGraph: Map<string, string[]> | null }, head: string): Promise<{ target: string | null; how: MergedHow | null } | null> {
+export async function readMerged(
+  snapshot: { repo: { primary: string }; targets: string[]; refs: Map<string, { oid: string }>; unmergedGraph: Map<string, string[]> | null },
+  head: string,
+): Promise<{ target: string | null; how: MergedHow | null } | null> {
   const targets = snapshot.targets.flatMap((ref) => {
     const oid = snapshot.refs.get(ref)?.oid;
     return oid ? [{ ref, oid }] : [];

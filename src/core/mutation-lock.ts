@@ -9,7 +9,12 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { HOST, pidState, readStartTime, startTimeMatches } from "./process.js";
 import { failure } from "./errors.js";
 
-interface LockBody { pid: number; startTime: string | null; host: string; at: string }
+interface LockBody {
+  pid: number;
+  startTime: string | null;
+  host: string;
+  at: string;
+}
 
 const LOCK_NAME = "orchard-mutation.lock";
 const STEAL_STALE_MS = 10_000;
@@ -88,7 +93,10 @@ export async function acquireMutationLock(commonDir: string, options: { timeoutM
       continue;
     }
     if (Date.now() > deadline)
-      throw failure("repo_busy", `another orchard holds the mutation lock ${path}${held?.body ? ` (pid ${held.body.pid} on ${held.body.host})` : ""}; retry later`);
+      throw failure(
+        "repo_busy",
+        `another orchard holds the mutation lock ${path}${held?.body ? ` (pid ${held.body.pid} on ${held.body.host})` : ""}; retry later`,
+      );
     await new Promise((resolve) => setTimeout(resolve, delay + Math.random() * delay));
     delay = Math.min(delay * 2, 200);
   }

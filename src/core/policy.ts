@@ -41,7 +41,11 @@ function recordPreventableDuplicate(ctx: Ctx, request: AddRequest, candidates: C
   if (eligible.length === 0 || request.dryRun) return;
   ctx.registry.write(() =>
     ctx.registry.events.append({
-      kind: "preventable_duplicate", repo: ctx.repo.identity, handle: request.handle, task: request.task, owner: request.owner,
+      kind: "preventable_duplicate",
+      repo: ctx.repo.identity,
+      handle: request.handle,
+      task: request.task,
+      owner: request.owner,
       data: { candidates: eligible, handle: request.handle, branch: request.branch, policy: request.policy },
     }),
   );
@@ -54,7 +58,8 @@ async function reuseCompatible(ctx: Ctx, request: AddRequest, candidates: Candid
   if (!row) return null;
   const head = await resolveCommit(row.path, "HEAD");
   const bootstrap = { status: "reused" as const, fingerprint: row.fpBootstrap, steps: [] };
-  if (request.dryRun) return resultFor(request, "planned", { row, head, bootstrap, notes: [reason("reuse_planned", { handle: row.handle, requested: request.handle })] });
+  if (request.dryRun)
+    return resultFor(request, "planned", { row, head, bootstrap, notes: [reason("reuse_planned", { handle: row.handle, requested: request.handle })] });
   const lease = await newLease(request);
   const renewed = renewLease(ctx, row, lease, leaseLockText(row.handle, lease), "reused");
   return resultFor(request, "reused", { row: renewed, head, bootstrap });

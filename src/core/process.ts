@@ -41,7 +41,9 @@ let bootTimeCache: number | null | undefined;
 function linuxBootTimeSec(): number | null {
   if (bootTimeCache !== undefined) return bootTimeCache;
   try {
-    const line = readFileSync("/proc/stat", "utf8").split("\n").find((l) => l.startsWith("btime "));
+    const line = readFileSync("/proc/stat", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("btime "));
     bootTimeCache = line ? Number(line.slice(6)) : null;
   } catch {
     bootTimeCache = null; // not Linux

@@ -54,7 +54,13 @@ function realOrSelf(path: string): string {
   }
 }
 
-export async function readLockFacts(options: { wt: LockedWorktree; row: WorktreeRow | null; guardMs: number; cwds: Map<number, string> | null; now: number }): Promise<LockFacts & { ownerParsed: LockOwner }> {
+export async function readLockFacts(options: {
+  wt: LockedWorktree;
+  row: WorktreeRow | null;
+  guardMs: number;
+  cwds: Map<number, string> | null;
+  now: number;
+}): Promise<LockFacts & { ownerParsed: LockOwner }> {
   const { wt, row } = options;
   const mtime = readLockMtime(wt.admin);
   const owner = parseLockOwner(wt.lockText);
@@ -99,7 +105,10 @@ export async function readCheckoutDirty(path: string, admin: string): Promise<No
   }
 }
 
-export async function readWorkFacts(ctx: Ctx, options: { wt: LockedWorktree; targets: MergeTarget[]; mode: MergeMode; salvage: boolean }): Promise<WorkFacts & { branch: string | null }> {
+export async function readWorkFacts(
+  ctx: Ctx,
+  options: { wt: LockedWorktree; targets: MergeTarget[]; mode: MergeMode; salvage: boolean },
+): Promise<WorkFacts & { branch: string | null }> {
   const cwd = ctx.repo.primary;
   const { tip, branch } = await readAdminTip(cwd, options.wt.admin);
   const missing = !existsSync(options.wt.path);
@@ -114,7 +123,8 @@ export async function readWorkFacts(ctx: Ctx, options: { wt: LockedWorktree; tar
 export async function readReapTargets(cwd: string, defaultRefs: readonly string[], row: WorktreeRow | null): Promise<MergeTarget[]> {
   const refs = [...defaultRefs];
   const base = row?.baseRef;
-  if (base && (base.startsWith("refs/heads/") || base.startsWith("refs/remotes/")) && base !== `refs/heads/${row.branch}` && !refs.includes(base)) refs.push(base);
+  if (base && (base.startsWith("refs/heads/") || base.startsWith("refs/remotes/")) && base !== `refs/heads/${row.branch}` && !refs.includes(base))
+    refs.push(base);
   const targets: MergeTarget[] = [];
   for (const ref of refs) {
     const oid = await resolveCommit(cwd, ref);

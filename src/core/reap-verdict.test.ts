@@ -4,7 +4,12 @@ import type { Liveness } from "./liveness.js";
 
 const dead: Liveness = { state: "dead", signals: [{ code: "pid_dead", detail: "pid 9" }] };
 const lock = (over: Partial<LockFacts> = {}): LockFacts => ({
-  lockAgeMs: 600_000, guardMs: 300_000, owner: { kind: "pid", pid: 9 }, orchardLease: "present", liveness: dead, ...over,
+  lockAgeMs: 600_000,
+  guardMs: 300_000,
+  owner: { kind: "pid", pid: 9 },
+  orchardLease: "present",
+  liveness: dead,
+  ...over,
 });
 const orchardOwner = { kind: "orchard" as const, handle: "app@x", owner: "a" };
 
@@ -18,8 +23,32 @@ describe("assessOwnerGone", () => {
     ["orchard lease of another workspace", { owner: orchardOwner, orchardLease: "unknown" }, "liveness_unknown"],
     ["pid alive", { liveness: { state: "live", signals: [{ code: "pid_alive", detail: "" }] } }, "pid_alive"],
     ["lease live", { owner: orchardOwner, liveness: { state: "live", signals: [{ code: "lease_live", detail: "" }] } }, "lease_live"],
-    ["pid before lease", { liveness: { state: "live", signals: [{ code: "lease_live", detail: "" }, { code: "pid_alive", detail: "" }] } }, "pid_alive"],
-    ["process inside", { liveness: { state: "live", signals: [{ code: "pid_dead", detail: "" }, { code: "process_in_worktree", detail: "" }] } }, "process_in_worktree"],
+    [
+      "pid before lease",
+      {
+        liveness: {
+          state: "live",
+          signals: [
+            { code: "lease_live", detail: "" },
+            { code: "pid_alive", detail: "" },
+          ],
+        },
+      },
+      "pid_alive",
+    ],
+    [
+      "process inside",
+      {
+        liveness: {
+          state: "live",
+          signals: [
+            { code: "pid_dead", detail: "" },
+            { code: "process_in_worktree", detail: "" },
+          ],
+        },
+      },
+      "process_in_worktree",
+    ],
     ["pid unknown", { liveness: { state: "unknown", signals: [{ code: "pid_unknown", detail: "" }] } }, "liveness_unknown"],
     ["process table unreadable", { liveness: { state: "unknown", signals: [{ code: "processes_unknown", detail: "" }] } }, "liveness_unknown"],
   ])("%s → %s", (_name, over, reason) => {
@@ -29,12 +58,20 @@ describe("assessOwnerGone", () => {
   it("a dead or reused pid goes on; lease owners are told apart", () => {
     expect(assessOwnerGone(lock())).toEqual({ kind: "go", leaseOwner: false });
     expect(assessOwnerGone(lock({ liveness: { state: "dead", signals: [{ code: "pid_reused", detail: "" }] } }))).toEqual({ kind: "go", leaseOwner: false });
-    expect(assessOwnerGone(lock({ owner: orchardOwner, liveness: { state: "dead", signals: [{ code: "lease_expired", detail: "" }] } }))).toEqual({ kind: "go", leaseOwner: true });
+    expect(assessOwnerGone(lock({ owner: orchardOwner, liveness: { state: "dead", signals: [{ code: "lease_expired", detail: "" }] } }))).toEqual({
+      kind: "go",
+      leaseOwner: true,
+    });
   });
 });
 
 const work = (over: Partial<WorkFacts> = {}): WorkFacts => ({
-  tip: "a".repeat(40), merged: { how: "ancestor", target: "refs/heads/main" }, missing: false, dirty: { changes: 0, operation: null }, salvage: false, ...over,
+  tip: "a".repeat(40),
+  merged: { how: "ancestor", target: "refs/heads/main" },
+  missing: false,
+  dirty: { changes: 0, operation: null },
+  salvage: false,
+  ...over,
 });
 
 describe("assessWork", () => {
@@ -54,7 +91,11 @@ describe("assessWork", () => {
     expect(assessWork(work(), true)).toEqual({ kind: "go", reason: "lease_dead_and_merged", salvage: false });
     const { dirty: _unread, ...missing } = work({ missing: true });
     expect(assessWork(missing, false)).toEqual({ kind: "go", reason: "pid_dead_and_missing", salvage: false });
-    expect(assessWork(work({ dirty: { changes: 1, operation: null }, salvage: true }), false)).toEqual({ kind: "go", reason: "pid_dead_and_merged", salvage: true });
+    expect(assessWork(work({ dirty: { changes: 1, operation: null }, salvage: true }), false)).toEqual({
+      kind: "go",
+      reason: "pid_dead_and_merged",
+      salvage: true,
+    });
   });
 
   it("a missing directory must still be merged", () => {

@@ -69,13 +69,15 @@ export interface WorkFacts {
 /** Steps 4–6: the branch tip is known and merged, and the checkout holds no unsaved work (or it is salvaged first). */
 export function assessWork(f: WorkFacts, leaseOwner: boolean): Verdict<{ reason: ReapReason; salvage: boolean }> {
   if (f.tip === null) return { kind: "skip", reason: "cannot_resolve_branch_tip" };
-  if (!f.merged || f.merged.how === null) return { kind: "skip", reason: "branch_not_merged", ...(f.merged?.target ? { detail: `not merged into ${f.merged.target}` } : {}) };
+  if (!f.merged || f.merged.how === null)
+    return { kind: "skip", reason: "branch_not_merged", ...(f.merged?.target ? { detail: `not merged into ${f.merged.target}` } : {}) };
   if (f.missing) return { kind: "go", reason: "pid_dead_and_missing", salvage: false };
   const reason: ReapReason = leaseOwner ? "lease_dead_and_merged" : "pid_dead_and_merged";
   if (f.dirty === undefined) throw new Error("assessWork needs the dirty fact of an existing, merged checkout");
   if (f.dirty === "unknown") return { kind: "skip", reason: "fact_unknown", detail: "git status could not be read in the worktree" };
   const dirty = f.dirty.changes > 0 || f.dirty.operation !== null;
   if (!dirty) return { kind: "go", reason, salvage: false };
-  if (!f.salvage) return { kind: "skip", reason: "worktree_dirty", detail: `${f.dirty.changes} change(s)${f.dirty.operation ? `, ${f.dirty.operation} in progress` : ""}` };
+  if (!f.salvage)
+    return { kind: "skip", reason: "worktree_dirty", detail: `${f.dirty.changes} change(s)${f.dirty.operation ? `, ${f.dirty.operation} in progress` : ""}` };
   return { kind: "go", reason, salvage: true };
 }

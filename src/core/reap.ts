@@ -78,7 +78,8 @@ function ownerView(owner: LockOwner): ReapOwner | undefined {
       return { kind: "claude-code", pid: owner.pid, name: owner.id, ...(owner.startTime !== undefined && { startTime: owner.startTime }) };
     case "orchard":
       return {
-        kind: "orchard", name: owner.owner,
+        kind: "orchard",
+        name: owner.owner,
         ...(owner.pid !== undefined && { pid: owner.pid }),
         ...(owner.startTime !== undefined && { startTime: owner.startTime }),
         ...(owner.host !== undefined && { host: owner.host }),
@@ -90,9 +91,7 @@ function ownerView(owner: LockOwner): ReapOwner | undefined {
   }
 }
 
-type Judgement =
-  | { kind: "skip"; entry: ReapEntry }
-  | { kind: "go"; entry: ReapEntry; reason: ReapReason; salvage: boolean; head: string };
+type Judgement = { kind: "skip"; entry: ReapEntry } | { kind: "go"; entry: ReapEntry; reason: ReapReason; salvage: boolean; head: string };
 
 /** Steps 1–6 for one worktree: the pure verdicts over freshly read facts. */
 async function judge(ctx: Ctx, wt: LockedWorktree, request: Request, defaultRefs: readonly string[], cwds: Map<number, string> | null): Promise<Judgement> {
@@ -107,7 +106,13 @@ async function judge(ctx: Ctx, wt: LockedWorktree, request: Request, defaultRefs
   const entry = { ...base, branch: work.branch };
   const verdict = assessWork(work, gone.leaseOwner);
   if (verdict.kind === "skip") return { kind: "skip", entry: { ...entry, status: "skipped", reason: verdict.reason, ...detail(verdict.detail) } };
-  return { kind: "go", entry: { ...entry, status: "planned", reason: verdict.reason }, reason: verdict.reason, salvage: verdict.salvage, head: work.tip as string };
+  return {
+    kind: "go",
+    entry: { ...entry, status: "planned", reason: verdict.reason },
+    reason: verdict.reason,
+    salvage: verdict.salvage,
+    head: work.tip as string,
+  };
 }
 
 const detail = (text: string | undefined): { detail?: string } => (text ? { detail: text } : {});
@@ -169,13 +174,28 @@ async function readDefaultRefs(ctx: Ctx): Promise<string[] | null> {
 async function applyReap(ctx: Ctx, first: LockedWorktree, request: Request, defaultRefs: readonly string[]): Promise<ReapEntry> {
   return withMutationLock(ctx.repo.commonDir, async () => {
     const wt = readLockedWorktrees(ctx.repo.commonDir).find((w) => w.admin === first.admin && w.path === first.path);
-    if (!wt) return { path: first.path, branch: branchOf(first), status: "skipped", reason: "precondition_changed", detail: "the worktree was unlocked or removed during the sweep" };
+    if (!wt)
+      return {
+        path: first.path,
+        branch: branchOf(first),
+        status: "skipped",
+        reason: "precondition_changed",
+        detail: "the worktree was unlocked or removed during the sweep",
+      };
     const now = await judge(ctx, wt, request, defaultRefs, await readProcessCwds());
     if (now.kind === "skip") return now.entry;
     let salvageRef: string | undefined;
     if (now.salvage) {
       try {
-        salvageRef = (await salvageWorktree(ctx, { path: wt.path, handle: rowAt(ctx, wt.path)?.handle ?? null, branch: now.entry.branch, head: now.head, reason: "reap-orphans" })).ref;
+        salvageRef = (
+          await salvageWorktree(ctx, {
+            path: wt.path,
+            handle: rowAt(ctx, wt.path)?.handle ?? null,
+            branch: now.entry.branch,
+            head: now.head,
+            reason: "reap-orphans",
+          })
+        ).ref;
       } catch (error) {
         return { ...now.entry, status: "skipped", reason: "salvage_failed", detail: messageOf(error) };
       }
@@ -202,8 +222,19 @@ function recordReaped(ctx: Ctx, what: { path: string; branch: string | null; hea
   ctx.registry.write(() => {
     if (row) ctx.registry.worktrees.update(row.id, { lifecycle: "removed", lastActivityAt: now });
     ctx.registry.events.append({
-      kind: "reaped", repo: ctx.repo.identity, handle: row?.handle ?? null, task: row?.task ?? null, owner: row?.owner ?? null,
-      data: { path: what.path, branch: what.branch, head: what.head, reason: what.reason, lock: what.lockText, ...(what.salvageRef ? { salvageRef: what.salvageRef } : {}) },
+      kind: "reaped",
+      repo: ctx.repo.identity,
+      handle: row?.handle ?? null,
+      task: row?.task ?? null,
+      owner: row?.owner ?? null,
+      data: {
+        path: what.path,
+        branch: what.branch,
+        head: what.head,
+        reason: what.reason,
+        lock: what.lockText,
+        ...(what.salvageRef ? { salvageRef: what.salvageRef } : {}),
+      },
     });
   });
 }

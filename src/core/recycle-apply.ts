@@ -93,9 +93,26 @@ export async function applyRecycle(ctx: Ctx, request: AddRequest, base: Base, pr
       const now = new Date().toISOString();
       registry.worktrees.update(old.id, { lifecycle: "recycled", lastActivityAt: now });
       const created = registry.worktrees.insert({
-        repo: repo.identity, handle: request.handle, path: request.path, branch: request.branch, createdBranch: tip === null,
-        baseRef: base.ref, baseCommit: base.commit, task: request.task, taskRaw: request.taskRaw, ...lease, lifecycle: "active", outcome: null,
-        fpBootstrap: keep, fpContext: null, fpRuntime: null, recycledFrom: old.id, supersededBy: null, createdAt: now, releasedAt: null, lastActivityAt: now,
+        repo: repo.identity,
+        handle: request.handle,
+        path: request.path,
+        branch: request.branch,
+        createdBranch: tip === null,
+        baseRef: base.ref,
+        baseCommit: base.commit,
+        task: request.task,
+        taskRaw: request.taskRaw,
+        ...lease,
+        lifecycle: "active",
+        outcome: null,
+        fpBootstrap: keep,
+        fpContext: null,
+        fpRuntime: null,
+        recycledFrom: old.id,
+        supersededBy: null,
+        createdAt: now,
+        releasedAt: null,
+        lastActivityAt: now,
       });
       registry.worktrees.update(old.id, { supersededBy: created.id });
       registry.events.append({ kind: "recycled", repo: repo.identity, handle: created.handle, task: created.task, owner: created.owner, data: { ...lineage } });
@@ -104,10 +121,18 @@ export async function applyRecycle(ctx: Ctx, request: AddRequest, base: Base, pr
   } catch (error) {
     return undoAll(undo, error);
   }
-  writeIdentityFile(admin, { handle: row.handle, repo: row.repo, branch: row.branch, task: row.task, owner: row.owner, base: { ref: row.baseRef, commit: row.baseCommit } });
+  writeIdentityFile(admin, {
+    handle: row.handle,
+    repo: row.repo,
+    branch: row.branch,
+    task: row.task,
+    owner: row.owner,
+    base: { ref: row.baseRef, commit: row.baseCommit },
+  });
   releaseMutationLockEarly(repo.commonDir); // the worktree is locked and recorded: bootstrap needs no repo lock
   const bootstrap = await runBootstrap(ctx, row, { enabled: request.bootstrap, ...(keep !== null ? { reuse: keep } : {}) });
   const result = resultFor(request, "recycled", { row: bootstrap.row, head: await resolveCommit(row.path, "HEAD"), bootstrap: bootstrap.report, lineage });
-  if (bootstrap.report.status === "failed") return { ...result, ok: false, error: { code: "bootstrap_failed", message: bootstrap.message ?? "a bootstrap step failed" } };
+  if (bootstrap.report.status === "failed")
+    return { ...result, ok: false, error: { code: "bootstrap_failed", message: bootstrap.message ?? "a bootstrap step failed" } };
   return result;
 }

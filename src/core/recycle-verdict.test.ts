@@ -3,14 +3,27 @@ import { assessDestination, assessRecycle } from "./recycle-verdict.js";
 import type { Facts } from "./types.js";
 
 const facts: Facts = {
-  path: "/w/app@feat", handle: "app@feat", managed: true, branch: "feat", head: "a".repeat(40), detached: false,
-  lifecycle: "terminal", task: "t-1", owner: null, base: null,
+  path: "/w/app@feat",
+  handle: "app@feat",
+  managed: true,
+  branch: "feat",
+  head: "a".repeat(40),
+  detached: false,
+  lifecycle: "terminal",
+  task: "t-1",
+  owner: null,
+  base: null,
   lock: { locked: false, reason: null, owner: null },
   liveness: { state: "none", signals: [] },
   dirty: { tracked: 0, untracked: 0, conflicted: 0, operation: null },
-  upstream: null, unpushed: 0, merged: { target: "refs/heads/main", how: null },
+  upstream: null,
+  unpushed: 0,
+  merged: { target: "refs/heads/main", how: null },
   fingerprints: { bootstrap: null, context: null, runtime: null, drift: [] },
-  createdAt: null, lastActivity: null, missing: false, prunable: null,
+  createdAt: null,
+  lastActivity: null,
+  missing: false,
+  prunable: null,
 };
 const codes = (f: Partial<Facts>) => assessRecycle({ ...facts, ...f }).map((r) => r.code);
 
@@ -30,7 +43,10 @@ describe("assessRecycle", () => {
   it("collects every reason", () => {
     expect(
       codes({
-        managed: false, lifecycle: null, liveness: { state: "unknown", signals: [] }, unpushed: 2,
+        managed: false,
+        lifecycle: null,
+        liveness: { state: "unknown", signals: [] },
+        unpushed: 2,
         dirty: { tracked: 1, untracked: 0, conflicted: 1, operation: "merge" },
         lock: { locked: true, reason: "held", owner: { kind: "unknown" } },
       }),
@@ -48,6 +64,10 @@ describe("assessRecycle", () => {
 describe("assessDestination", () => {
   it("the new handle, path and branch must be free", () => {
     expect(assessDestination({ handleTakenBy: null, pathOccupied: false, branchHolder: null }, "/w/x")).toEqual([]);
-    expect(assessDestination({ handleTakenBy: "/w/x", pathOccupied: true, branchHolder: "/p" }, "/w/x").map((r) => r.code)).toEqual(["handle_taken", "path_occupied", "branch_checked_out"]);
+    expect(assessDestination({ handleTakenBy: "/w/x", pathOccupied: true, branchHolder: "/p" }, "/w/x").map((r) => r.code)).toEqual([
+      "handle_taken",
+      "path_occupied",
+      "branch_checked_out",
+    ]);
   });
 });

@@ -19,7 +19,13 @@ export function assessRecycle(facts: Facts): Reason[] {
   }
   const merged = facts.merged?.how ?? null;
   if (merged === null && facts.unpushed !== 0)
-    reasons.push(reason("work_not_preserved", { head: facts.head, unpushed: facts.unpushed, merged: facts.merged ?? null }, facts.unpushed === null ? "no remote to compare with and not merged" : undefined));
+    reasons.push(
+      reason(
+        "work_not_preserved",
+        { head: facts.head, unpushed: facts.unpushed, merged: facts.merged ?? null },
+        facts.unpushed === null ? "no remote to compare with and not merged" : undefined,
+      ),
+    );
   if (facts.lock.locked && facts.lock.owner?.kind !== "orchard") reasons.push(reason("foreign_lock", { reason: facts.lock.reason, owner: facts.lock.owner }));
   return reasons;
 }

@@ -37,7 +37,12 @@ export interface RecycleProof {
 export type Base = { ref: string; commit: string };
 
 /** The recycle proof of one worktree for a request: the worktree itself, then where it would go. */
-export async function proveRecyclable(ctx: Ctx, snapshot: Snapshot, target: { entry: WorktreeEntry | null; row: WorktreeRow | null }, request: AddRequest): Promise<RecycleProof> {
+export async function proveRecyclable(
+  ctx: Ctx,
+  snapshot: Snapshot,
+  target: { entry: WorktreeEntry | null; row: WorktreeRow | null },
+  request: AddRequest,
+): Promise<RecycleProof> {
   const facts = await factsOf(snapshot, target.entry, target.row, { full: true });
   const taken = snapshot.rows.find((r) => r.handle === request.handle && r.id !== target.row?.id);
   const holder = snapshot.entries.find((e) => e.branch === `refs/heads/${request.branch}` && e.path !== facts.path)?.path ?? null;
@@ -61,14 +66,17 @@ export async function recycleWith(ctx: Ctx, request: AddRequest, base: Base, pro
   if (!request.dryRun) return applyRecycle(ctx, request, base, proof);
   const head = (await resolveCommit(ctx.repo.primary, `refs/heads/${request.branch}`)) ?? base.commit;
   return resultFor(request, "planned", {
-    base, head, notes: [reason("recycle_planned", { from: proof.row.handle, path: proof.row.path })],
+    base,
+    head,
+    notes: [reason("recycle_planned", { from: proof.row.handle, path: proof.row.path })],
     lineage: lineageOf(proof.row, proof.facts, { handle: request.handle, branch: request.branch, base, task: request.task }, lastOwner(ctx, proof.row)),
   });
 }
 
 export async function recycle(ctx: Ctx, options: RecycleOptions): Promise<AddResult> {
   const request = await validateAdd(ctx, {
-    branch: options.branch, dryRun: options.dryRun ?? false,
+    branch: options.branch,
+    dryRun: options.dryRun ?? false,
     ...(options.base !== undefined ? { base: options.base } : {}),
     ...(options.task !== undefined ? { task: options.task } : {}),
     ...(options.owner !== undefined ? { owner: options.owner } : {}),

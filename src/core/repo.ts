@@ -65,7 +65,11 @@ export async function readDefaultBranch(repo: RepoContext): Promise<DefaultBranc
   if (originHead?.startsWith("refs/remotes/origin/")) return { name: originHead.slice("refs/remotes/origin/".length), source: "origin_head" };
   if (repo.remotes.length > 0) return null;
   const init = await readConfig(repo.primary, "init.defaultBranch").catch(() => null);
-  for (const [name, source] of [[init, "init_default"], ["main", "main"], ["master", "master"]] as const) {
+  for (const [name, source] of [
+    [init, "init_default"],
+    ["main", "main"],
+    ["master", "master"],
+  ] as const) {
     if (name && (await resolveCommit(repo.primary, `refs/heads/${name}`))) return { name, source };
   }
   return null;

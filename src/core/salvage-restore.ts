@@ -33,7 +33,16 @@ export async function salvageList(ctx: Ctx): Promise<SalvageListResult> {
   const records = await readRefsWithBody(ctx.repo.primary, SALVAGE_PREFIX);
   const salvages = records.map(({ ref, commit, body }): SalvageEntry => {
     const meta = parseSalvageBody(body);
-    return { ref, commit, handle: meta?.handle ?? null, path: meta?.path ?? null, branch: meta?.branch ?? null, head: meta?.head ?? null, reason: meta?.reason ?? null, at: meta?.time ?? null };
+    return {
+      ref,
+      commit,
+      handle: meta?.handle ?? null,
+      path: meta?.path ?? null,
+      branch: meta?.branch ?? null,
+      head: meta?.head ?? null,
+      reason: meta?.reason ?? null,
+      at: meta?.time ?? null,
+    };
   });
   salvages.sort((a, b) => (a.at ?? "").localeCompare(b.at ?? "") || a.ref.localeCompare(b.ref));
   return { ok: true, salvages };
@@ -66,7 +75,8 @@ export async function salvageRestore(ctx: Ctx, options: RestoreOptions): Promise
   if (!created.ok || created.action !== "created") return { ...created, ok: false, restoredFrom };
   await withMutationLock(ctx.repo.commonDir, async () => {
     // a fresh worktree at the parent: nothing of anyone's can be overwritten here
-    if ((await resolveCommit(created.path, "HEAD")) !== (parent ?? created.head)) throw failure("restore_raced", `${created.path} moved before the salvaged state was laid over it`);
+    if ((await resolveCommit(created.path, "HEAD")) !== (parent ?? created.head))
+      throw failure("restore_raced", `${created.path} moved before the salvaged state was laid over it`);
     await checkoutTreeAsChanges(created.path, commit);
   });
   return { ...created, restoredFrom };

@@ -39,7 +39,10 @@ export interface SalvageMetadata {
 
 /** `yyyymmddThhmmssZ` in UTC. */
 export function salvageStamp(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, "Z").replace(/[-:]/g, "");
+  return date
+    .toISOString()
+    .replace(/\.\d{3}Z$/, "Z")
+    .replace(/[-:]/g, "");
 }
 
 export function salvageMessage(meta: SalvageMetadata): string {
@@ -82,7 +85,15 @@ export async function salvageWorktree(ctx: Ctx, input: SalvageInput): Promise<{ 
     // seeded from the worktree's index: keeps force-added files and the stat cache; absent index → empty
     if (existsSync(index)) copyFileSync(index, tempIndex);
     const tree = await writeTreeThroughIndex(input.path, tempIndex);
-    const meta: SalvageMetadata = { orchardSalvage: 1, path: input.path, handle: input.handle, branch: input.branch, head, reason: input.reason, time: now.toISOString() };
+    const meta: SalvageMetadata = {
+      orchardSalvage: 1,
+      path: input.path,
+      handle: input.handle,
+      branch: input.branch,
+      head,
+      reason: input.reason,
+      time: now.toISOString(),
+    };
     const env = (await hasCommitIdentity(input.path)) ? undefined : FALLBACK_IDENTITY;
     commit = await commitTree(input.path, { tree, parents: head ? [head] : [], message: salvageMessage(meta), ...(env ? { env } : {}) });
   } finally {
@@ -108,6 +119,13 @@ function recordEvent(ctx: Ctx, input: SalvageInput, ref: string, commit: string)
   const row = ctx.registry.worktrees.byHandle(input.handle);
   if (!row || row.repo !== ctx.repo.identity) return;
   ctx.registry.write(() =>
-    ctx.registry.events.append({ kind: "salvaged", repo: row.repo, handle: row.handle, task: row.task, owner: row.owner, data: { ref, commit, path: input.path, branch: input.branch, reason: input.reason } }),
+    ctx.registry.events.append({
+      kind: "salvaged",
+      repo: row.repo,
+      handle: row.handle,
+      task: row.task,
+      owner: row.owner,
+      data: { ref, commit, path: input.path, branch: input.branch, reason: input.reason },
+    }),
   );
 }

@@ -20,7 +20,8 @@ export interface TrustResult {
 
 export function trust(ctx: Ctx): TrustResult {
   const { hash, source } = ctx.repo.config;
-  if (hash === null || source === null) throw usageError("no_config", `${ctx.repo.primary} has no .orchard.json (or ORCHARD_CONFIG); there is nothing to trust`);
+  if (hash === null || source === null)
+    throw usageError("no_config", `${ctx.repo.primary} has no .orchard.json (or ORCHARD_CONFIG); there is nothing to trust`);
   ctx.registry.write(() => ctx.registry.trust.save(ctx.repo.identity, hash));
   return { ok: true, configHash: hash, source, trusted: true };
 }

@@ -6,8 +6,16 @@ export type Operation = "merge" | "rebase" | "cherry-pick" | "revert" | "bisect"
 export type MergedHow = "same_commit" | "ancestor" | "patch_equivalent" | "merge_adds_nothing";
 export type LivenessState = "live" | "dead" | "unknown" | "none";
 export type LivenessSignalCode =
-  | "pid_alive" | "pid_dead" | "pid_reused" | "pid_unknown" | "pid_other_host"
-  | "lease_live" | "lease_expired" | "process_in_worktree" | "processes_unknown" | "lock_owner_unknown";
+  | "pid_alive"
+  | "pid_dead"
+  | "pid_reused"
+  | "pid_unknown"
+  | "pid_other_host"
+  | "lease_live"
+  | "lease_expired"
+  | "process_in_worktree"
+  | "processes_unknown"
+  | "lock_owner_unknown";
 
 export interface LockOwnerFacts {
   kind: "orchard" | "claude-code" | "pid" | "unknown";

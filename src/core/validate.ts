@@ -27,7 +27,8 @@ export function requireText(value: string | undefined, flag: string): string | n
 export function requirePid(value: number | string | undefined): number | null {
   if (value === undefined) return null;
   const n = typeof value === "number" ? value : /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1 || n > 2 ** 31 - 1) throw usageError("invalid_argument", `--pid must be a process id (1…2147483647), got ${JSON.stringify(value)}`);
+  if (!Number.isSafeInteger(n) || n < 1 || n > 2 ** 31 - 1)
+    throw usageError("invalid_argument", `--pid must be a process id (1…2147483647), got ${JSON.stringify(value)}`);
   return n;
 }
 

@@ -13,8 +13,16 @@ import type { WaveEntry } from "./wave-manifest.js";
 import type { Ctx } from "./context.js";
 
 export type WaveBlock =
-  | "branch_mismatch" | "base_mismatch" | "branch_contains_deletions" | "deletion_check_failed" | "worktree_dirty"
-  | "merge_conflict" | "merge_failed" | "worktree_remove_failed" | "target_detached" | "target_dirty";
+  | "branch_mismatch"
+  | "base_mismatch"
+  | "branch_contains_deletions"
+  | "deletion_check_failed"
+  | "worktree_dirty"
+  | "merge_conflict"
+  | "merge_failed"
+  | "worktree_remove_failed"
+  | "target_detached"
+  | "target_dirty";
 
 export type WaveOutcome =
   | { status: "merged_removed"; reason: "ok" | "already_merged" | "already_done" }
@@ -80,7 +88,11 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
       } catch (error) {
         return blocked("deletion_check_failed", stderrOf(error));
       }
-      if (deleted.length > 0) return blocked("branch_contains_deletions", `deletes ${deleted.slice(0, 20).join(", ")}${deleted.length > 20 ? ` and ${deleted.length - 20} more` : ""}`);
+      if (deleted.length > 0)
+        return blocked(
+          "branch_contains_deletions",
+          `deletes ${deleted.slice(0, 20).join(", ")}${deleted.length > 20 ? ` and ${deleted.length - 20} more` : ""}`,
+        );
     }
   }
   // 5. nothing uncommitted in the worktree (also when already merged: removal would lose it)
@@ -88,7 +100,8 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
     const admin = readAdminDirs(ctx.repo.commonDir).get(wt.path);
     const dirty = admin ? await readCheckoutDirty(wt.path, admin) : "unknown";
     if (dirty === "unknown") return blocked("worktree_dirty", "the worktree's status could not be read");
-    if (dirty.changes > 0 || dirty.operation) return blocked("worktree_dirty", `${dirty.changes} change(s)${dirty.operation ? `, ${dirty.operation} in progress` : ""}`);
+    if (dirty.changes > 0 || dirty.operation)
+      return blocked("worktree_dirty", `${dirty.changes} change(s)${dirty.operation ? `, ${dirty.operation} in progress` : ""}`);
   }
   // 6. merge, checked first with merge-tree so a conflict touches nothing
   if (!merged) {
@@ -110,7 +123,8 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
 
 async function merge(target: WaveTarget, entry: WaveEntry, targetTip: string, tip: string): Promise<WaveOutcome | null> {
   const problems = await checkTarget(target);
-  if ((await readSymbolicRef(target.path, "HEAD")) !== `refs/heads/${target.branch}`) problems.push({ code: "target_detached", detail: `${target.path} is no longer on ${target.branch}` });
+  if ((await readSymbolicRef(target.path, "HEAD")) !== `refs/heads/${target.branch}`)
+    problems.push({ code: "target_detached", detail: `${target.path} is no longer on ${target.branch}` });
   const first = problems[0];
   if (first) return blocked(first.code, problems.map((p) => p.detail).join("; "));
   const preview = await readMergeTree(target.path, targetTip, tip);
@@ -138,6 +152,13 @@ function recordRemoved(ctx: Ctx, path: string, entry: WaveEntry): void {
   if (!row) return;
   ctx.registry.write(() => {
     ctx.registry.worktrees.update(row.id, { lifecycle: "removed", lastActivityAt: new Date().toISOString() });
-    ctx.registry.events.append({ kind: "removed", repo: row.repo, handle: row.handle, task: row.task, owner: row.owner, data: { path, branch: entry.branch, by: "cleanup-wave", agentId: entry.agent_id } });
+    ctx.registry.events.append({
+      kind: "removed",
+      repo: row.repo,
+      handle: row.handle,
+      task: row.task,
+      owner: row.owner,
+      data: { path, branch: entry.branch, by: "cleanup-wave", agentId: entry.agent_id },
+    });
   });
 }

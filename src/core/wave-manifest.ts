@@ -22,9 +22,19 @@ export interface WaveEntry {
 }
 
 export type InvalidReason =
-  | "entry_not_object" | "missing_worktree_path" | "conflicting_paths" | "missing_branch" | "invalid_branch"
-  | "branch_not_allowed" | "missing_expected_base" | "expected_base_unresolvable" | "invalid_agent_id"
-  | "duplicate_entry" | "worktree_is_primary" | "worktree_is_target" | "branch_is_target";
+  | "entry_not_object"
+  | "missing_worktree_path"
+  | "conflicting_paths"
+  | "missing_branch"
+  | "invalid_branch"
+  | "branch_not_allowed"
+  | "missing_expected_base"
+  | "expected_base_unresolvable"
+  | "invalid_agent_id"
+  | "duplicate_entry"
+  | "worktree_is_primary"
+  | "worktree_is_target"
+  | "branch_is_target";
 
 export interface InvalidEntry {
   index: number;
@@ -105,15 +115,20 @@ export async function validateManifest(raw: unknown[], ctx: ManifestContext): Pr
     else if (path && path === ctx.targetPath) bad("worktree_is_target", "the entry is the merge target");
     const branch = e.branch;
     if (!nonEmpty(branch)) bad("missing_branch", "branch must be a non-empty string");
-    else if (branch.startsWith("-") || branch.startsWith("refs/") || !(await isValidBranchName(ctx.primary, branch))) bad("invalid_branch", `${JSON.stringify(branch)} is not a literal branch name`);
+    else if (branch.startsWith("-") || branch.startsWith("refs/") || !(await isValidBranchName(ctx.primary, branch)))
+      bad("invalid_branch", `${JSON.stringify(branch)} is not a literal branch name`);
     else if (!pattern.test(branch)) bad("branch_not_allowed", `${JSON.stringify(branch)} does not match wave.branchPattern ${ctx.branchPattern}`);
     else if (branch === ctx.targetBranch) bad("branch_is_target", "the entry's branch is the merge target's branch");
     const base = e.expected_base;
     let baseSha: string | null = null;
     if (!nonEmpty(base)) bad("missing_expected_base", "expected_base must be a non-empty string");
     else if (!(baseSha = await resolveCommit(ctx.primary, base))) bad("expected_base_unresolvable", `${JSON.stringify(base)} names no commit`);
-    if (e.agent_id !== undefined && e.agent_id !== null && typeof e.agent_id !== "string" && typeof e.agent_id !== "number") bad("invalid_agent_id", "agent_id must be a string");
-    for (const [seen, key, what] of [[seenPaths, path, "worktree_path"], [seenBranches, typeof branch === "string" ? branch : "", "branch"]] as const) {
+    if (e.agent_id !== undefined && e.agent_id !== null && typeof e.agent_id !== "string" && typeof e.agent_id !== "number")
+      bad("invalid_agent_id", "agent_id must be a string");
+    for (const [seen, key, what] of [
+      [seenPaths, path, "worktree_path"],
+      [seenBranches, typeof branch === "string" ? branch : "", "branch"],
+    ] as const) {
       if (!key) continue;
       const first = seen.get(key);
       if (first !== undefined) bad("duplicate_entry", `the same ${what} as entry ${first}`);
@@ -121,7 +136,14 @@ export async function validateManifest(raw: unknown[], ctx: ManifestContext): Pr
     }
     if (invalid.some((i) => i.index === index)) continue;
     const agent = e.agent_id === undefined || e.agent_id === null ? null : String(e.agent_id);
-    entries.push({ index, agent_id: agent, worktree_path: path, branch: branch as string, expected_base: base as string, expected_base_sha: baseSha as string });
+    entries.push({
+      index,
+      agent_id: agent,
+      worktree_path: path,
+      branch: branch as string,
+      expected_base: base as string,
+      expected_base_sha: baseSha as string,
+    });
   }
   if (invalid.length > 0)
     throw invalidManifest(`the manifest has ${invalid.length} invalid entr${invalid.length === 1 ? "y" : "ies"}; nothing was done`, { entries, invalid });

@@ -79,17 +79,29 @@ export async function cleanupWave(ctx: Ctx, options: WaveOptions): Promise<WaveR
   const target = await resolveWaveTarget(ctx, options.into);
   const waveConfig = ctx.repo.config.config.wave;
   const entries = await validateManifest(raw, {
-    primary: ctx.repo.primary, targetPath: realOr(target.path), targetBranch: target.branch,
+    primary: ctx.repo.primary,
+    targetPath: realOr(target.path),
+    targetBranch: target.branch,
     branchPattern: waveConfig?.branchPattern ?? DEFAULT_BRANCH_PATTERN,
   });
   const plan: WavePlan = { action: "cleanup_wave", discovery: "manifest", reason: "ok", entries, invalid: [] };
   const pendingAll = entries.map(item);
-  if (entries.length === 0) return { ok: true, plan: { ...plan, action: "skip", reason: "empty_manifest" }, result: { ok: true, action: "skip", reason: "ok", entries: [], pending: [] } };
+  if (entries.length === 0)
+    return {
+      ok: true,
+      plan: { ...plan, action: "skip", reason: "empty_manifest" },
+      result: { ok: true, action: "skip", reason: "ok", entries: [], pending: [] },
+    };
   const problems = await checkTarget(target);
   const first = problems[0];
   if (first || target.branch === null) {
     const reasons = problems.map((p) => reason(p.code, { path: target.path }, p.detail));
-    return { ok: false, plan: { ...plan, action: "skip", reason: first?.code ?? "target_detached" }, result: { ok: false, action: "skip", reason: "cleanup_blocked", entries: [], pending: pendingAll }, reasons };
+    return {
+      ok: false,
+      plan: { ...plan, action: "skip", reason: first?.code ?? "target_detached" },
+      result: { ok: false, action: "skip", reason: "cleanup_blocked", entries: [], pending: pendingAll },
+      reasons,
+    };
   }
   const waveTarget = { path: target.path, branch: target.branch };
   const allowDeletions = options.allowDeletions ?? waveConfig?.allowDeletions ?? false;

@@ -179,7 +179,10 @@ export async function readObjectIds(cwd: string, specs: readonly string[]): Prom
   if (asked.length === 0) return specs.map(() => null);
   const r = await git(["cat-file", "--batch-check=%(objectname)"], { cwd, input: asked.join("\n") + "\n" });
   const answers = new Map<string, string | null>();
-  r.stdout.split("\n").slice(0, asked.length).forEach((line, i) => answers.set(asked[i] as string, /^[0-9a-f]{40,64}$/.test(line) ? line : null));
+  r.stdout
+    .split("\n")
+    .slice(0, asked.length)
+    .forEach((line, i) => answers.set(asked[i] as string, /^[0-9a-f]{40,64}$/.test(line) ? line : null));
   return specs.map((s) => answers.get(s) ?? null);
 }
 
@@ -223,7 +226,10 @@ export async function readUnignoredFiles(gitDir: string, dir: string, emptyIndex
 export async function readPatchIds(cwd: string, pairs: readonly { from: string; to: string }[]): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   if (pairs.length === 0) return ids;
-  const trees = await git(["cat-file", "--batch-check=%(objectname)"], { cwd, input: pairs.flatMap((p) => [`${p.from}^{tree}`, `${p.to}^{tree}`]).join("\n") + "\n" });
+  const trees = await git(["cat-file", "--batch-check=%(objectname)"], {
+    cwd,
+    input: pairs.flatMap((p) => [`${p.from}^{tree}`, `${p.to}^{tree}`]).join("\n") + "\n",
+  });
   const treeIds = trees.stdout.split("\n");
   const input = pairs.map((_, i) => `${treeIds[2 * i]} ${treeIds[2 * i + 1]}`).join("\n") + "\n";
   const diff = await git(["diff-tree", "--stdin", "-p", "-M", "--no-color", "--no-ext-diff"], { cwd, input });

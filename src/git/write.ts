@@ -79,7 +79,10 @@ export async function writeTreeThroughIndex(worktree: string, indexFile: string)
 }
 
 /** A commit object for `tree` (no ref moves); never signed, so no agent or pinentry is asked. */
-export async function commitTree(cwd: string, options: { tree: string; parents: readonly string[]; message: string; env?: Record<string, string> }): Promise<string> {
+export async function commitTree(
+  cwd: string,
+  options: { tree: string; parents: readonly string[]; message: string; env?: Record<string, string> },
+): Promise<string> {
   const args = ["commit-tree", "--no-gpg-sign", "-F", "-"];
   for (const parent of options.parents) args.push("-p", parent);
   args.push("--end-of-options", options.tree);

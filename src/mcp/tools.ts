@@ -38,17 +38,52 @@ function tool(name: string, method: ToolMethod, input: z.ZodObject, description:
 }
 
 export const TOOLS: readonly Tool[] = [
-  tool("orchard_add", "add", AddInput, "Take a worktree for a branch: adopt the exact handle, reuse or recycle a compatible one, or create one. Call before starting work; pass task and owner so a crashed session's work can be found again."),
+  tool(
+    "orchard_add",
+    "add",
+    AddInput,
+    "Take a worktree for a branch: adopt the exact handle, reuse or recycle a compatible one, or create one. Call before starting work; pass task and owner so a crashed session's work can be found again.",
+  ),
   tool("orchard_release", "release", ReleaseInput, "Give a worktree back when the work is finished (outcome done, abandoned or failed). Idempotent."),
   tool("orchard_heartbeat", "heartbeat", HeartbeatInput, "Renew the lease on a worktree during long work so nobody reaps it."),
   tool("orchard_status", "status", StatusInput, "Facts of one worktree (handle or path): dirty, unpushed, merged, liveness, lock, fingerprints."),
   tool("orchard_list", "list", ListInput, "Every linked worktree of the repository, managed and foreign, with its facts."),
-  tool("orchard_recycle", "recycle", RecycleInput, "Reuse a released worktree for a new branch, after proving it holds nothing of value (clean, work merged or pushed, nobody live)."),
-  tool("orchard_hygiene", "hygiene", HygieneInput, "One truthful report: every worktree gets a disposition (live, reclaimable, reapable, needs_salvage, idle, missing, husk, unknown) with its reasons, plus duplicate tasks and the cleanup backlog."),
-  tool("orchard_reap_orphans", "reapOrphans", ReapOrphansInput, "Startup sweep: remove worktrees whose locking session (Claude Code, Orchard lease, pid) is dead and whose branch is merged. Dirty ones are kept unless salvage is true."),
-  tool("orchard_cleanup_plan", "cleanupPlan", CleanupPlanInput, "Plan a clean-up (stored, with preconditions per item; default: reclaimable, reapable, missing). Changes nothing; apply it with orchard_cleanup_apply."),
-  tool("orchard_cleanup_apply", "cleanupApply", CleanupApplyInput, "Apply a stored clean-up plan; each item's preconditions are re-checked at the moment of use, a changed worktree is skipped. If it stops early (status needs_resume), call it again with the same planId."),
-  tool("orchard_cleanup_wave", "cleanupWave", CleanupWaveInput, "Merge a wave of agent worktrees back into the target and remove them (manifest: path of a JSON file, best absolute; relative paths resolve against the server's working directory). Stops at the first blocked entry unless continueOnBlock."),
+  tool(
+    "orchard_recycle",
+    "recycle",
+    RecycleInput,
+    "Reuse a released worktree for a new branch, after proving it holds nothing of value (clean, work merged or pushed, nobody live).",
+  ),
+  tool(
+    "orchard_hygiene",
+    "hygiene",
+    HygieneInput,
+    "One truthful report: every worktree gets a disposition (live, reclaimable, reapable, needs_salvage, idle, missing, husk, unknown) with its reasons, plus duplicate tasks and the cleanup backlog.",
+  ),
+  tool(
+    "orchard_reap_orphans",
+    "reapOrphans",
+    ReapOrphansInput,
+    "Startup sweep: remove worktrees whose locking session (Claude Code, Orchard lease, pid) is dead and whose branch is merged. Dirty ones are kept unless salvage is true.",
+  ),
+  tool(
+    "orchard_cleanup_plan",
+    "cleanupPlan",
+    CleanupPlanInput,
+    "Plan a clean-up (stored, with preconditions per item; default: reclaimable, reapable, missing). Changes nothing; apply it with orchard_cleanup_apply.",
+  ),
+  tool(
+    "orchard_cleanup_apply",
+    "cleanupApply",
+    CleanupApplyInput,
+    "Apply a stored clean-up plan; each item's preconditions are re-checked at the moment of use, a changed worktree is skipped. If it stops early (status needs_resume), call it again with the same planId.",
+  ),
+  tool(
+    "orchard_cleanup_wave",
+    "cleanupWave",
+    CleanupWaveInput,
+    "Merge a wave of agent worktrees back into the target and remove them (manifest: path of a JSON file, best absolute; relative paths resolve against the server's working directory). Stops at the first blocked entry unless continueOnBlock.",
+  ),
 ];
 
 /** The JSON schema a client sees for a tool's input. */

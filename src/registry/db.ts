@@ -28,9 +28,15 @@ export function registryPath(home: string): string {
 export function registryFailure(error: unknown, path: string): RegistryError {
   const code = (error as { code?: string }).code ?? "";
   if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))
-    return new RegistryError("registry_locked", `the registry ${path} stayed locked past ${BUSY_TIMEOUT_MS} ms; another orchard is writing, retry`, { cause: error });
+    return new RegistryError("registry_locked", `the registry ${path} stayed locked past ${BUSY_TIMEOUT_MS} ms; another orchard is writing, retry`, {
+      cause: error,
+    });
   if (code === "SQLITE_CORRUPT" || code === "SQLITE_NOTADB")
-    return new RegistryError("registry_corrupt", `the registry ${path} is not a valid database (${code}); move it aside to start over — orchard will not reset it`, { cause: error });
+    return new RegistryError(
+      "registry_corrupt",
+      `the registry ${path} is not a valid database (${code}); move it aside to start over — orchard will not reset it`,
+      { cause: error },
+    );
   return new RegistryError("registry_failed", `the registry ${path} failed: ${(error as Error).message}`, { cause: error });
 }
 

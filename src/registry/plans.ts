@@ -35,34 +35,82 @@ export interface PlanItemRow {
 
 export type NewPlanItem = Omit<PlanItemRow, "planId" | "state" | "result" | "updatedAt">;
 
-interface RawPlan { id: string; created_at: string; scope: string; digest: string; options: string; status: PlanStatus; skipped: string }
+interface RawPlan {
+  id: string;
+  created_at: string;
+  scope: string;
+  digest: string;
+  options: string;
+  status: PlanStatus;
+  skipped: string;
+}
 interface RawItem {
-  plan_id: string; seq: number; repo: string | null; path: string; handle: string | null; action: string;
-  preconditions: string; reasons: string; bytes: number | null; state: ItemState; result: string | null; updated_at: string;
+  plan_id: string;
+  seq: number;
+  repo: string | null;
+  path: string;
+  handle: string | null;
+  action: string;
+  preconditions: string;
+  reasons: string;
+  bytes: number | null;
+  state: ItemState;
+  result: string | null;
+  updated_at: string;
 }
 
 const toPlan = (r: RawPlan): PlanRow => ({
-  id: r.id, createdAt: r.created_at, scope: r.scope, digest: r.digest,
-  options: JSON.parse(r.options) as Record<string, unknown>, status: r.status, skipped: JSON.parse(r.skipped) as unknown[],
+  id: r.id,
+  createdAt: r.created_at,
+  scope: r.scope,
+  digest: r.digest,
+  options: JSON.parse(r.options) as Record<string, unknown>,
+  status: r.status,
+  skipped: JSON.parse(r.skipped) as unknown[],
 });
 
 const toItem = (r: RawItem): PlanItemRow => ({
-  planId: r.plan_id, seq: r.seq, repo: r.repo, path: r.path, handle: r.handle, action: r.action,
-  preconditions: JSON.parse(r.preconditions) as Record<string, unknown>, reasons: JSON.parse(r.reasons) as unknown[],
-  bytes: r.bytes, state: r.state, result: r.result === null ? null : (JSON.parse(r.result) as Record<string, unknown>), updatedAt: r.updated_at,
+  planId: r.plan_id,
+  seq: r.seq,
+  repo: r.repo,
+  path: r.path,
+  handle: r.handle,
+  action: r.action,
+  preconditions: JSON.parse(r.preconditions) as Record<string, unknown>,
+  reasons: JSON.parse(r.reasons) as unknown[],
+  bytes: r.bytes,
+  state: r.state,
+  result: r.result === null ? null : (JSON.parse(r.result) as Record<string, unknown>),
+  updatedAt: r.updated_at,
 });
 
 export function insertPlan(db: Db, plan: Omit<PlanRow, "status">, items: readonly NewPlanItem[]): void {
   const now = new Date().toISOString();
   db.prepare("INSERT INTO plans (id, created_at, scope, digest, options, status, skipped) VALUES (?, ?, ?, ?, ?, 'planned', ?)").run(
-    plan.id, plan.createdAt, plan.scope, plan.digest, JSON.stringify(plan.options), JSON.stringify(plan.skipped),
+    plan.id,
+    plan.createdAt,
+    plan.scope,
+    plan.digest,
+    JSON.stringify(plan.options),
+    JSON.stringify(plan.skipped),
   );
   const insert = db.prepare(
     `INSERT INTO plan_items (plan_id, seq, repo, path, handle, action, preconditions, reasons, bytes, state, result, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', NULL, ?)`,
   );
   for (const item of items)
-    insert.run(plan.id, item.seq, item.repo, item.path, item.handle, item.action, JSON.stringify(item.preconditions), JSON.stringify(item.reasons), item.bytes, now);
+    insert.run(
+      plan.id,
+      item.seq,
+      item.repo,
+      item.path,
+      item.handle,
+      item.action,
+      JSON.stringify(item.preconditions),
+      JSON.stringify(item.reasons),
+      item.bytes,
+      now,
+    );
 }
 
 export function loadPlan(db: Db, id: string): PlanRow | undefined {
@@ -88,5 +136,10 @@ export function transitionItem(db: Db, key: { planId: string; seq: number }, fro
 
 /** Records progress inside an `applying` item (e.g. the salvage ref made before the removal). */
 export function noteItemResult(db: Db, key: { planId: string; seq: number }, result: Record<string, unknown>): void {
-  db.prepare("UPDATE plan_items SET result = ?, updated_at = ? WHERE plan_id = ? AND seq = ?").run(JSON.stringify(result), new Date().toISOString(), key.planId, key.seq);
+  db.prepare("UPDATE plan_items SET result = ?, updated_at = ? WHERE plan_id = ? AND seq = ?").run(
+    JSON.stringify(result),
+    new Date().toISOString(),
+    key.planId,
+    key.seq,
+  );
 }

@@ -12,7 +12,8 @@ type Bound<M> = { [K in keyof M]: Tail<M[K]> };
 
 function bind<M extends Record<string, (db: Db, ...rest: never[]) => unknown>>(module: M, registry: Registry): Bound<M> {
   const bound: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(module)) bound[name] = (...rest: unknown[]) => registry.guard(() => (fn as (db: Db, ...r: unknown[]) => unknown)(registry.db, ...rest));
+  for (const [name, fn] of Object.entries(module))
+    bound[name] = (...rest: unknown[]) => registry.guard(() => (fn as (db: Db, ...r: unknown[]) => unknown)(registry.db, ...rest));
   return bound as Bound<M>;
 }
 
@@ -41,7 +42,14 @@ export class Registry {
     this.events = bind({ append: events.appendEvent, for: events.loadEventsFor, ofKind: events.loadEventsOfKind, count: events.countEventsOfKind }, this);
     this.trust = bind({ has: trust.isTrusted, save: trust.saveTrust }, this);
     this.plans = bind(
-      { insert: plans.insertPlan, load: plans.loadPlan, items: plans.loadPlanItems, setStatus: plans.setPlanStatus, transition: plans.transitionItem, noteResult: plans.noteItemResult },
+      {
+        insert: plans.insertPlan,
+        load: plans.loadPlan,
+        items: plans.loadPlanItems,
+        setStatus: plans.setPlanStatus,
+        transition: plans.transitionItem,
+        noteResult: plans.noteItemResult,
+      },
       this,
     );
   }

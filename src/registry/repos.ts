@@ -9,7 +9,13 @@ export interface RepoRow {
   createdAt: string;
 }
 
-interface RawRepo { identity: string; name: string; primary_path: string; common_dir: string; created_at: string }
+interface RawRepo {
+  identity: string;
+  name: string;
+  primary_path: string;
+  common_dir: string;
+  created_at: string;
+}
 const toRepo = (r: RawRepo): RepoRow => ({ identity: r.identity, name: r.name, primaryPath: r.primary_path, commonDir: r.common_dir, createdAt: r.created_at });
 
 export function loadRepo(db: Db, identity: string): RepoRow | undefined {

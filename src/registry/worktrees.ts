@@ -38,12 +38,32 @@ export interface WorktreeRow {
 export type NewWorktreeRow = Omit<WorktreeRow, "id" | "updatedAt">;
 
 const COLUMNS: Record<keyof Omit<WorktreeRow, "id">, string> = {
-  repo: "repo", handle: "handle", path: "path", branch: "branch", createdBranch: "created_branch",
-  baseRef: "base_ref", baseCommit: "base_commit", task: "task", taskRaw: "task_raw", owner: "owner",
-  pid: "pid", pidStart: "pid_start", host: "host", heartbeatAt: "heartbeat_at", ttlMs: "ttl_ms",
-  lifecycle: "lifecycle", outcome: "outcome", fpBootstrap: "fp_bootstrap", fpContext: "fp_context",
-  fpRuntime: "fp_runtime", recycledFrom: "recycled_from", supersededBy: "superseded_by",
-  createdAt: "created_at", updatedAt: "updated_at", releasedAt: "released_at", lastActivityAt: "last_activity_at",
+  repo: "repo",
+  handle: "handle",
+  path: "path",
+  branch: "branch",
+  createdBranch: "created_branch",
+  baseRef: "base_ref",
+  baseCommit: "base_commit",
+  task: "task",
+  taskRaw: "task_raw",
+  owner: "owner",
+  pid: "pid",
+  pidStart: "pid_start",
+  host: "host",
+  heartbeatAt: "heartbeat_at",
+  ttlMs: "ttl_ms",
+  lifecycle: "lifecycle",
+  outcome: "outcome",
+  fpBootstrap: "fp_bootstrap",
+  fpContext: "fp_context",
+  fpRuntime: "fp_runtime",
+  recycledFrom: "recycled_from",
+  supersededBy: "superseded_by",
+  createdAt: "created_at",
+  updatedAt: "updated_at",
+  releasedAt: "released_at",
+  lastActivityAt: "last_activity_at",
 };
 
 function toRow(raw: Record<string, unknown>): WorktreeRow {

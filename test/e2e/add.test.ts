@@ -11,7 +11,28 @@ beforeEach(() => {
 afterEach(() => s.cleanup());
 
 describe("validation (exit 2, nothing changes)", () => {
-  const bad = ["-x", "--force", "a..b", "has space", "x@{u}", "topic.lock", "@", "HEAD", "refs/heads/x", "a/", "/a", "a//b", "x~1", "x^", "x:y", "x?", "x*", "x[", "x\\y", "-"];
+  const bad = [
+    "-x",
+    "--force",
+    "a..b",
+    "has space",
+    "x@{u}",
+    "topic.lock",
+    "@",
+    "HEAD",
+    "refs/heads/x",
+    "a/",
+    "/a",
+    "a//b",
+    "x~1",
+    "x^",
+    "x:y",
+    "x?",
+    "x*",
+    "x[",
+    "x\\y",
+    "-",
+  ];
   it.each(bad)("refuses the branch %j", (branch) => {
     const r = s.orchard(["add", "--", branch]);
     expect(r.code).toBe(2);
@@ -133,7 +154,12 @@ describe("exact handle", () => {
     s.makeDirty(first.path);
     expect(s.orchard(["add", "feat-a", "--task", "T-1"]).json.reasons.map((x: { code: string }) => x.code)).toEqual(["dirty"]);
     expect(s.orchard(["add", "feat-a", "--task", "T-1", "--resume"]).json.action).toBe("adopted");
-    expect(s.orchard(["add", "feat-a", "--task", "T-9", "--resume"]).json.reasons.map((x: { code: string }) => x.code).sort()).toEqual(["dirty", "task_mismatch"]);
+    expect(
+      s
+        .orchard(["add", "feat-a", "--task", "T-9", "--resume"])
+        .json.reasons.map((x: { code: string }) => x.code)
+        .sort(),
+    ).toEqual(["dirty", "task_mismatch"]);
   });
 
   it("an operation in progress blocks adoption", () => {

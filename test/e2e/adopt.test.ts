@@ -20,8 +20,15 @@ describe("adopt", () => {
     const r = s.orchard(["adopt", path, "--task", "T-1"]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.json).toMatchObject({
-      ok: true, action: "adopted", handle: "app@worktree-agent-1", path, branch: "worktree-agent-1",
-      base: { ref: "refs/heads/main", commit: base }, task: "t-1", owner: "claude-code:agent-1", reasons: [],
+      ok: true,
+      action: "adopted",
+      handle: "app@worktree-agent-1",
+      path,
+      branch: "worktree-agent-1",
+      base: { ref: "refs/heads/main", commit: base },
+      task: "t-1",
+      owner: "claude-code:agent-1",
+      reasons: [],
     });
     const admin = s.adminDir(path);
     expect(readFileSync(join(admin, "locked"), "utf8").trim()).toBe(lock);

@@ -16,7 +16,7 @@ function config(value: unknown): void {
 }
 
 const TRUSTED = { env: { ORCHARD_TRUST: "1" } };
- 
+
 const stepOf = (result: { bootstrap: { steps: { name: string }[] } }, name: string): any => result.bootstrap.steps.find((x) => x.name === name);
 
 describe("copy", () => {
@@ -213,7 +213,9 @@ describe("fingerprints and drift", () => {
     const a = s.orchard(["add", "feat-a", "--task", "T-1"]).json;
     config({ bootstrap: { copy: ["*.local"] } });
     const r = s.orchard(["add", "feat-b", "--task", "T-1", "--dry-run"]).json;
-    expect(r.candidates).toEqual([expect.objectContaining({ handle: a.handle, eligible: false, reasons: [expect.objectContaining({ code: "bootstrap_drift" })] })]);
+    expect(r.candidates).toEqual([
+      expect.objectContaining({ handle: a.handle, eligible: false, reasons: [expect.objectContaining({ code: "bootstrap_drift" })] }),
+    ]);
   });
 });
 

@@ -41,7 +41,16 @@ describe("same_task candidates", () => {
     expect(r.code).toBe(0);
     expect(r.json.action).toBe("created");
     expect(r.json.candidates).toEqual([
-      { handle: first.handle, path: first.path, branch: "feat-a", kind: "same_task", lifecycle: "active", eligible: true, reasons: [], lastActivity: expect.any(String) },
+      {
+        handle: first.handle,
+        path: first.path,
+        branch: "feat-a",
+        kind: "same_task",
+        lifecycle: "active",
+        eligible: true,
+        reasons: [],
+        lastActivity: expect.any(String),
+      },
     ]);
     const lineage = s.orchard(["lineage", "https://X.com/t/1#frag"]).json;
     const duplicate = lineage.events.find((e: { kind: string }) => e.kind === "preventable_duplicate");

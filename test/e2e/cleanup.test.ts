@@ -250,7 +250,12 @@ describe("--all-repos", () => {
       expect(plan().items.map((i: Item) => i.handle)).toEqual([mine.handle, mine.handle]);
       const p = plan("--all-repos");
       expect(p.items.map((i: Item) => [i.action, i.handle]).sort()).toEqual(
-        [["remove", mine.handle], ["delete_branch", mine.handle], ["remove", theirs.handle], ["delete_branch", theirs.handle]].sort(),
+        [
+          ["remove", mine.handle],
+          ["delete_branch", mine.handle],
+          ["remove", theirs.handle],
+          ["delete_branch", theirs.handle],
+        ].sort(),
       );
       const r = cli("cleanup", "apply", p.planId);
       expect(r).toMatchObject({ status: "completed", done: 4 });
@@ -304,7 +309,6 @@ describe("husks", () => {
     expect(existsSync(join(root(), "app@late", "new.txt"))).toBe(true);
   });
 });
-
 
 function itemStates(planId: string): { state: string; phase: string | null }[] {
   if (!existsSync(join(s.home, "orchard.db"))) return [];

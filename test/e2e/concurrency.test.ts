@@ -74,7 +74,9 @@ describe("kill -9 during add", () => {
     }
     expect(early).toBeGreaterThanOrEqual(3); // the kills really landed mid-add
     expect(repaired).toBeGreaterThanOrEqual(3); // and left `creating` rows that the next add repaired
-    const listed = git(s.primary, "worktree", "list", "--porcelain").split("\n").filter((l) => l.startsWith("worktree "));
+    const listed = git(s.primary, "worktree", "list", "--porcelain")
+      .split("\n")
+      .filter((l) => l.startsWith("worktree "));
     expect(listed).toHaveLength(moments.length + 1);
     expect(git(s.primary, "worktree", "list", "--porcelain")).not.toContain("initializing");
   });

@@ -50,7 +50,9 @@ describe("orchard demo", () => {
     expect(json).toMatchObject({ ok: true, dir: join(root, "sandbox-b") });
     expect(json.files).toBeGreaterThanOrEqual(200);
     const stories = json.agents.map((a: { story: string }) => a.story);
-    expect(stories).toEqual(expect.arrayContaining(["merged_released", "crashed_merged", "crashed_dirty", "crashed_unmerged", "duplicate_idle", "abandoned_dirty", "live"]));
+    expect(stories).toEqual(
+      expect.arrayContaining(["merged_released", "crashed_merged", "crashed_dirty", "crashed_unmerged", "duplicate_idle", "abandoned_dirty", "live"]),
+    );
     for (const agent of json.agents) expect({ agent: agent.name, disposition: agent.before }).toEqual({ agent: agent.name, disposition: agent.expected });
   });
 

@@ -24,7 +24,13 @@ describe("foreign worktrees and lock owners", () => {
     expect(r.code).toBe(0);
     const byPath = new Map(r.json.worktrees.map((f: { path: string }) => [f.path, f]));
     expect(r.json.worktrees).toHaveLength(5);
-    expect(byPath.get(agent)).toMatchObject({ managed: false, handle: null, branch: "worktree-agent-a1", lock: { locked: true, owner: { kind: "claude-code", pid: dead } }, liveness: { state: "dead" } });
+    expect(byPath.get(agent)).toMatchObject({
+      managed: false,
+      handle: null,
+      branch: "worktree-agent-a1",
+      lock: { locked: true, owner: { kind: "claude-code", pid: dead } },
+      liveness: { state: "dead" },
+    });
     expect(byPath.get(session)).toMatchObject({ lock: { owner: { kind: "claude-code", pid: process.pid, startTime: "123" } }, liveness: { state: "dead" } });
     expect((byPath.get(session) as { liveness: { signals: { code: string }[] } }).liveness.signals.map((x) => x.code)).toContain("pid_reused");
     expect(byPath.get(digits)).toMatchObject({ lock: { owner: { kind: "pid", pid: process.pid } }, liveness: { state: "live" } });

@@ -9,13 +9,23 @@ import { chromium, type Browser } from "playwright-core";
 import { Scenario, deadPid } from "../helpers/scenario.js";
 
 const CHROMIUM = "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 let browser: Browser;
 let s: Scenario;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`the HTML test needs Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (CI does this in .ci/run)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`the HTML test needs Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (CI does this in .ci/run)`);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 });
 afterAll(async () => {
@@ -43,7 +53,7 @@ describe("hygiene --html in Chromium", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.json.html).toBe(out);
     const html = readFileSync(out, "utf8");
-    expect(html).not.toContain("<b>\"q\"</b>");
+    expect(html).not.toContain('<b>"q"</b>');
 
     const page = await browser.newPage();
     const errors: string[] = [];
@@ -63,7 +73,8 @@ describe("hygiene --html in Chromium", () => {
     expect(await hostileRow.locator(".path").innerText()).toContain(`evil <b>"q"</b> & 'x'\u240aline2`);
     expect(await page.locator("tbody b").count()).toBe(0); // the path's <b> stayed text
 
-    for (const d of ["live", "reclaimable", "reapable", "needs_salvage", "husk"]) expect(await page.locator(`tbody tr[data-disposition="${d}"]`).count(), d).toBeGreaterThan(0);
+    for (const d of ["live", "reclaimable", "reapable", "needs_salvage", "husk"])
+      expect(await page.locator(`tbody tr[data-disposition="${d}"]`).count(), d).toBeGreaterThan(0);
     expect(await page.locator(`tbody tr[data-disposition="live"]`).innerText()).toContain(live.handle);
     expect(await page.locator("svg[aria-label='worktrees by disposition'] rect").count()).toBe(8);
     expect(await page.locator("svg[aria-label='disk by worktree'] rect").count()).toBeGreaterThan(0);

@@ -14,7 +14,14 @@ beforeEach(() => {
 });
 afterEach(() => s.cleanup());
 
-type Row = { path: string; handle: string | null; disposition: string; reasons: { code: string }[]; suggestion: { command: string | null }; disk?: { bytes: number; uniqueBytes: number } | null };
+type Row = {
+  path: string;
+  handle: string | null;
+  disposition: string;
+  reasons: { code: string }[];
+  suggestion: { command: string | null };
+  disk?: { bytes: number; uniqueBytes: number } | null;
+};
 const hygiene = (...args: string[]) => {
   const r = s.orchard(["hygiene", ...args]);
   expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -70,14 +77,20 @@ describe("one disposition per worktree", () => {
     const w = add("wip-1", "--owner", "agent-a");
     s.makeDirty(w.path, { untracked: true, tracked: true });
     s.orchard(["release", w.handle, "--owner", "agent-a"]);
-    expect(row(hygiene(), w.handle)).toMatchObject({ disposition: "needs_salvage", reasons: [{ code: "terminal" }, { code: "dirty", tracked: 1, untracked: 1 }] });
+    expect(row(hygiene(), w.handle)).toMatchObject({
+      disposition: "needs_salvage",
+      reasons: [{ code: "terminal" }, { code: "dirty", tracked: 1, untracked: 1 }],
+    });
   });
 
   it("needs_salvage: a dead owner left commits that are nowhere else", () => {
     const path = s.worktree("worktree-agent-a2");
     s.commit({ in: path, file: "only-here.txt" });
     s.lockAs(path, `claude agent a2 (pid ${deadPid()})`);
-    expect(row(hygiene(), path)).toMatchObject({ disposition: "needs_salvage", reasons: [{ code: "dead_owner" }, { code: "work_not_preserved", unpushed: 1 }] });
+    expect(row(hygiene(), path)).toMatchObject({
+      disposition: "needs_salvage",
+      reasons: [{ code: "dead_owner" }, { code: "work_not_preserved", unpushed: 1 }],
+    });
   });
 
   it("idle: active, nobody owns it, commits not preserved", () => {
@@ -104,7 +117,10 @@ describe("one disposition per worktree", () => {
     mkdirSync(join(s.home, "worktrees", "nobody"), { recursive: true });
     writeFileSync(join(s.home, "worktrees", "nobody", "x"), "x");
     const r = hygiene();
-    expect(row(r, join(s.home, "worktrees", "app@empty"))).toMatchObject({ disposition: "husk", reasons: [{ code: "not_listed_by_git" }, { code: "husk_empty" }] });
+    expect(row(r, join(s.home, "worktrees", "app@empty"))).toMatchObject({
+      disposition: "husk",
+      reasons: [{ code: "not_listed_by_git" }, { code: "husk_empty" }],
+    });
     expect(row(r, join(s.home, "worktrees", "app@files"))).toMatchObject({ disposition: "husk", reasons: [{}, { code: "husk_has_files", files: 2 }] });
     expect(row(r, join(s.home, "worktrees", "app@modules"))).toMatchObject({ disposition: "husk", reasons: [{}, { code: "husk_only_ignored" }] });
     expect(row(r, join(s.home, "worktrees", "nobody"))).toMatchObject({ disposition: "husk", reasons: [{}, { code: "husk_unattributed" }] });
@@ -112,7 +128,11 @@ describe("one disposition per worktree", () => {
 
   it("unknown: a lock nobody can read", () => {
     const path = s.worktree("worktree-agent-a3", { lock: "held by someone" });
-    expect(row(hygiene(), path)).toMatchObject({ disposition: "unknown", reasons: [{ code: "fact_unknown", fact: "liveness" }], suggestion: { command: `orchard status ${path}` } });
+    expect(row(hygiene(), path)).toMatchObject({
+      disposition: "unknown",
+      reasons: [{ code: "fact_unknown", fact: "liveness" }],
+      suggestion: { command: `orchard status ${path}` },
+    });
   });
 
   it("unknown without a remote: unpushed cannot be established, so unmerged work is never 'preserved'", () => {
@@ -146,7 +166,9 @@ describe("one disposition per worktree", () => {
     expect(total).toBe(r.worktrees.length);
     expect(r.summary.worktrees).toBe(5);
     expect(new Set(r.worktrees.map((w: Row) => w.path)).size).toBe(5);
-    expect(r.cleanupBacklog.count).toBe(r.worktrees.filter((w: Row) => ["reclaimable", "reapable", "needs_salvage", "missing", "husk"].includes(w.disposition)).length);
+    expect(r.cleanupBacklog.count).toBe(
+      r.worktrees.filter((w: Row) => ["reclaimable", "reapable", "needs_salvage", "missing", "husk"].includes(w.disposition)).length,
+    );
   });
 });
 
@@ -156,7 +178,9 @@ describe("groups", () => {
     const b = add("task-b", "--task", "T-1", "--owner", "agent-b");
     add("task-c", "--task", "T-2");
     const r = hygiene();
-    expect(r.duplicateTaskGroups).toEqual([{ repo: expect.any(String), task: "t-1", handles: [a.handle, b.handle].sort(), canonical: b.handle, others: [a.handle] }]);
+    expect(r.duplicateTaskGroups).toEqual([
+      { repo: expect.any(String), task: "t-1", handles: [a.handle, b.handle].sort(), canonical: b.handle, others: [a.handle] },
+    ]);
     expect(r.preventableDuplicates.count).toBe(1);
     expect(r.preventableDuplicates.recent[0]).toMatchObject({ handle: b.handle, data: { candidates: [a.handle] } });
     expect(r.cleanupBacklog.count).toBe(2); // task-a and task-c are reclaimable; the event is not backlog

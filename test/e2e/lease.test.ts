@@ -84,10 +84,17 @@ describe("registry failures are clear errors (exit 1) and never a reset", () => 
 
   it("a database locked past the busy timeout", async () => {
     s.orchard(["list"]); // creates the registry
-    const holder = spawn(process.execPath, ["-e", `
+    const holder = spawn(
+      process.execPath,
+      [
+        "-e",
+        `
       const D = require(${JSON.stringify(join(process.cwd(), "node_modules/better-sqlite3"))});
       const db = new D(${JSON.stringify(join(s.home, "orchard.db"))});
-      db.exec("BEGIN EXCLUSIVE"); console.log("locked"); setTimeout(() => {}, 20000);`], { stdio: ["ignore", "pipe", "inherit"] });
+      db.exec("BEGIN EXCLUSIVE"); console.log("locked"); setTimeout(() => {}, 20000);`,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     let out = "";
     holder.stdout.on("data", (d: Buffer) => (out += d.toString()));
     try {

@@ -114,7 +114,24 @@ export const unknown: ReasonCode = "no_such_reason";
 `,
     );
     const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-    const args = [tsc, "--noEmit", "--strict", "--exactOptionalPropertyTypes", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--skipLibCheck", "--types", "node", "--typeRoots", join(ROOT, "node_modules", "@types"), file];
+    const args = [
+      tsc,
+      "--noEmit",
+      "--strict",
+      "--exactOptionalPropertyTypes",
+      "--module",
+      "nodenext",
+      "--moduleResolution",
+      "nodenext",
+      "--target",
+      "es2022",
+      "--skipLibCheck",
+      "--types",
+      "node",
+      "--typeRoots",
+      join(ROOT, "node_modules", "@types"),
+      file,
+    ];
     const r = spawnSync(process.execPath, args, { cwd: consumer, encoding: "utf8", timeout: 120_000 });
     expect(r.stdout + r.stderr).toBe("");
     expect(r.status).toBe(0);
@@ -129,7 +146,8 @@ describe("README.md agrees with the CLI", () => {
     if (!helps.has(key)) helps.set(key, spawnSync(process.execPath, [CLI, ...args, "--help"], { encoding: "utf8", env: hermeticEnv() }).stdout);
     return helps.get(key) ?? "";
   };
-  const commandsOf = (text: string) => [...text.slice(text.indexOf("Commands:")).matchAll(/^ {2}([a-z-]+)/gm)].map((m) => m[1] as string).filter((c) => c !== "help");
+  const commandsOf = (text: string) =>
+    [...text.slice(text.indexOf("Commands:")).matchAll(/^ {2}([a-z-]+)/gm)].map((m) => m[1] as string).filter((c) => c !== "help");
 
   it("documents every command and every option `--help` shows", () => {
     const missing: string[] = [];
@@ -137,7 +155,8 @@ describe("README.md agrees with the CLI", () => {
       const subcommands = help(command).includes("Commands:") ? commandsOf(help(command)).map((sub) => [command, sub]) : [[command]];
       for (const words of subcommands) {
         if (!readme.includes(`orchard ${words.join(" ")}`)) missing.push(`orchard ${words.join(" ")}`);
-        for (const [, flag] of help(...words).matchAll(/^ {2}(?:-\w, )?(--[a-z-]+)/gm)) if (flag !== "--help" && !readme.includes(`\`${flag}`)) missing.push(`${words.join(" ")} ${flag}`);
+        for (const [, flag] of help(...words).matchAll(/^ {2}(?:-\w, )?(--[a-z-]+)/gm))
+          if (flag !== "--help" && !readme.includes(`\`${flag}`)) missing.push(`${words.join(" ")} ${flag}`);
       }
     }
     expect(missing).toEqual([]);

@@ -53,8 +53,17 @@ describe("orchard mcp", () => {
     const names = tools.map((t) => t.name);
     expect(names.sort()).toEqual(
       [
-        "orchard_add", "orchard_release", "orchard_heartbeat", "orchard_status", "orchard_list", "orchard_recycle",
-        "orchard_hygiene", "orchard_reap_orphans", "orchard_cleanup_plan", "orchard_cleanup_apply", "orchard_cleanup_wave",
+        "orchard_add",
+        "orchard_release",
+        "orchard_heartbeat",
+        "orchard_status",
+        "orchard_list",
+        "orchard_recycle",
+        "orchard_hygiene",
+        "orchard_reap_orphans",
+        "orchard_cleanup_plan",
+        "orchard_cleanup_apply",
+        "orchard_cleanup_wave",
       ].sort(),
     );
     for (const t of tools) {
@@ -174,9 +183,18 @@ describe("orchard mcp", () => {
       { jsonrpc: "2.0", method: "notifications/initialized" },
       { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "orchard_add", arguments: { branch: "last-words" } } },
     ];
-    const r = spawnSync(process.execPath, [CLI, "--home", s.home, "mcp"], { cwd: s.primary, env: hermeticEnv(), input: lines.map((l) => JSON.stringify(l)).join("\n") + "\n", encoding: "utf8", timeout: 30_000 });
+    const r = spawnSync(process.execPath, [CLI, "--home", s.home, "mcp"], {
+      cwd: s.primary,
+      env: hermeticEnv(),
+      input: lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     expect(r.status).toBe(0);
-    const answers = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const answers = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(answers.map((a) => a.id)).toEqual([1, 2]);
     expect(JSON.parse(answers[1].result.content[0].text)).toMatchObject({ ok: true, action: "created", branch: "last-words" });
   });

@@ -41,7 +41,12 @@ describe("reaps what crashed sessions left", () => {
     const digits = orphan("worktree-agent-c", String(deadPid()));
     const r = reap();
     expect(r.json).toMatchObject({ ok: true, reaped: 3, skipped: 0 });
-    expect(entryFor(r, agent)).toMatchObject({ status: "reaped", reason: "pid_dead_and_merged", branch: "worktree-agent-a", owner: { kind: "claude-code", name: "agent-a" } });
+    expect(entryFor(r, agent)).toMatchObject({
+      status: "reaped",
+      reason: "pid_dead_and_merged",
+      branch: "worktree-agent-a",
+      owner: { kind: "claude-code", name: "agent-a" },
+    });
     expect(entryFor(r, session)).toMatchObject({ status: "reaped", owner: { kind: "claude-code", name: "nightly run", startTime: "1767225600" } });
     expect(entryFor(r, digits)).toMatchObject({ status: "reaped", owner: { kind: "pid" } });
     for (const p of [agent, session, digits]) {

@@ -39,9 +39,18 @@ describe("orchard recycle", () => {
     expect(r.code).toBe(0);
     const main = git(s.primary, "rev-parse", "main");
     expect(r.json).toMatchObject({
-      ok: true, action: "recycled", handle: "app@feat-b", branch: "feat-b", task: "t-2", owner: "a2", head: main,
+      ok: true,
+      action: "recycled",
+      handle: "app@feat-b",
+      branch: "feat-b",
+      task: "t-2",
+      owner: "a2",
+      head: main,
       base: { ref: "refs/heads/main", commit: main },
-      lineage: { from: { handle: old.handle, branch: "feat-a", head: old.head, task: "t-1", owner: "a1" }, to: { handle: "app@feat-b", branch: "feat-b", base: { ref: "refs/heads/main", commit: main }, task: "t-2" } },
+      lineage: {
+        from: { handle: old.handle, branch: "feat-a", head: old.head, task: "t-1", owner: "a1" },
+        to: { handle: "app@feat-b", branch: "feat-b", base: { ref: "refs/heads/main", commit: main }, task: "t-2" },
+      },
     });
     expect(r.json.path).toBe(join(s.home, "worktrees", "app@feat-b"));
     expect(existsSync(old.path)).toBe(false);
@@ -53,7 +62,11 @@ describe("orchard recycle", () => {
     expect(lock).toContain('"owner":"a2"');
     expect(s.orchard(["status", "app@feat-b"]).json.worktree).toMatchObject({ lifecycle: "active", task: "t-2", owner: "a2" });
     const events = s.orchard(["lineage", "app@feat-b"]).json.events;
-    expect(events.map((e: { kind: string; handle: string }) => `${e.kind} ${e.handle}`)).toEqual([`created ${old.handle}`, `released ${old.handle}`, "recycled app@feat-b"]);
+    expect(events.map((e: { kind: string; handle: string }) => `${e.kind} ${e.handle}`)).toEqual([
+      `created ${old.handle}`,
+      `released ${old.handle}`,
+      "recycled app@feat-b",
+    ]);
     expect(s.orchard(["lineage", old.handle]).json.events).toEqual(events);
     expect(s.orchard(["lineage", "T-2"]).json.events.map((e: { kind: string }) => e.kind)).toEqual(["recycled"]);
     expect(s.orchard(["add", "feat-a"]).json.action).toBe("created");
@@ -221,7 +234,13 @@ describe("bootstrap.preserve", () => {
     s.push("main");
     writeFileSync(
       join(s.primary, ".orchard.json"),
-      JSON.stringify({ bootstrap: { run: ['mkdir -p node_modules && echo built > node_modules/dep.js && echo run >> "$ORCHARD_PRIMARY/../runs.log"'], inputs: ["package-lock.json"], preserve: ["node_modules"] } }),
+      JSON.stringify({
+        bootstrap: {
+          run: ['mkdir -p node_modules && echo built > node_modules/dep.js && echo run >> "$ORCHARD_PRIMARY/../runs.log"'],
+          inputs: ["package-lock.json"],
+          preserve: ["node_modules"],
+        },
+      }),
     );
   }
   const runs = (): number => readFileSync(join(s.root, "runs.log"), "utf8").split("\n").filter(Boolean).length;

@@ -99,10 +99,14 @@ describe("salvage list and restore (CLI)", () => {
 
   it("list shows the metadata; restore gives a new managed worktree with the state as uncommitted changes", async () => {
     const { path, head } = salvagedOrphan();
-    const { ref } = await withOrchard(async (o) => salvageWorktree(await o.context(), { path, handle: null, branch: "worktree-agent-a", head, reason: "manual" }));
+    const { ref } = await withOrchard(async (o) =>
+      salvageWorktree(await o.context(), { path, handle: null, branch: "worktree-agent-a", head, reason: "manual" }),
+    );
     const list = s.orchard(["salvage", "list"]);
     expect(list.code).toBe(0);
-    expect(list.json.salvages).toEqual([expect.objectContaining({ ref, handle: null, path, branch: "worktree-agent-a", head, reason: "manual", at: expect.stringMatching(/Z$/) })]);
+    expect(list.json.salvages).toEqual([
+      expect.objectContaining({ ref, handle: null, path, branch: "worktree-agent-a", head, reason: "manual", at: expect.stringMatching(/Z$/) }),
+    ]);
 
     git(s.primary, "worktree", "remove", "--force", "--force", path);
     const r = s.orchard(["salvage", "restore", ref]);
@@ -120,7 +124,9 @@ describe("salvage list and restore (CLI)", () => {
 
   it("restore picks a free branch when the recorded one is taken; --branch names it; unknown refs are exit 2", async () => {
     const { path, head } = salvagedOrphan();
-    const { ref } = await withOrchard(async (o) => salvageWorktree(await o.context(), { path, handle: null, branch: "worktree-agent-a", head, reason: "manual" }));
+    const { ref } = await withOrchard(async (o) =>
+      salvageWorktree(await o.context(), { path, handle: null, branch: "worktree-agent-a", head, reason: "manual" }),
+    );
     // worktree-agent-a is still checked out in the original worktree
     const r = s.orchard(["salvage", "restore", ref]);
     expect(r.code, r.stdout).toBe(0);

@@ -52,9 +52,19 @@ describe("a clean wave", () => {
       plan: { action: "cleanup_wave", discovery: "manifest", invalid: [] },
       result: { ok: true, action: "cleanup_wave", reason: "ok", pending: [] },
     });
-    expect(r.json.result.entries[0]).toEqual({ agent_id: "agent-1", worktree_path: a.worktree_path, branch: a.branch, expected_base: base, status: "merged_removed", reason: "ok" });
+    expect(r.json.result.entries[0]).toEqual({
+      agent_id: "agent-1",
+      worktree_path: a.worktree_path,
+      branch: a.branch,
+      expected_base: base,
+      status: "merged_removed",
+      reason: "ok",
+    });
     expect(statuses(r)).toEqual(["merged_removed:ok", "merged_removed:ok"]);
-    expect(git(s.primary, "log", "--format=%s", "-2", "main").split("\n")).toEqual(["chore: merge executor worktree (worktree-agent-2)", "chore: merge executor worktree (worktree-agent-1)"]);
+    expect(git(s.primary, "log", "--format=%s", "-2", "main").split("\n")).toEqual([
+      "chore: merge executor worktree (worktree-agent-2)",
+      "chore: merge executor worktree (worktree-agent-1)",
+    ]);
     expect(readFileSync(join(s.primary, "agent-1.txt"), "utf8")).toBe("agent 1\n");
     for (const x of [a, b]) {
       expect(existsSync(x.worktree_path)).toBe(false);
@@ -244,7 +254,11 @@ describe("invalid manifests (exit 2, nothing done)", () => {
     expect(r.json.ok).toBe(false);
     expect(r.json.error.code).toBe("invalid_manifest");
     expect(r.json.plan.action).toBe("skip");
-    expect(r.json.plan.invalid.map((i: { index: number; reason: string }) => `${i.index}:${i.reason}`)).toEqual(["1:branch_not_allowed", "2:missing_worktree_path", "2:missing_expected_base"]);
+    expect(r.json.plan.invalid.map((i: { index: number; reason: string }) => `${i.index}:${i.reason}`)).toEqual([
+      "1:branch_not_allowed",
+      "2:missing_worktree_path",
+      "2:missing_expected_base",
+    ]);
     expect(existsSync(a.worktree_path)).toBe(true);
     expect(git(s.primary, "rev-parse", "main")).toBe(base);
   });
@@ -259,7 +273,7 @@ describe("invalid manifests (exit 2, nothing done)", () => {
   });
 
   it("malformed JSON, a wrong shape, or a missing file", () => {
-    for (const text of ["[{ not json", "{\"worktrees\": 3}", "42"]) {
+    for (const text of ["[{ not json", '{"worktrees": 3}', "42"]) {
       const r = wave(text);
       expect(r.code).toBe(2);
       expect(r.json.error.code).toBe("invalid_manifest");

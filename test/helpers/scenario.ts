@@ -115,7 +115,12 @@ export class Scenario {
    */
   orchardKilledWhen(args: string[], when: () => boolean): Promise<boolean> {
     return new Promise((resolvePromise) => {
-      const child = spawn(process.execPath, [CLI, ...this.globals(args, true), ...args], { cwd: this.primary, env: hermeticEnv(), stdio: "ignore", detached: true });
+      const child = spawn(process.execPath, [CLI, ...this.globals(args, true), ...args], {
+        cwd: this.primary,
+        env: hermeticEnv(),
+        stdio: "ignore",
+        detached: true,
+      });
       let killed = false;
       const poll = setInterval(() => {
         if (killed || !when()) return;
@@ -136,7 +141,10 @@ export class Scenario {
   /** The same, without blocking: for concurrency tests. */
   orchardAsync(args: string[], options: { cwd?: string; env?: Record<string, string>; json?: boolean } = {}): Promise<CliResult> {
     return new Promise((resolvePromise) => {
-      const child = spawn(process.execPath, [CLI, ...this.globals(args, options.json ?? true), ...args], { cwd: options.cwd ?? this.primary, env: hermeticEnv(options.env) });
+      const child = spawn(process.execPath, [CLI, ...this.globals(args, options.json ?? true), ...args], {
+        cwd: options.cwd ?? this.primary,
+        env: hermeticEnv(options.env),
+      });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

@@ -17,9 +17,7 @@ export function register(program: Command): void {
     .option("--resume", "adopt a dirty worktree of the same task")
     .option("--no-bootstrap", "skip bootstrap (copy, run, context)")
     .option("--dry-run", "decide and report, change nothing")
-    .action((branch: string, opts: Record<string, unknown>, cmd: Command) =>
-      runWith(cmd, (o) => o.add({ branch, ...(opts as object) }), renderAdd),
-    );
+    .action((branch: string, opts: Record<string, unknown>, cmd: Command) => runWith(cmd, (o) => o.add({ branch, ...(opts as object) }), renderAdd));
 
   program
     .command("release")

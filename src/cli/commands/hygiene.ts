@@ -12,12 +12,26 @@ import type { Reason } from "../../core/reasons.js";
 const codes = (reasons: readonly Reason[]): string => reasons.map((r) => r.code).join(", ");
 
 export function renderHygiene(r: HygieneReport): string {
-  const counts = Object.entries(r.summary.byDisposition).filter(([, n]) => n > 0).map(([d, n]) => `${d} ${n}`).join(", ");
+  const counts = Object.entries(r.summary.byDisposition)
+    .filter(([, n]) => n > 0)
+    .map(([d, n]) => `${d} ${n}`)
+    .join(", ");
   const lines = [`${r.summary.worktrees} worktrees in ${r.repos.map((x) => x.name).join(", ")}: ${counts || "none"}`];
-  const rows = r.worktrees.map((w) => [w.disposition, w.handle ?? (w.husk ? "(husk)" : "(foreign)"), w.branch ?? (w.head ? `(detached ${short(w.head)})` : "-"), w.disk ? formatBytes(w.disk.bytes) : "", codes(w.reasons), w.path]);
+  const rows = r.worktrees.map((w) => [
+    w.disposition,
+    w.handle ?? (w.husk ? "(husk)" : "(foreign)"),
+    w.branch ?? (w.head ? `(detached ${short(w.head)})` : "-"),
+    w.disk ? formatBytes(w.disk.bytes) : "",
+    codes(w.reasons),
+    w.path,
+  ]);
   if (rows.length) lines.push("", table(["DISPOSITION", "HANDLE", "BRANCH", "DISK", "REASONS", "PATH"], rows));
-  lines.push("", `cleanup backlog: ${r.cleanupBacklog.count} worktree(s)${r.cleanupBacklog.bytes === null ? "" : `, ${formatBytes(r.cleanupBacklog.bytes)} to reclaim`}`);
-  if (r.summary.disk) lines.push(`disk: ${formatBytes(r.summary.disk.bytes)} (each inode once)${r.summary.disk.complete ? "" : `, ${r.summary.disk.unmeasured} not measured`}`);
+  lines.push(
+    "",
+    `cleanup backlog: ${r.cleanupBacklog.count} worktree(s)${r.cleanupBacklog.bytes === null ? "" : `, ${formatBytes(r.cleanupBacklog.bytes)} to reclaim`}`,
+  );
+  if (r.summary.disk)
+    lines.push(`disk: ${formatBytes(r.summary.disk.bytes)} (each inode once)${r.summary.disk.complete ? "" : `, ${r.summary.disk.unmeasured} not measured`}`);
   for (const g of r.duplicateTaskGroups) lines.push(`duplicate task ${g.task}: keep ${g.canonical}; others ${g.others.join(", ")}`);
   for (const g of r.patchEquivalentGroups) lines.push(`same patch ${g.patchId.slice(0, 12)}: ${g.handles.join(", ")}`);
   lines.push(`preventable duplicates: ${r.preventableDuplicates.count}`);
@@ -31,7 +45,13 @@ export function renderHygiene(r: HygieneReport): string {
 
 export function renderPlan(r: PlanResult): string {
   const lines = [`plan ${r.planId}: ${r.items.length} item(s), ${r.skipped.length} worktree(s) left alone`];
-  if (r.items.length) lines.push(table(["SEQ", "ACTION", "WORKTREE", "REASONS"], r.items.map((i) => [String(i.seq), i.action, i.handle ?? i.path, codes(i.reasons)])));
+  if (r.items.length)
+    lines.push(
+      table(
+        ["SEQ", "ACTION", "WORKTREE", "REASONS"],
+        r.items.map((i) => [String(i.seq), i.action, i.handle ?? i.path, codes(i.reasons)]),
+      ),
+    );
   const why = new Map<string, number>();
   for (const s of r.skipped) why.set(s.reasons[0]?.code ?? s.disposition, (why.get(s.reasons[0]?.code ?? s.disposition) ?? 0) + 1);
   for (const [code, n] of why) lines.push(`  left alone: ${n}× ${code}`);
@@ -41,7 +61,10 @@ export function renderPlan(r: PlanResult): string {
 }
 
 function itemLines(items: readonly ItemView[]): string {
-  return table(["SEQ", "ACTION", "STATE", "WORKTREE", "REASONS"], items.map((i) => [String(i.seq), i.action, i.state, i.handle ?? i.path, codes(i.reasons) + (i.salvageRef ? ` (salvaged to ${i.salvageRef})` : "")]));
+  return table(
+    ["SEQ", "ACTION", "STATE", "WORKTREE", "REASONS"],
+    items.map((i) => [String(i.seq), i.action, i.state, i.handle ?? i.path, codes(i.reasons) + (i.salvageRef ? ` (salvaged to ${i.salvageRef})` : "")]),
+  );
 }
 
 export function renderApply(r: ApplyResult): string {
@@ -53,7 +76,9 @@ export function renderApply(r: ApplyResult): string {
 }
 
 export function renderRun(r: RunResult): string {
-  const lines = [`cleanup ${r.status.replace("_", " ")} after ${r.rounds} round(s): ${r.done} done, ${r.skipped} skipped, ${r.failed} failed; ${r.kept.length} worktree(s) left alone`];
+  const lines = [
+    `cleanup ${r.status.replace("_", " ")} after ${r.rounds} round(s): ${r.done} done, ${r.skipped} skipped, ${r.failed} failed; ${r.kept.length} worktree(s) left alone`,
+  ];
   if (r.items.length) lines.push(itemLines(r.items));
   for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`);
   return lines.join("\n");
@@ -85,7 +110,9 @@ export function register(program: Command): void {
     .option("--disk", "measure bytes per worktree (hard links counted once)")
     .option("--disk-budget <duration>", "stop measuring after this long (default 5m)")
     .option("--html <file>", "also write a self-contained HTML page")
-    .action((opts: { allRepos?: boolean; disk?: boolean; diskBudget?: string; html?: string }, cmd: Command) => runWith(cmd, (o) => o.hygiene(opts), renderHygiene));
+    .action((opts: { allRepos?: boolean; disk?: boolean; diskBudget?: string; html?: string }, cmd: Command) =>
+      runWith(cmd, (o) => o.hygiene(opts), renderHygiene),
+    );
 
   const cleanup = program.command("cleanup").description("plan, apply, resume or run a converging cleanup");
   const planOptions = (c: Command): Command =>
@@ -94,8 +121,9 @@ export function register(program: Command): void {
       .option("--include <dispositions>", "comma-separated: reclaimable,reapable,missing,husk,needs_salvage")
       .option("--salvage", "plan needs_salvage work: salvage ref first, then remove")
       .option("--older-than <duration>", "only worktrees idle for longer than this");
-  planOptions(cleanup.command("plan").description("compute and store a cleanup plan"))
-    .action((opts: PlanFlags, cmd: Command) => runWith(cmd, (o) => o.cleanupPlan(opts), renderPlan));
+  planOptions(cleanup.command("plan").description("compute and store a cleanup plan")).action((opts: PlanFlags, cmd: Command) =>
+    runWith(cmd, (o) => o.cleanupPlan(opts), renderPlan),
+  );
   cleanup
     .command("apply")
     .description("apply a stored plan, re-checking each item at the moment of use")
@@ -109,8 +137,11 @@ export function register(program: Command): void {
     .command("resume")
     .description("finish a plan; items a crash left applying are re-checked")
     .argument("<planId>")
-    .action((planId: string, _opts: unknown, cmd: Command) => runWith(cmd, (o) => o.cleanupResume({ planId, onProgress: progressOnTty() }), renderApply, failedExit));
-  planOptions(cleanup.command("run").description("plan and apply until nothing is left that can change"))
-    .action((opts: PlanFlags, cmd: Command) => runWith(cmd, (o) => o.cleanupRun({ ...opts, onProgress: progressOnTty() }), renderRun, failedExit));
+    .action((planId: string, _opts: unknown, cmd: Command) =>
+      runWith(cmd, (o) => o.cleanupResume({ planId, onProgress: progressOnTty() }), renderApply, failedExit),
+    );
+  planOptions(cleanup.command("run").description("plan and apply until nothing is left that can change")).action((opts: PlanFlags, cmd: Command) =>
+    runWith(cmd, (o) => o.cleanupRun({ ...opts, onProgress: progressOnTty() }), renderRun, failedExit),
+  );
   for (const c of cleanup.commands) c.exitOverride();
 }

@@ -11,7 +11,11 @@ export function register(program: Command): void {
     .action(async (_opts: unknown, cmd: Command) => {
       const globals = globalsOf(cmd);
       try {
-        await serveStdio({ ...(globals.home ? { home: globals.home } : {}), ...(globals.repo ? { repo: globals.repo } : {}), version: program.version() ?? "0.0.0" });
+        await serveStdio({
+          ...(globals.home ? { home: globals.home } : {}),
+          ...(globals.repo ? { repo: globals.repo } : {}),
+          version: program.version() ?? "0.0.0",
+        });
       } catch (error) {
         printError(error, { ...globals, json: false }); // stdout belongs to the protocol
       }

@@ -16,16 +16,26 @@ type ReapOutput = ReapResult | { ok: false; error: { code: string; message: stri
 
 export function renderReap(r: ReapOutput): string {
   if ("error" in r) return "";
-  if (r.reason === "default_branch_unknown") return "nothing reaped: the default branch is unknown (a remote exists without origin/HEAD; set defaultBranch in .orchard.json)";
+  if (r.reason === "default_branch_unknown")
+    return "nothing reaped: the default branch is unknown (a remote exists without origin/HEAD; set defaultBranch in .orchard.json)";
   if (r.entries.length === 0) return "no locked worktrees";
-  const rows = r.entries.map((e) => [e.status, e.reason, e.branch ?? "-", e.owner ? `${e.owner.kind}${e.owner.pid ? ` ${e.owner.pid}` : ""}` : "-", e.path + (e.salvageRef ? ` (salvaged to ${e.salvageRef})` : "")]);
+  const rows = r.entries.map((e) => [
+    e.status,
+    e.reason,
+    e.branch ?? "-",
+    e.owner ? `${e.owner.kind}${e.owner.pid ? ` ${e.owner.pid}` : ""}` : "-",
+    e.path + (e.salvageRef ? ` (salvaged to ${e.salvageRef})` : ""),
+  ]);
   const head = `${r.dryRun ? "would reap" : "reaped"} ${r.dryRun ? r.planned : r.reaped}, skipped ${r.skipped}`;
   return `${head}\n${table(["STATUS", "REASON", "BRANCH", "OWNER", "PATH"], rows)}`;
 }
 
 export function renderSalvageList(r: SalvageListResult): string {
   if (r.salvages.length === 0) return "no salvage refs";
-  return table(["AT", "BRANCH", "HEAD", "REASON", "REF"], r.salvages.map((s) => [s.at ?? "-", s.branch ?? "-", short(s.head), s.reason ?? "-", s.ref]));
+  return table(
+    ["AT", "BRANCH", "HEAD", "REASON", "REF"],
+    r.salvages.map((s) => [s.at ?? "-", s.branch ?? "-", short(s.head), s.reason ?? "-", s.ref]),
+  );
 }
 
 export function renderRestore(r: RestoreResult): string {
@@ -34,7 +44,8 @@ export function renderRestore(r: RestoreResult): string {
 
 export function renderWave(r: WaveResult): string {
   const lines = (r.reasons ?? []).map((x) => `refused ${x.code}: ${x.message}`);
-  for (const e of r.result.entries) lines.push(`${e.status.padEnd(14)} ${e.reason.padEnd(26)} ${e.branch}${"stderr" in e && e.stderr ? `\n    ${e.stderr.split("\n").join("\n    ")}` : ""}`);
+  for (const e of r.result.entries)
+    lines.push(`${e.status.padEnd(14)} ${e.reason.padEnd(26)} ${e.branch}${"stderr" in e && e.stderr ? `\n    ${e.stderr.split("\n").join("\n    ")}` : ""}`);
   for (const p of r.result.pending) lines.push(`${"pending".padEnd(14)} ${"".padEnd(26)} ${p.branch}`);
   if (r.plan.reason === "empty_manifest") lines.push("the manifest lists no worktrees");
   return lines.join("\n");

@@ -12,10 +12,13 @@ function renderLineage(r: LineageResult): string {
     .map((e) => {
       const data = e.data as { from?: { handle?: string; head?: string | null }; to?: { handle?: string }; outcome?: string; candidates?: string[] };
       const detail =
-        e.kind === "recycled" ? `${data.from?.handle ?? "?"} (${short(data.from?.head)}) → ${data.to?.handle ?? "?"}`
-        : e.kind === "released" ? (data.outcome ?? "")
-        : e.kind === "preventable_duplicate" ? `could have used ${(data.candidates ?? []).join(", ")}`
-        : "";
+        e.kind === "recycled"
+          ? `${data.from?.handle ?? "?"} (${short(data.from?.head)}) → ${data.to?.handle ?? "?"}`
+          : e.kind === "released"
+            ? (data.outcome ?? "")
+            : e.kind === "preventable_duplicate"
+              ? `could have used ${(data.candidates ?? []).join(", ")}`
+              : "";
       return [e.at, e.kind.padEnd(21), e.handle ?? "-", e.owner ? `owner ${e.owner}` : "", detail].filter(Boolean).join("  ");
     })
     .join("\n");
@@ -36,7 +39,9 @@ export function register(program: Command): void {
     .option("--owner <id>", "the agent/session taking the lease (env ORCHARD_OWNER)")
     .option("--pid <n>", "the owner's process id (its start time is recorded)")
     .option("--dry-run", "prove and report, change nothing")
-    .action((target: string, opts: Record<string, unknown>, cmd: Command) => runWith(cmd, (o) => o.recycle({ target, ...(opts as { branch: string }) }), renderAdd));
+    .action((target: string, opts: Record<string, unknown>, cmd: Command) =>
+      runWith(cmd, (o) => o.recycle({ target, ...(opts as { branch: string }) }), renderAdd),
+    );
 
   program
     .command("lineage")

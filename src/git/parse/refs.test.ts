@@ -19,14 +19,17 @@ const C55 = "c55e053f620f56d5be15c4066a3baa67b02a7b88";
 const CFB = "cfb0180f5d2054f3cb76e1efd8064f6fcb703ace";
 const ORIGIN_MAIN = "refs/remotes/origin/main";
 const ref = (r: string, oid: string, rest: Partial<RefRecord> = {}): RefRecord => ({
-  ref: r, oid, upstream: null, track: null, symref: null, ...rest,
+  ref: r,
+  oid,
+  upstream: null,
+  track: null,
+  symref: null,
+  ...rest,
 });
 
 describe("REF_FORMAT", () => {
   it("asks for the five fields separated by %00", () => {
-    expect(REF_FORMAT.split("%00")).toEqual([
-      "%(refname)", "%(objectname)", "%(upstream)", "%(upstream:track)", "%(symref)",
-    ]);
+    expect(REF_FORMAT.split("%00")).toEqual(["%(refname)", "%(objectname)", "%(upstream)", "%(upstream:track)", "%(symref)"]);
   });
 });
 
@@ -37,13 +40,15 @@ describe("parseRefs on captured output", () => {
       input: REFS,
       expected: [
         ref("refs/heads/behind1", "905f3327be45d24238fe27927f8d689c07c38a35", {
-          upstream: ORIGIN_MAIN, track: { ahead: 0, behind: 1, gone: false },
+          upstream: ORIGIN_MAIN,
+          track: { ahead: 0, behind: 1, gone: false },
         }),
         ref("refs/heads/café", C55),
         ref("refs/heads/insync", CFB, { upstream: ORIGIN_MAIN, track: { ahead: 0, behind: 0, gone: false } }),
         ref("refs/heads/main", C55, { upstream: ORIGIN_MAIN, track: { ahead: 2, behind: 1, gone: false } }),
         ref("refs/heads/side", "3cb0b7511f8e136c5812128738d64b49803f792a", {
-          upstream: "refs/remotes/origin/side", track: { ahead: 0, behind: 0, gone: true },
+          upstream: "refs/remotes/origin/side",
+          track: { ahead: 0, behind: 0, gone: true },
         }),
         ref("refs/remotes/origin/HEAD", CFB, { symref: ORIGIN_MAIN }),
         ref(ORIGIN_MAIN, CFB),

@@ -36,15 +36,9 @@ const COPY_STASH =
   "2 C. N... 100644 100644 100644 df967b96a579e45a18b8251732d16804b2e56a55 df967b96a579e45a18b8251732d16804b2e56a55 C100 copy of base.txt\0" +
   "base.txt\0";
 
-const CLEAN =
-  "# branch.oid cfb0180f5d2054f3cb76e1efd8064f6fcb703ace\0" +
-  "# branch.head main\0" +
-  "# branch.upstream origin/main\0" +
-  "# branch.ab +0 -0\0";
+const CLEAN = "# branch.oid cfb0180f5d2054f3cb76e1efd8064f6fcb703ace\0" + "# branch.head main\0" + "# branch.upstream origin/main\0" + "# branch.ab +0 -0\0";
 
-const DETACHED =
-  "# branch.oid cfb0180f5d2054f3cb76e1efd8064f6fcb703ace\0" +
-  "# branch.head (detached)\0";
+const DETACHED = "# branch.oid cfb0180f5d2054f3cb76e1efd8064f6fcb703ace\0" + "# branch.head (detached)\0";
 
 const INITIAL =
   "# branch.oid (initial)\0" +
@@ -53,15 +47,20 @@ const INITIAL =
   "? u.txt\0";
 
 // Upstream configured but deleted on the remote: no "# branch.ab" line.
-const UPSTREAM_GONE =
-  "# branch.oid cfb0180f5d2054f3cb76e1efd8064f6fcb703ace\0" +
-  "# branch.head topic\0" +
-  "# branch.upstream origin/topic\0";
+const UPSTREAM_GONE = "# branch.oid cfb0180f5d2054f3cb76e1efd8064f6fcb703ace\0" + "# branch.head topic\0" + "# branch.upstream origin/topic\0";
 
 const CFB = "cfb0180f5d2054f3cb76e1efd8064f6fcb703ace";
 const NONE: StatusSummary = {
-  branchHead: null, oid: null, upstream: null, ahead: null, behind: null,
-  tracked: 0, untracked: 0, ignored: 0, conflicted: 0, paths: [],
+  branchHead: null,
+  oid: null,
+  upstream: null,
+  ahead: null,
+  behind: null,
+  tracked: 0,
+  untracked: 0,
+  ignored: 0,
+  conflicted: 0,
+  paths: [],
 };
 const MERGE_PATHS: StatusSummary["paths"] = [
   { kind: "changed", path: "added file.txt", xy: "A." },
@@ -75,8 +74,16 @@ const MERGE_PATHS: StatusSummary["paths"] = [
   { kind: "untracked", path: "untracked with space.txt" },
 ];
 const MERGE_SUMMARY: StatusSummary = {
-  branchHead: "main", oid: "c55e053f620f56d5be15c4066a3baa67b02a7b88", upstream: "origin/main",
-  ahead: 2, behind: 1, tracked: 5, untracked: 3, ignored: 0, conflicted: 1, paths: MERGE_PATHS,
+  branchHead: "main",
+  oid: "c55e053f620f56d5be15c4066a3baa67b02a7b88",
+  upstream: "origin/main",
+  ahead: 2,
+  behind: 1,
+  tracked: 5,
+  untracked: 3,
+  ignored: 0,
+  conflicted: 1,
+  paths: MERGE_PATHS,
 };
 
 describe("parseStatusV2 on captured output", () => {
@@ -91,7 +98,13 @@ describe("parseStatusV2 on captured output", () => {
       name: "copy entry and unknown stash header",
       input: COPY_STASH,
       expected: {
-        ...NONE, branchHead: "main", oid: CFB, upstream: "origin/main", ahead: 0, behind: 0, tracked: 2,
+        ...NONE,
+        branchHead: "main",
+        oid: CFB,
+        upstream: "origin/main",
+        ahead: 0,
+        behind: 0,
+        tracked: 2,
         paths: [
           { kind: "changed", path: "base.txt", xy: "M." },
           { kind: "renamed", path: "copy of base.txt", xy: "C.", origPath: "base.txt" },
@@ -108,8 +121,14 @@ describe("parseStatusV2 on captured output", () => {
       name: "initial commit, no upstream",
       input: INITIAL,
       expected: {
-        ...NONE, branchHead: "main", tracked: 1, untracked: 1,
-        paths: [{ kind: "changed", path: "new file.txt", xy: "A." }, { kind: "untracked", path: "u.txt" }],
+        ...NONE,
+        branchHead: "main",
+        tracked: 1,
+        untracked: 1,
+        paths: [
+          { kind: "changed", path: "new file.txt", xy: "A." },
+          { kind: "untracked", path: "u.txt" },
+        ],
       },
     },
     {

@@ -58,19 +58,22 @@ const BARE =
   "\0";
 
 // Repository with no commits yet: HEAD is the null oid, branch is unborn.
-const UNBORN =
-  "worktree /tmp/orchard-fx/empty\0" +
-  "HEAD 0000000000000000000000000000000000000000\0" +
-  "branch refs/heads/main\0" +
-  "\0";
+const UNBORN = "worktree /tmp/orchard-fx/empty\0" + "HEAD 0000000000000000000000000000000000000000\0" + "branch refs/heads/main\0" + "\0";
 
 // The same linked-worktree repo listed without -z: C-quoted, newline-terminated.
 const WITHOUT_Z = "worktree /tmp/orchard-fx/repo\nHEAD 92287ce260b232f29c49e5280403f3b96acaf25a\nbranch refs/heads/main\n\n";
 
 function wt(path: string, fields: Partial<WorktreeEntry> = {}): WorktreeEntry {
   return {
-    path, head: SHA, branch: null, detached: false, bare: false,
-    locked: false, lockReason: null, prunable: null, ...fields,
+    path,
+    head: SHA,
+    branch: null,
+    detached: false,
+    bare: false,
+    locked: false,
+    lockReason: null,
+    prunable: null,
+    ...fields,
   };
 }
 
@@ -87,11 +90,15 @@ describe("parseWorktreeList on captured output", () => {
           prunable: "gitdir file points to non-existent location",
         }),
         wt("/tmp/orchard-fx/gone-locked", {
-          branch: "refs/heads/gonelocked", locked: true, lockReason: "offline disk",
+          branch: "refs/heads/gonelocked",
+          locked: true,
+          lockReason: "offline disk",
         }),
         wt("/tmp/orchard-fx/locked-noreason", { branch: "refs/heads/locked2", locked: true, lockReason: "" }),
         wt("/tmp/orchard-fx/locked-reason", {
-          branch: "refs/heads/locked1", locked: true, lockReason: "on USB drive ü\nsecond line",
+          branch: "refs/heads/locked1",
+          locked: true,
+          lockReason: "on USB drive ü\nsecond line",
         }),
         wt("/tmp/orchard-fx/wt space", { branch: "refs/heads/feat/space" }),
         wt("/tmp/orchard-fx/wt ü\nx", { branch: "refs/heads/feat/uml" }),
@@ -138,7 +145,11 @@ describe("parseWorktreeList rejects malformed input", () => {
 
   it("names the format on the error", () => {
     const err = (() => {
-      try { parseWorktreeList(WITHOUT_Z); } catch (e) { return e; }
+      try {
+        parseWorktreeList(WITHOUT_Z);
+      } catch (e) {
+        return e;
+      }
     })();
     expect(err).toBeInstanceOf(ParseError);
     expect((err as ParseError).format).toBe("worktree list --porcelain -z");

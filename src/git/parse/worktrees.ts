@@ -21,7 +21,10 @@ export function parseWorktreeList(stdout: string): WorktreeEntry[] {
     throw new ParseError(FORMAT, "output must end with an empty attribute (NUL NUL); was -z passed?");
   }
   // Labels are never empty and git omits the space when a value is empty, so "\0\0" only ever ends a record.
-  return stdout.slice(0, -2).split("\0\0").map((record) => parseRecord(record.split("\0")));
+  return stdout
+    .slice(0, -2)
+    .split("\0\0")
+    .map((record) => parseRecord(record.split("\0")));
 }
 
 function parseRecord(attrs: string[]): WorktreeEntry {
