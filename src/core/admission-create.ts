@@ -6,7 +6,8 @@ import { resolveCommit } from "../git/read.js";
 import { addWorktree, deleteRef, removeWorktree } from "../git/write.js";
 import type { WorktreeEntry } from "../git/parse/worktrees.js";
 import type { WorktreeRow, EventKind } from "../registry/index.js";
-import { readAdminDirs, readIdentityFile, writeIdentityFile } from "./admin.js";
+import { readAdminDirs, readIdentityFile } from "./admin.js";
+import { newRow, writeRowIdentity } from "./rows.js";
 import { isInside, type Ctx } from "./context.js";
 import { leaseLockText, newLease, writeLock, type LeaseFields } from "./lease.js";
 import { resultFor, type AddRequest, type AddResult } from "./admission.js";
@@ -17,14 +18,7 @@ import { readDirty } from "./facts.js";
 function recordIdentity(ctx: Ctx, row: WorktreeRow): void {
   const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
   if (!admin) return;
-  writeIdentityFile(admin, {
-    handle: row.handle,
-    repo: row.repo,
-    branch: row.branch,
-    task: row.task,
-    owner: row.owner,
-    base: { ref: row.baseRef, commit: row.baseCommit },
-  });
+  writeRowIdentity(admin, row);
 }
 
 export async function createWorktree(
@@ -41,27 +35,21 @@ export async function createWorktree(
   let row: WorktreeRow = options.replacing
     ? registry.worktrees.update(options.replacing.id, fields)
     : registry.write(() =>
-        registry.worktrees.insert({
-          repo: repo.identity,
-          handle: request.handle,
-          path: request.path,
-          branch: request.branch,
-          createdBranch: existing === null,
-          baseRef: base.ref,
-          baseCommit: base.commit,
-          task: request.task,
-          taskRaw: request.taskRaw,
-          lifecycle: "creating",
-          outcome: null,
-          fpBootstrap: null,
-          fpContext: null,
-          fpRuntime: null,
-          recycledFrom: null,
-          supersededBy: null,
-          createdAt: now,
-          releasedAt: null,
-          ...fields,
-        }),
+        registry.worktrees.insert(
+          newRow({
+            repo: repo.identity,
+            handle: request.handle,
+            path: request.path,
+            branch: request.branch,
+            createdBranch: existing === null,
+            baseRef: base.ref,
+            baseCommit: base.commit,
+            task: request.task,
+            taskRaw: request.taskRaw,
+            lifecycle: "creating",
+            ...fields,
+          }),
+        ),
       );
   try {
     if (options.staleEntry) await removeWorktree(repo.primary, options.staleEntry.path);
@@ -149,35 +137,20 @@ export function recoverFromIdentityFile(ctx: Ctx, request: AddRequest, entry: Wo
   const admin = readAdminDirs(ctx.repo.commonDir).get(entry.path);
   const identity = admin ? readIdentityFile(admin) : null;
   if (!identity || identity.handle !== request.handle || identity.repo !== ctx.repo.identity) return undefined;
-  const now = new Date().toISOString();
   return ctx.registry.write(() => {
-    const row = ctx.registry.worktrees.insert({
-      repo: identity.repo,
-      handle: identity.handle,
-      path: entry.path,
-      branch: identity.branch,
-      createdBranch: false,
-      baseRef: identity.base.ref,
-      baseCommit: identity.base.commit,
-      task: identity.task,
-      taskRaw: identity.task,
-      owner: identity.owner,
-      pid: null,
-      pidStart: null,
-      host: null,
-      heartbeatAt: null,
-      ttlMs: null,
-      lifecycle: "active",
-      outcome: null,
-      fpBootstrap: null,
-      fpContext: null,
-      fpRuntime: null,
-      recycledFrom: null,
-      supersededBy: null,
-      createdAt: now,
-      releasedAt: null,
-      lastActivityAt: now,
-    });
+    const row = ctx.registry.worktrees.insert(
+      newRow({
+        repo: identity.repo,
+        handle: identity.handle,
+        path: entry.path,
+        branch: identity.branch,
+        baseRef: identity.base.ref,
+        baseCommit: identity.base.commit,
+        task: identity.task,
+        taskRaw: identity.task,
+        owner: identity.owner,
+      }),
+    );
     ctx.registry.events.append({
       kind: "adopted",
       repo: row.repo,

@@ -8,7 +8,8 @@ import { resolve } from "node:path";
 import { readMergeBase, readWorktrees, resolveCommit } from "../git/read.js";
 import type { WorktreeEntry } from "../git/parse/worktrees.js";
 import type { WorktreeRow } from "../registry/index.js";
-import { readAdminDirs, writeIdentityFile } from "./admin.js";
+import { readAdminDirs } from "./admin.js";
+import { newRow, writeRowIdentity } from "./rows.js";
 import { canonicalTask, handleFor } from "./identity.js";
 import { parseLockOwner } from "./lock-owner.js";
 import { leaseLockText, leaseView, newLease, writeLock, DEFAULT_TTL_MS, type LeaseFields } from "./lease.js";
@@ -130,32 +131,22 @@ function insertAdopted(
   ctx: Ctx,
   o: { entry: WorktreeEntry; branch: string; base: { ref: string; commit: string } | null; lease: LeaseFields; taskRaw: string | null },
 ): WorktreeRow {
-  const now = new Date().toISOString();
   const handle = handleFor(ctx.repo.name, o.branch);
   const task = o.taskRaw === null ? null : canonicalTask(o.taskRaw);
   const row = ctx.registry.write(() => {
-    const inserted = ctx.registry.worktrees.insert({
-      repo: ctx.repo.identity,
-      handle,
-      path: o.entry.path,
-      branch: o.branch,
-      createdBranch: false,
-      baseRef: o.base?.ref ?? null,
-      baseCommit: o.base?.commit ?? null,
-      task,
-      taskRaw: o.taskRaw,
-      ...o.lease,
-      lifecycle: "active",
-      outcome: null,
-      fpBootstrap: null,
-      fpContext: null,
-      fpRuntime: null,
-      recycledFrom: null,
-      supersededBy: null,
-      createdAt: now,
-      releasedAt: null,
-      lastActivityAt: now,
-    });
+    const inserted = ctx.registry.worktrees.insert(
+      newRow({
+        repo: ctx.repo.identity,
+        handle,
+        path: o.entry.path,
+        branch: o.branch,
+        baseRef: o.base?.ref ?? null,
+        baseCommit: o.base?.commit ?? null,
+        task,
+        taskRaw: o.taskRaw,
+        ...o.lease,
+      }),
+    );
     ctx.registry.events.append({
       kind: "adopted",
       repo: inserted.repo,
@@ -169,14 +160,6 @@ function insertAdopted(
   const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
   // an unlocked worktree gets Orchard's lock (as `add` gives one); a harness's lock is left as it is
   if (!o.entry.locked && admin) writeLock(admin, leaseLockText(handle, o.lease));
-  if (admin)
-    writeIdentityFile(admin, {
-      handle,
-      repo: row.repo,
-      branch: row.branch,
-      task: row.task,
-      owner: row.owner,
-      base: { ref: row.baseRef, commit: row.baseCommit },
-    });
+  if (admin) writeRowIdentity(admin, row);
   return row;
 }

@@ -4,7 +4,8 @@
 // -ffdx` keeping `bootstrap.preserve` only while the bootstrap fingerprint stays valid, move to
 // the new handle's path, then one registry transaction (old row `recycled` → new row, lineage
 // event). A failing git step undoes the earlier ones in reverse; then bootstrap runs.
-import { readAdminDirs, writeIdentityFile } from "./admin.js";
+import { readAdminDirs } from "./admin.js";
+import { newRow, writeRowIdentity } from "./rows.js";
 import { resolveCommit } from "../git/read.js";
 import { cleanWorktree, deleteRef, lockWorktree, moveWorktree, switchDetached, switchToBranch, switchToNewBranch, unlockWorktree } from "../git/write.js";
 import type { WorktreeRow } from "../registry/index.js";
@@ -92,28 +93,24 @@ export async function applyRecycle(ctx: Ctx, request: AddRequest, base: Base, pr
     row = registry.write(() => {
       const now = new Date().toISOString();
       registry.worktrees.update(old.id, { lifecycle: "recycled", lastActivityAt: now });
-      const created = registry.worktrees.insert({
-        repo: repo.identity,
-        handle: request.handle,
-        path: request.path,
-        branch: request.branch,
-        createdBranch: tip === null,
-        baseRef: base.ref,
-        baseCommit: base.commit,
-        task: request.task,
-        taskRaw: request.taskRaw,
-        ...lease,
-        lifecycle: "active",
-        outcome: null,
-        fpBootstrap: keep,
-        fpContext: null,
-        fpRuntime: null,
-        recycledFrom: old.id,
-        supersededBy: null,
-        createdAt: now,
-        releasedAt: null,
-        lastActivityAt: now,
-      });
+      const created = registry.worktrees.insert(
+        newRow({
+          repo: repo.identity,
+          handle: request.handle,
+          path: request.path,
+          branch: request.branch,
+          createdBranch: tip === null,
+          baseRef: base.ref,
+          baseCommit: base.commit,
+          task: request.task,
+          taskRaw: request.taskRaw,
+          ...lease,
+          fpBootstrap: keep,
+          recycledFrom: old.id,
+          createdAt: now,
+          lastActivityAt: now,
+        }),
+      );
       registry.worktrees.update(old.id, { supersededBy: created.id });
       registry.events.append({ kind: "recycled", repo: repo.identity, handle: created.handle, task: created.task, owner: created.owner, data: { ...lineage } });
       return created;
@@ -121,14 +118,7 @@ export async function applyRecycle(ctx: Ctx, request: AddRequest, base: Base, pr
   } catch (error) {
     return undoAll(undo, error);
   }
-  writeIdentityFile(admin, {
-    handle: row.handle,
-    repo: row.repo,
-    branch: row.branch,
-    task: row.task,
-    owner: row.owner,
-    base: { ref: row.baseRef, commit: row.baseCommit },
-  });
+  writeRowIdentity(admin, row);
   releaseMutationLockEarly(repo.commonDir); // the worktree is locked and recorded: bootstrap needs no repo lock
   const bootstrap = await runBootstrap(ctx, row, { enabled: request.bootstrap, ...(keep !== null ? { reuse: keep } : {}) });
   const result = resultFor(request, "recycled", { row: bootstrap.row, head: await resolveCommit(row.path, "HEAD"), bootstrap: bootstrap.report, lineage });

@@ -1,0 +1,44 @@
+// A new registry row of a managed worktree: what every insert shares (active, no lease, no
+// fingerprints, no lineage links, times now); callers name what differs.
+import type { NewWorktreeRow, WorktreeRow } from "../registry/index.js";
+import { writeIdentityFile } from "./admin.js";
+
+export function newRow(fields: Pick<NewWorktreeRow, "repo" | "handle" | "path" | "branch"> & Partial<NewWorktreeRow>): NewWorktreeRow {
+  const now = new Date().toISOString();
+  return {
+    createdBranch: false,
+    baseRef: null,
+    baseCommit: null,
+    task: null,
+    taskRaw: null,
+    owner: null,
+    pid: null,
+    pidStart: null,
+    host: null,
+    heartbeatAt: null,
+    ttlMs: null,
+    lifecycle: "active",
+    outcome: null,
+    fpBootstrap: null,
+    fpContext: null,
+    fpRuntime: null,
+    recycledFrom: null,
+    supersededBy: null,
+    createdAt: now,
+    releasedAt: null,
+    lastActivityAt: now,
+    ...fields,
+  };
+}
+
+/** Writes the row's identity into `orchard.json` in the worktree's admin dir. */
+export function writeRowIdentity(admin: string, row: WorktreeRow): void {
+  writeIdentityFile(admin, {
+    handle: row.handle,
+    repo: row.repo,
+    branch: row.branch,
+    task: row.task,
+    owner: row.owner,
+    base: { ref: row.baseRef, commit: row.baseCommit },
+  });
+}
