@@ -44,15 +44,16 @@ export async function readSnapshot(repo: RepoContext, registry: Registry): Promi
   const entries = all.slice(1).filter((e) => !e.bare);
   const refs = new Map(refList.map((r) => [r.ref, r]));
   const targets = defaultBranch ? targetRefs(repo, defaultBranch.name, new Set(refs.keys())) : [];
-  const heads = [...new Set(entries.map((e) => e.head).filter((h): h is string => !!h))];
+  const rows = registry.worktrees.current(repo.identity);
+  // rows git no longer lists still have a branch tip: walk from it too, or its count would read 0
+  const rowHeads = rows.map((r) => refs.get(`refs/heads/${r.branch}`)?.oid);
+  const heads = [...new Set([...entries.map((e) => e.head), ...rowHeads].filter((h): h is string => !!h))];
   const remoteRefs = refList.filter((r) => r.ref.startsWith("refs/remotes/")).map((r) => r.ref);
   const [unpushedGraph, unmergedGraph] = await Promise.all([
     repo.remotes.length > 0 ? readRevListParents(repo.primary, heads, remoteRefs) : Promise.resolve(null),
     targets.length > 0 ? readRevListParents(repo.primary, heads, targets) : Promise.resolve(null),
   ]);
-  const rows = registry.worktrees.current(repo.identity);
-  const rowHeads = rows.map((r) => refs.get(`refs/heads/${r.branch}`)?.oid).filter((h): h is string => !!h);
-  const fingerprints = await readFingerprintBasis(repo, registry, [...heads, ...rowHeads]);
+  const fingerprints = await readFingerprintBasis(repo, registry, heads);
   return {
     repo,
     defaultBranch,

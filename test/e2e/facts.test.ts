@@ -1,6 +1,6 @@
 // `status` and `list`: the Facts of SPEC §3.3 established from real repositories.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git, gitResult, deadPid, liveProcess } from "../helpers/scenario.js";
 
@@ -91,6 +91,15 @@ describe("dirty, operations, upstream, unpushed", () => {
     expect(listed.unpushed).toBe(2);
     expect(listed.dirty).toBeUndefined(); // costly facts only with --full
     expect(s.orchard(["list", "--full"]).json.worktrees[0].dirty).toEqual({ tracked: 0, untracked: 0, conflicted: 0, operation: null });
+  });
+
+  it("a managed worktree git no longer lists still counts its branch's unpushed commits", () => {
+    const wt = s.orchard(["add", "feat-gone"]).json;
+    s.commit({ in: wt.path, message: "only here" });
+    rmSync(wt.path, { recursive: true, force: true });
+    git(s.primary, "worktree", "prune");
+    const listed = s.orchard(["list"]).json.worktrees.find((f: { handle: string }) => f.handle === wt.handle);
+    expect(listed).toMatchObject({ missing: true, managed: true, branch: "feat-gone", unpushed: 1 });
   });
 
   it("unpushed is null (unknown, never 0) without any remote", () => {
