@@ -96,8 +96,10 @@ describe("dirty, operations, upstream, unpushed", () => {
   it("a managed worktree git no longer lists still counts its branch's unpushed commits", () => {
     const wt = s.orchard(["add", "feat-gone"]).json;
     s.commit({ in: wt.path, message: "only here" });
+    git(s.primary, "worktree", "unlock", wt.path);
     rmSync(wt.path, { recursive: true, force: true });
     git(s.primary, "worktree", "prune");
+    expect(git(s.primary, "worktree", "list")).not.toContain(wt.path);
     const listed = s.orchard(["list"]).json.worktrees.find((f: { handle: string }) => f.handle === wt.handle);
     expect(listed).toMatchObject({ missing: true, managed: true, branch: "feat-gone", unpushed: 1 });
   });
