@@ -9,7 +9,7 @@ import type { Registry, WorktreeRow } from "../registry/index.js";
 import { readAdminActivity, readAdminCreated, readAdminDirs, readOperation } from "./admin.js";
 import { parseLockOwner } from "./lock-owner.js";
 import { assessLiveness, type PidProbe } from "./liveness.js";
-import { HOST, pidState, processesInside, readProcessCwds, readStartTime, startTimeMatches } from "./process.js";
+import { HOST, compareStartTime, pidState, processesInside, readProcessCwds, readStartTime } from "./process.js";
 import { readDefaultBranch, targetRefs, type DefaultBranch, type RepoContext } from "./repo.js";
 import { readMerged } from "./merged.js";
 import { mapLimit, DEFAULT_PARALLELISM } from "./pool.js";
@@ -90,7 +90,8 @@ async function probePid(pid: number, host: string | null, startTime: string | nu
   if (!startTime) return { pid, host, state: "alive" };
   const current = await readStartTime(pid);
   if (current === null) return { pid, host, state: "unknown" };
-  return { pid, host, state: startTimeMatches(startTime, current) ? "alive" : "reused" };
+  const comparison = compareStartTime(startTime, current);
+  return { pid, host, state: comparison === "same" ? "alive" : comparison === "different" ? "reused" : "unknown" };
 }
 
 function realOrSelf(path: string): string {

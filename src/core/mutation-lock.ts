@@ -6,7 +6,7 @@
 import { openSync, closeSync, writeSync, readFileSync, unlinkSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { AsyncLocalStorage } from "node:async_hooks";
-import { HOST, pidState, readStartTime, startTimeMatches } from "./process.js";
+import { HOST, compareStartTime, pidState, readStartTime } from "./process.js";
 import { failure } from "./errors.js";
 
 interface LockBody {
@@ -53,7 +53,7 @@ async function isStale(body: LockBody | null): Promise<boolean> {
   if (state === "dead") return true;
   if (state !== "alive" || body.startTime === null) return false;
   const now = await readStartTime(body.pid);
-  return now !== null && !startTimeMatches(body.startTime, now);
+  return now !== null && compareStartTime(body.startTime, now) === "different";
 }
 
 function removeIfOld(path: string, ageMs: number): void {

@@ -60,18 +60,29 @@ export async function readStartTime(pid: number): Promise<string | null> {
   return null;
 }
 
+export type StartComparison = "same" | "different" | "unknown";
+
 /**
- * Does a recorded start time describe the running process? Orchard records the same token it
- * reads; foreign lock formats may carry epoch seconds or milliseconds, accepted within 2 s.
+ * Does a recorded start time describe the running process? Orchard records the token it reads
+ * (Linux ticks since boot, macOS lstart), so those are equal or not. A foreign token (Claude
+ * Code's `start <t>`) may be ticks, epoch seconds or epoch milliseconds (matched within 2 s); it
+ * is "different" only when it is a plausible value of one of those units and matches none, else
+ * "unknown" — a unit we do not know must never make a live session look dead.
  */
-export function startTimeMatches(recorded: string, current: string): boolean {
-  if (recorded === current) return true;
-  if (process.platform !== "linux" || !/^\d+$/.test(recorded) || !/^\d+$/.test(current)) return false;
+export function compareStartTime(recorded: string, current: string): StartComparison {
+  if (recorded === current) return "same";
+  const numeric = /^\d+$/.test(recorded);
+  if (process.platform !== "linux") return numeric ? "unknown" : "different";
   const boot = linuxBootTimeSec();
-  if (boot === null) return false;
+  if (!numeric || !/^\d+$/.test(current) || boot === null) return "unknown";
   const startedMs = (boot + Number(current) / CLOCK_TICKS) * 1000;
   const value = Number(recorded);
-  return Math.abs(value * 1000 - startedMs) <= 2000 || Math.abs(value - startedMs) <= 2000;
+  if (Math.abs(value * 1000 - startedMs) <= 2000 || Math.abs(value - startedMs) <= 2000) return "same";
+  const now = Date.now();
+  const plausibleTicks = value <= (now / 1000 - boot) * CLOCK_TICKS;
+  const plausibleSeconds = value >= 1e9 && value <= now / 1000 + 60;
+  const plausibleMillis = value >= 1e12 && value <= now + 60_000;
+  return plausibleTicks || plausibleSeconds || plausibleMillis ? "different" : "unknown";
 }
 
 /** The cwd of every process we can see, or null when the process table cannot be read. */
