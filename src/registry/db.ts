@@ -40,12 +40,9 @@ export function registryFailure(error: unknown, path: string): RegistryError {
   return new RegistryError("registry_failed", `the registry ${path} failed: ${(error as Error).message}`, { cause: error });
 }
 
-export function openDb(home: string): Db {
-  mkdirSync(home, { recursive: true });
-  const path = registryPath(home);
-  let db: Db | undefined;
+function openOnce(path: string): Db {
+  const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
   try {
-    db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
     db.pragma("journal_mode = WAL");
     db.pragma("foreign_keys = ON");
     db.pragma("synchronous = NORMAL");
@@ -54,8 +51,32 @@ export function openDb(home: string): Db {
     migrate(db);
     return db;
   } catch (error) {
-    db?.close();
-    throw error instanceof RegistryError ? error : registryFailure(error, path);
+    db.close();
+    throw error;
+  }
+}
+
+const isBusy = (error: unknown): boolean => /^SQLITE_(BUSY|LOCKED)/.test((error as { code?: string }).code ?? "");
+
+/**
+ * Opens the registry. Several processes opening a fresh database at once can meet SQLITE_BUSY
+ * while one of them switches it to WAL (SQLite does not always wait for that lock), so a busy open
+ * is retried until the busy timeout has passed.
+ */
+export function openDb(home: string): Db {
+  mkdirSync(home, { recursive: true });
+  const path = registryPath(home);
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return openOnce(path);
+    } catch (error) {
+      if (isBusy(error) && Date.now() < deadline) {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(200, 10 * attempt)); // a synchronous pause
+        continue;
+      }
+      throw error instanceof RegistryError ? error : registryFailure(error, path);
+    }
   }
 }
 
