@@ -1,7 +1,7 @@
 // The one place that prints results and errors and sets exit codes (SPEC §2): --json prints
 // exactly one object on stdout; otherwise a short human rendering. 0 done, 2 invalid input,
 // 3 refused or blocked, 1 anything else. No stack traces.
-import { errorObject, exitCodeForError, OrchardError } from "../core/errors.js";
+import { errorResult, exitCodeForError } from "../core/errors.js";
 
 export interface GlobalOptions {
   repo?: string;
@@ -40,10 +40,9 @@ export function printResult<R extends ResultLike>(result: R, globals: GlobalOpti
 }
 
 export function printError(error: unknown, globals: GlobalOptions): void {
-  const object = errorObject(error);
-  const details = error instanceof OrchardError ? error.details : undefined;
-  if (globals.json) process.stdout.write(JSON.stringify({ ok: false, ...details, error: object }) + "\n");
-  else process.stderr.write(`orchard: ${object.message}\n`);
+  const result = errorResult(error);
+  if (globals.json) process.stdout.write(JSON.stringify(result) + "\n");
+  else process.stderr.write(`orchard: ${result.error.message}\n`);
   if (process.env.ORCHARD_DEBUG === "1" && error instanceof Error) process.stderr.write(`${error.stack}\n`);
   process.exitCode = exitCodeForError(error);
 }

@@ -37,3 +37,9 @@ export function errorObject(error: unknown): { code: string; message: string } {
 export function exitCodeForError(error: unknown): 1 | 2 {
   return error instanceof OrchardError && error.kind === "usage" ? 2 : 1;
 }
+
+/** The `--json` object of a thrown value: `{ok: false, ...details, error: {code, message}}`. */
+export function errorResult(error: unknown): { ok: false; error: { code: string; message: string } } & Record<string, unknown> {
+  const details = error instanceof OrchardError ? error.details : undefined;
+  return { ok: false, ...details, error: errorObject(error) };
+}

@@ -10,7 +10,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Orchard } from "../core/orchard.js";
-import { errorObject, OrchardError } from "../core/errors.js";
+import { errorResult } from "../core/errors.js";
 import { parseInput } from "../core/inputs.js";
 import { findTool, inputJsonSchema, TOOLS, type Tool } from "./tools.js";
 
@@ -23,12 +23,6 @@ export interface ServeOptions {
 }
 
 type JsonResult = { ok: boolean; error?: unknown };
-
-/** The CLI's --json error object for a thrown value. */
-export function errorResult(error: unknown): JsonResult {
-  const details = error instanceof OrchardError ? error.details : undefined;
-  return { ok: false, ...details, error: errorObject(error) };
-}
 
 /** Runs one tool call. Never throws: every failure is the JSON error object. */
 export async function callTool(tool: Tool, args: unknown, options: Omit<ServeOptions, "version">): Promise<JsonResult> {
