@@ -1,28 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { assessExact, type ExactRequest } from "./admission-verdict.js";
 import type { Facts } from "./types.js";
+import { SAMPLE_FACTS } from "../../test/helpers/facts.js";
 
 const facts: Facts = {
+  ...SAMPLE_FACTS,
   path: "/w/app@feat",
   handle: "app@feat",
-  managed: true,
   branch: "feat",
-  head: "a".repeat(40),
-  detached: false,
-  lifecycle: "active",
   task: "t-1",
   owner: "a1",
   base: { ref: "refs/heads/main", commit: "b".repeat(40), current: "b".repeat(40), drifted: false },
   lock: { locked: true, reason: "x", owner: { kind: "orchard" } },
-  liveness: { state: "none", signals: [] },
-  dirty: { tracked: 0, untracked: 0, conflicted: 0, operation: null },
-  upstream: null,
-  unpushed: 0,
-  fingerprints: { bootstrap: null, context: null, runtime: null, drift: [] },
-  createdAt: null,
-  lastActivity: null,
-  missing: false,
-  prunable: null,
 };
 const request: ExactRequest = { branch: "feat", task: "t-1", baseRef: null, owner: "a1", resume: false };
 const codes = (f: Partial<Facts>, r: Partial<ExactRequest> = {}, strict = false) => {

@@ -3,8 +3,6 @@
 // <home>/worktrees) and its lock: a harness that locked it keeps its lock. The handle is the one
 // its branch would get from `add`; base = merge-base with the default branch. Adopting a
 // worktree that is already managed at that path is idempotent (exit 0).
-import { realpathSync } from "node:fs";
-import { resolve } from "node:path";
 import { readMergeBase, readWorktrees, resolveCommit } from "../git/read.js";
 import type { WorktreeEntry } from "../git/parse/worktrees.js";
 import type { WorktreeRow } from "../registry/index.js";
@@ -21,6 +19,7 @@ import { usageError } from "./errors.js";
 import { reason, type Reason } from "./reasons.js";
 import type { Ctx } from "./context.js";
 import type { Lease } from "./types.js";
+import { realOrAbsolute } from "./paths.js";
 
 export interface AdoptOptions {
   path: string;
@@ -42,14 +41,6 @@ export interface AdoptResult {
   owner: string | null;
   lease: Lease | null;
   reasons: Reason[];
-}
-
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path); // compared with what git lists; a missing path matches nothing
-  }
 }
 
 /** The lease the adopted worktree starts with: the requester's (heartbeat now), else its lock's owner with no heartbeat. */
@@ -93,9 +84,9 @@ export async function adopt(ctx: Ctx, options: AdoptOptions): Promise<AdoptResul
     ttlMs: requireDuration(options.ttl, "ttl", ctx.repo.config.config.lease?.ttl ? parseDuration(ctx.repo.config.config.lease.ttl) : DEFAULT_TTL_MS),
   };
   return withMutationLock(ctx.repo.commonDir, async () => {
-    const wanted = real(options.path);
+    const wanted = realOrAbsolute(options.path);
     const all = await readWorktrees(ctx.repo.primary);
-    const index = all.findIndex((e) => e.path === wanted || real(e.path) === wanted);
+    const index = all.findIndex((e) => e.path === wanted || realOrAbsolute(e.path) === wanted);
     const entry = all[index];
     if (!entry) throw usageError("not_a_worktree", `${options.path} is not a worktree of ${ctx.repo.primary}`);
     const branch = entry.branch?.replace(/^refs\/heads\//, "") ?? null;

@@ -20,6 +20,7 @@ import { reason, type Reason } from "./reasons.js";
 import type { Ctx } from "./context.js";
 import type { PlanItemRow } from "../registry/index.js";
 import type { Preconditions } from "./cleanup-plan.js";
+import { realOrAbsolute } from "./paths.js";
 
 /** What was read once per batch, under the lock. */
 export interface BatchView {
@@ -57,23 +58,15 @@ function registeredAdmin(b: BatchView, path: string): string | null {
   const admin = b.admins.get(path);
   if (!admin) return null;
   try {
-    return realOr(
+    return realOrAbsolute(
       readFileSync(join(admin, "gitdir"), "utf8")
         .trim()
         .replace(/\/\.git$/, ""),
-    ) === realOr(path)
+    ) === realOrAbsolute(path)
       ? admin
       : null;
   } catch {
     return null; // the admin dir is gone: no longer registered
-  }
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path; // missing: compare as written
   }
 }
 

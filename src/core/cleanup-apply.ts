@@ -13,10 +13,11 @@ import { mapLimit } from "./pool.js";
 import { HOST } from "./process.js";
 import { usageError } from "./errors.js";
 import { reason, type Reason } from "./reasons.js";
-import { applyItem, type BatchView, type ItemEnv, type Outcome } from "./cleanup-actions.js";
+import { applyItem, type BatchView, type ItemEnv } from "./cleanup-actions.js";
 import type { Ctx } from "./context.js";
 import type { ItemState, PlanItemRow } from "../registry/index.js";
 import { distinctTargets } from "./hygiene-gather.js";
+import { retireRow } from "./rows.js";
 
 const BATCH = 16;
 const ITEM_PARALLELISM = 4;
@@ -86,21 +87,6 @@ function failureReason(item: PlanItemRow, phase: string | null, error: unknown):
   return reason("remove_failed", evidence);
 }
 
-/** The managed row of a removed path: lifecycle `removed` and a `removed` event (same transaction as the item). */
-function retireRow(ctx: Ctx, item: PlanItemRow, planId: string, outcome: Outcome): void {
-  const row = ctx.registry.worktrees.current(ctx.repo.identity).find((r) => r.path === item.path);
-  if (!row) return;
-  ctx.registry.worktrees.update(row.id, { lifecycle: "removed", lastActivityAt: new Date().toISOString() });
-  ctx.registry.events.append({
-    kind: "removed",
-    repo: row.repo,
-    handle: row.handle,
-    task: row.task,
-    owner: row.owner,
-    data: { path: row.path, branch: row.branch, action: item.action, planId, ...(outcome.salvageRef ? { salvageRef: outcome.salvageRef } : {}) },
-  });
-}
-
 async function runItem(view: BatchView, item: PlanItemRow, deadline: number): Promise<ItemState | null> {
   const { registry } = view.ctx;
   const key = { planId: item.planId, seq: item.seq };
@@ -124,7 +110,8 @@ async function runItem(view: BatchView, item: PlanItemRow, deadline: number): Pr
     const outcome = await applyItem(view, item, env);
     const result = { reasons: outcome.reasons, ...(outcome.salvageRef ? { salvageRef: outcome.salvageRef } : {}), recovered: env.recovering };
     registry.write(() => {
-      if (outcome.state === "done" && outcome.retire) retireRow(view.ctx, item, item.planId, outcome);
+      if (outcome.state === "done" && outcome.retire)
+        retireRow(view.ctx, item.path, { action: item.action, planId: item.planId, ...(outcome.salvageRef ? { salvageRef: outcome.salvageRef } : {}) });
       registry.plans.transition(key, "applying", outcome.state, result);
     });
     return outcome.state;

@@ -4,29 +4,12 @@ import { assessDisposition } from "./hygiene-assess.js";
 import { reason } from "./reasons.js";
 import type { Facts } from "./types.js";
 import type { HuskFacts, HygieneWorktree, Subject } from "./hygiene-types.js";
+import { SAMPLE_FACTS } from "../../test/helpers/facts.js";
 
 const base: Facts = {
-  path: "/w/app@x",
-  handle: "app@x",
-  managed: true,
-  branch: "x",
-  head: "a".repeat(40),
-  detached: false,
+  ...SAMPLE_FACTS,
   lifecycle: "terminal",
-  task: null,
-  owner: null,
-  base: null,
-  lock: { locked: false, reason: null, owner: null },
-  liveness: { state: "none", signals: [] },
-  dirty: { tracked: 0, untracked: 0, conflicted: 0, operation: null },
-  upstream: null,
-  unpushed: 0,
-  merged: { target: "refs/heads/main", how: "ancestor" },
-  fingerprints: { bootstrap: null, context: null, runtime: null, drift: [] },
-  createdAt: null,
   lastActivity: "2026-01-01T00:00:00.000Z",
-  missing: false,
-  prunable: null,
 };
 
 function member(f: Partial<Facts> = {}, s: Partial<Subject> = {}, digest: string | null = "clean"): PlanMember {

@@ -1,7 +1,7 @@
 // Gathering facts (I/O) into Facts values. A snapshot costs a fixed number of git processes
 // whatever the number of worktrees (worktree list, for-each-ref, two batched rev-lists); the
 // per-worktree facts (status, patch-level merge proofs) are gathered only when `full` is asked.
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { readRefs, readRevListParents, readStatus, readWorktrees, resolveCommit } from "../git/read.js";
 import type { WorktreeEntry } from "../git/parse/worktrees.js";
 import type { RefRecord } from "../git/parse/refs.js";
@@ -15,6 +15,7 @@ import { readMerged } from "./merged.js";
 import { mapLimit, DEFAULT_PARALLELISM } from "./pool.js";
 import { readFingerprintBasis, readFingerprintFacts, type FingerprintBasis } from "./fingerprint-read.js";
 import type { Facts, LockOwnerFacts } from "./types.js";
+import { realOrAbsolute } from "./paths.js";
 
 export interface Snapshot {
   repo: RepoContext;
@@ -94,14 +95,6 @@ async function probePid(pid: number, host: string | null, startTime: string | nu
   return { pid, host, state: comparison === "same" ? "alive" : comparison === "different" ? "reused" : "unknown" };
 }
 
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path; // a missing directory keeps the path git lists
-  }
-}
-
 export async function readLiveness(options: {
   row: WorktreeRow | null;
   lockReason: string | null;
@@ -120,7 +113,7 @@ export async function readLiveness(options: {
     probes.push(await probePid(owner.pid, host, start));
   }
   const inside =
-    options.cwds === null || !existsSync(options.path) ? (options.cwds === null ? null : []) : processesInside(options.cwds, realOrSelf(options.path));
+    options.cwds === null || !existsSync(options.path) ? (options.cwds === null ? null : []) : processesInside(options.cwds, realOrAbsolute(options.path));
   return assessLiveness({
     lease: hasLease ? { heartbeatAt: row.heartbeatAt, ttlMs: row.ttlMs } : null,
     pids: probes,

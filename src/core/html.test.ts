@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import { formatBytes, renderHygieneHtml, text } from "./html.js";
 import { summarize } from "./hygiene-groups.js";
 import type { HygieneReport, HygieneWorktree } from "./hygiene-types.js";
+import { SAMPLE_FACTS } from "../../test/helpers/facts.js";
 
 const evil = `/w/<script>alert("x")</script> & 'q'\nnext`;
 const worktree = {
+  ...SAMPLE_FACTS,
   path: evil,
   handle: null,
   repo: "r",
@@ -13,23 +15,7 @@ const worktree = {
   suggestion: { action: "remove", command: `git worktree remove -- '${evil}'` },
   managed: false,
   branch: "x<y",
-  head: "a".repeat(40),
-  detached: false,
   lifecycle: null,
-  task: null,
-  owner: null,
-  base: null,
-  lock: { locked: false, reason: null, owner: null },
-  liveness: { state: "none", signals: [] },
-  dirty: { tracked: 0, untracked: 0, conflicted: 0, operation: null },
-  upstream: null,
-  unpushed: 0,
-  merged: { target: "refs/heads/main", how: "ancestor" },
-  fingerprints: { bootstrap: null, context: null, runtime: null, drift: [] },
-  createdAt: null,
-  lastActivity: null,
-  missing: false,
-  prunable: null,
   disk: { bytes: 2048, uniqueBytes: 1024 },
 } as HygieneWorktree;
 

@@ -3,11 +3,12 @@
 // follows a symbolic link. Attribution: the `.git` file's gitdir names a repo's common dir, else
 // the directory name `<repo name>@<slug>` names a repo of the registry. A directory whose `.git`
 // points at a live registration is someone's worktree, not a husk.
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { readUnignoredFiles } from "../git/read.js";
 import type { HuskFacts } from "./hygiene-types.js";
+import { realOrAbsolute } from "./paths.js";
 
 export interface KnownRepo {
   identity: string;
@@ -20,14 +21,6 @@ export interface GitPointer {
   adminDir: string;
   commonDir: string | null;
   registered: boolean;
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path; // gone or unreadable: compare as written
-  }
 }
 
 export function readGitPointer(dir: string): GitPointer | null {
@@ -46,11 +39,11 @@ export function readGitPointer(dir: string): GitPointer | null {
   let commonDir: string | null = null;
   let registered = false;
   try {
-    commonDir = realOr(resolve(adminDir, readFileSync(join(adminDir, "commondir"), "utf8").trim()));
-    registered = realOr(dirname(readFileSync(join(adminDir, "gitdir"), "utf8").trim())) === realOr(dir);
+    commonDir = realOrAbsolute(resolve(adminDir, readFileSync(join(adminDir, "commondir"), "utf8").trim()));
+    registered = realOrAbsolute(dirname(readFileSync(join(adminDir, "gitdir"), "utf8").trim())) === realOrAbsolute(dir);
   } catch {
     // the admin dir is gone: a stale pointer; commonDir stays the best guess
-    commonDir ??= existsSync(dirname(dirname(adminDir))) ? realOr(dirname(dirname(adminDir))) : null;
+    commonDir ??= existsSync(dirname(dirname(adminDir))) ? realOrAbsolute(dirname(dirname(adminDir))) : null;
   }
   return { adminDir, commonDir, registered };
 }
@@ -70,7 +63,7 @@ function isEmptyTree(root: string): boolean {
 
 export function attributeHusk(path: string, pointer: GitPointer | null, repos: readonly KnownRepo[]): KnownRepo | null {
   if (pointer?.commonDir) {
-    const byDir = repos.find((r) => realOr(r.commonDir) === pointer.commonDir);
+    const byDir = repos.find((r) => realOrAbsolute(r.commonDir) === pointer.commonDir);
     if (byDir) return byDir;
   }
   const name = path.slice(path.lastIndexOf("/") + 1);

@@ -2,30 +2,9 @@ import { describe, expect, it } from "vitest";
 import { assessDisposition, assessPreservation } from "./hygiene-assess.js";
 import type { Facts } from "./types.js";
 import type { HuskFacts, Subject } from "./hygiene-types.js";
+import { SAMPLE_FACTS } from "../../test/helpers/facts.js";
 
-const facts: Facts = {
-  path: "/w/app@x",
-  handle: "app@x",
-  managed: true,
-  branch: "x",
-  head: "a".repeat(40),
-  detached: false,
-  lifecycle: "active",
-  task: null,
-  owner: null,
-  base: null,
-  lock: { locked: false, reason: null, owner: null },
-  liveness: { state: "none", signals: [] },
-  dirty: { tracked: 0, untracked: 0, conflicted: 0, operation: null },
-  upstream: null,
-  unpushed: 0,
-  merged: { target: "refs/heads/main", how: "ancestor" },
-  fingerprints: { bootstrap: null, context: null, runtime: null, drift: [] },
-  createdAt: null,
-  lastActivity: null,
-  missing: false,
-  prunable: null,
-};
+const facts: Facts = SAMPLE_FACTS;
 const subject = (f: Partial<Facts> = {}, s: Partial<Subject> = {}): Subject => ({
   facts: { ...facts, ...f },
   repo: "r",

@@ -4,7 +4,6 @@
 // it can answer (same commit, ancestor of the only target: no process); only heads with commits
 // of their own run the patch-level proofs. Patch-ids for patchEquivalentGroups are batched (three
 // processes for the repo), their merge-bases read off the graph when it has a single boundary.
-import { realpathSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { readMergeBase, readPatchIds, readStatus } from "../git/read.js";
 import { readSnapshot, listFacts, factsOf, type Snapshot } from "./facts.js";
@@ -17,6 +16,7 @@ import { readGitPointer, readHuskFacts, type KnownRepo } from "./husk.js";
 import type { RepoSummary } from "./inspect.js";
 import type { Facts } from "./types.js";
 import type { Subject } from "./hygiene-types.js";
+import { realOrAbsolute } from "./paths.js";
 
 export interface RepoGather {
   ctx: Ctx;
@@ -94,14 +94,6 @@ async function readPatchGroupsInput(snapshot: Snapshot, facts: Facts[]): Promise
   return byPath;
 }
 
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path; // missing: compare as listed
-  }
-}
-
 export async function gatherRepo(ctx: Ctx, repos: readonly KnownRepo[]): Promise<RepoGather> {
   const snapshot = await readSnapshot(ctx.repo, ctx.registry);
   const facts = await listFacts(snapshot, { full: false });
@@ -116,7 +108,7 @@ export async function gatherRepo(ctx: Ctx, repos: readonly KnownRepo[]): Promise
       facts: f,
       repo: ctx.repo.identity,
       listed: listed.has(f.path),
-      underRoot: isInside(ctx.workspace.root, real(f.path)),
+      underRoot: isInside(ctx.workspace.root, realOrAbsolute(f.path)),
       createdBranch: rows.get(f.path)?.createdBranch ?? false,
       errors: {},
     };
@@ -158,7 +150,7 @@ export async function gatherRepo(ctx: Ctx, repos: readonly KnownRepo[]): Promise
 /** A registry row whose directory exists but git does not list it: a husk, or another primary's worktree. */
 async function describeUnlisted(ctx: Ctx, subject: Subject, repos: readonly KnownRepo[]): Promise<void> {
   const pointer = readGitPointer(subject.facts.path);
-  if (pointer?.registered && pointer.commonDir && pointer.commonDir !== real(ctx.repo.commonDir)) {
+  if (pointer?.registered && pointer.commonDir && pointer.commonDir !== realOrAbsolute(ctx.repo.commonDir)) {
     subject.otherPrimary = basename(pointer.commonDir) === ".git" ? dirname(pointer.commonDir) : pointer.commonDir;
     return;
   }

@@ -1,6 +1,6 @@
 // Facts the orphan sweep decides on, read from the common dir's admin dirs (not from the cwd's
 // worktree, so the sweep sees the same thing from any worktree of the repo).
-import { existsSync, readFileSync, readdirSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isAncestor, readGitDirs, readStatus, resolveCommit } from "../git/read.js";
 import type { WorktreeRow } from "../registry/index.js";
@@ -10,6 +10,7 @@ import { readLiveness } from "./facts.js";
 import { proveMerged, type MergeTarget } from "./merged.js";
 import type { LockFacts, MergeMode, WorkFacts } from "./reap-verdict.js";
 import type { Ctx } from "./context.js";
+import { realOrAbsolute } from "./paths.js";
 
 export interface LockedWorktree {
   /** The worktree path as git lists it (dirname of the admin dir's `gitdir`). */
@@ -46,14 +47,6 @@ export function readText(path: string): string | null {
   }
 }
 
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path; // a missing directory keeps the path git lists
-  }
-}
-
 export async function readLockFacts(options: {
   wt: LockedWorktree;
   row: WorktreeRow | null;
@@ -69,7 +62,7 @@ export async function readLockFacts(options: {
     const named = row ? row.owner !== null || row.pid !== null : owner.owner !== null || owner.pid !== undefined;
     orchardLease = !named ? "absent" : row ? "present" : "unknown";
   }
-  const liveness = await readLiveness({ row, lockReason: wt.lockText, path: realOrSelf(wt.path), cwds: options.cwds, now: options.now });
+  const liveness = await readLiveness({ row, lockReason: wt.lockText, path: realOrAbsolute(wt.path), cwds: options.cwds, now: options.now });
   return { lockAgeMs: mtime === null ? null : options.now - mtime, guardMs: options.guardMs, owner, ownerParsed: owner, orchardLease, liveness };
 }
 
@@ -97,7 +90,7 @@ async function readMergedInto(cwd: string, tip: string, targets: readonly MergeT
 export async function readCheckoutDirty(path: string, admin: string): Promise<NonNullable<WorkFacts["dirty"]>> {
   try {
     const dirs = await readGitDirs(path);
-    if (realOrSelf(dirs.gitDir) !== realOrSelf(admin)) return "unknown";
+    if (realOrAbsolute(dirs.gitDir) !== realOrAbsolute(admin)) return "unknown";
     const status = await readStatus(path);
     return { changes: status.tracked + status.untracked + status.conflicted, operation: readOperation(admin) };
   } catch {

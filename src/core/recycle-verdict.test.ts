@@ -1,29 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { assessDestination, assessRecycle } from "./recycle-verdict.js";
 import type { Facts } from "./types.js";
+import { SAMPLE_FACTS } from "../../test/helpers/facts.js";
 
 const facts: Facts = {
+  ...SAMPLE_FACTS,
   path: "/w/app@feat",
   handle: "app@feat",
-  managed: true,
   branch: "feat",
-  head: "a".repeat(40),
-  detached: false,
   lifecycle: "terminal",
   task: "t-1",
-  owner: null,
-  base: null,
-  lock: { locked: false, reason: null, owner: null },
-  liveness: { state: "none", signals: [] },
-  dirty: { tracked: 0, untracked: 0, conflicted: 0, operation: null },
-  upstream: null,
-  unpushed: 0,
   merged: { target: "refs/heads/main", how: null },
-  fingerprints: { bootstrap: null, context: null, runtime: null, drift: [] },
-  createdAt: null,
-  lastActivity: null,
-  missing: false,
-  prunable: null,
 };
 const codes = (f: Partial<Facts>) => assessRecycle({ ...facts, ...f }).map((r) => r.code);
 

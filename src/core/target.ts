@@ -1,25 +1,16 @@
 // Resolving a `<handle|path>` argument to a worktree of the repo: a handle names a registry row;
 // anything else is a path, compared by realpath with what git lists.
-import { realpathSync } from "node:fs";
-import { resolve } from "node:path";
 import { readWorktrees } from "../git/read.js";
 import type { WorktreeEntry } from "../git/parse/worktrees.js";
 import type { WorktreeRow } from "../registry/index.js";
 import type { Ctx } from "./context.js";
 import { usageError } from "./errors.js";
+import { realOrAbsolute } from "./paths.js";
 
 export interface Target {
   path: string;
   entry: WorktreeEntry | null;
   row: WorktreeRow | null;
-}
-
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path); // a missing directory: compare the absolute path as given
-  }
 }
 
 export async function resolveTarget(ctx: Ctx, target: string): Promise<Target> {
@@ -28,8 +19,8 @@ export async function resolveTarget(ctx: Ctx, target: string): Promise<Target> {
   const byHandle = target.includes("@") ? ctx.registry.worktrees.byHandle(target) : undefined;
   if (byHandle && byHandle.repo === ctx.repo.identity)
     return { path: byHandle.path, entry: entries.find((e) => e.path === byHandle.path) ?? null, row: byHandle };
-  const wanted = real(target);
-  const entry = entries.find((e) => e.path === wanted || real(e.path) === wanted) ?? null;
+  const wanted = realOrAbsolute(target);
+  const entry = entries.find((e) => e.path === wanted || realOrAbsolute(e.path) === wanted) ?? null;
   const row = ctx.registry.worktrees.current(ctx.repo.identity).find((r) => r.path === (entry?.path ?? wanted)) ?? null;
   if (!entry && !row) throw usageError("not_a_worktree", `${target} is not a handle or linked worktree of ${ctx.repo.primary}`);
   return { path: entry?.path ?? (row as WorktreeRow).path, entry, row };

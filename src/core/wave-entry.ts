@@ -2,7 +2,7 @@
 // moment, so a rerun after a partial run (or after a conflict was resolved by hand) finds what is
 // already done and finishes the rest. Nothing that holds work is removed: a dirty worktree
 // blocks; a branch is deleted only after it is merged, compare-and-swap, and never while checked out.
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { readMergeBase, readDeletedFiles, readMergeTree, readWorktrees, resolveCommit, hasTrackedChanges, readGitDirs, readSymbolicRef } from "../git/read.js";
 import { abortMerge, deleteRef, mergeNoFf, removeWorktree } from "../git/write.js";
 import { GitError } from "../git/errors.js";
@@ -11,6 +11,8 @@ import { proveMerged } from "./merged.js";
 import { readCheckoutDirty } from "./reap-facts.js";
 import type { WaveEntry } from "./wave-manifest.js";
 import type { Ctx } from "./context.js";
+import { realOrAbsolute } from "./paths.js";
+import { retireRow } from "./rows.js";
 
 export type WaveBlock =
   | "branch_mismatch"
@@ -37,14 +39,6 @@ export interface WaveTarget {
 
 const blocked = (reason: WaveBlock, stderr?: string): WaveOutcome => ({ status: "blocked", reason, ...(stderr ? { stderr } : {}) });
 
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path; // gone: compare as listed
-  }
-}
-
 function stderrOf(error: unknown): string {
   if (error instanceof GitError) return (error.result.stderr || error.result.stdout).trim() || error.message;
   return error instanceof Error ? error.message : String(error);
@@ -65,7 +59,7 @@ export async function checkTarget(target: { path: string; branch: string | null 
 export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntry, options: { allowDeletions: boolean }): Promise<WaveOutcome> {
   const cwd = ctx.repo.primary;
   const branchRef = `refs/heads/${entry.branch}`;
-  const wt = (await readWorktrees(cwd)).slice(1).find((e) => e.path === entry.worktree_path || real(e.path) === entry.worktree_path) ?? null;
+  const wt = (await readWorktrees(cwd)).slice(1).find((e) => e.path === entry.worktree_path || realOrAbsolute(e.path) === entry.worktree_path) ?? null;
   const targetRef = `refs/heads/${target.branch}`;
   const targetTip = await resolveCommit(cwd, targetRef);
   if (targetTip === null) return blocked("target_detached", `${targetRef} has no commit`);
@@ -115,7 +109,7 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
     } catch (error) {
       return blocked("worktree_remove_failed", stderrOf(error));
     }
-    recordRemoved(ctx, wt.path, entry);
+    ctx.registry.write(() => retireRow(ctx, wt.path, { by: "cleanup-wave", agentId: entry.agent_id }));
   }
   // 8. delete the merged branch, compare-and-swap
   return deleteBranch(ctx, entry.branch, tip, merged ? "already_merged" : "ok");
@@ -145,20 +139,4 @@ async function deleteBranch(ctx: Ctx, branch: string, tip: string, reason: "ok" 
   if (holder) return { status: "warning", reason: "branch_delete_failed", stderr: `${branch} is checked out in ${holder.path}` };
   if (!(await deleteRef(ctx.repo.primary, ref, tip))) return { status: "warning", reason: "branch_delete_failed", stderr: `${ref} no longer points at ${tip}` };
   return { status: "merged_removed", reason };
-}
-
-function recordRemoved(ctx: Ctx, path: string, entry: WaveEntry): void {
-  const row = ctx.registry.worktrees.current(ctx.repo.identity).find((r) => r.path === path);
-  if (!row) return;
-  ctx.registry.write(() => {
-    ctx.registry.worktrees.update(row.id, { lifecycle: "removed", lastActivityAt: new Date().toISOString() });
-    ctx.registry.events.append({
-      kind: "removed",
-      repo: row.repo,
-      handle: row.handle,
-      task: row.task,
-      owner: row.owner,
-      data: { path, branch: entry.branch, by: "cleanup-wave", agentId: entry.agent_id },
-    });
-  });
 }

@@ -3,10 +3,11 @@
 // Unknown keys are ignored (orchestrators add their own). Every invalid entry is reported with
 // every reason; one invalid entry refuses the whole manifest (nothing is dropped silently).
 // Relative paths are resolved against the primary's root, where harnesses put their worktrees.
-import { readFileSync, realpathSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { isValidBranchName, resolveCommit } from "../git/read.js";
 import { usageError, type OrchardError } from "./errors.js";
+import { realOrAbsolute } from "./paths.js";
 
 export const DEFAULT_BRANCH_PATTERN = "^worktree-agent-[A-Za-z0-9._/-]+$";
 
@@ -82,14 +83,6 @@ export function readManifestFile(file: string): unknown[] {
   throw invalidManifest(`the manifest ${file} is neither a JSON array nor an object with a "worktrees" array`);
 }
 
-function realOrResolved(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path); // a worktree the harness already removed
-  }
-}
-
 const nonEmpty = (v: unknown): v is string => typeof v === "string" && v.trim() !== "";
 
 /** Validates every entry; throws invalid_manifest (exit 2) listing every invalid reason, else returns the plan. */
@@ -110,8 +103,8 @@ export async function validateManifest(raw: unknown[], ctx: ManifestContext): Pr
     const pathText = given.find(nonEmpty);
     if (!pathText || given.some((p) => !nonEmpty(p))) bad("missing_worktree_path", "worktree_path (or path) must be a non-empty string");
     else if (given.length === 2 && e.worktree_path !== e.path) bad("conflicting_paths", "worktree_path and path differ");
-    const path = pathText ? realOrResolved(isAbsolute(pathText) ? pathText : resolve(ctx.primary, pathText)) : "";
-    if (path && path === realOrResolved(ctx.primary)) bad("worktree_is_primary", "the primary worktree is never cleaned up");
+    const path = pathText ? realOrAbsolute(isAbsolute(pathText) ? pathText : resolve(ctx.primary, pathText)) : "";
+    if (path && path === realOrAbsolute(ctx.primary)) bad("worktree_is_primary", "the primary worktree is never cleaned up");
     else if (path && path === ctx.targetPath) bad("worktree_is_target", "the entry is the merge target");
     const branch = e.branch;
     if (!nonEmpty(branch)) bad("missing_branch", "branch must be a non-empty string");

@@ -12,6 +12,7 @@ import { reason, type Reason } from "./reasons.js";
 import { DEFAULT_BRANCH_PATTERN, readManifestFile, validateManifest, type WaveEntry, type WavePlan } from "./wave-manifest.js";
 import { checkTarget, processEntry, type WaveOutcome } from "./wave-entry.js";
 import type { Ctx } from "./context.js";
+import { realOrAbsolute } from "./paths.js";
 
 export interface WaveOptions {
   /** Path of the manifest file. */
@@ -60,17 +61,9 @@ async function resolveWaveTarget(ctx: Ctx, into: string | undefined): Promise<{ 
   } catch {
     throw usageError("invalid_argument", `--into ${into} does not exist`);
   }
-  const entry = entries.find((e) => !e.bare && (e.path === wanted || realOr(e.path) === wanted));
+  const entry = entries.find((e) => !e.bare && (e.path === wanted || realOrAbsolute(e.path) === wanted));
   if (!entry) throw usageError("invalid_argument", `--into ${into} is not a worktree of ${ctx.repo.primary}`);
   return { path: entry.path, branch: entry.branch?.replace(/^refs\/heads\//, "") ?? null };
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path; // a worktree whose directory is gone cannot be the target
-  }
 }
 
 export async function cleanupWave(ctx: Ctx, options: WaveOptions): Promise<WaveResult> {
@@ -80,7 +73,7 @@ export async function cleanupWave(ctx: Ctx, options: WaveOptions): Promise<WaveR
   const waveConfig = ctx.repo.config.config.wave;
   const entries = await validateManifest(raw, {
     primary: ctx.repo.primary,
-    targetPath: realOr(target.path),
+    targetPath: realOrAbsolute(target.path),
     targetBranch: target.branch,
     branchPattern: waveConfig?.branchPattern ?? DEFAULT_BRANCH_PATTERN,
   });

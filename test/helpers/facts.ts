@@ -1,0 +1,27 @@
+// A complete Facts value for pure tests: a clean, managed, merged worktree nobody holds.
+// Tests spread it and name only what their case changes.
+import type { Facts } from "../../src/core/types.js";
+
+export const SAMPLE_FACTS: Facts = {
+  path: "/w/app@x",
+  handle: "app@x",
+  managed: true,
+  branch: "x",
+  head: "a".repeat(40),
+  detached: false,
+  lifecycle: "active",
+  task: null,
+  owner: null,
+  base: null,
+  lock: { locked: false, reason: null, owner: null },
+  liveness: { state: "none", signals: [] },
+  dirty: { tracked: 0, untracked: 0, conflicted: 0, operation: null },
+  upstream: null,
+  unpushed: 0,
+  merged: { target: "refs/heads/main", how: "ancestor" },
+  fingerprints: { bootstrap: null, context: null, runtime: null, drift: [] },
+  createdAt: null,
+  lastActivity: null,
+  missing: false,
+  prunable: null,
+};
