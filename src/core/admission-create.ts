@@ -21,6 +21,15 @@ function recordIdentity(ctx: Ctx, row: WorktreeRow): void {
   writeRowIdentity(admin, row);
 }
 
+/** Marks a `creating` row active and records its `created` event, in one transaction. */
+function markCreated(ctx: Ctx, row: WorktreeRow, data: Record<string, unknown>): WorktreeRow {
+  return ctx.registry.write(() => {
+    const active = ctx.registry.worktrees.update(row.id, { lifecycle: "active" });
+    ctx.registry.events.append({ kind: "created", repo: row.repo, handle: row.handle, task: row.task, owner: row.owner, data });
+    return active;
+  });
+}
+
 export async function createWorktree(
   ctx: Ctx,
   request: AddRequest,
@@ -60,18 +69,7 @@ export async function createWorktree(
       ...(existing ? { start: request.branch } : { newBranch: request.branch, start: base.commit }),
     });
     recordIdentity(ctx, row);
-    row = registry.write(() => {
-      const active = registry.worktrees.update(row.id, { lifecycle: "active" });
-      registry.events.append({
-        kind: "created",
-        repo: repo.identity,
-        handle: row.handle,
-        task: row.task,
-        owner: row.owner,
-        data: { path: row.path, branch: row.branch, base, recreated: !!options.replacing },
-      });
-      return active;
-    });
+    row = markCreated(ctx, row, { path: row.path, branch: row.branch, base, recreated: !!options.replacing });
   } catch (error) {
     await rollBack(ctx, row, { createdBranch: existing === null, baseCommit: base.commit, keepRow: !!options.replacing });
     throw error;
@@ -105,7 +103,7 @@ function removeUnregisteredCheckout(ctx: Ctx, path: string): void {
  * finish it; otherwise roll everything back. Git may have left the ref lock of the new branch.
  */
 export async function repairCreating(ctx: Ctx, row: WorktreeRow, entries: WorktreeEntry[]): Promise<void> {
-  const { repo, registry } = ctx;
+  const { repo } = ctx;
   const entry = entries.find((e) => e.path === row.path);
   const admin = readAdminDirs(repo.commonDir).get(row.path);
   if (entry && admin && existsSync(row.path) && entry.head && entry.lockReason !== "initializing") {
@@ -113,17 +111,7 @@ export async function repairCreating(ctx: Ctx, row: WorktreeRow, entries: Worktr
     const moved = row.baseCommit !== null && entry.head !== row.baseCommit && row.createdBranch;
     if (moved || (dirty && dirty.tracked + dirty.untracked + dirty.conflicted > 0)) {
       recordIdentity(ctx, row);
-      registry.write(() => {
-        registry.worktrees.update(row.id, { lifecycle: "active" });
-        registry.events.append({
-          kind: "created",
-          repo: repo.identity,
-          handle: row.handle,
-          task: row.task,
-          owner: row.owner,
-          data: { path: row.path, repaired: true },
-        });
-      });
+      markCreated(ctx, row, { path: row.path, repaired: true });
       return;
     }
   }

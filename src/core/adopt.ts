@@ -10,7 +10,7 @@ import { readAdminDirs } from "./admin.js";
 import { newRow, writeRowIdentity } from "./rows.js";
 import { canonicalTask, handleFor } from "./identity.js";
 import { parseLockOwner } from "./lock-owner.js";
-import { leaseLockText, leaseView, newLease, writeLock, DEFAULT_TTL_MS, type LeaseFields } from "./lease.js";
+import { NO_LEASE, leaseLockText, leaseView, newLease, writeLock, DEFAULT_TTL_MS, type LeaseFields } from "./lease.js";
 import { readDefaultBranch } from "./repo.js";
 import { withMutationLock } from "./mutation-lock.js";
 import { requireDuration, requirePid, requireText } from "./validate.js";
@@ -47,7 +47,7 @@ export interface AdoptResult {
 async function leaseFor(entry: WorktreeEntry, requester: { owner: string | null; pid: number | null; ttlMs: number }): Promise<LeaseFields> {
   if (requester.owner !== null || requester.pid !== null) return newLease(requester);
   const lock = entry.locked ? parseLockOwner(entry.lockReason) : { kind: "unknown" as const };
-  const none: LeaseFields = { owner: null, pid: null, pidStart: null, host: null, heartbeatAt: null, ttlMs: null };
+  const none: LeaseFields = { ...NO_LEASE };
   switch (lock.kind) {
     case "unknown":
       return none;

@@ -26,9 +26,12 @@ export interface LeaseFields {
   ttlMs: number | null;
 }
 
+/** The lease fields of a worktree nobody holds. */
+export const NO_LEASE: Readonly<LeaseFields> = { owner: null, pid: null, pidStart: null, host: null, heartbeatAt: null, ttlMs: null };
+
 /** The row fields of a fresh lease for the requester (all null when it names nobody). */
 export async function newLease(requester: Requester, now = new Date()): Promise<LeaseFields> {
-  if (requester.owner === null && requester.pid === null) return { owner: null, pid: null, pidStart: null, host: null, heartbeatAt: null, ttlMs: null };
+  if (requester.owner === null && requester.pid === null) return { ...NO_LEASE };
   let pidStart: string | null = null;
   if (requester.pid !== null) {
     if (!isValidPid(requester.pid)) throw usageError("invalid_argument", `--pid ${requester.pid} is not a process id`);

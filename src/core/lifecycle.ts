@@ -7,7 +7,7 @@ import { parseLockOwner } from "./lock-owner.js";
 import { readLiveness } from "./facts.js";
 import { resolveTarget, requireManaged } from "./target.js";
 import { requireDuration, requireOneOf, requirePid, requireText } from "./validate.js";
-import { leaseLockText, leaseView, newLease, writeLock } from "./lease.js";
+import { NO_LEASE, leaseLockText, leaseView, newLease, writeLock } from "./lease.js";
 import { withMutationLock } from "./mutation-lock.js";
 import { reason, type Reason } from "./reasons.js";
 import type { Ctx } from "./context.js";
@@ -73,12 +73,7 @@ export async function release(ctx: Ctx, options: ReleaseOptions): Promise<LeaseR
         outcome,
         releasedAt: now,
         lastActivityAt: now,
-        owner: null,
-        pid: null,
-        pidStart: null,
-        host: null,
-        heartbeatAt: null,
-        ttlMs: null,
+        ...NO_LEASE,
       });
       ctx.registry.events.append({ kind: "released", repo: row.repo, handle: row.handle, task: row.task, owner: row.owner, data: { outcome, by: owner } });
       return updated;

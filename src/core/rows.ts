@@ -3,6 +3,7 @@
 import type { NewWorktreeRow, WorktreeRow } from "../registry/index.js";
 import type { Ctx } from "./context.js";
 import { writeIdentityFile } from "./admin.js";
+import { NO_LEASE } from "./lease.js";
 
 export function newRow(fields: Pick<NewWorktreeRow, "repo" | "handle" | "path" | "branch"> & Partial<NewWorktreeRow>): NewWorktreeRow {
   const now = new Date().toISOString();
@@ -12,12 +13,7 @@ export function newRow(fields: Pick<NewWorktreeRow, "repo" | "handle" | "path" |
     baseCommit: null,
     task: null,
     taskRaw: null,
-    owner: null,
-    pid: null,
-    pidStart: null,
-    host: null,
-    heartbeatAt: null,
-    ttlMs: null,
+    ...NO_LEASE,
     lifecycle: "active",
     outcome: null,
     fpBootstrap: null,
