@@ -4,7 +4,7 @@
 // -ffdx` keeping `bootstrap.preserve` only while the bootstrap fingerprint stays valid, move to
 // the new handle's path, then one registry transaction (old row `recycled` → new row, lineage
 // event). A failing git step undoes the earlier ones in reverse; then bootstrap runs.
-import { readAdminDirs } from "./admin.js";
+import { readAdminDirs, writeIdentityFile } from "./admin.js";
 import { newRow, writeRowIdentity } from "./rows.js";
 import { resolveCommit } from "../git/read.js";
 import { cleanWorktree, deleteRef, lockWorktree, moveWorktree, switchDetached, switchToBranch, switchToNewBranch, unlockWorktree } from "../git/write.js";
@@ -90,6 +90,10 @@ export async function applyRecycle(ctx: Ctx, request: AddRequest, base: Base, pr
       await moveWorktree(repo.primary, from, request.path);
       undo.push(() => moveWorktree(repo.primary, request.path, from));
     }
+    // the new identity before the registry knows it: a crash from here on is recovered by the next
+    // `add` of the new handle (from orchard.json) instead of leaving an unexplained occupied path
+    writeIdentityFile(admin, { handle: request.handle, repo: repo.identity, branch: request.branch, task: request.task, owner: lease.owner, base });
+    undo.push(async () => writeRowIdentity(admin, old));
     row = registry.write(() => {
       const now = new Date().toISOString();
       registry.worktrees.update(old.id, { lifecycle: "recycled", lastActivityAt: now });

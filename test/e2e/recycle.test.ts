@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { Scenario, git, deadPid, liveProcess } from "../helpers/scenario.js";
 
 let s: Scenario;
@@ -315,5 +316,22 @@ describe("policy recycle-terminal", () => {
     finished("feat-a", { task: "T-1" });
     writeFileSync(join(s.primary, ".orchard.json"), JSON.stringify({ bootstrap: { copy: [".env", ".env.local"] } }));
     expect(s.orchard(["add", "feat-b", "--task", "T-2", "--policy", "recycle-terminal"]).json.action).toBe("created");
+  });
+});
+
+describe("crash safety", () => {
+  it("a recycle that died before its registry transaction is recovered by the next add of the new handle", () => {
+    const old = s.orchard(["add", "feat-old", "--task", "T-1"]).json;
+    expect(s.orchard(["release", old.handle]).code).toBe(0);
+    const recycled = s.orchard(["recycle", old.handle, "--branch", "feat-new", "--task", "T-2"]).json;
+    expect(recycled.action).toBe("recycled");
+    // the moment before the transaction: git and orchard.json say "new", the registry still says "old"
+    const db = new Database(join(s.home, "orchard.db"));
+    db.prepare("UPDATE worktrees SET lifecycle = 'terminal', superseded_by = NULL WHERE handle = ?").run(old.handle);
+    db.prepare("DELETE FROM worktrees WHERE handle = ?").run(recycled.handle);
+    db.close();
+    const again = s.orchard(["add", "feat-new", "--task", "T-2"]);
+    expect(again.code, again.stdout).toBe(0);
+    expect(again.json).toMatchObject({ action: "adopted", handle: recycled.handle, path: recycled.path, branch: "feat-new", task: "t-2" });
   });
 });
