@@ -319,13 +319,13 @@ describe("policy recycle-terminal", () => {
   });
 });
 
-describe("crash safety", () => {
-  it("a recycle that died before its registry transaction is recovered by the next add of the new handle", () => {
+describe("identity survives the registry", () => {
+  it("a recycled worktree whose row the registry lost is recovered from orchard.json by the next add", () => {
     const old = s.orchard(["add", "feat-old", "--task", "T-1"]).json;
     expect(s.orchard(["release", old.handle]).code).toBe(0);
     const recycled = s.orchard(["recycle", old.handle, "--branch", "feat-new", "--task", "T-2"]).json;
     expect(recycled.action).toBe("recycled");
-    // the moment before the transaction: git and orchard.json say "new", the registry still says "old"
+    // the registry forgets the recycle: git and orchard.json say "new", the registry says "old"
     const db = new Database(join(s.home, "orchard.db"));
     db.prepare("UPDATE worktrees SET lifecycle = 'terminal', superseded_by = NULL WHERE handle = ?").run(old.handle);
     db.prepare("DELETE FROM worktrees WHERE handle = ?").run(recycled.handle);
