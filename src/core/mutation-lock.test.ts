@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { mkdtempSync, writeFileSync, existsSync, readFileSync } from "node:fs";
-import { spawnSync } from "node:child_process";
 import { tmpdir, hostname } from "node:os";
 import { join } from "node:path";
 import { acquireMutationLock } from "./mutation-lock.js";
 import { readStartTime } from "./process.js";
+import { deadPid } from "../../test/helpers/scenario.js";
 
 const dir = () => mkdtempSync(join(tmpdir(), "orchard-lock-"));
-const deadPid = () => Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
 const body = (pid: number, startTime: string | null, host = hostname()) => JSON.stringify({ pid, startTime, host, at: new Date().toISOString() });
 
 describe("the per-repo mutation lock", () => {

@@ -27,16 +27,7 @@ export function appendEvent(db: Db, event: Omit<EventRow, "id" | "at"> & { at?: 
   );
 }
 
-interface RawEvent {
-  id: number;
-  at: string;
-  kind: EventKind;
-  repo: string;
-  handle: string | null;
-  task: string | null;
-  owner: string | null;
-  data: string;
-}
+type RawEvent = Omit<EventRow, "data"> & { data: string };
 const toEvent = (r: RawEvent): EventRow => ({ ...r, data: JSON.parse(r.data) as Record<string, unknown> });
 
 /** Events that name a handle or a task (canonical), oldest first. */
