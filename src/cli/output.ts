@@ -1,7 +1,7 @@
 // The one place that prints results and errors and sets exit codes (SPEC §2): --json prints
 // exactly one object on stdout; otherwise a short human rendering. 0 done, 2 invalid input,
 // 3 refused or blocked, 1 anything else. No stack traces.
-import { errorResult, exitCodeForError } from "../core/errors.js";
+import { errorResult, exitCodeForError } from "../core/shared/errors.js";
 
 export interface GlobalOptions {
   repo?: string;

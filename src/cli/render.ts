@@ -1,9 +1,9 @@
 // Human renderings of results: short tables and sentences. All human wording of the CLI lives here.
-import type { AddResult } from "../core/admission.js";
-import type { LeaseResult } from "../core/lifecycle.js";
-import type { StatusResult, ListResult } from "../core/inspect.js";
-import type { Facts } from "../core/types.js";
-import type { Reason } from "../core/reasons.js";
+import type { AddResult } from "../core/admission/index.js";
+import type { LeaseResult } from "../core/lifecycle/index.js";
+import type { StatusResult, ListResult } from "../core/inspect/index.js";
+import type { Facts } from "../core/shared/types.js";
+import type { Reason } from "../core/shared/reasons.js";
 
 export function short(sha: string | null | undefined): string {
   return sha ? sha.slice(0, 10) : "-";

@@ -2,27 +2,33 @@
 // resolves to the same object as the CLI's --json. It never prints and never exits.
 import { resolve } from "node:path";
 import { Registry } from "../registry/index.js";
-import { resolveRepo, type RepoContext } from "./repo.js";
-import { defaultHome, openWorkspace, type Ctx, type Workspace } from "./context.js";
-import { add, type AddOptions, type AddResult } from "./admission.js";
-import { release, heartbeat, type ReleaseOptions, type HeartbeatOptions, type LeaseResult } from "./lifecycle.js";
-import { status, listRepo, type StatusResult, type ListResult } from "./inspect.js";
-import { AddInput, HeartbeatInput, ListInput, parseInput, ReleaseInput, StatusInput } from "./inputs.js";
-import { AdoptInput, CleanupWaveInput, ReapOrphansInput, SalvageListInput, SalvageRestoreInput } from "./inputs.js";
-import { reapOrphans, type ReapOptions, type ReapResult } from "./reap.js";
-import { salvageList, salvageRestore, type RestoreOptions, type RestoreResult, type SalvageListResult } from "./salvage-restore.js";
-import { cleanupWave, type WaveOptions, type WaveResult } from "./wave.js";
-import { adopt, type AdoptOptions, type AdoptResult } from "./adopt.js";
-import { LineageInput, RecycleInput, TrustInput } from "./inputs.js";
-import { recycle, type RecycleOptions } from "./recycle.js";
-import { lineage, type LineageResult } from "./lineage.js";
-import { trust, type TrustResult } from "./trust.js";
-import { CleanupApplyInput, CleanupPlanInput, CleanupResumeInput, CleanupRunInput, HygieneInput } from "./inputs.js";
-import { runCleanupApply, runCleanupPlan, runCleanupRun, runHygiene, type CleanupApplyOptions, type ProgressListener } from "./hygiene-entry.js";
-import type { HygieneOptions } from "./hygiene.js";
-import type { HygieneReport } from "./hygiene-types.js";
-import type { CleanupPlanOptions, PlanResult, RunResult } from "./cleanup.js";
-import type { ApplyResult } from "./cleanup-apply.js";
+import { resolveRepo, type RepoContext } from "./shared/repo.js";
+import { defaultHome, openWorkspace, type Ctx, type Workspace } from "./shared/context.js";
+import { add, adopt, type AddOptions, type AddResult, type AdoptOptions, type AdoptResult } from "./admission/index.js";
+import { release, heartbeat, type ReleaseOptions, type HeartbeatOptions, type LeaseResult } from "./lifecycle/index.js";
+import { status, listRepo, type StatusResult, type ListResult } from "./inspect/index.js";
+import { AddInput, HeartbeatInput, ListInput, parseInput, ReleaseInput, StatusInput } from "./shared/inputs.js";
+import { AdoptInput, CleanupWaveInput, ReapOrphansInput, SalvageListInput, SalvageRestoreInput } from "./shared/inputs.js";
+import { reapOrphans, type ReapOptions, type ReapResult } from "./reap/index.js";
+import { salvageList, salvageRestore, type RestoreOptions, type RestoreResult, type SalvageListResult } from "./salvage/index.js";
+import { cleanupWave, type WaveOptions, type WaveResult } from "./wave/index.js";
+import { LineageInput, RecycleInput, TrustInput } from "./shared/inputs.js";
+import { recycle, lineage, type RecycleOptions, type LineageResult } from "./recycle/index.js";
+import { trust, type TrustResult } from "./bootstrap/index.js";
+import { CleanupApplyInput, CleanupPlanInput, CleanupResumeInput, CleanupRunInput, HygieneInput } from "./shared/inputs.js";
+import {
+  runCleanupApply,
+  runCleanupPlan,
+  runCleanupRun,
+  runHygiene,
+  type CleanupApplyOptions,
+  type ProgressListener,
+  type CleanupPlanOptions,
+  type PlanResult,
+  type RunResult,
+  type ApplyResult,
+} from "./cleanup/index.js";
+import type { HygieneOptions, HygieneReport } from "./hygiene/index.js";
 
 export interface OpenOptions {
   /** A path inside the repository (default: the current directory). */

@@ -1,5 +1,5 @@
 // Errors raised by the git layer. Each keeps the full result so callers can explain what happened.
-import type { ProcessResult } from "./run.js";
+import type { ProcessResult } from "./result.js";
 
 export class GitError extends Error {
   readonly code = "git_failed";

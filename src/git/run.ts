@@ -4,17 +4,9 @@
 import { spawn } from "node:child_process";
 import { hardenedEnv } from "./env.js";
 import { GitError } from "./errors.js";
+import type { ProcessResult } from "./result.js";
 
-export interface ProcessResult {
-  args: string[];
-  cwd: string;
-  exitCode: number | null;
-  signal: string | null;
-  stdout: string;
-  stderr: string;
-  durationMs: number;
-  timedOut: boolean;
-}
+export type { ProcessResult };
 
 export interface RunOptions {
   cwd: string;

@@ -10,8 +10,8 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Orchard } from "../core/orchard.js";
-import { errorResult } from "../core/errors.js";
-import { parseInput } from "../core/inputs.js";
+import { errorResult } from "../core/shared/errors.js";
+import { parseInput } from "../core/shared/inputs.js";
 import { findTool, inputJsonSchema, TOOLS, type Tool } from "./tools.js";
 
 export interface ServeOptions {

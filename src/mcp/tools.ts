@@ -1,5 +1,5 @@
 // The MCP tool table (SPEC §3.12): each tool is one Orchard method plus the SAME zod schema the
-// library validates with (src/core/inputs.ts), extended with `repo`. The JSON schema a client sees
+// library validates with (src/core/shared/inputs.ts), extended with `repo`. The JSON schema a client sees
 // is generated from that schema, so the library, the CLI and the tools cannot disagree.
 // Adding a tool = one line in TOOLS.
 import { z } from "zod";
@@ -16,7 +16,7 @@ import {
   RecycleInput,
   ReleaseInput,
   StatusInput,
-} from "../core/inputs.js";
+} from "../core/shared/inputs.js";
 
 /** The Orchard methods that take one options object and resolve to a JSON result. */
 export type ToolMethod = {

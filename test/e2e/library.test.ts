@@ -162,7 +162,7 @@ describe("README.md agrees with the CLI", () => {
     expect(missing).toEqual([]);
   });
 
-  it("its reason-code table is generated from src/core/reasons.ts and up to date", () => {
+  it("its reason-code table is generated from src/core/shared/reasons.ts and up to date", () => {
     const r = spawnSync(process.execPath, [join(ROOT, "scripts", "reason-table.mjs"), "--check", join(ROOT, "README.md")], { encoding: "utf8" });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Scenario, git, gitResult } from "../helpers/scenario.js";
 import { HERMETIC_ENV } from "../helpers/env.js";
 import { Orchard } from "../../src/core/orchard.js";
-import { salvageWorktree, salvageStamp } from "../../src/core/salvage.js";
+import { salvageWorktree, salvageStamp } from "../../src/core/salvage/index.js";
 
 let s: Scenario;
 beforeAll(() => {

@@ -1,6 +1,6 @@
 // A complete Facts value for pure tests: a clean, managed, merged worktree nobody holds.
 // Tests spread it and name only what their case changes.
-import type { Facts } from "../../src/core/types.js";
+import type { Facts } from "../../src/core/shared/types.js";
 
 export const SAMPLE_FACTS: Facts = {
   path: "/w/app@x",

@@ -1,7 +1,7 @@
 // `orchard demo [--dir <path>]`: a narrated tour in a sandbox. Human narration streams to stdout;
 // with --json, one object summarising the run.
 import type { Command } from "commander";
-import { runDemo } from "../../core/demo.js";
+import { runDemo } from "../../demo/demo.js";
 import { globalsOf } from "../run.js";
 import { printError, printResult } from "../output.js";
 

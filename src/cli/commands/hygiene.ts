@@ -3,11 +3,9 @@
 import type { Command } from "commander";
 import { runWith } from "../run.js";
 import { table, short } from "../render.js";
-import { formatBytes } from "../../core/html.js";
-import type { HygieneReport } from "../../core/hygiene-types.js";
-import type { PlanResult, RunResult } from "../../core/cleanup.js";
-import type { ApplyResult, ItemView, Progress } from "../../core/cleanup-apply.js";
-import type { Reason } from "../../core/reasons.js";
+import { formatBytes, type HygieneReport } from "../../core/hygiene/index.js";
+import type { PlanResult, RunResult, ApplyResult, ItemView, Progress } from "../../core/cleanup/index.js";
+import type { Reason } from "../../core/shared/reasons.js";
 
 const codes = (reasons: readonly Reason[]): string => reasons.map((r) => r.code).join(", ");
 

@@ -3,14 +3,14 @@
 // usage error: a failure is reported on stderr and as {ok:false, error}, never as a failing exit.
 import type { Command } from "commander";
 import { Orchard } from "../../core/orchard.js";
-import { errorObject, OrchardError } from "../../core/errors.js";
+import { errorObject, OrchardError } from "../../core/shared/errors.js";
 import { globalsOf, runWith } from "../run.js";
 import { printError, printResult } from "../output.js";
 import { renderAdd, short, table } from "../render.js";
-import type { ReapOptions, ReapResult } from "../../core/reap.js";
-import type { SalvageListResult, RestoreResult } from "../../core/salvage-restore.js";
-import type { WaveResult } from "../../core/wave.js";
-import type { AdoptResult } from "../../core/adopt.js";
+import type { ReapOptions, ReapResult } from "../../core/reap/index.js";
+import type { SalvageListResult, RestoreResult } from "../../core/salvage/index.js";
+import type { WaveResult } from "../../core/wave/index.js";
+import type { AdoptResult } from "../../core/admission/index.js";
 
 type ReapOutput = ReapResult | { ok: false; error: { code: string; message: string } };
 

@@ -3,8 +3,8 @@
 import type { Command } from "commander";
 import { runWith } from "../run.js";
 import { renderAdd, short } from "../render.js";
-import type { LineageResult } from "../../core/lineage.js";
-import type { TrustResult } from "../../core/trust.js";
+import type { LineageResult } from "../../core/recycle/index.js";
+import type { TrustResult } from "../../core/bootstrap/index.js";
 
 function renderLineage(r: LineageResult): string {
   if (r.events.length === 0) return "no events";

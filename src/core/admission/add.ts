@@ -1,0 +1,83 @@
+// `orchard add` (SPEC §3.1): validate, adopt the exact handle or say why not, refuse a branch
+// checked out elsewhere, look at candidates, then create under the per-repo mutation lock.
+// Creation writes the registry row as `creating` first, runs `git worktree add --lock` (no window
+// between create and lock), then marks it `active`; a failure rolls back what this call made, and
+// a row left `creating` by a crash is repaired by the next add of that handle.
+import { existsSync } from "node:fs";
+import { readWorktrees } from "../../git/read.js";
+import type { WorktreeEntry } from "../../git/parse/worktrees.js";
+import type { WorktreeRow } from "../../registry/index.js";
+import type { Ctx } from "../shared/context.js";
+import { withMutationLock } from "../shared/mutation-lock.js";
+import { newLease, leaseLockText, type LeaseFields } from "../shared/lease.js";
+import { reason, type Reason } from "../shared/reasons.js";
+import { resolveBase, resultFor, validateAdd, SKIPPED_BOOTSTRAP, type AddOptions, type AddRequest, type AddResult } from "../shared/request.js";
+import { readSnapshot, factsOf } from "../facts/index.js";
+import { assessExact } from "./verdict.js";
+import { createWorktree, repairCreating, recoverFromIdentityFile, renewLease } from "./create.js";
+import { findCandidates } from "./candidates.js";
+import { applyPolicy } from "./policy.js";
+
+export async function add(ctx: Ctx, options: AddOptions): Promise<AddResult> {
+  const request = await validateAdd(ctx, options);
+  if (request.dryRun) return decide(ctx, request);
+  return withMutationLock(ctx.repo.commonDir, () => decide(ctx, request));
+}
+
+async function decide(ctx: Ctx, request: AddRequest): Promise<AddResult> {
+  const notes: Reason[] = [];
+  let entries = await readWorktrees(ctx.repo.primary);
+  let row = ctx.registry.worktrees.byHandle(request.handle);
+  if (row?.lifecycle === "creating") {
+    if (request.dryRun) return resultFor(request, "planned", { row, notes: [reason("creating_repaired", {}, "an interrupted add would be repaired first")] });
+    await repairCreating(ctx, row, entries);
+    notes.push(reason("creating_repaired"));
+    entries = await readWorktrees(ctx.repo.primary);
+    row = ctx.registry.worktrees.byHandle(request.handle);
+  }
+  const entry = entries.slice(1).find((e) => e.path === request.path);
+  if (!row && entry && !request.dryRun) row = recoverFromIdentityFile(ctx, request, entry);
+  if (row) return exactHandle(ctx, request, row, entry, notes);
+  if (existsSync(request.path))
+    return resultFor(request, "refused", {
+      reasons: [reason("path_occupied", { path: request.path }, entry ? "registered with git but not with orchard (see `orchard adopt`)" : undefined)],
+      notes,
+    });
+  const holder = entries.find((e) => e.branch === `refs/heads/${request.branch}`);
+  if (holder) return resultFor(request, "refused", { reasons: [reason("branch_checked_out", { path: holder.path })], notes });
+  const base = await resolveBase(ctx, request);
+  const candidates = await findCandidates(ctx, request, base);
+  const chosen = await applyPolicy(ctx, request, base, candidates);
+  if (chosen) return { ...chosen, notes: [...notes, ...chosen.notes], candidates };
+  if (request.dryRun) return resultFor(request, "planned", { base, candidates, notes });
+  const created = await createWorktree(ctx, request, base);
+  return { ...created, notes: [...notes, ...created.notes], candidates };
+}
+
+async function exactHandle(ctx: Ctx, request: AddRequest, row: WorktreeRow, entry: WorktreeEntry | undefined, notes: Reason[]): Promise<AddResult> {
+  if (!existsSync(row.path)) {
+    if (request.dryRun) return resultFor(request, "planned", { row, notes: [...notes, reason("recreated_missing")] });
+    const base = row.baseRef && row.baseCommit ? { ref: row.baseRef, commit: row.baseCommit } : await resolveBase(ctx, request);
+    const created = await createWorktree(ctx, request, base, { replacing: row, staleEntry: entry ?? null });
+    return { ...created, notes: [...notes, reason("recreated_missing"), ...created.notes] };
+  }
+  if (!entry) return resultFor(request, "refused", { row, reasons: [reason("path_occupied", { path: row.path })], notes });
+  const snapshot = await readSnapshot(ctx.repo, ctx.registry);
+  const facts = await factsOf(snapshot, entry, row, { full: true });
+  const verdict = assessExact(facts, request2exact(request), { strict: false });
+  const allNotes = [...notes, ...verdict.notes];
+  if (verdict.reasons.length > 0) return resultFor(request, "refused", { row, head: facts.head, reasons: verdict.reasons, notes: allNotes });
+  if (request.dryRun) return resultFor(request, "planned", { row, head: facts.head, notes: allNotes });
+  const lease: LeaseFields = await newLease(request);
+  const renewed = renewLease(ctx, row, lease, leaseLockText(row.handle, lease), "adopted");
+  return resultFor(request, "adopted", {
+    row: renewed,
+    head: facts.head,
+    notes: allNotes,
+    bootstrap: { ...SKIPPED_BOOTSTRAP, status: "reused", fingerprint: renewed.fpBootstrap },
+  });
+}
+
+export function request2exact(request: AddRequest): { branch: string; task: string | null; baseRef: string | null; owner: string | null; resume: boolean } {
+  return { branch: request.branch, task: request.task, baseRef: request.explicitBase, owner: request.owner, resume: request.resume };
+}

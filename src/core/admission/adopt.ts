@@ -1,0 +1,156 @@
+// `orchard adopt <path>` (SPEC §3.11): registers a foreign linked worktree as managed, in place.
+// It keeps its path (adopted worktrees are the one kind of managed worktree outside
+// <home>/worktrees) and its lock: a harness that locked it keeps its lock. The handle is the one
+// its branch would get from `add`; base = merge-base with the default branch. Adopting a
+// worktree that is already managed at that path is idempotent (exit 0).
+import { readMergeBase, readWorktrees, resolveCommit } from "../../git/read.js";
+import type { WorktreeEntry } from "../../git/parse/worktrees.js";
+import type { WorktreeRow } from "../../registry/index.js";
+import { readAdminDirs } from "../shared/admin.js";
+import { newRow, writeRowIdentity } from "../shared/rows.js";
+import { canonicalTask, handleFor } from "../shared/identity.js";
+import { parseLockOwner } from "../shared/lock-owner.js";
+import { NO_LEASE, leaseLockText, leaseView, newLease, writeLock, DEFAULT_TTL_MS, type LeaseFields } from "../shared/lease.js";
+import { readDefaultBranch } from "../shared/repo.js";
+import { withMutationLock } from "../shared/mutation-lock.js";
+import { requireDuration, requirePid, requireText } from "../shared/validate.js";
+import { parseDuration } from "../shared/duration.js";
+import { usageError } from "../shared/errors.js";
+import { reason, type Reason } from "../shared/reasons.js";
+import type { Ctx } from "../shared/context.js";
+import type { Lease } from "../shared/types.js";
+import { realOrAbsolute } from "../shared/paths.js";
+
+export interface AdoptOptions {
+  path: string;
+  task?: string;
+  owner?: string;
+  pid?: number | string;
+  ttl?: string;
+}
+
+export interface AdoptResult {
+  ok: boolean;
+  action: "adopted" | "already_managed" | "refused";
+  handle: string | null;
+  path: string;
+  branch: string | null;
+  base: { ref: string; commit: string } | null;
+  head: string | null;
+  task: string | null;
+  owner: string | null;
+  lease: Lease | null;
+  reasons: Reason[];
+}
+
+/** The lease the adopted worktree starts with: the requester's (heartbeat now), else its lock's owner with no heartbeat. */
+async function leaseFor(entry: WorktreeEntry, requester: { owner: string | null; pid: number | null; ttlMs: number }): Promise<LeaseFields> {
+  if (requester.owner !== null || requester.pid !== null) return newLease(requester);
+  const lock = entry.locked ? parseLockOwner(entry.lockReason) : { kind: "unknown" as const };
+  const none: LeaseFields = { ...NO_LEASE };
+  switch (lock.kind) {
+    case "unknown":
+      return none;
+    case "pid":
+      return { ...none, pid: lock.pid };
+    case "claude-code":
+      return { ...none, owner: `claude-code:${lock.id}`, pid: lock.pid, pidStart: lock.startTime ?? null };
+    case "orchard":
+      return { ...none, owner: lock.owner, pid: lock.pid ?? null, pidStart: lock.startTime ?? null, host: lock.host ?? null };
+    default: {
+      const never: never = lock;
+      throw new Error(`unhandled lock owner ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+async function readBase(ctx: Ctx, head: string | null): Promise<{ ref: string; commit: string } | null> {
+  const def = await readDefaultBranch(ctx.repo);
+  if (!def || !head) return null;
+  for (const ref of [`refs/heads/${def.name}`, `refs/remotes/origin/${def.name}`]) {
+    if (!(await resolveCommit(ctx.repo.primary, ref))) continue;
+    const commit = await readMergeBase(ctx.repo.primary, ref, head);
+    return commit ? { ref, commit } : null;
+  }
+  return null;
+}
+
+export async function adopt(ctx: Ctx, options: AdoptOptions): Promise<AdoptResult> {
+  if (!options.path || options.path.startsWith("-")) throw usageError("invalid_argument", `${JSON.stringify(options.path)} is not a path`);
+  const taskRaw = requireText(options.task ?? process.env.ORCHARD_TASK, "task");
+  const requester = {
+    owner: requireText(options.owner ?? process.env.ORCHARD_OWNER, "owner"),
+    pid: requirePid(options.pid),
+    ttlMs: requireDuration(options.ttl, "ttl", ctx.repo.config.config.lease?.ttl ? parseDuration(ctx.repo.config.config.lease.ttl) : DEFAULT_TTL_MS),
+  };
+  return withMutationLock(ctx.repo.commonDir, async () => {
+    const wanted = realOrAbsolute(options.path);
+    const all = await readWorktrees(ctx.repo.primary);
+    const index = all.findIndex((e) => e.path === wanted || realOrAbsolute(e.path) === wanted);
+    const entry = all[index];
+    if (!entry) throw usageError("not_a_worktree", `${options.path} is not a worktree of ${ctx.repo.primary}`);
+    const branch = entry.branch?.replace(/^refs\/heads\//, "") ?? null;
+    const view = (action: AdoptResult["action"], row: WorktreeRow | null, reasons: Reason[] = [], base: AdoptResult["base"] = null): AdoptResult => ({
+      ok: action !== "refused",
+      action,
+      handle: row?.handle ?? (branch ? handleFor(ctx.repo.name, branch) : null),
+      path: entry.path,
+      branch,
+      base: row?.baseRef && row.baseCommit ? { ref: row.baseRef, commit: row.baseCommit } : base,
+      head: entry.head,
+      task: row?.task ?? null,
+      owner: row?.owner ?? null,
+      lease: row ? leaseView(row) : null,
+      reasons,
+    });
+    const existing = ctx.registry.worktrees.current(ctx.repo.identity).find((r) => r.path === entry.path);
+    if (existing) return view("already_managed", existing);
+    const reasons: Reason[] = [];
+    if (index === 0 || entry.bare) reasons.push(reason("not_adoptable", { path: entry.path }, "the primary worktree is never managed"));
+    if (!branch) reasons.push(reason("detached", { path: entry.path }));
+    const taken = branch ? ctx.registry.worktrees.byHandle(handleFor(ctx.repo.name, branch)) : undefined;
+    if (taken) reasons.push(reason("handle_taken", { handle: taken.handle, path: taken.path }));
+    if (reasons.length > 0 || !branch) return view("refused", null, reasons);
+    const base = await readBase(ctx, entry.head);
+    const lease = await leaseFor(entry, requester);
+    const row = insertAdopted(ctx, { entry, branch, base, lease, taskRaw });
+    return view("adopted", row);
+  });
+}
+
+function insertAdopted(
+  ctx: Ctx,
+  o: { entry: WorktreeEntry; branch: string; base: { ref: string; commit: string } | null; lease: LeaseFields; taskRaw: string | null },
+): WorktreeRow {
+  const handle = handleFor(ctx.repo.name, o.branch);
+  const task = o.taskRaw === null ? null : canonicalTask(o.taskRaw);
+  const row = ctx.registry.write(() => {
+    const inserted = ctx.registry.worktrees.insert(
+      newRow({
+        repo: ctx.repo.identity,
+        handle,
+        path: o.entry.path,
+        branch: o.branch,
+        baseRef: o.base?.ref ?? null,
+        baseCommit: o.base?.commit ?? null,
+        task,
+        taskRaw: o.taskRaw,
+        ...o.lease,
+      }),
+    );
+    ctx.registry.events.append({
+      kind: "adopted",
+      repo: inserted.repo,
+      handle,
+      task,
+      owner: inserted.owner,
+      data: { path: inserted.path, branch: o.branch, base: o.base, lock: o.entry.locked ? o.entry.lockReason : null, inPlace: true },
+    });
+    return inserted;
+  });
+  const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
+  // an unlocked worktree gets Orchard's lock (as `add` gives one); a harness's lock is left as it is
+  if (!o.entry.locked && admin) writeLock(admin, leaseLockText(handle, o.lease));
+  if (admin) writeRowIdentity(admin, row);
+  return row;
+}

@@ -1,0 +1,97 @@
+// Candidates (SPEC §3.1 step 4): existing managed worktrees that could serve the request, looked
+// for before anything is allocated — only with a task, or when the requested branch already has
+// commits beyond the base.
+// - same_task: same canonical task, lifecycle active or terminal;
+// - patch_equivalent: the cumulative patch since the merge-base with the base
+//   (`git diff <merge-base> HEAD | git patch-id --stable`) equals the requested branch's.
+// Eligible = the exact-handle rules with unpushed commits and base drift blocking, judged against
+// the candidate's own branch, plus every fingerprint established. Order: eligible first, same_task
+// before patch_equivalent, newest activity, then handle — deterministic for the same state.
+import { countRevs, readMergeBase, readPatchId, resolveCommit } from "../../git/read.js";
+import type { Ctx } from "../shared/context.js";
+import type { AddRequest, Candidate, CandidateKind } from "../shared/request.js";
+import { reason, type Reason } from "../shared/reasons.js";
+import type { WorktreeRow } from "../../registry/index.js";
+import { readSnapshot, factsOf, type Snapshot } from "../facts/index.js";
+import { assessExact } from "./verdict.js";
+import { allEstablished } from "../bootstrap/index.js";
+import { mapLimit, DEFAULT_PARALLELISM } from "../shared/pool.js";
+import type { Facts } from "../shared/types.js";
+
+type Request = Pick<AddRequest, "branch" | "task" | "explicitBase" | "owner">;
+
+/** The requested branch's cumulative patch-id, when it exists with commits beyond the base. */
+async function requestedPatchId(ctx: Ctx, branch: string, base: string): Promise<string | null> {
+  const tip = await resolveCommit(ctx.repo.primary, `refs/heads/${branch}`);
+  if (tip === null || tip === base || (await countRevs(ctx.repo.primary, tip, [base])) === 0) return null;
+  const mergeBase = await readMergeBase(ctx.repo.primary, base, tip);
+  return mergeBase ? readPatchId(ctx.repo.primary, mergeBase, tip) : null;
+}
+
+function headOf(snapshot: Snapshot, row: WorktreeRow): string | null {
+  return snapshot.entries.find((e) => e.path === row.path)?.head ?? snapshot.refs.get(`refs/heads/${row.branch}`)?.oid ?? null;
+}
+
+async function patchIdOf(ctx: Ctx, head: string, base: string): Promise<string | null> {
+  const mergeBase = await readMergeBase(ctx.repo.primary, base, head);
+  return mergeBase && mergeBase !== head ? readPatchId(ctx.repo.primary, mergeBase, head) : null;
+}
+
+/** Eligibility of one candidate (pure over its facts). */
+export function assessCandidate(facts: Facts, row: WorktreeRow, request: Request): Reason[] {
+  const own = { branch: facts.branch ?? row.branch, task: request.task, baseRef: request.explicitBase, owner: request.owner, resume: false };
+  const reasons = assessExact(facts, own, { strict: true }).reasons;
+  if (facts.missing) reasons.push(reason("missing_directory", { path: facts.path }));
+  const fp = facts.fingerprints;
+  if (!allEstablished(fp) && !fp.drift.includes("fingerprint_failed"))
+    reasons.push(reason("fingerprint_unknown", { bootstrap: fp.bootstrap, context: fp.context, runtime: fp.runtime }));
+  return reasons;
+}
+
+const RANK: Record<CandidateKind, number> = { same_task: 0, patch_equivalent: 1 };
+/** Plain code-unit order (not locale order), so the result never depends on the machine. */
+export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export function orderCandidates(candidates: Candidate[]): Candidate[] {
+  return [...candidates].sort(
+    (a, b) =>
+      Number(b.eligible) - Number(a.eligible) ||
+      RANK[a.kind] - RANK[b.kind] ||
+      compareText(b.lastActivity ?? "", a.lastActivity ?? "") ||
+      compareText(a.handle, b.handle),
+  );
+}
+
+export async function findCandidates(ctx: Ctx, request: Request, base: { ref: string; commit: string }): Promise<Candidate[]> {
+  const wanted = await requestedPatchId(ctx, request.branch, base.commit);
+  if (request.task === null && wanted === null) return [];
+  const snapshot = await readSnapshot(ctx.repo, ctx.registry);
+  const rows = snapshot.rows.filter((r) => r.lifecycle === "active" || r.lifecycle === "terminal");
+  const kinds = new Map<number, CandidateKind>();
+  for (const row of rows) if (request.task !== null && row.task === request.task) kinds.set(row.id, "same_task");
+  if (wanted !== null) {
+    const others = rows.filter((r) => !kinds.has(r.id));
+    const ids = await mapLimit(others, DEFAULT_PARALLELISM, async (row) => {
+      const head = headOf(snapshot, row);
+      return head ? patchIdOf(ctx, head, base.commit) : null;
+    });
+    others.forEach((row, i) => ids[i] === wanted && kinds.set(row.id, "patch_equivalent"));
+  }
+  const found = rows.filter((r) => kinds.has(r.id));
+  const candidates = await mapLimit(found, DEFAULT_PARALLELISM, async (row): Promise<Candidate> => {
+    const entry = snapshot.entries.find((e) => e.path === row.path) ?? null;
+    const facts = await factsOf(snapshot, entry, row, { full: true });
+    const reasons = assessCandidate(facts, row, request);
+    return {
+      handle: row.handle,
+      path: row.path,
+      branch: facts.branch ?? row.branch,
+      kind: kinds.get(row.id) as CandidateKind,
+      lifecycle: row.lifecycle,
+      eligible: reasons.length === 0,
+      reasons,
+      lastActivity: facts.lastActivity,
+    };
+  });
+  return orderCandidates(candidates);
+}

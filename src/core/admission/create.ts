@@ -1,0 +1,175 @@
+// Creating a managed worktree, rolling back a failed creation, and repairing one a crash left
+// `creating`. Callers hold the repo's mutation lock.
+import { existsSync, lstatSync, rmSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+import { resolveCommit } from "../../git/read.js";
+import { addWorktree, deleteRef, removeWorktree } from "../../git/write.js";
+import type { WorktreeEntry } from "../../git/parse/worktrees.js";
+import type { WorktreeRow, EventKind } from "../../registry/index.js";
+import { readAdminDirs, readIdentityFile } from "../shared/admin.js";
+import { newRow, writeRowIdentity } from "../shared/rows.js";
+import { isInside, type Ctx } from "../shared/context.js";
+import { leaseLockText, newLease, writeLock, type LeaseFields } from "../shared/lease.js";
+import { resultFor, type AddRequest, type AddResult } from "../shared/request.js";
+import { runBootstrap } from "../bootstrap/index.js";
+import { releaseMutationLockEarly } from "../shared/mutation-lock.js";
+import { readDirty } from "../facts/index.js";
+
+function recordIdentity(ctx: Ctx, row: WorktreeRow): void {
+  const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
+  if (!admin) return;
+  writeRowIdentity(admin, row);
+}
+
+/** Marks a `creating` row active and records its `created` event, in one transaction. */
+function markCreated(ctx: Ctx, row: WorktreeRow, data: Record<string, unknown>): WorktreeRow {
+  return ctx.registry.write(() => {
+    const active = ctx.registry.worktrees.update(row.id, { lifecycle: "active" });
+    ctx.registry.events.append({ kind: "created", repo: row.repo, handle: row.handle, task: row.task, owner: row.owner, data });
+    return active;
+  });
+}
+
+export async function createWorktree(
+  ctx: Ctx,
+  request: AddRequest,
+  base: { ref: string; commit: string },
+  options: { replacing?: WorktreeRow; staleEntry?: WorktreeEntry | null } = {},
+): Promise<AddResult> {
+  const { registry, repo } = ctx;
+  const existing = await resolveCommit(repo.primary, `refs/heads/${request.branch}`);
+  const lease = await newLease(request);
+  const now = new Date().toISOString();
+  const fields = { ...lease, lastActivityAt: now };
+  let row: WorktreeRow = options.replacing
+    ? registry.worktrees.update(options.replacing.id, fields)
+    : registry.write(() =>
+        registry.worktrees.insert(
+          newRow({
+            repo: repo.identity,
+            handle: request.handle,
+            path: request.path,
+            branch: request.branch,
+            createdBranch: existing === null,
+            baseRef: base.ref,
+            baseCommit: base.commit,
+            task: request.task,
+            taskRaw: request.taskRaw,
+            lifecycle: "creating",
+            ...fields,
+          }),
+        ),
+      );
+  try {
+    if (options.staleEntry) await removeWorktree(repo.primary, options.staleEntry.path);
+    await addWorktree({
+      cwd: repo.primary,
+      path: row.path,
+      lockReason: leaseLockText(row.handle, lease),
+      ...(existing ? { start: request.branch } : { newBranch: request.branch, start: base.commit }),
+    });
+    recordIdentity(ctx, row);
+    row = markCreated(ctx, row, { path: row.path, branch: row.branch, base, recreated: !!options.replacing });
+  } catch (error) {
+    await rollBack(ctx, row, { createdBranch: existing === null, baseCommit: base.commit, keepRow: !!options.replacing });
+    throw error;
+  }
+  releaseMutationLockEarly(repo.commonDir); // the worktree is locked and active: bootstrap needs no repo lock
+  const bootstrap = await runBootstrap(ctx, row, { enabled: request.bootstrap });
+  const head = await resolveCommit(row.path, "HEAD");
+  const result = resultFor(request, "created", { row: bootstrap.row, head, bootstrap: bootstrap.report });
+  if (bootstrap.report.status === "failed")
+    return { ...result, ok: false, error: { code: "bootstrap_failed", message: bootstrap.message ?? "a bootstrap step failed" } };
+  return result;
+}
+
+async function rollBack(ctx: Ctx, row: WorktreeRow, options: { createdBranch: boolean; baseCommit: string; keepRow: boolean }): Promise<void> {
+  const { repo, registry } = ctx;
+  if (readAdminDirs(repo.commonDir).has(row.path)) await removeWorktree(repo.primary, row.path);
+  else removeUnregisteredCheckout(ctx, row.path);
+  if (options.createdBranch && (await resolveCommit(repo.primary, `refs/heads/${row.branch}`)) === options.baseCommit)
+    await deleteRef(repo.primary, `refs/heads/${row.branch}`, options.baseCommit);
+  if (!options.keepRow) registry.write(() => registry.worktrees.delete(row.id));
+}
+
+/** A checkout a killed `git worktree add` left behind: never a symlink, always under the managed root. */
+function removeUnregisteredCheckout(ctx: Ctx, path: string): void {
+  if (!existsSync(path) || !isInside(ctx.workspace.root, path) || lstatSync(path).isSymbolicLink()) return;
+  rmSync(path, { recursive: true, force: true });
+}
+
+/**
+ * A row left `creating` by a crash: if the worktree already holds work (moved HEAD or changes),
+ * finish it; otherwise roll everything back. Git may have left the ref lock of the new branch.
+ */
+export async function repairCreating(ctx: Ctx, row: WorktreeRow, entries: WorktreeEntry[]): Promise<void> {
+  const { repo } = ctx;
+  const entry = entries.find((e) => e.path === row.path);
+  const admin = readAdminDirs(repo.commonDir).get(row.path);
+  if (entry && admin && existsSync(row.path) && entry.head && entry.lockReason !== "initializing") {
+    const dirty = await readDirty(row.path, admin).catch(() => null);
+    const moved = row.baseCommit !== null && entry.head !== row.baseCommit && row.createdBranch;
+    if (moved || (dirty && dirty.tracked + dirty.untracked + dirty.conflicted > 0)) {
+      recordIdentity(ctx, row);
+      markCreated(ctx, row, { path: row.path, repaired: true });
+      return;
+    }
+  }
+  const refLock = join(repo.commonDir, "refs", "heads", `${row.branch}.lock`);
+  if (existsSync(refLock)) unlinkSync(refLock);
+  await rollBack(ctx, row, { createdBranch: row.createdBranch, baseCommit: row.baseCommit ?? "", keepRow: false });
+}
+
+/** The registry lost this worktree but its identity file names this handle: bring the row back. */
+export function recoverFromIdentityFile(ctx: Ctx, request: AddRequest, entry: WorktreeEntry): WorktreeRow | undefined {
+  const admin = readAdminDirs(ctx.repo.commonDir).get(entry.path);
+  const identity = admin ? readIdentityFile(admin) : null;
+  if (!identity || identity.handle !== request.handle || identity.repo !== ctx.repo.identity) return undefined;
+  return ctx.registry.write(() => {
+    const row = ctx.registry.worktrees.insert(
+      newRow({
+        repo: identity.repo,
+        handle: identity.handle,
+        path: entry.path,
+        branch: identity.branch,
+        baseRef: identity.base.ref,
+        baseCommit: identity.base.commit,
+        task: identity.task,
+        taskRaw: identity.task,
+        owner: identity.owner,
+      }),
+    );
+    ctx.registry.events.append({
+      kind: "adopted",
+      repo: row.repo,
+      handle: row.handle,
+      task: row.task,
+      owner: row.owner,
+      data: { path: row.path, recoveredFrom: "orchard.json" },
+    });
+    return row;
+  });
+}
+
+/** Gives a worktree a new lease (git lock text replaced atomically) and records the event. */
+export function renewLease(ctx: Ctx, row: WorktreeRow, lease: LeaseFields, lockText: string, kind: EventKind): WorktreeRow {
+  const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
+  if (admin) writeLock(admin, lockText);
+  const now = new Date().toISOString();
+  const renewed = ctx.registry.write(() => {
+    const updated = ctx.registry.worktrees.update(row.id, { ...lease, lifecycle: "active", outcome: null, releasedAt: null, lastActivityAt: now });
+    ctx.registry.events.append({
+      kind,
+      repo: row.repo,
+      handle: row.handle,
+      task: row.task,
+      owner: lease.owner,
+      data: { path: row.path, previousOwner: row.owner },
+    });
+    return updated;
+  });
+  recordIdentity(ctx, renewed);
+  return renewed;
+}
+
+export { newLease };

@@ -1,0 +1,6 @@
+// Admission (`orchard add`, `orchard adopt`): the exact handle, candidates found before
+// allocating, the policies, and crash-safe creation.
+export { add } from "./add.js";
+export { adopt } from "./adopt.js";
+export type { AdoptOptions, AdoptResult } from "./adopt.js";
+export type { AddAction, AddOptions, AddResult, Candidate, CandidateKind } from "../shared/request.js";

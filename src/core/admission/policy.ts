@@ -1,0 +1,85 @@
+// Admission policies (SPEC §3.1 step 5). Returns a finished result, or null to let admission create.
+// - isolated: create; an eligible candidate means the new worktree was a preventable duplicate,
+//   which is recorded as an event (the measure of waste a fleet can act on).
+// - reuse-compatible: the first candidate, if eligible and still active → `reused`.
+// - recycle-terminal: the first terminal worktree passing the recycle proof — same task first,
+//   then any with the bootstrap fingerprint the new worktree would get, oldest release first.
+// A dry run decides the same way and changes nothing (`planned`).
+import { resolveCommit } from "../../git/read.js";
+import type { WorktreeRow } from "../../registry/index.js";
+import type { Ctx } from "../shared/context.js";
+import { resultFor, type AddRequest, type AddResult, type Base } from "../shared/request.js";
+import { compareText } from "./candidates.js";
+import type { Candidate } from "../shared/request.js";
+import { renewLease } from "./create.js";
+import { leaseLockText, newLease } from "../shared/lease.js";
+import { readSnapshot } from "../facts/index.js";
+import { readBootstrapFingerprintAt } from "../bootstrap/index.js";
+import { proveRecyclable, recycleWith } from "../recycle/index.js";
+import { reason } from "../shared/reasons.js";
+
+export async function applyPolicy(ctx: Ctx, request: AddRequest, base: Base, candidates: Candidate[]): Promise<AddResult | null> {
+  switch (request.policy) {
+    case "isolated":
+      recordPreventableDuplicate(ctx, request, candidates);
+      return null;
+    case "reuse-compatible":
+      return reuseCompatible(ctx, request, candidates);
+    case "recycle-terminal":
+      return recycleTerminal(ctx, request, base);
+    default: {
+      const never: never = request.policy;
+      throw new Error(`unhandled policy ${String(never)}`);
+    }
+  }
+}
+
+function recordPreventableDuplicate(ctx: Ctx, request: AddRequest, candidates: Candidate[]): void {
+  const eligible = candidates.filter((c) => c.eligible).map((c) => c.handle);
+  if (eligible.length === 0 || request.dryRun) return;
+  ctx.registry.write(() =>
+    ctx.registry.events.append({
+      kind: "preventable_duplicate",
+      repo: ctx.repo.identity,
+      handle: request.handle,
+      task: request.task,
+      owner: request.owner,
+      data: { candidates: eligible, handle: request.handle, branch: request.branch, policy: request.policy },
+    }),
+  );
+}
+
+async function reuseCompatible(ctx: Ctx, request: AddRequest, candidates: Candidate[]): Promise<AddResult | null> {
+  const first = candidates[0];
+  if (!first?.eligible || first.lifecycle !== "active") return null;
+  const row = ctx.registry.worktrees.byHandle(first.handle);
+  if (!row) return null;
+  const head = await resolveCommit(row.path, "HEAD");
+  const bootstrap = { status: "reused" as const, fingerprint: row.fpBootstrap, steps: [] };
+  if (request.dryRun)
+    return resultFor(request, "planned", { row, head, bootstrap, notes: [reason("reuse_planned", { handle: row.handle, requested: request.handle })] });
+  const lease = await newLease(request);
+  const renewed = renewLease(ctx, row, lease, leaseLockText(row.handle, lease), "reused");
+  return resultFor(request, "reused", { row: renewed, head, bootstrap });
+}
+
+/** Terminal rows in the order the policy tries them. */
+export function recycleOrder(rows: readonly WorktreeRow[], task: string | null, fingerprint: string): WorktreeRow[] {
+  const byRelease = (a: WorktreeRow, b: WorktreeRow): number => compareText(a.releasedAt ?? "", b.releasedAt ?? "") || a.id - b.id;
+  const terminal = rows.filter((r) => r.lifecycle === "terminal");
+  const sameTask = task === null ? [] : terminal.filter((r) => r.task === task).sort(byRelease);
+  const compatible = terminal.filter((r) => !sameTask.includes(r) && r.fpBootstrap === fingerprint).sort(byRelease);
+  return [...sameTask, ...compatible];
+}
+
+async function recycleTerminal(ctx: Ctx, request: AddRequest, base: Base): Promise<AddResult | null> {
+  const tip = await resolveCommit(ctx.repo.primary, `refs/heads/${request.branch}`);
+  const fingerprint = await readBootstrapFingerprintAt(ctx.repo, tip ?? base.commit);
+  const snapshot = await readSnapshot(ctx.repo, ctx.registry);
+  for (const row of recycleOrder(snapshot.rows, request.task, fingerprint)) {
+    const entry = snapshot.entries.find((e) => e.path === row.path) ?? null;
+    const proof = await proveRecyclable(ctx, snapshot, { entry, row }, request);
+    if (proof.reasons.length === 0) return recycleWith(ctx, request, base, { ...proof, row });
+  }
+  return null;
+}

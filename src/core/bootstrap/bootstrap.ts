@@ -1,0 +1,161 @@
+// Bootstrap (SPEC §6): copy → context → run → runtime, then record the three fingerprints on the
+// row. Repository commands (run, probes) run only when trusted; otherwise their steps are
+// `skipped` with `config_untrusted` and the fingerprint they decide stays null (never
+// compatible). The first failing step ends the bootstrap: the worktree is kept and its bootstrap
+// fingerprint becomes `failed`. A recycled worktree whose preserved paths are still valid
+// (`reuse`) keeps its bootstrap fingerprint and does not re-run the commands.
+import { readAdminDirs } from "../shared/admin.js";
+import { resolveCommit } from "../../git/read.js";
+import { runShell, type ProcessResult } from "../../git/run.js";
+import type { WorktreeRow } from "../../registry/index.js";
+import type { Ctx } from "../shared/context.js";
+import type { BootstrapReport, BootstrapStep } from "../shared/bootstrap-report.js";
+import { copyIncluded } from "./copy.js";
+import { injectContext } from "./inject.js";
+import { readBootstrapFingerprintAt, readRuntimeFingerprint } from "./fingerprint-read.js";
+import { FAILED_FINGERPRINT, runtimeFingerprint } from "./fingerprints.js";
+import { isTrusted } from "./trust.js";
+import { parseDuration } from "../shared/duration.js";
+
+/** Each command of `bootstrap.run` gets `bootstrap.timeout` (default 10m); its process group is killed after. */
+export const DEFAULT_BOOTSTRAP_TIMEOUT_MS = 10 * 60_000;
+const TAIL_CHARS = 2000;
+
+export interface BootstrapOptions {
+  enabled: boolean;
+  /** The still-valid bootstrap fingerprint of a recycled worktree whose preserved paths were kept. */
+  reuse?: string;
+}
+
+export interface BootstrapOutcome {
+  row: WorktreeRow;
+  report: BootstrapReport;
+  message?: string;
+}
+
+function tail(r: ProcessResult): string {
+  const text = [r.stdout, r.stderr].filter(Boolean).join(r.stdout.endsWith("\n") ? "" : "\n");
+  return text.length > TAIL_CHARS ? text.slice(-TAIL_CHARS) : text;
+}
+
+/** Runs one step, timing it; an exception becomes a failed step carrying its message. */
+async function step<T>(
+  steps: BootstrapStep[],
+  name: string,
+  fn: () => Promise<T>,
+  describe: (value: T) => Partial<BootstrapStep> = () => ({}),
+): Promise<T | undefined> {
+  const started = performance.now();
+  try {
+    const value = await fn();
+    steps.push({ name, status: "ran", ms: Math.round(performance.now() - started), ...describe(value) });
+    return value;
+  } catch (error) {
+    steps.push({ name, status: "failed", ms: Math.round(performance.now() - started), reason: (error as Error).message });
+    return undefined;
+  }
+}
+
+function commandEnv(row: WorktreeRow, primary: string): Record<string, string> {
+  return {
+    ORCHARD_HANDLE: row.handle,
+    ORCHARD_BRANCH: row.branch,
+    ORCHARD_TASK: row.taskRaw ?? row.task ?? "",
+    ORCHARD_WORKTREE: row.path,
+    ORCHARD_PRIMARY: primary,
+  };
+}
+
+async function runCommands(ctx: Ctx, row: WorktreeRow, steps: BootstrapStep[]): Promise<boolean> {
+  const timeout = ctx.repo.config.config.bootstrap?.timeout;
+  const timeoutMs = timeout ? parseDuration(timeout) : DEFAULT_BOOTSTRAP_TIMEOUT_MS;
+  for (const command of ctx.repo.config.config.bootstrap?.run ?? []) {
+    let r: ProcessResult;
+    try {
+      r = await runShell(command, { cwd: row.path, timeoutMs, env: commandEnv(row, ctx.repo.primary) });
+    } catch (error) {
+      steps.push({ name: `run: ${command}`, status: "failed", ms: 0, reason: `could not start: ${(error as Error).message}` });
+      return false;
+    }
+    const failed = r.timedOut || r.exitCode !== 0;
+    steps.push({
+      name: `run: ${command}`,
+      status: failed ? "failed" : "ran",
+      ms: r.durationMs,
+      exitCode: r.exitCode,
+      output: tail(r),
+      ...(r.timedOut ? { reason: `timed out after ${timeout ?? "10m"}` } : {}),
+    });
+    if (failed) return false;
+  }
+  return true;
+}
+
+function skipAll(steps: BootstrapStep[], names: readonly string[], reason: string): void {
+  for (const name of names) steps.push({ name, status: "skipped", ms: 0, reason });
+}
+
+interface Recorded {
+  bootstrap: string | null;
+  context: string | null;
+  runtime: string | null;
+}
+
+/** The steps in order; false at the first failure. Fills `fp` with what it established. */
+async function runSteps(ctx: Ctx, row: WorktreeRow, options: BootstrapOptions, steps: BootstrapStep[], fp: Recorded): Promise<boolean> {
+  const { repo } = ctx;
+  const trusted = isTrusted(repo, ctx.registry);
+  const run = (repo.config.config.bootstrap?.run ?? []).map((c) => `run: ${c}`);
+  const admin = readAdminDirs(repo.commonDir).get(row.path);
+  if (!admin) {
+    steps.push({ name: "copy", status: "failed", ms: 0, reason: "git does not list the worktree" });
+    return false;
+  }
+  const copied = await step(
+    steps,
+    "copy",
+    () => copyIncluded(repo, row.path),
+    (c) => ({ files: c.files, ...(c.notCopied.length ? { notCopied: c.notCopied } : {}) }),
+  );
+  if (!copied) return false;
+  const context = await step(
+    steps,
+    "context",
+    () => injectContext(repo, row, admin),
+    (c) => ({ files: c.files }),
+  );
+  if (!context) return false;
+  fp.context = context.fingerprint;
+  if (options.reuse !== undefined) skipAll(steps, run, "bootstrap_reused");
+  else if (!trusted) skipAll(steps, run, "config_untrusted");
+  else if (!(await runCommands(ctx, row, steps))) return false;
+  if ((repo.config.config.runtime?.probe ?? []).length === 0) fp.runtime = runtimeFingerprint([]);
+  else if (!trusted) skipAll(steps, ["runtime"], "config_untrusted");
+  else {
+    const runtime = await step(steps, "runtime", () => readRuntimeFingerprint(repo));
+    if (runtime === undefined) return false;
+    fp.runtime = runtime; // null: a probe timed out, the runtime stays unknown
+  }
+  const head = await resolveCommit(row.path, "HEAD");
+  if (options.reuse !== undefined) fp.bootstrap = options.reuse;
+  else if ((trusted || run.length === 0) && head) fp.bootstrap = await readBootstrapFingerprintAt(repo, head);
+  return true;
+}
+
+export async function runBootstrap(ctx: Ctx, row: WorktreeRow, options: BootstrapOptions): Promise<BootstrapOutcome> {
+  if (!options.enabled) return { row, report: { status: "skipped", fingerprint: null, steps: [] } };
+  const steps: BootstrapStep[] = [];
+  const fp: Recorded = { bootstrap: null, context: null, runtime: null };
+  const ok = await runSteps(ctx, row, options, steps, fp);
+  if (!ok) fp.bootstrap = FAILED_FINGERPRINT;
+  const updated = ctx.registry.write(() => ctx.registry.worktrees.update(row.id, { fpBootstrap: fp.bootstrap, fpContext: fp.context, fpRuntime: fp.runtime }));
+  const report: BootstrapReport = { status: !ok ? "failed" : options.reuse !== undefined ? "reused" : "ran", fingerprint: fp.bootstrap, steps };
+  const failedStep = steps.find((s) => s.status === "failed");
+  if (!failedStep) return { row: updated, report };
+  const why = failedStep.reason ?? `exit ${failedStep.exitCode ?? "?"}`;
+  return {
+    row: updated,
+    report,
+    message: `bootstrap step "${failedStep.name}" failed (${why}); the worktree is kept and its bootstrap fingerprint is "failed"`,
+  };
+}

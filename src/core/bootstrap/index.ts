@@ -1,0 +1,8 @@
+// Bootstrap of a new worktree (copy, context injection, trusted commands) and the three
+// fingerprints that decide whether two worktrees are compatible; `orchard trust`.
+export { runBootstrap } from "./bootstrap.js";
+export { readBootstrapFingerprintAt, readFingerprintBasis, readFingerprintFacts } from "./fingerprint-read.js";
+export type { FingerprintBasis } from "./fingerprint-read.js";
+export { FAILED_FINGERPRINT, allEstablished } from "./fingerprints.js";
+export { trust } from "./trust.js";
+export type { TrustResult } from "./trust.js";

@@ -1,0 +1,27 @@
+// Trust (SPEC §6): the commands of `bootstrap.run` and `runtime.probe` come from the repository,
+// so they run only after `orchard trust` recorded the hash of the config as it is now (any edit
+// needs a new trust), or when the environment says ORCHARD_TRUST=1.
+import type { Registry } from "../../registry/index.js";
+import type { RepoContext } from "../shared/repo.js";
+import type { Ctx } from "../shared/context.js";
+import { usageError } from "../shared/errors.js";
+
+export function isTrusted(repo: RepoContext, registry: Registry): boolean {
+  if (process.env.ORCHARD_TRUST === "1") return true;
+  return repo.config.hash !== null && registry.trust.has(repo.identity, repo.config.hash);
+}
+
+export interface TrustResult {
+  ok: true;
+  configHash: string;
+  source: string;
+  trusted: true;
+}
+
+export function trust(ctx: Ctx): TrustResult {
+  const { hash, source } = ctx.repo.config;
+  if (hash === null || source === null)
+    throw usageError("no_config", `${ctx.repo.primary} has no .orchard.json (or ORCHARD_CONFIG); there is nothing to trust`);
+  ctx.registry.write(() => ctx.registry.trust.save(ctx.repo.identity, hash));
+  return { ok: true, configHash: hash, source, trusted: true };
+}

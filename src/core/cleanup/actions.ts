@@ -1,0 +1,226 @@
+// One plan item, at the moment of use: re-check every precondition (under the repo's mutation
+// lock, with facts read now), then act. Drift → `skipped` with one `precondition_changed` reason
+// per changed fact; nothing is touched. An item found `applying` after a crash is re-checked the
+// same way, except that a removal already under way (phase `acting`) may have deleted tracked
+// files: finishing it loses nothing the plan had not checked, so deletions-only dirt is accepted
+// and a salvage is simply taken again.
+import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { countNotOnRemotes, readStatus, resolveCommit } from "../../git/read.js";
+import { deleteRef, removeWorktree } from "../../git/write.js";
+import { readAdminDirs, readOperation } from "../shared/admin.js";
+import { readLiveness, proveMerged, dirtyDigest, onlyDeletions, treeDigest, type MergeTarget } from "../facts/index.js";
+import { processesInside, readProcessCwds } from "../shared/process.js";
+import { salvageWorktree } from "../salvage/index.js";
+import { readGitPointer, readHuskFacts, type KnownRepo } from "../hygiene/index.js";
+import { huskContainment, removeHusk, salvageHusk } from "./husk.js";
+import { reason, type Reason } from "../shared/reasons.js";
+import type { Ctx } from "../shared/context.js";
+import type { PlanItemRow } from "../../registry/index.js";
+import type { Preconditions } from "./plan.js";
+import { realOrAbsolute } from "../shared/paths.js";
+
+/** What was read once per batch, under the lock. */
+export interface BatchView {
+  ctx: Ctx;
+  admins: Map<string, string>;
+  /** Distinct targets of the default branch; null when it is unknown. */
+  targets: MergeTarget[] | null;
+  checkedOut: Set<string>;
+  merged: Set<string>;
+  repos: KnownRepo[];
+}
+
+export interface ItemEnv {
+  recovering: boolean;
+  phase: string | null;
+  salvageRef: string | null;
+  /** Records progress inside the item (committed before the next step acts). */
+  note: (progress: { phase: string; salvageRef?: string | null }) => void;
+}
+
+export interface Outcome {
+  state: "done" | "skipped";
+  reasons: Reason[];
+  salvageRef?: string;
+  /** The managed row of this path is retired (lifecycle `removed`). */
+  retire: boolean;
+}
+
+const done = (reasons: Reason[], extra: Partial<Outcome> = {}): Outcome => ({ state: "done", reasons, retire: true, ...extra });
+const skip = (reasons: Reason[]): Outcome => ({ state: "skipped", reasons, retire: false });
+const changed = (field: string, planned: unknown, now: unknown, extra: Record<string, unknown> = {}): Reason =>
+  reason("precondition_changed", { field, planned, now, ...extra }, field);
+
+function registeredAdmin(b: BatchView, path: string): string | null {
+  const admin = b.admins.get(path);
+  if (!admin) return null;
+  try {
+    return realOrAbsolute(
+      readFileSync(join(admin, "gitdir"), "utf8")
+        .trim()
+        .replace(/\/\.git$/, ""),
+    ) === realOrAbsolute(path)
+      ? admin
+      : null;
+  } catch {
+    return null; // the admin dir is gone: no longer registered
+  }
+}
+
+function readLockText(admin: string): string | null {
+  try {
+    return readFileSync(join(admin, "locked"), "utf8").trim();
+  } catch {
+    return null; // not locked
+  }
+}
+
+async function stillPreserved(b: BatchView, pre: Preconditions, head: string, requireMerged: boolean): Promise<boolean> {
+  if (pre.proof === "pushed" && !requireMerged) return b.ctx.repo.remotes.length > 0 && (await countNotOnRemotes(b.ctx.repo.primary, head)) === 0;
+  if (!b.targets || b.targets.length === 0) return false;
+  return (await proveMerged(b.ctx.repo.primary, head, b.targets)).how !== null;
+}
+
+async function livenessDrift(b: BatchView, item: PlanItemRow, lockReason: string | null, wantDead: boolean): Promise<Reason[]> {
+  const row = item.handle ? b.ctx.registry.worktrees.byHandle(item.handle) : undefined;
+  const liveness = await readLiveness({
+    row: row?.path === item.path ? row : null,
+    lockReason,
+    path: item.path,
+    cwds: await readProcessCwds(),
+    now: Date.now(),
+  });
+  if (liveness.state === "live" || liveness.state === "unknown")
+    return [changed("liveness", wantDead ? "dead" : "not live", liveness.state, { signals: liveness.signals })];
+  if (wantDead && liveness.state !== "dead") return [changed("liveness", "dead", liveness.state, { signals: liveness.signals })];
+  return [];
+}
+
+function lifecycleDrift(b: BatchView, item: PlanItemRow, pre: Preconditions): Reason[] {
+  const row = item.handle ? b.ctx.registry.worktrees.byHandle(item.handle) : undefined;
+  const now = row && row.path === item.path ? row.lifecycle : null;
+  return now === pre.lifecycle ? [] : [changed("lifecycle", pre.lifecycle, now)];
+}
+
+/**
+ * `git worktree remove --force --force`; when it fails but the worktree is gone anyway (a git
+ * child of a killed apply finishing the same removal), the goal is reached.
+ */
+async function removeOrFindGone(b: BatchView, path: string): Promise<void> {
+  try {
+    await removeWorktree(b.ctx.repo.primary, path);
+  } catch (error) {
+    if (existsSync(path) || readAdminDirs(b.ctx.repo.commonDir).has(path)) throw error;
+  }
+}
+
+/** remove, reap, salvage_remove of a listed worktree. */
+async function actOnWorktree(b: BatchView, item: PlanItemRow, env: ItemEnv): Promise<Outcome> {
+  const pre = item.preconditions as unknown as Preconditions;
+  const acting = env.recovering && env.phase === "acting";
+  const admin = registeredAdmin(b, item.path);
+  const exists = existsSync(item.path);
+  if (!admin) return exists ? skip([changed("registered", true, false)]) : done([reason("already_done")]);
+  if (!exists) {
+    if (!acting) return skip([changed("directory", "present", "missing")]);
+    await removeOrFindGone(b, item.path);
+    return done([reason("removal_interrupted")]);
+  }
+  const lock = readLockText(admin);
+  const drift = [...lifecycleDrift(b, item, pre), ...(lock === pre.lockReason ? [] : [changed("lockReason", pre.lockReason, lock)])];
+  drift.push(...(await livenessDrift(b, item, lock, item.action === "reap")));
+  const status = await readStatus(item.path);
+  if (status.oid !== pre.head) drift.push(changed("head", pre.head, status.oid));
+  const digest = dirtyDigest(item.path, status, readOperation(admin));
+  const dirtyOk = digest === pre.dirtyDigest || (acting && (item.action === "salvage_remove" || onlyDeletions(status)));
+  if (!dirtyOk) drift.push(changed("dirtyDigest", pre.dirtyDigest, digest));
+  if (drift.length === 0 && item.action !== "salvage_remove" && status.oid && !(await stillPreserved(b, pre, status.oid, item.action === "reap")))
+    drift.push(changed(item.action === "reap" ? "merged" : "workPreserved", true, false));
+  if (drift.length > 0) return skip(drift);
+  let salvageRef = env.salvageRef;
+  if (item.action === "salvage_remove" && (acting || !salvageRef)) {
+    salvageRef = (await salvageWorktree(b.ctx, { path: item.path, handle: item.handle, branch: pre.branch, head: status.oid, reason: "cleanup" })).ref;
+    env.note({ phase: "salvaged", salvageRef });
+  }
+  env.note({ phase: "acting", salvageRef });
+  await removeOrFindGone(b, item.path);
+  const reasons = acting ? [reason("removal_interrupted")] : [];
+  return salvageRef ? done(reasons, { salvageRef }) : done(reasons);
+}
+
+async function prune(b: BatchView, item: PlanItemRow): Promise<Outcome> {
+  const pre = item.preconditions as unknown as Preconditions;
+  if (existsSync(item.path)) return skip([changed("directory", "missing", "present")]);
+  const drift = lifecycleDrift(b, item, pre);
+  const admin = registeredAdmin(b, item.path);
+  const lock = admin ? readLockText(admin) : null;
+  if (admin && lock !== pre.lockReason) drift.push(changed("lockReason", pre.lockReason, lock));
+  drift.push(...(await livenessDrift(b, item, lock, false)));
+  if (drift.length > 0) return skip(drift);
+  if (admin) await removeWorktree(b.ctx.repo.primary, item.path); // exactly this registration, never a repo-wide prune
+  return done(admin ? [] : [reason("already_done")]);
+}
+
+async function deleteBranch(b: BatchView, item: PlanItemRow): Promise<Outcome> {
+  const pre = item.preconditions as unknown as Preconditions;
+  const ref = `refs/heads/${pre.branch ?? ""}`;
+  const { primary } = b.ctx.repo;
+  if (!pre.branch || !pre.head) return skip([changed("branch", pre.branch, null)]);
+  if (b.checkedOut.has(ref)) return skip([reason("branch_checked_out", { branch: pre.branch })]);
+  if (!b.merged.has(ref)) {
+    const now = await resolveCommit(primary, ref);
+    return now === null ? done([reason("already_done")], { retire: false }) : skip([changed("merged", true, false, { head: now })]);
+  }
+  if (await deleteRef(primary, ref, pre.head)) return done([], { retire: false });
+  const now = await resolveCommit(primary, ref);
+  if (now === null) return done([reason("already_done")], { retire: false });
+  if (now === pre.head) throw new Error(`git update-ref -d ${ref} failed while it still pointed at ${now} (a ref lock held elsewhere?)`);
+  return skip([changed("head", pre.head, now)]);
+}
+
+/** remove or salvage_remove of a husk directory under the managed root. */
+async function actOnHusk(b: BatchView, item: PlanItemRow, env: ItemEnv): Promise<Outcome> {
+  const pre = item.preconditions as unknown as Preconditions;
+  const root = b.ctx.workspace.root;
+  if (!lstatSync(item.path, { throwIfNoEntry: false })) return done([reason("already_done")]);
+  const refused = huskContainment(root, item.path);
+  if (refused) return skip([changed("directory", "a directory under the managed root", refused)]);
+  if (readGitPointer(item.path)?.registered) return skip([changed("registered", false, true)]);
+  const cwds = await readProcessCwds();
+  const inside = cwds === null ? null : processesInside(cwds, realpathSync(item.path));
+  if (inside === null || inside.length > 0) return skip([changed("liveness", "none", inside === null ? "unknown" : "live", { pids: inside })]);
+  const acting = env.recovering && env.phase === "acting";
+  if (!acting) {
+    const digest = treeDigest(item.path);
+    if (digest !== pre.dirtyDigest) return skip([changed("dirtyDigest", pre.dirtyDigest, digest)]);
+  } else if (item.action === "remove") {
+    const facts = await readHuskFacts(item.path, b.repos);
+    if (!facts || !(facts.empty || facts.salvageable === 0)) return skip([changed("dirtyDigest", pre.dirtyDigest, "files appeared")]);
+  }
+  let salvageRef = env.salvageRef;
+  if (item.action === "salvage_remove" && (acting || !salvageRef)) {
+    salvageRef = (await salvageHusk(b.ctx, item.path, "cleanup")).ref;
+    env.note({ phase: "salvaged", salvageRef });
+  }
+  env.note({ phase: "acting", salvageRef });
+  removeHusk(root, item.path);
+  return salvageRef ? done([], { salvageRef }) : done([]);
+}
+
+export async function applyItem(b: BatchView, item: PlanItemRow, env: ItemEnv): Promise<Outcome> {
+  const husk = (item.preconditions as unknown as Preconditions).husk;
+  switch (item.action) {
+    case "remove":
+    case "salvage_remove":
+      return husk ? actOnHusk(b, item, env) : actOnWorktree(b, item, env);
+    case "reap":
+      return actOnWorktree(b, item, env);
+    case "prune":
+      return prune(b, item);
+    case "delete_branch":
+      return deleteBranch(b, item);
+    default:
+      throw new Error(`unknown plan action ${item.action}`);
+  }
+}

@@ -1,0 +1,190 @@
+// `cleanup apply` and `cleanup resume` (SPEC §3.7): one engine. Items run in seq order, in
+// batches of one repo under that repo's mutation lock (released between batches so `orchard add`
+// is never starved). Each item is claimed pending → applying (committed) before anything is
+// read or touched, and ends done|skipped|failed in the same transaction that retires its
+// registry row. Invariant: an item seen `applying` while we hold its repo's lock was left by a
+// process that died holding that lock (the lock is only ever taken over from a dead owner), so
+// it is re-checked and finished (or found already done). Hence resume is safe after kill -9.
+import { readWorktrees, readRefs, readMergedBranches } from "../../git/read.js";
+import { readAdminDirs } from "../shared/admin.js";
+import { withMutationLock } from "../shared/mutation-lock.js";
+import { readDefaultBranch, targetRefs } from "../shared/repo.js";
+import { mapLimit } from "../shared/pool.js";
+import { HOST } from "../shared/process.js";
+import { usageError } from "../shared/errors.js";
+import { reason, type Reason } from "../shared/reasons.js";
+import { applyItem, type BatchView, type ItemEnv } from "./actions.js";
+import type { Ctx } from "../shared/context.js";
+import type { ItemState, PlanItemRow } from "../../registry/index.js";
+import { distinctTargets } from "../hygiene/index.js";
+import { retireRow } from "../shared/rows.js";
+
+const BATCH = 16;
+const ITEM_PARALLELISM = 4;
+
+export interface ItemView {
+  seq: number;
+  repo: string | null;
+  path: string;
+  handle: string | null;
+  action: string;
+  state: ItemState;
+  reasons: Reason[];
+  salvageRef?: string;
+}
+
+export interface ApplyResult {
+  ok: boolean;
+  planId: string;
+  status: "completed" | "needs_resume";
+  done: number;
+  skipped: number;
+  failed: number;
+  remaining: number;
+  items: ItemView[];
+  notes: Reason[];
+}
+
+export interface Progress {
+  planId: string;
+  finished: number;
+  total: number;
+  item: { seq: number; path: string; action: string; state: ItemState };
+}
+
+export interface ApplyRequest {
+  planId: string;
+  limit: number | null;
+  budgetMs: number | null;
+  onProgress?: ((progress: Progress) => void) | undefined;
+}
+
+async function readBatchView(ctx: Ctx, batch: readonly PlanItemRow[]): Promise<BatchView> {
+  const view: BatchView = {
+    ctx,
+    admins: readAdminDirs(ctx.repo.commonDir),
+    targets: null,
+    checkedOut: new Set(),
+    merged: new Set(),
+    repos: ctx.registry.repos.all(),
+  };
+  const main = await readDefaultBranch(ctx.repo);
+  if (main) {
+    const refs = new Map((await readRefs(ctx.repo.primary, ["refs/heads", "refs/remotes"])).map((r) => [r.ref, r]));
+    view.targets = distinctTargets(targetRefs(ctx.repo, main.name, new Set(refs.keys())), refs);
+  }
+  if (batch.some((i) => i.action === "delete_branch")) {
+    for (const e of await readWorktrees(ctx.repo.primary)) if (e.branch) view.checkedOut.add(e.branch);
+    for (const t of view.targets ?? []) for (const ref of await readMergedBranches(ctx.repo.primary, t.oid)) view.merged.add(ref);
+  }
+  return view;
+}
+
+function failureReason(item: PlanItemRow, phase: string | null, error: unknown): Reason {
+  const evidence = { error: (error as Error).message };
+  if (item.action === "delete_branch") return reason("branch_delete_failed", evidence);
+  if (item.action === "salvage_remove" && phase !== "acting") return reason("salvage_failed", evidence);
+  return reason("remove_failed", evidence);
+}
+
+async function runItem(view: BatchView, item: PlanItemRow, deadline: number): Promise<ItemState | null> {
+  const { registry } = view.ctx;
+  const key = { planId: item.planId, seq: item.seq };
+  if (item.state === "pending") {
+    if (Date.now() > deadline) return null;
+    if (!registry.plans.transition(key, "pending", "applying", { phase: "claimed", applier: { pid: process.pid, host: HOST } })) return null;
+  } else if (item.state !== "applying") return null;
+  let phase = item.state === "applying" ? ((item.result?.phase as string | undefined) ?? null) : "claimed";
+  let salvageRef = (item.result?.salvageRef as string | undefined) ?? null;
+  const env: ItemEnv = {
+    recovering: item.state === "applying",
+    phase,
+    salvageRef,
+    note: (progress) => {
+      phase = progress.phase;
+      salvageRef = progress.salvageRef ?? salvageRef;
+      registry.plans.noteResult(key, { phase, salvageRef, applier: { pid: process.pid, host: HOST } });
+    },
+  };
+  try {
+    const outcome = await applyItem(view, item, env);
+    const result = { reasons: outcome.reasons, ...(outcome.salvageRef ? { salvageRef: outcome.salvageRef } : {}), recovered: env.recovering };
+    registry.write(() => {
+      if (outcome.state === "done" && outcome.retire)
+        retireRow(view.ctx, item.path, { action: item.action, planId: item.planId, ...(outcome.salvageRef ? { salvageRef: outcome.salvageRef } : {}) });
+      registry.plans.transition(key, "applying", outcome.state, result);
+    });
+    return outcome.state;
+  } catch (error) {
+    registry.plans.transition(key, "applying", "failed", { reasons: [failureReason(item, phase, error)], ...(salvageRef ? { salvageRef } : {}) });
+    return "failed";
+  }
+}
+
+export function itemView(i: PlanItemRow): ItemView {
+  const view: ItemView = {
+    seq: i.seq,
+    repo: i.repo,
+    path: i.path,
+    handle: i.handle,
+    action: i.action,
+    state: i.state,
+    reasons: ((i.result?.reasons as Reason[] | undefined) ?? i.reasons) as Reason[],
+  };
+  const ref = i.result?.salvageRef;
+  if (typeof ref === "string") view.salvageRef = ref;
+  return view;
+}
+
+export async function applyPlan(main: Ctx, open: (repo: string | null) => Promise<Ctx>, request: ApplyRequest): Promise<ApplyResult> {
+  const { registry } = main;
+  const plan = registry.plans.load(request.planId);
+  if (!plan) throw usageError("plan_not_found", `no cleanup plan ${request.planId} in ${main.workspace.home}`);
+  const open_ = registry.plans.items(plan.id).filter((i) => i.state === "pending" || i.state === "applying");
+  const deadline = request.budgetMs === null ? Infinity : Date.now() + request.budgetMs;
+  const notes: Reason[] = [];
+  let finished = 0;
+  if (open_.length > 0) registry.plans.setStatus(plan.id, "applying");
+  for (let i = 0; i < open_.length;) {
+    if (request.limit !== null && finished >= request.limit) {
+      notes.push(reason("limit_reached", { limit: request.limit }));
+      break;
+    }
+    if (Date.now() > deadline) {
+      notes.push(reason("budget_exhausted"));
+      break;
+    }
+    // one repo per batch; branch deletes in batches of their own, read after the removals they follow
+    const first = open_[i] as PlanItemRow;
+    const sameKind = (it: PlanItemRow): boolean => it.repo === first.repo && (it.action === "delete_branch") === (first.action === "delete_branch");
+    const size = Math.min(BATCH, request.limit === null ? BATCH : request.limit - finished);
+    const batch: PlanItemRow[] = [];
+    while (i < open_.length && sameKind(open_[i] as PlanItemRow) && batch.length < size) batch.push(open_[i++] as PlanItemRow);
+    const repo = first.repo;
+    const ctx = await open(repo);
+    await withMutationLock(ctx.repo.commonDir, async () => {
+      const current = new Map(registry.plans.items(plan.id).map((it) => [it.seq, it]));
+      const fresh = batch.map((it) => current.get(it.seq) ?? it);
+      const view = await readBatchView(ctx, fresh);
+      // branch deletes one at a time: a packed ref's delete rewrites packed-refs under one lock
+      const parallelism = first.action === "delete_branch" ? 1 : ITEM_PARALLELISM;
+      await mapLimit(fresh, parallelism, async (item) => {
+        const state = await runItem(view, item, deadline);
+        if (state === null) return;
+        finished++;
+        request.onProgress?.({ planId: plan.id, finished, total: open_.length, item: { seq: item.seq, path: item.path, action: item.action, state } });
+      });
+    });
+  }
+  return summarizePlan(main, plan.id, notes);
+}
+
+export function summarizePlan(main: Ctx, planId: string, notes: Reason[] = []): ApplyResult {
+  const items = main.registry.plans.items(planId);
+  const count = (...states: ItemState[]): number => items.filter((i) => states.includes(i.state)).length;
+  const remaining = count("pending", "applying");
+  const status = remaining === 0 ? "completed" : "needs_resume";
+  main.registry.plans.setStatus(planId, status);
+  const failed = count("failed");
+  return { ok: failed === 0, planId, status, done: count("done"), skipped: count("skipped"), failed, remaining, items: items.map(itemView), notes };
+}

@@ -1,0 +1,131 @@
+// `cleanup plan` and `cleanup run` (SPEC §3.7). A plan is computed from the same fleet verdicts
+// as `hygiene`, stored (plans / plan_items) and returned; `run` plans and applies until a fixed
+// point: a plan with no items, or a round in which nothing could be done.
+import { createHash, randomBytes } from "node:crypto";
+import { assessFleet, type Fleet } from "../hygiene/index.js";
+import { planCleanup, DEFAULT_INCLUDE, INCLUDABLE, type Includable, type PlannedItem, type SkippedWorktree } from "./plan.js";
+import { applyPlan, type ApplyResult, type ItemView, type Progress } from "./apply.js";
+import { treeDigest } from "../facts/index.js";
+import { salvageStamp } from "../salvage/index.js";
+import { requireDuration } from "../shared/validate.js";
+import { usageError } from "../shared/errors.js";
+import type { Reason } from "../shared/reasons.js";
+import type { Ctx } from "../shared/context.js";
+
+export interface CleanupPlanOptions {
+  allRepos?: boolean | undefined;
+  include?: string | string[] | undefined;
+  salvage?: boolean | undefined;
+  olderThan?: string | undefined;
+}
+
+export interface PlanResult {
+  ok: true;
+  planId: string;
+  digest: string;
+  items: PlannedItem[];
+  skipped: SkippedWorktree[];
+  notes: Reason[];
+}
+
+export interface RunResult {
+  ok: boolean;
+  status: "completed" | "needs_resume";
+  planIds: string[];
+  rounds: number;
+  done: number;
+  skipped: number;
+  failed: number;
+  remaining: number;
+  items: ItemView[];
+  /** What the last plan left alone, and why (the fixed point). */
+  kept: SkippedWorktree[];
+  notes: Reason[];
+}
+
+export function parseInclude(value: string | string[] | undefined): Includable[] {
+  if (value === undefined) return [...DEFAULT_INCLUDE];
+  const words = (Array.isArray(value) ? value : [value])
+    .flatMap((v) => v.split(","))
+    .map((w) => w.trim())
+    .filter(Boolean);
+  for (const w of words)
+    if (!(INCLUDABLE as readonly string[]).includes(w))
+      throw usageError("invalid_argument", `--include: ${JSON.stringify(w)} is not one of ${INCLUDABLE.join(", ")}`);
+  return [...new Set(words)] as Includable[];
+}
+
+function digestOf(items: readonly PlannedItem[]): string {
+  const canonical = items.map((i) => [i.seq, i.repo, i.path, i.action, i.preconditions]);
+  return createHash("sha256").update(JSON.stringify(canonical)).digest("hex");
+}
+
+/** Husks that may be planned need the digest of their tree (apply compares it at the moment of use). */
+function addHuskDigests(fleet: Fleet, include: readonly Includable[]): void {
+  if (!include.includes("husk")) return;
+  for (const m of fleet.members)
+    if (m.view.disposition === "husk" && m.subject.husk && !m.subject.husk.symlink) {
+      try {
+        m.digest = treeDigest(m.view.path);
+      } catch {
+        m.digest = null; // unreadable: the planner skips it as an unknown fact
+      }
+    }
+}
+
+export async function cleanupPlan(main: Ctx, ctxs: Ctx[], options: CleanupPlanOptions, notes: Reason[] = []): Promise<PlanResult> {
+  const include = parseInclude(options.include);
+  const olderThanMs = options.olderThan === undefined ? null : requireDuration(options.olderThan, "older-than", 0);
+  const fleet = await assessFleet(ctxs, {});
+  addHuskDigests(fleet, include);
+  const defaultBranches = new Map(fleet.gathers.map((g) => [g.ctx.repo.identity, g.summary.defaultBranch]));
+  const { items, skipped } = planCleanup(fleet.members, { include, salvage: options.salvage ?? false, olderThanMs, now: Date.now(), defaultBranches });
+  const digest = digestOf(items);
+  const planId = `${salvageStamp(new Date())}-${randomBytes(4).toString("hex")}`;
+  const stored = { include, salvage: options.salvage ?? false, olderThan: options.olderThan ?? null, allRepos: options.allRepos ?? false };
+  main.registry.write(() =>
+    main.registry.plans.insert(
+      { id: planId, createdAt: fleet.generatedAt, scope: options.allRepos ? "all" : main.repo.identity, digest, options: stored, skipped },
+      items.map((i) => ({
+        seq: i.seq,
+        repo: i.repo,
+        path: i.path,
+        handle: i.handle,
+        action: i.action,
+        preconditions: { ...i.preconditions },
+        reasons: i.reasons,
+        bytes: i.bytes ?? null,
+      })),
+    ),
+  );
+  return { ok: true, planId, digest, items, skipped, notes: [...notes, ...fleet.notes] };
+}
+
+const MAX_ROUNDS = 10;
+
+export async function cleanupRun(
+  main: Ctx,
+  ctxs: Ctx[],
+  open: (repo: string | null) => Promise<Ctx>,
+  options: CleanupPlanOptions & { onProgress?: (p: Progress) => void },
+  notes: Reason[] = [],
+): Promise<RunResult> {
+  const result: RunResult = { ok: true, status: "completed", planIds: [], rounds: 0, done: 0, skipped: 0, failed: 0, remaining: 0, items: [], kept: [], notes };
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const plan = await cleanupPlan(main, ctxs, options);
+    result.kept = plan.skipped;
+    if (plan.items.length === 0) break;
+    result.planIds.push(plan.planId);
+    result.rounds++;
+    const applied: ApplyResult = await applyPlan(main, open, { planId: plan.planId, limit: null, budgetMs: null, onProgress: options.onProgress });
+    result.done += applied.done;
+    result.skipped += applied.skipped;
+    result.failed += applied.failed;
+    result.remaining = applied.remaining;
+    result.items.push(...applied.items);
+    if (applied.status !== "completed") result.status = "needs_resume";
+    if (applied.done === 0 || applied.status !== "completed") break; // nothing changed: a fixed point (or a crash to resume)
+  }
+  result.ok = result.failed === 0;
+  return result;
+}

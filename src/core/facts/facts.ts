@@ -1,0 +1,210 @@
+// Gathering facts (I/O) into Facts values. A snapshot costs a fixed number of git processes
+// whatever the number of worktrees (worktree list, for-each-ref, two batched rev-lists); the
+// per-worktree facts (status, patch-level merge proofs) are gathered only when `full` is asked.
+import { existsSync } from "node:fs";
+import { readRefs, readRevListParents, readStatus, readWorktrees, resolveCommit } from "../../git/read.js";
+import type { WorktreeEntry } from "../../git/parse/worktrees.js";
+import type { RefRecord } from "../../git/parse/refs.js";
+import type { Registry, WorktreeRow } from "../../registry/index.js";
+import { readAdminActivity, readAdminCreated, readAdminDirs, readOperation } from "../shared/admin.js";
+import { parseLockOwner } from "../shared/lock-owner.js";
+import { assessLiveness, type PidProbe } from "../shared/liveness.js";
+import { HOST, compareStartTime, pidState, processesInside, readProcessCwds, readStartTime } from "../shared/process.js";
+import { readDefaultBranch, targetRefs, type DefaultBranch, type RepoContext } from "../shared/repo.js";
+import { readMerged } from "./merged.js";
+import { mapLimit, DEFAULT_PARALLELISM } from "../shared/pool.js";
+import { readFingerprintBasis, readFingerprintFacts, type FingerprintBasis } from "../bootstrap/index.js";
+import type { Facts, LockOwnerFacts } from "../shared/types.js";
+import { realOrAbsolute } from "../shared/paths.js";
+
+export interface Snapshot {
+  repo: RepoContext;
+  defaultBranch: DefaultBranch;
+  targets: string[];
+  entries: WorktreeEntry[];
+  refs: Map<string, RefRecord>;
+  rows: WorktreeRow[];
+  admins: Map<string, string>;
+  cwds: Map<number, string> | null;
+  /** Commits reachable from some worktree HEAD and from no remote-tracking ref, with parents. */
+  unpushedGraph: Map<string, string[]> | null;
+  /** Commits reachable from some worktree HEAD and not from any target. */
+  unmergedGraph: Map<string, string[]> | null;
+  /** What the current fingerprints are computed from (inputs at every head, templates, trust). */
+  fingerprints: FingerprintBasis;
+  now: number;
+}
+
+export async function readSnapshot(repo: RepoContext, registry: Registry): Promise<Snapshot> {
+  const cwds = await readProcessCwds(); // first, before our own git children start
+  const [all, refList, defaultBranch] = await Promise.all([
+    readWorktrees(repo.primary),
+    readRefs(repo.primary, ["refs/heads", "refs/remotes"]),
+    readDefaultBranch(repo),
+  ]);
+  const entries = all.slice(1).filter((e) => !e.bare);
+  const refs = new Map(refList.map((r) => [r.ref, r]));
+  const targets = defaultBranch ? targetRefs(repo, defaultBranch.name, new Set(refs.keys())) : [];
+  const rows = registry.worktrees.current(repo.identity);
+  // rows git no longer lists still have a branch tip: walk from it too, or its count would read 0
+  const rowHeads = rows.map((r) => refs.get(`refs/heads/${r.branch}`)?.oid);
+  const heads = [...new Set([...entries.map((e) => e.head), ...rowHeads].filter((h): h is string => !!h))];
+  const remoteRefs = refList.filter((r) => r.ref.startsWith("refs/remotes/")).map((r) => r.ref);
+  const [unpushedGraph, unmergedGraph] = await Promise.all([
+    repo.remotes.length > 0 ? readRevListParents(repo.primary, heads, remoteRefs) : Promise.resolve(null),
+    targets.length > 0 ? readRevListParents(repo.primary, heads, targets) : Promise.resolve(null),
+  ]);
+  const fingerprints = await readFingerprintBasis(repo, registry, heads);
+  return {
+    repo,
+    defaultBranch,
+    targets,
+    entries,
+    refs,
+    rows,
+    admins: readAdminDirs(repo.commonDir),
+    cwds,
+    unpushedGraph,
+    unmergedGraph,
+    fingerprints,
+    now: Date.now(),
+  };
+}
+
+/** Number of commits reachable from `tip` inside a graph of "commits not excluded". */
+export function countInGraph(graph: Map<string, string[]>, tip: string): number {
+  const seen = new Set<string>();
+  const stack = [tip];
+  while (stack.length) {
+    const commit = stack.pop() as string;
+    if (seen.has(commit) || !graph.has(commit)) continue;
+    seen.add(commit);
+    stack.push(...(graph.get(commit) ?? []));
+  }
+  return seen.size;
+}
+
+async function probePid(pid: number, host: string | null, startTime: string | null): Promise<PidProbe> {
+  if (host && host !== HOST) return { pid, host, state: "other_host" };
+  const state = pidState(pid);
+  if (state !== "alive") return { pid, host, state };
+  if (!startTime) return { pid, host, state: "alive" };
+  const current = await readStartTime(pid);
+  if (current === null) return { pid, host, state: "unknown" };
+  const comparison = compareStartTime(startTime, current);
+  return { pid, host, state: comparison === "same" ? "alive" : comparison === "different" ? "reused" : "unknown" };
+}
+
+export async function readLiveness(options: {
+  row: WorktreeRow | null;
+  lockReason: string | null;
+  path: string;
+  cwds: Map<number, string> | null;
+  now: number;
+}): Promise<Facts["liveness"]> {
+  const { row } = options;
+  const hasLease = !!row && (row.owner !== null || row.pid !== null);
+  const owner = options.lockReason === null ? null : parseLockOwner(options.lockReason);
+  const probes: PidProbe[] = [];
+  if (hasLease && row.pid !== null) probes.push(await probePid(row.pid, row.host, row.pidStart));
+  if (owner && owner.kind !== "unknown" && owner.pid !== undefined && !probes.some((p) => p.pid === owner.pid)) {
+    const start = "startTime" in owner ? (owner.startTime ?? null) : null;
+    const host = owner.kind === "orchard" ? (owner.host ?? null) : null;
+    probes.push(await probePid(owner.pid, host, start));
+  }
+  const inside =
+    options.cwds === null || !existsSync(options.path) ? (options.cwds === null ? null : []) : processesInside(options.cwds, realOrAbsolute(options.path));
+  return assessLiveness({
+    lease: hasLease ? { heartbeatAt: row.heartbeatAt, ttlMs: row.ttlMs } : null,
+    pids: probes,
+    lockOwnerUnknown: owner?.kind === "unknown",
+    inside,
+    now: options.now,
+  });
+}
+
+function lockFacts(entry: WorktreeEntry | null): Facts["lock"] {
+  if (!entry?.locked) return { locked: false, reason: null, owner: null };
+  const parsed = parseLockOwner(entry.lockReason);
+  const owner: LockOwnerFacts = { kind: parsed.kind };
+  if (parsed.kind !== "unknown") owner.pid = parsed.pid as number;
+  if ((parsed.kind === "orchard" || parsed.kind === "claude-code") && parsed.startTime) owner.startTime = parsed.startTime;
+  if (parsed.kind === "orchard" && parsed.host) owner.host = parsed.host;
+  if (owner.pid === undefined) delete owner.pid;
+  return { locked: true, reason: entry.lockReason, owner };
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+async function baseFacts(snapshot: Snapshot, row: WorktreeRow | null): Promise<Facts["base"]> {
+  if (!row?.baseRef || !row.baseCommit) return null;
+  const current = snapshot.refs.get(row.baseRef)?.oid ?? (await resolveCommit(snapshot.repo.primary, row.baseRef));
+  return { ref: row.baseRef, commit: row.baseCommit, current, drifted: current === null ? null : current !== row.baseCommit };
+}
+
+export interface FactsOptions {
+  full: boolean;
+}
+
+/** Facts of one worktree (a git entry, a registry row, or both). */
+export async function factsOf(snapshot: Snapshot, entry: WorktreeEntry | null, row: WorktreeRow | null, options: FactsOptions): Promise<Facts> {
+  const path = entry?.path ?? (row as WorktreeRow).path;
+  const admin = snapshot.admins.get(path) ?? null;
+  const missing = !existsSync(path);
+  const branchRef = entry ? entry.branch : row ? `refs/heads/${row.branch}` : null;
+  const head = entry ? entry.head : row ? (snapshot.refs.get(`refs/heads/${row.branch}`)?.oid ?? null) : null;
+  const upstreamRecord = branchRef ? snapshot.refs.get(branchRef) : undefined;
+  const facts: Facts = {
+    path,
+    handle: row?.handle ?? null,
+    managed: !!row,
+    branch: branchRef?.replace(/^refs\/heads\//, "") ?? null,
+    head,
+    detached: entry?.detached ?? false,
+    lifecycle: row?.lifecycle ?? null,
+    task: row?.task ?? null,
+    owner: row?.owner ?? null,
+    base: await baseFacts(snapshot, row),
+    lock: lockFacts(entry),
+    liveness: await readLiveness({ row, lockReason: entry?.locked ? entry.lockReason : null, path, cwds: snapshot.cwds, now: snapshot.now }),
+    upstream:
+      upstreamRecord?.upstream && upstreamRecord.track && !upstreamRecord.track.gone
+        ? { ref: upstreamRecord.upstream, ahead: upstreamRecord.track.ahead, behind: upstreamRecord.track.behind }
+        : null,
+    unpushed: snapshot.unpushedGraph && head ? countInGraph(snapshot.unpushedGraph, head) : null,
+    fingerprints: row
+      ? await readFingerprintFacts(snapshot.fingerprints, row, head, options.full)
+      : { bootstrap: null, context: null, runtime: null, drift: [] },
+    createdAt: row?.createdAt ?? iso(admin ? readAdminCreated(admin) : null),
+    lastActivity: latest(row?.lastActivityAt ?? null, iso(admin ? readAdminActivity(admin) : null)),
+    missing,
+    prunable: entry?.prunable ?? null,
+  };
+  if (options.full) {
+    facts.dirty = missing || !admin ? (missing ? { tracked: 0, untracked: 0, conflicted: 0, operation: null } : null) : await readDirty(path, admin);
+    facts.merged = head ? await readMerged(snapshot, head) : null;
+  }
+  return facts;
+}
+
+function latest(a: string | null, b: string | null): string | null {
+  if (!a) return b;
+  if (!b) return a;
+  return a > b ? a : b;
+}
+
+export async function readDirty(path: string, admin: string): Promise<NonNullable<Facts["dirty"]>> {
+  const status = await readStatus(path);
+  return { tracked: status.tracked, untracked: status.untracked, conflicted: status.conflicted, operation: readOperation(admin) };
+}
+
+/** Facts of every linked worktree of the repo, plus registry rows git no longer lists. */
+export async function listFacts(snapshot: Snapshot, options: FactsOptions): Promise<Facts[]> {
+  const rowsByPath = new Map(snapshot.rows.map((r) => [r.path, r]));
+  const listed = new Set(snapshot.entries.map((e) => e.path));
+  const pairs: [WorktreeEntry | null, WorktreeRow | null][] = snapshot.entries.map((e) => [e, rowsByPath.get(e.path) ?? null]);
+  for (const row of snapshot.rows) if (!listed.has(row.path) && row.lifecycle !== "creating") pairs.push([null, row]);
+  return mapLimit(pairs, options.full ? DEFAULT_PARALLELISM : 16, ([entry, row]) => factsOf(snapshot, entry, row, options));
+}

@@ -1,0 +1,39 @@
+// "Merged" (SPEC §4.5), cheapest proof first: same_commit, ancestor, patch_equivalent (git cherry
+// shows every commit as equivalent), merge_adds_nothing (merge-tree yields the target's own tree,
+// which catches squash merges). The proof is reported as `how`; null = no proof found.
+import { allCommitsEquivalent, isAncestor, readMergeTree, resolveTree } from "../../git/read.js";
+import type { MergedHow } from "../shared/types.js";
+
+export interface MergeTarget {
+  ref: string;
+  oid: string;
+}
+
+export async function proveMerged(
+  cwd: string,
+  head: string,
+  targets: readonly MergeTarget[],
+  options: { knownUnmerged?: boolean } = {},
+): Promise<{ target: string | null; how: MergedHow | null }> {
+  for (const t of targets) if (t.oid === head) return { target: t.ref, how: "same_commit" };
+  if (!options.knownUnmerged) for (const t of targets) if (await isAncestor(cwd, head, t.oid)) return { target: t.ref, how: "ancestor" };
+  for (const t of targets) if (await allCommitsEquivalent(cwd, t.oid, head)) return { target: t.ref, how: "patch_equivalent" };
+  for (const t of targets) {
+    const merged = await readMergeTree(cwd, t.oid, head);
+    if (merged.clean && merged.tree === (await resolveTree(cwd, t.oid))) return { target: t.ref, how: "merge_adds_nothing" };
+  }
+  return { target: targets[0]?.ref ?? null, how: null };
+}
+
+/** Merged facts of a head against the snapshot's targets; null when there is no known target. */
+export async function readMerged(
+  snapshot: { repo: { primary: string }; targets: string[]; refs: Map<string, { oid: string }>; unmergedGraph: Map<string, string[]> | null },
+  head: string,
+): Promise<{ target: string | null; how: MergedHow | null } | null> {
+  const targets = snapshot.targets.flatMap((ref) => {
+    const oid = snapshot.refs.get(ref)?.oid;
+    return oid ? [{ ref, oid }] : [];
+  });
+  if (targets.length === 0) return null;
+  return proveMerged(snapshot.repo.primary, head, targets, { knownUnmerged: snapshot.unmergedGraph?.has(head) ?? false });
+}

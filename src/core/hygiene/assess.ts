@@ -1,0 +1,100 @@
+// The hygiene verdict (pure): exactly one disposition per worktree, with the reasons that made it.
+//
+// Precedence, first match wins — each step only runs when every earlier one did not apply:
+//   1. live           any live signal (lease, lock pid, a process inside). Keeping wins over all.
+//   2. unknown        liveness could not be established (a foreign host, an unreadable lock…).
+//   3. unknown        a registry row left `creating` (the next add of its handle repairs it).
+//   4. husk           a directory under the managed root that git does not list.
+//   5. missing        registered (git or registry), directory gone.
+//   6. unknown        not listed by git outside the managed root, listed by another primary
+//                     with the same identity, or its dirty state could not be read.
+//   7. reapable       locked by a dead owner, clean, merged.
+//   8. reclaimable    clean and work preserved (merged, or every commit on a remote).
+//   9. unknown        clean but whether the work is preserved could not be established.
+//  10. needs_salvage  dirty or work not preserved, and terminal or a dead owner.
+//  11. idle           dirty or work not preserved, active (or foreign) and nobody owns it.
+// An in-progress operation (merge, rebase…) counts as dirty. Unknown is never safe.
+import { reason, type Reason } from "../shared/reasons.js";
+import type { Facts } from "../shared/types.js";
+import type { Disposition, HuskFacts, Subject, Verdict } from "./types.js";
+
+export type Preservation = { state: "yes"; via: "merged" | "pushed" } | { state: "no" } | { state: "unknown"; fact: "merged" | "unpushed" };
+
+/** Work preserved (SPEC §1): merged, or unpushed === 0. Unpushed null and not merged → unknown. */
+export function assessPreservation(facts: Pick<Facts, "merged" | "unpushed">): Preservation {
+  if (facts.merged?.how) return { state: "yes", via: "merged" };
+  if (facts.unpushed === 0) return { state: "yes", via: "pushed" };
+  if (facts.merged === null || facts.merged === undefined) return { state: "unknown", fact: "merged" };
+  if (facts.unpushed === null) return { state: "unknown", fact: "unpushed" };
+  return { state: "no" };
+}
+
+export function isClean(dirty: NonNullable<Facts["dirty"]>): boolean {
+  return dirty.tracked + dirty.untracked + dirty.conflicted === 0 && dirty.operation === null;
+}
+
+const verdict = (disposition: Disposition, reasons: Reason[]): Verdict => ({ disposition, reasons });
+const unknownFact = (fact: string, evidence: Record<string, unknown> = {}): Reason => reason("fact_unknown", { fact, ...evidence }, fact);
+
+export function assessDisposition(subject: Subject): Verdict {
+  const f = subject.facts;
+  const { state, signals } = f.liveness;
+  if (state === "live") return verdict("live", [reason("live_owner", { signals })]);
+  if (state === "unknown") return verdict("unknown", [unknownFact("liveness", { signals })]);
+  if (f.lifecycle === "creating") return verdict("unknown", [reason("creating_interrupted")]);
+  if (subject.husk && subject.underRoot) return verdict("husk", huskReasons(subject.husk));
+  if (f.missing) return verdict("missing", [reason("missing_directory", { registeredWithGit: subject.listed })]);
+  if (subject.otherPrimary) return verdict("unknown", [reason("duplicate_primary", { primary: subject.otherPrimary })]);
+  if (!subject.listed) return verdict("unknown", [reason("not_listed_by_git", { outsideManagedRoot: !subject.underRoot })]);
+  if (!f.dirty) return verdict("unknown", [unknownFact("dirty", subject.errors.dirty ? { error: subject.errors.dirty } : {})]);
+  return assessPresent(subject, f.dirty);
+}
+
+function assessPresent(subject: Subject, dirty: NonNullable<Facts["dirty"]>): Verdict {
+  const f = subject.facts;
+  const clean = isClean(dirty);
+  const preserved = assessPreservation(f);
+  const dead = f.liveness.state === "dead";
+  const deadSignals = f.liveness.signals.filter((s) => s.code === "pid_dead" || s.code === "pid_reused" || s.code === "lease_expired");
+  const notLive = reason("not_live", { liveness: f.liveness.state });
+  if (clean && preserved.state === "yes") {
+    if (f.lock.locked && dead && f.merged?.how)
+      return verdict("reapable", [
+        reason("dead_owner", { signals: deadSignals }),
+        reason("clean"),
+        reason("merged", { how: f.merged.how, target: f.merged.target }),
+      ]);
+    return verdict("reclaimable", [notLive, reason("clean"), preservedReason(f, preserved.via)]);
+  }
+  if (clean && preserved.state === "unknown")
+    return verdict("unknown", [unknownFact(preserved.fact, subject.errors.merged ? { error: subject.errors.merged } : {}), reason("clean")]);
+  const work: Reason[] = [];
+  if (!clean)
+    work.push(
+      dirty.operation
+        ? reason("operation_in_progress", { operation: dirty.operation })
+        : reason("dirty", { tracked: dirty.tracked, untracked: dirty.untracked, conflicted: dirty.conflicted }),
+    );
+  if (preserved.state === "no") work.push(reason("work_not_preserved", { unpushed: f.unpushed }));
+  if (preserved.state === "unknown") work.push(unknownFact(preserved.fact));
+  if (f.lifecycle === "terminal") return verdict("needs_salvage", [reason("terminal"), ...work]);
+  if (dead) return verdict("needs_salvage", [reason("dead_owner", { signals: deadSignals }), ...work]);
+  return verdict("idle", [reason("active_unowned", { managed: f.managed }), ...work]);
+}
+
+function preservedReason(f: Facts, via: "merged" | "pushed"): Reason {
+  return via === "merged"
+    ? reason("work_preserved", { via, how: f.merged?.how ?? null, target: f.merged?.target ?? null })
+    : reason("work_preserved", { via, unpushed: 0 });
+}
+
+function huskReasons(h: HuskFacts): Reason[] {
+  const listed = reason("not_listed_by_git");
+  if (h.symlink) return [listed, reason("symlink_not_followed")];
+  if (h.empty) return [listed, reason("husk_empty")];
+  if (h.repo === null) return [listed, reason("husk_unattributed")];
+  if (h.nestedRepository) return [listed, reason("nested_repository")];
+  if (h.salvageable === null) return [listed, unknownFact("husk_files")];
+  if (h.salvageable === 0) return [listed, reason("husk_only_ignored")];
+  return [listed, reason("husk_has_files", { files: h.salvageable })];
+}

@@ -1,0 +1,153 @@
+// Disk accounting for hygiene --disk. Sizes are apparent sizes (st.size) of every non-directory
+// entry. Invariants:
+// - a walk never follows a symbolic link (lstat only) and never leaves the root's filesystem;
+// - an inode is counted once per worktree (hard links), and `uniqueBytes` counts only inodes
+//   whose every link lies inside that worktree — what removing it alone would free;
+// - a directory that is itself another measured worktree is skipped, so nested worktrees are
+//   not counted twice; the fleet total counts each inode once (inodes with several links are
+//   tracked across walks by dev:ino; a single-link inode can only be met once);
+// - the walk stops when the deadline passes: that worktree and the rest get `null`.
+import { lstatSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { BACKLOG, type DiskSummary, type HygieneWorktree } from "./types.js";
+import { reason, type Reason } from "../shared/reasons.js";
+import { formatDuration } from "../shared/duration.js";
+
+export interface DiskUsage {
+  bytes: number;
+  uniqueBytes: number;
+}
+
+interface Inode {
+  size: number;
+  nlink: number;
+  links: number;
+}
+
+export interface WalkResult extends DiskUsage {
+  /** Some directory could not be read: the sizes are lower bounds. */
+  partial: boolean;
+  /** Bytes of single-link inodes (only ever met in this walk). */
+  singleBytes: number;
+  /** Inodes with more than one link, by dev:ino. */
+  shared: Map<string, Inode>;
+}
+
+const CHECK_EVERY = 2_000;
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Walks `roots` (a worktree and its admin dir); null when the deadline passed first. */
+export async function walkDisk(roots: readonly string[], options: { deadline: number; skip: ReadonlySet<string> }): Promise<WalkResult | null> {
+  const inodes = new Map<string, Inode>();
+  let partial = false;
+  let seen = 0;
+  const count = (st: { dev: number; ino: number; size: number; nlink: number }): void => {
+    const key = `${st.dev}:${st.ino}`;
+    const known = inodes.get(key);
+    if (known) known.links++;
+    else inodes.set(key, { size: st.size, nlink: st.nlink, links: 1 });
+  };
+  for (const root of roots) {
+    const top = lstatSync(root, { throwIfNoEntry: false });
+    if (!top) continue;
+    if (!top.isDirectory()) {
+      count(top);
+      continue;
+    }
+    const stack = [root];
+    while (stack.length) {
+      const dir = stack.pop() as string;
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        partial = true; // unreadable directory: reported as a lower bound
+        continue;
+      }
+      for (const name of names) {
+        if (++seen % CHECK_EVERY === 0) {
+          if (Date.now() > options.deadline) return null;
+          await yieldToLoop();
+        }
+        const path = join(dir, name);
+        const st = lstatSync(path, { throwIfNoEntry: false });
+        if (!st) continue; // vanished during the walk
+        if (st.isDirectory()) {
+          if (st.dev === top.dev && !options.skip.has(path)) stack.push(path);
+        } else count(st);
+      }
+    }
+  }
+  if (Date.now() > options.deadline) return null;
+  const result: WalkResult = { bytes: 0, uniqueBytes: 0, singleBytes: 0, partial, shared: new Map() };
+  for (const [key, inode] of inodes) {
+    result.bytes += inode.size;
+    if (inode.links >= inode.nlink) result.uniqueBytes += inode.size;
+    if (inode.nlink > 1) result.shared.set(key, inode);
+    else result.singleBytes += inode.size;
+  }
+  return result;
+}
+
+/** Fleet totals across walks: each inode once; what removing every backlog worktree frees. */
+export class DiskLedger {
+  private single = 0;
+  private backlogSingle = 0;
+  private readonly shared = new Map<string, Inode & { backlogLinks: number }>();
+
+  add(walk: WalkResult, inBacklog: boolean): void {
+    this.single += walk.singleBytes;
+    if (inBacklog) this.backlogSingle += walk.singleBytes;
+    for (const [key, inode] of walk.shared) {
+      const known = this.shared.get(key) ?? { ...inode, links: 0, backlogLinks: 0 };
+      known.links += inode.links;
+      if (inBacklog) known.backlogLinks += inode.links;
+      this.shared.set(key, known);
+    }
+  }
+
+  totals(): { bytes: number; backlogBytes: number } {
+    let bytes = this.single;
+    let backlogBytes = this.backlogSingle;
+    for (const inode of this.shared.values()) {
+      bytes += inode.size;
+      if (inode.backlogLinks >= inode.nlink) backlogBytes += inode.size;
+    }
+    return { bytes, backlogBytes };
+  }
+}
+
+/**
+ * Measures every worktree (and its admin dir) within the budget, backlog first: the bytes that
+ * cleanup would free matter most. Sets `disk` on each view: a value, or null when not measured.
+ */
+export async function measureFleet(
+  items: readonly { view: HygieneWorktree; admin: string | null }[],
+  budgetMs: number,
+): Promise<{ summary: DiskSummary; notes: Reason[] }> {
+  const deadline = Date.now() + budgetMs;
+  const skip = new Set(items.map((i) => i.view.path));
+  const inBacklog = (i: { view: HygieneWorktree }): boolean => BACKLOG.includes(i.view.disposition);
+  const ordered = [...items].sort((a, b) => Number(inBacklog(b)) - Number(inBacklog(a)) || a.view.path.localeCompare(b.view.path));
+  const ledger = new DiskLedger();
+  let measured = 0;
+  let partial = 0;
+  let outOfTime = false;
+  for (const item of ordered) {
+    const walk = outOfTime ? null : await walkDisk(item.admin ? [item.view.path, item.admin] : [item.view.path], { deadline, skip });
+    if (!walk) {
+      outOfTime = true;
+      item.view.disk = null;
+      continue;
+    }
+    measured++;
+    if (walk.partial) partial++;
+    ledger.add(walk, inBacklog(item));
+    item.view.disk = { bytes: walk.bytes, uniqueBytes: walk.uniqueBytes };
+  }
+  const notes: Reason[] = [];
+  const unmeasured = items.length - measured;
+  if (unmeasured > 0) notes.push(reason("disk_budget_exceeded", { budget: formatDuration(budgetMs), measured, unmeasured }));
+  if (partial > 0) notes.push(reason("disk_partial", { worktrees: partial }));
+  return { summary: { ...ledger.totals(), measured, unmeasured, complete: unmeasured === 0 && partial === 0 }, notes };
+}

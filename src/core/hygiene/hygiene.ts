@@ -1,0 +1,218 @@
+// `orchard hygiene` (SPEC §3.6): one truthful report. Gather (hygiene-gather, husk), decide with
+// the pure verdict (hygiene-assess), measure disk if asked (disk), then the fleet views
+// (hygiene-groups). `assessFleet` is shared with `cleanup plan`, which plans from the same
+// verdicts, so a plan never lists a worktree the report would not.
+import { renameSync, statSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { gatherRepo, type RepoGather } from "./gather.js";
+import { assessDisposition } from "./assess.js";
+import { suggest } from "./suggest.js";
+import { cleanupBacklog, duplicateTaskGroups, patchEquivalentGroups, summarize } from "./groups.js";
+import { listRootEntries, readHuskFacts, type KnownRepo } from "./husk.js";
+import { measureFleet } from "./disk.js";
+import { readLiveness } from "../facts/index.js";
+import { readProcessCwds } from "../shared/process.js";
+import { renderHygieneHtml } from "./html.js";
+import { requireDuration } from "../shared/validate.js";
+import { failure } from "../shared/errors.js";
+import { reason, type Reason } from "../shared/reasons.js";
+import type { Ctx } from "../shared/context.js";
+import type { Facts } from "../shared/types.js";
+import type { DiskSummary, HygieneReport, HygieneWorktree, Subject, Verdict } from "./types.js";
+
+export interface HygieneOptions {
+  allRepos?: boolean | undefined;
+  disk?: boolean | undefined;
+  diskBudget?: string | undefined;
+  html?: string | undefined;
+}
+
+export interface FleetMember {
+  subject: Subject;
+  verdict: Verdict;
+  view: HygieneWorktree;
+  /** Digest of the uncommitted state when it was read (worktrees), else null. */
+  digest: string | null;
+}
+
+export interface Fleet {
+  generatedAt: string;
+  gathers: RepoGather[];
+  members: FleetMember[];
+  notes: Reason[];
+  disk?: DiskSummary;
+}
+
+export const DEFAULT_DISK_BUDGET_MS = 5 * 60_000;
+
+function knownRepos(ctx: Ctx): KnownRepo[] {
+  return ctx.registry.repos.all().map((r) => ({ identity: r.identity, name: r.name, commonDir: r.commonDir }));
+}
+
+/** A husk's Facts: nothing git knows, liveness from processes inside (and a registry lease, if any). */
+async function huskFacts(path: string, cwds: Map<number, string> | null, now: number): Promise<Facts> {
+  const mtime = statOrNull(path);
+  return {
+    path,
+    handle: null,
+    managed: false,
+    branch: null,
+    head: null,
+    detached: false,
+    lifecycle: null,
+    task: null,
+    owner: null,
+    base: null,
+    lock: { locked: false, reason: null, owner: null },
+    liveness: await readLiveness({ row: null, lockReason: null, path, cwds, now }),
+    dirty: null,
+    upstream: null,
+    unpushed: null,
+    merged: null,
+    fingerprints: { bootstrap: null, context: null, runtime: null, drift: [] },
+    createdAt: null,
+    lastActivity: mtime,
+    missing: false,
+    prunable: null,
+  };
+}
+
+function statOrNull(path: string): string | null {
+  const st = statSync(path, { throwIfNoEntry: false });
+  return st ? st.mtime.toISOString() : null;
+}
+
+/** Husks found by scanning the managed root: in scope when attributed to a repo in scope, or to none. */
+async function scanHusks(ctxs: Ctx[], gathers: RepoGather[], repos: KnownRepo[]): Promise<Subject[]> {
+  const first = ctxs[0] as Ctx;
+  const known = new Set(gathers.flatMap((g) => g.subjects.map((s) => s.facts.path)));
+  const inScope = new Set(ctxs.map((c) => c.repo.identity));
+  const cwds = await readProcessCwds();
+  const out: Subject[] = [];
+  for (const path of listRootEntries(first.workspace.root, known)) {
+    const husk = await readHuskFacts(path, repos);
+    if (!husk || (husk.repo !== null && !inScope.has(husk.repo))) continue;
+    out.push({ facts: await huskFacts(path, cwds, Date.now()), repo: husk.repo, listed: false, underRoot: true, husk, createdBranch: false, errors: {} });
+  }
+  return out;
+}
+
+function viewOf(subject: Subject, verdict: Verdict, repoPrimary: string | null): HygieneWorktree {
+  const { path, handle, ...facts } = subject.facts;
+  const view: HygieneWorktree = {
+    path,
+    handle,
+    repo: subject.repo,
+    disposition: verdict.disposition,
+    reasons: verdict.reasons,
+    suggestion: suggest(subject.facts, verdict, { repoPrimary }),
+    ...facts,
+  };
+  if (subject.husk) view.husk = subject.husk;
+  return view;
+}
+
+export async function assessFleet(ctxs: Ctx[], options: HygieneOptions): Promise<Fleet> {
+  const generatedAt = new Date().toISOString();
+  const budgetMs = requireDuration(options.diskBudget, "disk-budget", DEFAULT_DISK_BUDGET_MS); // invalid input fails before any work
+  const repos = knownRepos(ctxs[0] as Ctx);
+  const gathers: RepoGather[] = [];
+  for (const ctx of ctxs) gathers.push(await gatherRepo(ctx, repos));
+  const primaries = new Map(ctxs.map((c) => [c.repo.identity, c.repo.primary]));
+  const several = ctxs.length > 1;
+  const subjects = [...gathers.flatMap((g) => g.subjects), ...(await scanHusks(ctxs, gathers, repos))];
+  const digests = new Map(gathers.flatMap((g) => [...g.digests]));
+  const members = subjects.map((subject): FleetMember => {
+    const verdict = assessDisposition(subject);
+    const primary = several && subject.repo ? (primaries.get(subject.repo) ?? null) : null;
+    return { subject, verdict, view: viewOf(subject, verdict, primary), digest: digests.get(subject.facts.path) ?? null };
+  });
+  const fleet: Fleet = { generatedAt, gathers, members, notes: [] };
+  const others = [...new Set(subjects.flatMap((s) => (s.otherPrimary ? [s.otherPrimary] : [])))];
+  if (others.length > 0) fleet.notes.push(reason("duplicate_primary", { primaries: [...ctxs.map((c) => c.repo.primary), ...others] }));
+  if (options.disk) {
+    const admins = new Map(gathers.flatMap((g) => [...g.snapshot.admins]));
+    const measured = await measureFleet(
+      members.map((m) => ({ view: m.view, admin: admins.get(m.view.path) ?? null })),
+      budgetMs,
+    );
+    fleet.disk = measured.summary;
+    fleet.notes.push(...measured.notes);
+  }
+  return fleet;
+}
+
+export async function hygiene(ctxs: Ctx[], options: HygieneOptions, scopeNotes: Reason[] = []): Promise<HygieneReport> {
+  const fleet = await assessFleet(ctxs, options);
+  const worktrees = fleet.members.map((m) => m.view);
+  const summary = summarize(worktrees);
+  if (fleet.disk) summary.disk = fleet.disk;
+  const patchMembers = fleet.gathers.flatMap((g) =>
+    g.subjects.flatMap((s) => {
+      const patchId = g.patchIds.get(s.facts.path);
+      return patchId ? [{ repo: g.ctx.repo.identity, path: s.facts.path, handle: s.facts.handle, patchId }] : [];
+    }),
+  );
+  const report: HygieneReport = {
+    ok: true,
+    generatedAt: fleet.generatedAt,
+    repos: fleet.gathers.map((g) => g.summary),
+    summary,
+    worktrees,
+    duplicateTaskGroups: duplicateTaskGroups(worktrees),
+    patchEquivalentGroups: patchEquivalentGroups(patchMembers),
+    preventableDuplicates: preventableDuplicates(ctxs),
+    cleanupBacklog: cleanupBacklog(worktrees, fleet.disk ? fleet.disk.backlogBytes : null),
+    notes: [...scopeNotes, ...fleet.notes],
+  };
+  if (options.html) report.html = writeHtml(options.html, report);
+  return report;
+}
+
+function preventableDuplicates(ctxs: Ctx[]): HygieneReport["preventableDuplicates"] {
+  const registry = (ctxs[0] as Ctx).registry;
+  let count = 0;
+  const recent: HygieneReport["preventableDuplicates"]["recent"] = [];
+  for (const ctx of ctxs) {
+    count += registry.events.count(ctx.repo.identity, "preventable_duplicate");
+    for (const e of registry.events.ofKind(ctx.repo.identity, "preventable_duplicate", 20))
+      recent.push({ at: e.at, repo: e.repo, handle: e.handle, task: e.task, owner: e.owner, data: e.data });
+  }
+  recent.sort((a, b) => b.at.localeCompare(a.at));
+  return { count, recent: recent.slice(0, 20) };
+}
+
+/** Writes the page atomically (temporary file, then rename); returns its absolute path. */
+function writeHtml(file: string, report: HygieneReport): string {
+  const path = resolve(file);
+  const html = renderHygieneHtml({ ...report, html: path });
+  try {
+    writeFileSync(`${path}.orchard-tmp`, html);
+    renameSync(`${path}.orchard-tmp`, path);
+  } catch (error) {
+    throw failure("html_write_failed", `could not write ${path}: ${(error as Error).message}`, error);
+  }
+  return path;
+}
+
+/** The repos a command covers: the current one, or every repo of the registry (those that open). */
+export async function resolveScope(main: Ctx, allRepos: boolean, open: (primary: string) => Promise<Ctx>): Promise<{ ctxs: Ctx[]; notes: Reason[] }> {
+  const ctxs = [main];
+  const notes: Reason[] = [];
+  if (!allRepos) return { ctxs, notes };
+  for (const known of main.registry.repos.all()) {
+    if (known.identity === main.repo.identity) continue;
+    try {
+      ctxs.push(await open(known.primaryPath));
+    } catch (error) {
+      notes.push(
+        reason(
+          "fact_unknown",
+          { fact: "repo", repo: known.identity, primary: known.primaryPath, error: (error as Error).message },
+          `the repo at ${known.primaryPath} could not be opened`,
+        ),
+      );
+    }
+  }
+  return { ctxs, notes };
+}

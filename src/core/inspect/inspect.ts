@@ -1,0 +1,39 @@
+// `status` and `list` (SPEC §3.3): read-only, no lock taken.
+import { readSnapshot, factsOf, listFacts } from "../facts/index.js";
+import { resolveTarget } from "../shared/target.js";
+import type { Ctx } from "../shared/context.js";
+import type { Facts } from "../shared/types.js";
+
+export interface StatusResult {
+  ok: true;
+  worktree: Facts;
+}
+
+export async function status(ctx: Ctx, options: { target: string }): Promise<StatusResult> {
+  const target = await resolveTarget(ctx, options.target);
+  const snapshot = await readSnapshot(ctx.repo, ctx.registry);
+  return { ok: true, worktree: await factsOf(snapshot, target.entry, target.row, { full: true }) };
+}
+
+export interface RepoSummary {
+  identity: string;
+  name: string;
+  primary: string;
+  defaultBranch: string | null;
+}
+
+export interface ListResult {
+  ok: true;
+  repo: RepoSummary;
+  worktrees: Facts[];
+  repos?: { repo: RepoSummary; worktrees: Facts[] }[];
+}
+
+export async function listRepo(ctx: Ctx, options: { full?: boolean | undefined }): Promise<{ repo: RepoSummary; worktrees: Facts[] }> {
+  const snapshot = await readSnapshot(ctx.repo, ctx.registry);
+  const worktrees = await listFacts(snapshot, { full: options.full ?? false });
+  return {
+    repo: { identity: ctx.repo.identity, name: ctx.repo.name, primary: ctx.repo.primary, defaultBranch: snapshot.defaultBranch?.name ?? null },
+    worktrees,
+  };
+}

@@ -1,0 +1,108 @@
+// `release` and `heartbeat` (SPEC §3.2). Release ends the lease, removes Orchard's own git lock
+// (never a foreign one) and makes the worktree terminal; it is idempotent and refuses while
+// another owner's lease is live.
+import { readAdminDirs } from "../shared/admin.js";
+import { unlockWorktree } from "../../git/write.js";
+import { parseLockOwner } from "../shared/lock-owner.js";
+import { readLiveness } from "../facts/index.js";
+import { resolveTarget, requireManaged } from "../shared/target.js";
+import { requireDuration, requireOneOf, requirePid, requireText } from "../shared/validate.js";
+import { NO_LEASE, leaseLockText, leaseView, newLease, writeLock } from "../shared/lease.js";
+import { withMutationLock } from "../shared/mutation-lock.js";
+import { reason, type Reason } from "../shared/reasons.js";
+import type { Ctx } from "../shared/context.js";
+import type { Lease } from "../shared/types.js";
+import type { Outcome, WorktreeRow } from "../../registry/index.js";
+
+export interface ReleaseOptions {
+  target: string;
+  outcome?: string;
+  owner?: string;
+}
+
+export interface LeaseResult {
+  ok: boolean;
+  action: "released" | "already_released" | "renewed" | "refused";
+  handle: string;
+  path: string;
+  lifecycle: WorktreeRow["lifecycle"];
+  outcome?: Outcome | null;
+  lease: Lease | null;
+  reasons: Reason[];
+}
+
+const OUTCOMES = ["done", "abandoned", "failed"] as const;
+
+/** Another owner's lease is live (heartbeat within TTL, or its pid alive). Processes inside do not count here. */
+async function otherOwnerLive(row: WorktreeRow, owner: string | null): Promise<Reason | null> {
+  if (row.owner === null || row.owner === owner) return null;
+  const liveness = await readLiveness({ row, lockReason: null, path: row.path, cwds: new Map(), now: Date.now() });
+  if (liveness.signals.some((s) => s.code === "lease_live" || s.code === "pid_alive"))
+    return reason("live_owner", { owner: row.owner, signals: liveness.signals });
+  return null;
+}
+
+function view(row: WorktreeRow, action: LeaseResult["action"], reasons: Reason[] = []): LeaseResult {
+  return {
+    ok: action !== "refused",
+    action,
+    handle: row.handle,
+    path: row.path,
+    lifecycle: row.lifecycle,
+    outcome: row.outcome,
+    lease: leaseView(row),
+    reasons,
+  };
+}
+
+export async function release(ctx: Ctx, options: ReleaseOptions): Promise<LeaseResult> {
+  const outcome = requireOneOf(options.outcome, OUTCOMES, "outcome", "done");
+  const owner = requireText(options.owner ?? process.env.ORCHARD_OWNER, "owner");
+  return withMutationLock(ctx.repo.commonDir, async () => {
+    const target = await resolveTarget(ctx, options.target);
+    const row = requireManaged(target, "release");
+    if (row.lifecycle === "terminal") return view(row, "already_released");
+    const blocked = await otherOwnerLive(row, owner);
+    if (blocked) return view(row, "refused", [blocked]);
+    const lockOwner = target.entry?.locked ? parseLockOwner(target.entry.lockReason) : null;
+    if (lockOwner?.kind === "orchard") await unlockWorktree(ctx.repo.primary, row.path);
+    const now = new Date().toISOString();
+    const released = ctx.registry.write(() => {
+      const updated = ctx.registry.worktrees.update(row.id, {
+        lifecycle: "terminal",
+        outcome,
+        releasedAt: now,
+        lastActivityAt: now,
+        ...NO_LEASE,
+      });
+      ctx.registry.events.append({ kind: "released", repo: row.repo, handle: row.handle, task: row.task, owner: row.owner, data: { outcome, by: owner } });
+      return updated;
+    });
+    return view(released, "released");
+  });
+}
+
+export interface HeartbeatOptions {
+  target: string;
+  owner?: string;
+  ttl?: string;
+  pid?: number | string;
+}
+
+export async function heartbeat(ctx: Ctx, options: HeartbeatOptions): Promise<LeaseResult> {
+  const owner = requireText(options.owner ?? process.env.ORCHARD_OWNER, "owner");
+  return withMutationLock(ctx.repo.commonDir, async () => {
+    const target = await resolveTarget(ctx, options.target);
+    const row = requireManaged(target, "heartbeat");
+    const ttlMs = requireDuration(options.ttl, "ttl", row.ttlMs ?? 2 * 60 * 60 * 1000);
+    const blocked = await otherOwnerLive(row, owner);
+    if (blocked) return view(row, "refused", [blocked]);
+    const pid = options.pid === undefined ? row.pid : requirePid(options.pid);
+    const lease = await newLease({ owner: owner ?? row.owner, pid, ttlMs });
+    if (lease.pid !== null && lease.pid === row.pid) lease.pidStart = row.pidStart;
+    const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
+    if (admin && row.lifecycle === "active") writeLock(admin, leaseLockText(row.handle, lease));
+    const renewed = ctx.registry.write(() => ctx.registry.worktrees.update(row.id, { ...lease, lastActivityAt: new Date().toISOString() }));
+    return view(renewed, "renewed");
+  });
+}

@@ -1,0 +1,126 @@
+// Facts the orphan sweep decides on, read from the common dir's admin dirs (not from the cwd's
+// worktree, so the sweep sees the same thing from any worktree of the repo).
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { isAncestor, readGitDirs, readStatus, resolveCommit } from "../../git/read.js";
+import type { WorktreeRow } from "../../registry/index.js";
+import { readLockMtime, readOperation } from "../shared/admin.js";
+import { parseLockOwner, type LockOwner } from "../shared/lock-owner.js";
+import { readLiveness, proveMerged, type MergeTarget } from "../facts/index.js";
+import type { LockFacts, MergeMode, WorkFacts } from "./verdict.js";
+import type { Ctx } from "../shared/context.js";
+import { realOrAbsolute } from "../shared/paths.js";
+
+export interface LockedWorktree {
+  /** The worktree path as git lists it (dirname of the admin dir's `gitdir`). */
+  path: string;
+  admin: string;
+  lockText: string;
+}
+
+/** Every linked worktree whose admin dir holds a `locked` file, in admin-id order. */
+export function readLockedWorktrees(commonDir: string): LockedWorktree[] {
+  const root = join(commonDir, "worktrees");
+  let ids: string[];
+  try {
+    ids = readdirSync(root).sort();
+  } catch {
+    return []; // no linked worktrees
+  }
+  const locked: LockedWorktree[] = [];
+  for (const id of ids) {
+    const admin = join(root, id);
+    const lockText = readText(join(admin, "locked"));
+    const gitdir = readText(join(admin, "gitdir"));
+    // no gitdir: a half-created or broken entry git itself lists as prunable; not addressable by path
+    if (lockText !== null && gitdir !== null) locked.push({ path: dirname(gitdir.replace(/\n$/, "")), admin, lockText });
+  }
+  return locked;
+}
+
+export function readText(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null; // absent (unlocked, or removed meanwhile)
+  }
+}
+
+export async function readLockFacts(options: {
+  wt: LockedWorktree;
+  row: WorktreeRow | null;
+  guardMs: number;
+  cwds: Map<number, string> | null;
+  now: number;
+}): Promise<LockFacts & { ownerParsed: LockOwner }> {
+  const { wt, row } = options;
+  const mtime = readLockMtime(wt.admin);
+  const owner = parseLockOwner(wt.lockText);
+  let orchardLease: LockFacts["orchardLease"] = "present";
+  if (owner.kind === "orchard") {
+    const named = row ? row.owner !== null || row.pid !== null : owner.owner !== null || owner.pid !== undefined;
+    orchardLease = !named ? "absent" : row ? "present" : "unknown";
+  }
+  const liveness = await readLiveness({ row, lockReason: wt.lockText, path: realOrAbsolute(wt.path), cwds: options.cwds, now: options.now });
+  return { lockAgeMs: mtime === null ? null : options.now - mtime, guardMs: options.guardMs, owner, ownerParsed: owner, orchardLease, liveness };
+}
+
+/** The commit the admin dir's HEAD names: `ref: <ref>` resolved, or a 40/64-hex object name. */
+export async function readAdminTip(cwd: string, admin: string): Promise<{ tip: string | null; branch: string | null }> {
+  const text = readText(join(admin, "HEAD"))?.trim() ?? null;
+  if (text === null) return { tip: null, branch: null };
+  if (text.startsWith("ref: ")) {
+    const ref = text.slice(5).trim();
+    const branch = ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : null;
+    return { tip: ref.startsWith("refs/") ? await resolveCommit(cwd, ref) : null, branch };
+  }
+  if (/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(text)) return { tip: await resolveCommit(cwd, text), branch: null };
+  return { tip: null, branch: null };
+}
+
+async function readMergedInto(cwd: string, tip: string, targets: readonly MergeTarget[], mode: MergeMode): Promise<NonNullable<WorkFacts["merged"]>> {
+  if (mode === "equivalent") return proveMerged(cwd, tip, targets);
+  for (const t of targets) if (t.oid === tip) return { target: t.ref, how: "same_commit" };
+  for (const t of targets) if (await isAncestor(cwd, tip, t.oid)) return { target: t.ref, how: "ancestor" };
+  return { target: targets[0]?.ref ?? null, how: null };
+}
+
+/** Status of a checkout, only when its `.git` really leads to `admin` (else git would answer for another repo). */
+export async function readCheckoutDirty(path: string, admin: string): Promise<NonNullable<WorkFacts["dirty"]>> {
+  try {
+    const dirs = await readGitDirs(path);
+    if (realOrAbsolute(dirs.gitDir) !== realOrAbsolute(admin)) return "unknown";
+    const status = await readStatus(path);
+    return { changes: status.tracked + status.untracked + status.conflicted, operation: readOperation(admin) };
+  } catch {
+    return "unknown"; // status failed: the verdict treats unknown as not safe
+  }
+}
+
+export async function readWorkFacts(
+  ctx: Ctx,
+  options: { wt: LockedWorktree; targets: MergeTarget[]; mode: MergeMode; salvage: boolean },
+): Promise<WorkFacts & { branch: string | null }> {
+  const cwd = ctx.repo.primary;
+  const { tip, branch } = await readAdminTip(cwd, options.wt.admin);
+  const missing = !existsSync(options.wt.path);
+  const facts: WorkFacts & { branch: string | null } = { tip, branch, missing, salvage: options.salvage };
+  if (tip === null) return facts;
+  facts.merged = await readMergedInto(cwd, tip, options.targets, options.mode);
+  if (facts.merged.how !== null && !missing) facts.dirty = await readCheckoutDirty(options.wt.path, options.wt.admin);
+  return facts;
+}
+
+/** The refs a reaped branch may be merged into: the default branch's refs, plus the lease's recorded base branch. */
+export async function readReapTargets(cwd: string, defaultRefs: readonly string[], row: WorktreeRow | null): Promise<MergeTarget[]> {
+  const refs = [...defaultRefs];
+  const base = row?.baseRef;
+  if (base && (base.startsWith("refs/heads/") || base.startsWith("refs/remotes/")) && base !== `refs/heads/${row.branch}` && !refs.includes(base))
+    refs.push(base);
+  const targets: MergeTarget[] = [];
+  for (const ref of refs) {
+    const oid = await resolveCommit(cwd, ref);
+    if (oid) targets.push({ ref, oid });
+  }
+  return targets;
+}

@@ -1,0 +1,240 @@
+// `orchard reap-orphans` (SPEC §3.8): the startup sweep for crashed sessions. Every linked
+// worktree with a `locked` file is judged on facts (reap-facts) by a pure verdict (reap-verdict);
+// a worktree found reapable is judged AGAIN under the mutation lock right before it is removed
+// (lock text, owner, HEAD, dirty re-read), then salvaged if asked and removed with
+// `worktree remove --force --force` — one git step, never unlock-then-remove, so there is no
+// moment in which the worktree is unlocked but still there. Never a repository-wide `worktree prune`.
+import { join } from "node:path";
+import { readProcessCwds } from "../shared/process.js";
+import { readDefaultBranch, targetRefs } from "../shared/repo.js";
+import { removeWorktree } from "../../git/write.js";
+import { readRefs } from "../../git/read.js";
+import { GitError } from "../../git/errors.js";
+import { parseDuration } from "../shared/duration.js";
+import { requireDuration, requireOneOf } from "../shared/validate.js";
+import { withMutationLock } from "../shared/mutation-lock.js";
+import { salvageWorktree } from "../salvage/index.js";
+import { readLockFacts, readLockedWorktrees, readReapTargets, readText, readWorkFacts, type LockedWorktree } from "./facts.js";
+import { assessOwnerGone, assessWork, type MergeMode, type ReapReason, type ReapSkipReason } from "./verdict.js";
+import type { LockOwner } from "../shared/lock-owner.js";
+import type { WorktreeRow } from "../../registry/index.js";
+import type { Ctx } from "../shared/context.js";
+
+export interface ReapOptions {
+  guard?: string;
+  salvage?: boolean;
+  merged?: string;
+  dryRun?: boolean;
+}
+
+export interface ReapOwner {
+  kind: "orchard" | "claude-code" | "pid";
+  pid?: number;
+  startTime?: string;
+  host?: string;
+  /** Claude Code's agent/session id, or the Orchard lease's owner. */
+  name?: string | null;
+}
+
+export interface ReapEntry {
+  path: string;
+  branch: string | null;
+  /** `planned` only with --dry-run: the entry would be reaped. */
+  status: "reaped" | "skipped" | "planned";
+  reason: ReapReason | ReapSkipReason | "remove_failed" | "salvage_failed" | "precondition_changed";
+  owner?: ReapOwner;
+  salvageRef?: string;
+  /** Evidence for the reason (age, pids, git's message). */
+  detail?: string;
+}
+
+export interface ReapResult {
+  ok: boolean;
+  reaped: number;
+  skipped: number;
+  entries: ReapEntry[];
+  reason?: "default_branch_unknown";
+  dryRun?: true;
+  planned?: number;
+}
+
+const MERGE_MODES = ["ancestor", "equivalent"] as const;
+const DEFAULT_GUARD_MS = 5 * 60_000;
+
+interface Request {
+  guardMs: number;
+  salvage: boolean;
+  mode: MergeMode;
+  dryRun: boolean;
+}
+
+function ownerView(owner: LockOwner): ReapOwner | undefined {
+  switch (owner.kind) {
+    case "unknown":
+      return undefined;
+    case "pid":
+      return { kind: "pid", pid: owner.pid };
+    case "claude-code":
+      return { kind: "claude-code", pid: owner.pid, name: owner.id, ...(owner.startTime !== undefined && { startTime: owner.startTime }) };
+    case "orchard":
+      return {
+        kind: "orchard",
+        name: owner.owner,
+        ...(owner.pid !== undefined && { pid: owner.pid }),
+        ...(owner.startTime !== undefined && { startTime: owner.startTime }),
+        ...(owner.host !== undefined && { host: owner.host }),
+      };
+    default: {
+      const never: never = owner;
+      throw new Error(`unhandled lock owner ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+type Judgement = { kind: "skip"; entry: ReapEntry } | { kind: "go"; entry: ReapEntry; reason: ReapReason; salvage: boolean; head: string };
+
+/** Steps 1–6 for one worktree: the pure verdicts over freshly read facts. */
+async function judge(ctx: Ctx, wt: LockedWorktree, request: Request, defaultRefs: readonly string[], cwds: Map<number, string> | null): Promise<Judgement> {
+  const row = rowAt(ctx, wt.path);
+  const lock = await readLockFacts({ wt, row, guardMs: request.guardMs, cwds, now: Date.now() });
+  const owner = ownerView(lock.ownerParsed);
+  const base = { path: wt.path, branch: branchOf(wt), ...(owner ? { owner } : {}) };
+  const gone = assessOwnerGone(lock);
+  if (gone.kind === "skip") return { kind: "skip", entry: { ...base, status: "skipped", reason: gone.reason, ...detail(gone.detail) } };
+  const targets = await readReapTargets(ctx.repo.primary, defaultRefs, row);
+  const work = await readWorkFacts(ctx, { wt, targets, mode: request.mode, salvage: request.salvage });
+  const entry = { ...base, branch: work.branch };
+  const verdict = assessWork(work, gone.leaseOwner);
+  if (verdict.kind === "skip") return { kind: "skip", entry: { ...entry, status: "skipped", reason: verdict.reason, ...detail(verdict.detail) } };
+  return {
+    kind: "go",
+    entry: { ...entry, status: "planned", reason: verdict.reason },
+    reason: verdict.reason,
+    salvage: verdict.salvage,
+    head: work.tip as string,
+  };
+}
+
+const detail = (text: string | undefined): { detail?: string } => (text ? { detail: text } : {});
+
+function branchOf(wt: LockedWorktree): string | null {
+  const head = readText(join(wt.admin, "HEAD"))?.trim() ?? "";
+  return head.startsWith("ref: refs/heads/") ? head.slice("ref: refs/heads/".length) : null;
+}
+
+function rowAt(ctx: Ctx, path: string): WorktreeRow | null {
+  return ctx.registry.worktrees.current(ctx.repo.identity).find((r) => r.path === path) ?? null;
+}
+
+export async function reapOrphans(ctx: Ctx, options: ReapOptions): Promise<ReapResult> {
+  const configGuard = ctx.repo.config.config.reap?.guard;
+  const request: Request = {
+    guardMs: requireDuration(options.guard, "guard", configGuard ? parseDuration(configGuard) : DEFAULT_GUARD_MS),
+    salvage: options.salvage ?? false,
+    mode: requireOneOf(options.merged, MERGE_MODES, "merged", "ancestor"),
+    dryRun: options.dryRun ?? false,
+  };
+  const locked = readLockedWorktrees(ctx.repo.commonDir);
+  const result: ReapResult = { ok: true, reaped: 0, skipped: 0, entries: [], ...(request.dryRun ? { dryRun: true as const, planned: 0 } : {}) };
+  if (locked.length === 0) return result;
+  const defaultRefs = await readDefaultRefs(ctx);
+  if (defaultRefs === null) return { ...result, ok: false, reason: "default_branch_unknown" };
+  const cwds = await readProcessCwds(); // before our own git children start
+  for (const wt of locked) {
+    const entry = await sweepOne(ctx, wt, request, defaultRefs, cwds);
+    result.entries.push(entry);
+    if (entry.status === "reaped") result.reaped++;
+    else if (entry.status === "skipped") result.skipped++;
+    else if (result.planned !== undefined) result.planned++;
+  }
+  return result;
+}
+
+/** One worktree; a git command that fails on it skips it (`fact_unknown`) rather than ending the sweep. */
+async function sweepOne(ctx: Ctx, wt: LockedWorktree, request: Request, defaultRefs: readonly string[], cwds: Map<number, string> | null): Promise<ReapEntry> {
+  try {
+    const first = await judge(ctx, wt, request, defaultRefs, cwds);
+    return first.kind === "skip" || request.dryRun ? first.entry : await applyReap(ctx, wt, request, defaultRefs);
+  } catch (error) {
+    if (!(error instanceof GitError)) throw error;
+    return { path: wt.path, branch: branchOf(wt), status: "skipped", reason: "fact_unknown", detail: messageOf(error) };
+  }
+}
+
+/** The default branch's refs that exist here; null when the default branch is unknown (§4.4). */
+async function readDefaultRefs(ctx: Ctx): Promise<string[] | null> {
+  const def = await readDefaultBranch(ctx.repo);
+  if (!def) return null;
+  const existing = new Set((await readRefs(ctx.repo.primary, [`refs/heads/${def.name}`, `refs/remotes/origin/${def.name}`])).map((r) => r.ref));
+  const refs = targetRefs(ctx.repo, def.name, existing);
+  return refs.length > 0 ? refs : null;
+}
+
+/** Step 7 at the moment of use: re-judge under the mutation lock, salvage if asked, remove, record. */
+async function applyReap(ctx: Ctx, first: LockedWorktree, request: Request, defaultRefs: readonly string[]): Promise<ReapEntry> {
+  return withMutationLock(ctx.repo.commonDir, async () => {
+    const wt = readLockedWorktrees(ctx.repo.commonDir).find((w) => w.admin === first.admin && w.path === first.path);
+    if (!wt)
+      return {
+        path: first.path,
+        branch: branchOf(first),
+        status: "skipped",
+        reason: "precondition_changed",
+        detail: "the worktree was unlocked or removed during the sweep",
+      };
+    const now = await judge(ctx, wt, request, defaultRefs, await readProcessCwds());
+    if (now.kind === "skip") return now.entry;
+    let salvageRef: string | undefined;
+    if (now.salvage) {
+      try {
+        salvageRef = (
+          await salvageWorktree(ctx, {
+            path: wt.path,
+            handle: rowAt(ctx, wt.path)?.handle ?? null,
+            branch: now.entry.branch,
+            head: now.head,
+            reason: "reap-orphans",
+          })
+        ).ref;
+      } catch (error) {
+        return { ...now.entry, status: "skipped", reason: "salvage_failed", detail: messageOf(error) };
+      }
+    }
+    const salvaged = salvageRef ? { salvageRef } : {};
+    try {
+      await removeWorktree(ctx.repo.primary, wt.path);
+    } catch (error) {
+      if (!(error instanceof GitError)) throw error;
+      return { ...now.entry, ...salvaged, status: "skipped", reason: "remove_failed", detail: messageOf(error) };
+    }
+    recordReaped(ctx, { path: wt.path, branch: now.entry.branch, head: now.head, reason: now.reason, lockText: wt.lockText, ...salvaged });
+    return { ...now.entry, ...salvaged, status: "reaped" };
+  });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof GitError ? error.result.stderr.trim() || error.message : error instanceof Error ? error.message : String(error);
+}
+
+function recordReaped(ctx: Ctx, what: { path: string; branch: string | null; head: string; reason: ReapReason; lockText: string; salvageRef?: string }): void {
+  const row = rowAt(ctx, what.path);
+  const now = new Date().toISOString();
+  ctx.registry.write(() => {
+    if (row) ctx.registry.worktrees.update(row.id, { lifecycle: "removed", lastActivityAt: now });
+    ctx.registry.events.append({
+      kind: "reaped",
+      repo: ctx.repo.identity,
+      handle: row?.handle ?? null,
+      task: row?.task ?? null,
+      owner: row?.owner ?? null,
+      data: {
+        path: what.path,
+        branch: what.branch,
+        head: what.head,
+        reason: what.reason,
+        lock: what.lockText,
+        ...(what.salvageRef ? { salvageRef: what.salvageRef } : {}),
+      },
+    });
+  });
+}

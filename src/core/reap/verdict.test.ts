@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { assessOwnerGone, assessWork, type LockFacts, type WorkFacts } from "./verdict.js";
+import type { Liveness } from "../shared/liveness.js";
+
+const dead: Liveness = { state: "dead", signals: [{ code: "pid_dead", detail: "pid 9" }] };
+const lock = (over: Partial<LockFacts> = {}): LockFacts => ({
+  lockAgeMs: 600_000,
+  guardMs: 300_000,
+  owner: { kind: "pid", pid: 9 },
+  orchardLease: "present",
+  liveness: dead,
+  ...over,
+});
+const orchardOwner = { kind: "orchard" as const, handle: "app@x", owner: "a" };
+
+describe("assessOwnerGone", () => {
+  it.each<[string, Partial<LockFacts>, string]>([
+    ["unreadable lock age", { lockAgeMs: null }, "lock_age_unknown"],
+    ["fresh lock", { lockAgeMs: 1_000 }, "lock_too_fresh"],
+    ["fresh wins over an unknown owner", { lockAgeMs: 1_000, owner: { kind: "unknown" } }, "lock_too_fresh"],
+    ["unknown owner", { owner: { kind: "unknown" } }, "lock_owner_unknown"],
+    ["orchard lock without lease", { owner: orchardOwner, orchardLease: "absent" }, "no_owner"],
+    ["orchard lease of another workspace", { owner: orchardOwner, orchardLease: "unknown" }, "liveness_unknown"],
+    ["pid alive", { liveness: { state: "live", signals: [{ code: "pid_alive", detail: "" }] } }, "pid_alive"],
+    ["lease live", { owner: orchardOwner, liveness: { state: "live", signals: [{ code: "lease_live", detail: "" }] } }, "lease_live"],
+    [
+      "pid before lease",
+      {
+        liveness: {
+          state: "live",
+          signals: [
+            { code: "lease_live", detail: "" },
+            { code: "pid_alive", detail: "" },
+          ],
+        },
+      },
+      "pid_alive",
+    ],
+    [
+      "process inside",
+      {
+        liveness: {
+          state: "live",
+          signals: [
+            { code: "pid_dead", detail: "" },
+            { code: "process_in_worktree", detail: "" },
+          ],
+        },
+      },
+      "process_in_worktree",
+    ],
+    ["pid unknown", { liveness: { state: "unknown", signals: [{ code: "pid_unknown", detail: "" }] } }, "liveness_unknown"],
+    ["process table unreadable", { liveness: { state: "unknown", signals: [{ code: "processes_unknown", detail: "" }] } }, "liveness_unknown"],
+  ])("%s → %s", (_name, over, reason) => {
+    expect(assessOwnerGone(lock(over))).toMatchObject({ kind: "skip", reason });
+  });
+
+  it("a dead or reused pid goes on; lease owners are told apart", () => {
+    expect(assessOwnerGone(lock())).toEqual({ kind: "go", leaseOwner: false });
+    expect(assessOwnerGone(lock({ liveness: { state: "dead", signals: [{ code: "pid_reused", detail: "" }] } }))).toEqual({ kind: "go", leaseOwner: false });
+    expect(assessOwnerGone(lock({ owner: orchardOwner, liveness: { state: "dead", signals: [{ code: "lease_expired", detail: "" }] } }))).toEqual({
+      kind: "go",
+      leaseOwner: true,
+    });
+  });
+});
+
+const work = (over: Partial<WorkFacts> = {}): WorkFacts => ({
+  tip: "a".repeat(40),
+  merged: { how: "ancestor", target: "refs/heads/main" },
+  missing: false,
+  dirty: { changes: 0, operation: null },
+  salvage: false,
+  ...over,
+});
+
+describe("assessWork", () => {
+  it.each<[string, Partial<WorkFacts>, string]>([
+    ["no tip", { tip: null }, "cannot_resolve_branch_tip"],
+    ["not merged", { merged: { how: null, target: "refs/heads/main" } }, "branch_not_merged"],
+    ["dirty", { dirty: { changes: 2, operation: null } }, "worktree_dirty"],
+    ["operation in progress", { dirty: { changes: 0, operation: "rebase" } }, "worktree_dirty"],
+    ["status unknown", { dirty: "unknown" }, "fact_unknown"],
+    ["status unknown even with --salvage", { dirty: "unknown", salvage: true }, "fact_unknown"],
+  ])("%s → %s", (_name, over, reason) => {
+    expect(assessWork(work(over), false)).toMatchObject({ kind: "skip", reason });
+  });
+
+  it("reaps clean, missing, or salvaged checkouts with the right reason", () => {
+    expect(assessWork(work(), false)).toEqual({ kind: "go", reason: "pid_dead_and_merged", salvage: false });
+    expect(assessWork(work(), true)).toEqual({ kind: "go", reason: "lease_dead_and_merged", salvage: false });
+    const { dirty: _unread, ...missing } = work({ missing: true });
+    expect(assessWork(missing, false)).toEqual({ kind: "go", reason: "pid_dead_and_missing", salvage: false });
+    expect(assessWork(work({ dirty: { changes: 1, operation: null }, salvage: true }), false)).toEqual({
+      kind: "go",
+      reason: "pid_dead_and_merged",
+      salvage: true,
+    });
+  });
+
+  it("a missing directory must still be merged", () => {
+    expect(assessWork(work({ missing: true, merged: { how: null, target: null } }), false)).toMatchObject({ kind: "skip", reason: "branch_not_merged" });
+  });
+});

@@ -1,0 +1,83 @@
+// The orphan sweep's verdict (SPEC §3.8), pure. Steps in the spec's order; the first step that
+// blocks names the entry's reason (an entry has one reason in the sweep's output). Facts are
+// gathered in two stages so a live or fresh lock costs no git process: `assessOwnerGone` over
+// the lock facts, then `assessWork` over the branch and checkout facts.
+import type { LockOwner } from "../shared/lock-owner.js";
+import type { Liveness } from "../shared/liveness.js";
+import type { MergedHow, Operation } from "../shared/types.js";
+
+export type ReapSkipReason =
+  | "lock_too_fresh"
+  | "lock_age_unknown"
+  | "lock_owner_unknown"
+  | "no_owner"
+  | "pid_alive"
+  | "lease_live"
+  | "process_in_worktree"
+  | "liveness_unknown"
+  | "cannot_resolve_branch_tip"
+  | "branch_not_merged"
+  | "worktree_dirty"
+  | "fact_unknown";
+
+export type ReapReason = "pid_dead_and_merged" | "lease_dead_and_merged" | "pid_dead_and_missing";
+
+export type Verdict<T> = { kind: "skip"; reason: ReapSkipReason; detail?: string } | ({ kind: "go" } & T);
+
+export interface LockFacts {
+  /** now − mtime of `<admin>/locked`; null when it could not be read. */
+  lockAgeMs: number | null;
+  guardMs: number;
+  owner: LockOwner;
+  /** For an Orchard lock: does the worktree have a lease? `unknown` when its registry row is not here. */
+  orchardLease: "present" | "absent" | "unknown";
+  liveness: Liveness;
+}
+
+/** Steps 1–3: the lock is old enough, names an owner we understand, and that owner is gone. */
+export function assessOwnerGone(f: LockFacts): Verdict<{ leaseOwner: boolean }> {
+  if (f.lockAgeMs === null) return { kind: "skip", reason: "lock_age_unknown" };
+  if (f.lockAgeMs < f.guardMs) return { kind: "skip", reason: "lock_too_fresh", detail: `${Math.round(f.lockAgeMs / 1000)}s old` };
+  if (f.owner.kind === "unknown") return { kind: "skip", reason: "lock_owner_unknown" };
+  if (f.owner.kind === "orchard") {
+    if (f.orchardLease === "absent") return { kind: "skip", reason: "no_owner" };
+    if (f.orchardLease === "unknown") return { kind: "skip", reason: "liveness_unknown", detail: "an orchard lease this workspace has no record of" };
+  }
+  const codes = new Set(f.liveness.signals.map((s) => s.code));
+  // spec order: the owner's pid, then the lease heartbeat, then processes inside
+  for (const live of ["pid_alive", "lease_live", "process_in_worktree"] as const) {
+    if (codes.has(live)) return { kind: "skip", reason: live, detail: f.liveness.signals.find((s) => s.code === live)?.detail ?? "" };
+  }
+  if (f.liveness.state === "unknown" || f.liveness.state === "live")
+    return { kind: "skip", reason: "liveness_unknown", detail: f.liveness.signals.map((s) => `${s.code}: ${s.detail}`).join("; ") };
+  return { kind: "go", leaseOwner: f.owner.kind === "orchard" };
+}
+
+export type MergeMode = "ancestor" | "equivalent";
+
+export interface WorkFacts {
+  /** The commit the admin HEAD names; null when it names none. */
+  tip: string | null;
+  /** How the tip is merged (null: no proof) and into which ref. Absent when the tip is unknown. */
+  merged?: { how: MergedHow | null; target: string | null };
+  missing: boolean;
+  /** Changes in the checkout; `unknown` when status could not be read; absent when not needed. */
+  dirty?: { changes: number; operation: Operation | null } | "unknown";
+  salvage: boolean;
+}
+
+/** Steps 4–6: the branch tip is known and merged, and the checkout holds no unsaved work (or it is salvaged first). */
+export function assessWork(f: WorkFacts, leaseOwner: boolean): Verdict<{ reason: ReapReason; salvage: boolean }> {
+  if (f.tip === null) return { kind: "skip", reason: "cannot_resolve_branch_tip" };
+  if (!f.merged || f.merged.how === null)
+    return { kind: "skip", reason: "branch_not_merged", ...(f.merged?.target ? { detail: `not merged into ${f.merged.target}` } : {}) };
+  if (f.missing) return { kind: "go", reason: "pid_dead_and_missing", salvage: false };
+  const reason: ReapReason = leaseOwner ? "lease_dead_and_merged" : "pid_dead_and_merged";
+  if (f.dirty === undefined) throw new Error("assessWork needs the dirty fact of an existing, merged checkout");
+  if (f.dirty === "unknown") return { kind: "skip", reason: "fact_unknown", detail: "git status could not be read in the worktree" };
+  const dirty = f.dirty.changes > 0 || f.dirty.operation !== null;
+  if (!dirty) return { kind: "go", reason, salvage: false };
+  if (!f.salvage)
+    return { kind: "skip", reason: "worktree_dirty", detail: `${f.dirty.changes} change(s)${f.dirty.operation ? `, ${f.dirty.operation} in progress` : ""}` };
+  return { kind: "go", reason, salvage: true };
+}

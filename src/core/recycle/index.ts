@@ -1,0 +1,5 @@
+// `orchard recycle` and `orchard lineage`: reuse a terminal worktree for new work, with lineage.
+export { lineage } from "./lineage.js";
+export type { LineageEvent, LineageResult } from "./lineage.js";
+export { proveRecyclable, recycle, recycleWith } from "./recycle.js";
+export type { RecycleOptions } from "./recycle.js";

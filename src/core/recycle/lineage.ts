@@ -1,0 +1,50 @@
+// `orchard lineage <handle|task>` (SPEC §3.5): the append-only events of a handle or a task,
+// oldest first; they survive removal. A handle's lineage follows recycles both ways, so asking
+// about either end of a recycle shows the events of every handle in that chain.
+import type { EventKind, EventRow } from "../../registry/index.js";
+import type { Ctx } from "../shared/context.js";
+import { canonicalTask } from "../shared/identity.js";
+import { usageError } from "../shared/errors.js";
+
+export interface LineageEvent {
+  at: string;
+  kind: EventKind;
+  handle: string | null;
+  task: string | null;
+  owner: string | null;
+  data: Record<string, unknown>;
+}
+
+export interface LineageResult {
+  ok: true;
+  events: LineageEvent[];
+}
+
+/** Handles a recycled event links (from and to). */
+function linked(event: EventRow): string[] {
+  if (event.kind !== "recycled") return [];
+  const data = event.data as { from?: { handle?: unknown }; to?: { handle?: unknown } };
+  return [data.from?.handle, data.to?.handle].filter((h): h is string => typeof h === "string");
+}
+
+export function lineage(ctx: Ctx, options: { target: string }): LineageResult {
+  const target = options.target.trim();
+  if (target.length === 0) throw usageError("invalid_argument", "lineage needs a handle or a task");
+  const found = new Map<number, EventRow>();
+  const mine = (events: EventRow[]) => events.filter((e) => e.repo === ctx.repo.identity);
+  for (const event of mine(ctx.registry.events.for({ task: canonicalTask(target) }))) if (event.task === canonicalTask(target)) found.set(event.id, event);
+  const queue = [target];
+  const seen = new Set<string>();
+  while (queue.length > 0) {
+    const handle = queue.pop() as string;
+    if (seen.has(handle)) continue;
+    seen.add(handle);
+    for (const event of mine(ctx.registry.events.for({ handle }))) {
+      if (event.handle !== handle && !linked(event).includes(handle)) continue;
+      found.set(event.id, event);
+      queue.push(...linked(event));
+    }
+  }
+  const events = [...found.values()].sort((a, b) => a.id - b.id).map(({ at, kind, handle, task, owner, data }) => ({ at, kind, handle, task, owner, data }));
+  return { ok: true, events };
+}

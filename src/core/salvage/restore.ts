@@ -1,0 +1,104 @@
+// `orchard salvage list|restore` (SPEC §3.10). Restore makes a NEW managed worktree (through
+// admission) on a branch at the salvage commit's parent — the HEAD the worktree had when it was
+// salvaged — and then lays the salvaged tree over it as uncommitted changes (tracked edits,
+// deletions, and formerly untracked files showing as untracked). So the restored worktree looks
+// like the one that was salvaged, commits and all, and nothing is committed on the user's behalf.
+import { readRefsWithBody, readWorktrees, resolveCommit } from "../../git/read.js";
+import { checkoutTreeAsChanges } from "../../git/write.js";
+import { add, type AddResult } from "../admission/index.js";
+import { withMutationLock } from "../shared/mutation-lock.js";
+import { handleFor } from "../shared/identity.js";
+import { requireBranch } from "../shared/validate.js";
+import { failure, usageError } from "../shared/errors.js";
+import { parseSalvageBody, SALVAGE_PREFIX } from "./salvage.js";
+import type { Ctx } from "../shared/context.js";
+
+export interface SalvageEntry {
+  ref: string;
+  commit: string;
+  handle: string | null;
+  path: string | null;
+  branch: string | null;
+  head: string | null;
+  reason: string | null;
+  at: string | null;
+}
+
+export interface SalvageListResult {
+  ok: true;
+  salvages: SalvageEntry[];
+}
+
+export async function salvageList(ctx: Ctx): Promise<SalvageListResult> {
+  const records = await readRefsWithBody(ctx.repo.primary, SALVAGE_PREFIX);
+  const salvages = records.map(({ ref, commit, body }): SalvageEntry => {
+    const meta = parseSalvageBody(body);
+    return {
+      ref,
+      commit,
+      handle: meta?.handle ?? null,
+      path: meta?.path ?? null,
+      branch: meta?.branch ?? null,
+      head: meta?.head ?? null,
+      reason: meta?.reason ?? null,
+      at: meta?.time ?? null,
+    };
+  });
+  salvages.sort((a, b) => (a.at ?? "").localeCompare(b.at ?? "") || a.ref.localeCompare(b.ref));
+  return { ok: true, salvages };
+}
+
+export interface RestoreOptions {
+  ref: string;
+  branch?: string;
+}
+
+export type RestoreResult = AddResult & { restoredFrom: { ref: string; commit: string } };
+
+/** `refs/orchard/salvage/<key>/<stamp>` or its short form `<key>/<stamp>`. */
+function fullRef(ref: string): string {
+  if (!ref || ref.startsWith("-")) throw usageError("invalid_argument", `${JSON.stringify(ref)} is not a salvage ref`);
+  return ref.startsWith("refs/") ? ref : `${SALVAGE_PREFIX}${ref}`;
+}
+
+export async function salvageRestore(ctx: Ctx, options: RestoreOptions): Promise<RestoreResult> {
+  const ref = fullRef(options.ref);
+  if (!ref.startsWith(SALVAGE_PREFIX)) throw usageError("invalid_argument", `${ref} is not under ${SALVAGE_PREFIX}`);
+  const cwd = ctx.repo.primary;
+  const commit = await resolveCommit(cwd, ref);
+  if (!commit) throw usageError("invalid_argument", `no salvage ref ${ref}`);
+  const parent = await resolveCommit(cwd, `${commit}^`);
+  const meta = (await salvageList(ctx)).salvages.find((s) => s.ref === ref);
+  const branch = await chooseBranch(ctx, { requested: options.branch, recorded: meta?.branch ?? null, ref, parent });
+  const created = await add(ctx, { branch, ...(parent ? { base: parent } : {}) });
+  const restoredFrom = { ref, commit };
+  if (!created.ok || created.action !== "created") return { ...created, ok: false, restoredFrom };
+  await withMutationLock(ctx.repo.commonDir, async () => {
+    // a fresh worktree at the parent: nothing of anyone's can be overwritten here
+    if ((await resolveCommit(created.path, "HEAD")) !== (parent ?? created.head))
+      throw failure("restore_raced", `${created.path} moved before the salvaged state was laid over it`);
+    await checkoutTreeAsChanges(created.path, commit);
+  });
+  return { ...created, restoredFrom };
+}
+
+/**
+ * --branch, else the branch the salvage recorded, else `salvage/<key>/<stamp>`. An existing branch
+ * is used only when it still points at the salvage's parent (then the restore continues it).
+ */
+async function chooseBranch(ctx: Ctx, o: { requested: string | undefined; recorded: string | null; ref: string; parent: string | null }): Promise<string> {
+  const checkedOut = new Set((await readWorktrees(ctx.repo.primary)).map((e) => e.branch));
+  const usable = async (branch: string): Promise<boolean> => {
+    const tip = await resolveCommit(ctx.repo.primary, `refs/heads/${branch}`);
+    if (checkedOut.has(`refs/heads/${branch}`) || ctx.registry.worktrees.byHandle(handleFor(ctx.repo.name, branch))) return false;
+    return tip === null || tip === o.parent;
+  };
+  if (o.requested !== undefined) {
+    const branch = await requireBranch(ctx.repo.primary, o.requested);
+    if (!(await usable(branch))) throw usageError("invalid_argument", `--branch ${branch} exists at another commit or is checked out; name a new branch`);
+    return branch;
+  }
+  const fallback = `salvage/${o.ref.slice(SALVAGE_PREFIX.length)}`;
+  for (const candidate of [o.recorded, fallback]) if (candidate && (await usable(candidate))) return candidate;
+  throw usageError("invalid_argument", `the branches ${o.recorded ?? "(none recorded)"} and ${fallback} are taken; pass --branch <new>`);
+}

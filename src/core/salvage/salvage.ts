@@ -1,0 +1,131 @@
+// Salvage refs (SPEC §1): before anything destructive happens to a worktree that holds work,
+// its full state (tracked + untracked, not ignored) is committed to
+// `refs/orchard/salvage/<handle or admin id>/<UTC yyyymmddThhmmssZ>` with parent = HEAD (none
+// if unborn) and JSON metadata in the message. The commit is built through a TEMPORARY index
+// seeded from the worktree's own, so neither the worktree's files nor its index change. The ref
+// is created with the zero oid as expected value: a salvage never overwrites another; two in
+// the same second get `-2`, `-3`… suffixes. Callers may or may not hold the mutation lock: the
+// only repository write is that compare-and-swap ref creation (plus new objects).
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { hasCommitIdentity, isValidBranchName, readGitPath, resolveCommit } from "../../git/read.js";
+import { commitTree, createRef, writeTreeThroughIndex } from "../../git/write.js";
+import { slug } from "../shared/identity.js";
+import { failure } from "../shared/errors.js";
+import type { Ctx } from "../shared/context.js";
+
+export const SALVAGE_PREFIX = "refs/orchard/salvage/";
+
+export interface SalvageInput {
+  path: string;
+  handle: string | null;
+  branch: string | null;
+  /** The HEAD the caller saw; the commit's parent is the HEAD read at salvage time. */
+  head: string | null;
+  reason: string;
+}
+
+/** The JSON carried in a salvage commit's message body. */
+export interface SalvageMetadata {
+  orchardSalvage: 1;
+  path: string;
+  handle: string | null;
+  branch: string | null;
+  head: string | null;
+  reason: string;
+  time: string;
+}
+
+/** `yyyymmddThhmmssZ` in UTC. */
+export function salvageStamp(date: Date): string {
+  return date
+    .toISOString()
+    .replace(/\.\d{3}Z$/, "Z")
+    .replace(/[-:]/g, "");
+}
+
+export function salvageMessage(meta: SalvageMetadata): string {
+  return `orchard salvage of ${meta.path}\n\n${JSON.stringify(meta)}\n`;
+}
+
+/** Metadata from a salvage commit's body, or null when it is not Orchard's JSON. */
+export function parseSalvageBody(body: string): SalvageMetadata | null {
+  try {
+    const value = JSON.parse(body.trim()) as Partial<SalvageMetadata> | null;
+    if (!value || typeof value !== "object" || typeof value.path !== "string" || typeof value.time !== "string") return null;
+    return value as SalvageMetadata;
+  } catch {
+    return null; // a ref someone else put under refs/orchard/salvage: listed without metadata
+  }
+}
+
+const FALLBACK_IDENTITY = {
+  GIT_AUTHOR_NAME: "Orchard",
+  GIT_AUTHOR_EMAIL: "orchard@localhost",
+  GIT_COMMITTER_NAME: "Orchard",
+  GIT_COMMITTER_EMAIL: "orchard@localhost",
+};
+
+/** The ref's directory component: the handle, else the worktree's admin id; always a valid ref component. */
+async function refKey(cwd: string, input: SalvageInput, adminDir: string): Promise<string> {
+  const wanted = input.handle ?? basename(adminDir);
+  return (await isValidBranchName(cwd, wanted)) && !wanted.includes("/") ? wanted : slug(wanted);
+}
+
+export async function salvageWorktree(ctx: Ctx, input: SalvageInput): Promise<{ ref: string; commit: string }> {
+  if (!existsSync(input.path)) throw failure("salvage_failed", `cannot salvage ${input.path}: the directory is gone`);
+  const index = await readGitPath(input.path, "index");
+  const head = await resolveCommit(input.path, "HEAD");
+  const scratch = mkdtempSync(join(tmpdir(), "orchard-salvage-"));
+  let commit: string;
+  const now = new Date();
+  try {
+    const tempIndex = join(scratch, "index");
+    // seeded from the worktree's index: keeps force-added files and the stat cache; absent index → empty
+    if (existsSync(index)) copyFileSync(index, tempIndex);
+    const tree = await writeTreeThroughIndex(input.path, tempIndex);
+    const meta: SalvageMetadata = {
+      orchardSalvage: 1,
+      path: input.path,
+      handle: input.handle,
+      branch: input.branch,
+      head,
+      reason: input.reason,
+      time: now.toISOString(),
+    };
+    const env = (await hasCommitIdentity(input.path)) ? undefined : FALLBACK_IDENTITY;
+    commit = await commitTree(input.path, { tree, parents: head ? [head] : [], message: salvageMessage(meta), ...(env ? { env } : {}) });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  const base = `${SALVAGE_PREFIX}${await refKey(ctx.repo.primary, input, dirname(index))}/${salvageStamp(now)}`;
+  const ref = await createUnique(ctx.repo.primary, base, commit);
+  recordEvent(ctx, input, ref, commit);
+  return { ref, commit };
+}
+
+async function createUnique(cwd: string, base: string, commit: string): Promise<string> {
+  for (let n = 1; n <= 100; n++) {
+    const ref = n === 1 ? base : `${base}-${n}`;
+    if (await createRef(cwd, ref, commit)) return ref;
+    if (!(await resolveCommit(cwd, ref))) throw failure("salvage_failed", `git could not create the salvage ref ${ref}`);
+  }
+  throw failure("salvage_failed", `100 salvage refs already exist under ${base}`);
+}
+
+function recordEvent(ctx: Ctx, input: SalvageInput, ref: string, commit: string): void {
+  if (input.handle === null) return;
+  const row = ctx.registry.worktrees.byHandle(input.handle);
+  if (!row || row.repo !== ctx.repo.identity) return;
+  ctx.registry.write(() =>
+    ctx.registry.events.append({
+      kind: "salvaged",
+      repo: row.repo,
+      handle: row.handle,
+      task: row.task,
+      owner: row.owner,
+      data: { ref, commit, path: input.path, branch: input.branch, reason: input.reason },
+    }),
+  );
+}

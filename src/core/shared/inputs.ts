@@ -1,0 +1,136 @@
+// The input schema of every operation, shared by the library, the CLI and the MCP server (whose
+// tool input schemas are generated from these): flags in camelCase, positional arguments by name.
+// Semantic checks (branch names, durations, pids) happen in core/shared/validate.ts.
+import { z } from "zod";
+import { usageError } from "./errors.js";
+
+const text = z.string();
+const pid = z.union([z.number().int(), z.string().regex(/^\d+$/, "digits")]);
+
+export const AddInput = z
+  .object({
+    branch: text.describe("the branch (a literal branch name)"),
+    base: text.optional().describe("start point for a new branch (default: the default branch)"),
+    task: text.optional().describe("the caller's task id or URL"),
+    owner: text.optional().describe("the agent/session taking the lease"),
+    pid: pid.optional().describe("the owner's process id"),
+    ttl: text.optional().describe("lease time to live, e.g. 30m, 2h"),
+    policy: z.enum(["isolated", "reuse-compatible", "recycle-terminal"]).optional(),
+    resume: z.boolean().optional().describe("adopt a dirty worktree of the same task"),
+    bootstrap: z.boolean().optional().describe("false skips bootstrap (--no-bootstrap)"),
+    dryRun: z.boolean().optional().describe("decide and report, change nothing"),
+  })
+  .strict();
+
+export const ReleaseInput = z
+  .object({
+    target: text.describe("a handle or a worktree path"),
+    outcome: z.enum(["done", "abandoned", "failed"]).optional(),
+    owner: text.optional(),
+  })
+  .strict();
+
+export const HeartbeatInput = z
+  .object({ target: text.describe("a handle or a worktree path"), owner: text.optional(), ttl: text.optional(), pid: pid.optional() })
+  .strict();
+
+export const StatusInput = z.object({ target: text.describe("a handle or a worktree path") }).strict();
+
+export const ListInput = z.object({ allRepos: z.boolean().optional(), full: z.boolean().optional().describe("add dirty and merged facts") }).strict();
+
+export const ReapOrphansInput = z
+  .object({
+    guard: text.optional().describe("skip locks younger than this (default 5m, config reap.guard)"),
+    salvage: z.boolean().optional().describe("salvage dirty worktrees to a ref, then reap them"),
+    merged: z.enum(["ancestor", "equivalent"]).optional().describe("which merge proofs count (default ancestor)"),
+    dryRun: z.boolean().optional().describe("decide and report, change nothing"),
+  })
+  .strict();
+
+export const SalvageListInput = z.object({}).strict();
+
+export const SalvageRestoreInput = z
+  .object({ ref: text.describe("a salvage ref (refs/orchard/salvage/…)"), branch: text.optional().describe("the branch of the new worktree") })
+  .strict();
+
+export const CleanupWaveInput = z
+  .object({
+    manifest: text.describe("path of the wave manifest (JSON)"),
+    into: text.optional().describe("the worktree to merge into (default: the primary)"),
+    continueOnBlock: z.boolean().optional().describe("a blocked entry does not stop the wave"),
+    allowDeletions: z.boolean().optional().describe("merge branches that delete files"),
+  })
+  .strict();
+
+export const AdoptInput = z
+  .object({
+    path: text.describe("the foreign worktree to register as managed"),
+    task: text.optional(),
+    owner: text.optional(),
+    pid: pid.optional(),
+    ttl: text.optional(),
+  })
+  .strict();
+
+export const RecycleInput = z
+  .object({
+    target: text.describe("the terminal worktree to recycle: a handle or a path"),
+    branch: text.describe("the new branch (a literal branch name)"),
+    base: text.optional().describe("start point of a new branch (default: the default branch)"),
+    task: text.optional().describe("the new work's task id or URL"),
+    owner: text.optional().describe("the agent/session taking the lease"),
+    pid: pid.optional().describe("the owner's process id"),
+    dryRun: z.boolean().optional().describe("prove and report, change nothing"),
+  })
+  .strict();
+
+export const LineageInput = z.object({ target: text.describe("a handle or a task") }).strict();
+
+export const TrustInput = z.object({}).strict();
+
+const include = z.union([text, z.array(text)]).describe("dispositions to plan: reclaimable,reapable,missing,husk,needs_salvage");
+
+export const HygieneInput = z
+  .object({
+    allRepos: z.boolean().optional().describe("every repo the workspace knows"),
+    disk: z.boolean().optional().describe("measure bytes per worktree"),
+    diskBudget: text.optional().describe("stop measuring after this long, e.g. 2m (default 5m)"),
+    html: text.optional().describe("also write a self-contained HTML page to this file"),
+  })
+  .strict();
+
+export const CleanupPlanInput = z
+  .object({
+    allRepos: z.boolean().optional().describe("every repo the workspace knows"),
+    include: include.optional(),
+    salvage: z.boolean().optional().describe("plan needs_salvage work: salvage ref first, then remove"),
+    olderThan: text.optional().describe("only worktrees whose last activity is older than this, e.g. 2d"),
+  })
+  .strict();
+
+export const CleanupApplyInput = z
+  .object({
+    planId: text.describe("the plan to apply"),
+    limit: z
+      .union([z.number().int().positive(), z.string().regex(/^[1-9]\d*$/, "a positive integer")])
+      .optional()
+      .describe("act on at most this many items"),
+    budget: text.optional().describe("start no new item after this long, e.g. 10m"),
+  })
+  .strict();
+
+export const CleanupResumeInput = z.object({ planId: text.describe("the plan to resume") }).strict();
+
+export const CleanupRunInput = CleanupPlanInput;
+
+/** Validates an options object; an unknown key or a wrong type is invalid input naming the key. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((issue) => {
+    const path = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") return `unknown option ${issue.keys.join(", ")}`;
+    return `${path || "(input)"}: ${issue.message}`;
+  });
+  throw usageError("invalid_argument", issues.join("; "));
+}

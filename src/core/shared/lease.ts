@@ -1,0 +1,70 @@
+// Leases: who holds a managed worktree (owner, pid and its start time, host, heartbeat, TTL).
+// A lease exists only when the request names an owner or a pid (SPEC §1).
+import { writeFileSync, renameSync } from "node:fs";
+import { join } from "node:path";
+import { formatOrchardLock } from "./lock-owner.js";
+import { HOST, isValidPid, readStartTime } from "./process.js";
+import { leaseExpiresAt } from "./liveness.js";
+import { usageError } from "./errors.js";
+import type { WorktreeRow } from "../../registry/index.js";
+import type { Lease } from "./types.js";
+
+export const DEFAULT_TTL_MS = 2 * 60 * 60 * 1000;
+
+export interface Requester {
+  owner: string | null;
+  pid: number | null;
+  ttlMs: number;
+}
+
+export interface LeaseFields {
+  owner: string | null;
+  pid: number | null;
+  pidStart: string | null;
+  host: string | null;
+  heartbeatAt: string | null;
+  ttlMs: number | null;
+}
+
+/** The lease fields of a worktree nobody holds. */
+export const NO_LEASE: Readonly<LeaseFields> = { owner: null, pid: null, pidStart: null, host: null, heartbeatAt: null, ttlMs: null };
+
+/** The row fields of a fresh lease for the requester (all null when it names nobody). */
+export async function newLease(requester: Requester, now = new Date()): Promise<LeaseFields> {
+  if (requester.owner === null && requester.pid === null) return { ...NO_LEASE };
+  let pidStart: string | null = null;
+  if (requester.pid !== null) {
+    if (!isValidPid(requester.pid)) throw usageError("invalid_argument", `--pid ${requester.pid} is not a process id`);
+    pidStart = await readStartTime(requester.pid);
+    if (pidStart === null && process.platform === "linux") throw usageError("invalid_argument", `--pid ${requester.pid} is not a running process`);
+  }
+  return { owner: requester.owner, pid: requester.pid, pidStart, host: HOST, heartbeatAt: now.toISOString(), ttlMs: requester.ttlMs };
+}
+
+export function leaseLockText(handle: string, lease: LeaseFields): string {
+  return formatOrchardLock({
+    handle,
+    owner: lease.owner,
+    ...(lease.pid !== null ? { pid: lease.pid } : {}),
+    ...(lease.pidStart !== null ? { startTime: lease.pidStart } : {}),
+    ...(lease.host !== null ? { host: lease.host } : {}),
+  });
+}
+
+/** The lease as reported in output, or null when the worktree has none. */
+export function leaseView(row: Pick<WorktreeRow, "owner" | "pid" | "host" | "heartbeatAt" | "ttlMs">): Lease | null {
+  if (row.owner === null && row.pid === null) return null;
+  const expires = leaseExpiresAt(row);
+  // null: a lease without a heartbeat (e.g. adopted from a harness's lock) lives as long as its pid
+  return { owner: row.owner, pid: row.pid, host: row.host ?? HOST, expiresAt: expires === null ? null : new Date(expires).toISOString() };
+}
+
+/**
+ * Replaces a worktree's git lock text in one atomic rename of `<admin>/locked` (git's own lock
+ * file), so there is no moment in which the worktree is unlocked.
+ */
+export function writeLock(admin: string, text: string): void {
+  const path = join(admin, "locked");
+  writeFileSync(`${path}.orchard-tmp`, text);
+  renameSync(`${path}.orchard-tmp`, path);
+}

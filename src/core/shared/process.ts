@@ -1,0 +1,116 @@
+// Facts about processes: alive, start time (to detect pid reuse), and which processes work inside
+// a directory. Linux reads /proc; macOS asks ps/lsof. Every answer may be "unknown" (null).
+import { readFileSync, readdirSync, readlinkSync } from "node:fs";
+import { hostname } from "node:os";
+import { readLsofCwds, readPsStart } from "../../git/ps.js";
+
+export const HOST = hostname();
+
+export type PidState = "alive" | "dead" | "unknown";
+
+export function isValidPid(pid: number): boolean {
+  return Number.isSafeInteger(pid) && pid >= 1 && pid <= 2 ** 31 - 1;
+}
+
+/** kill(pid, 0): success or EPERM means alive; ESRCH means dead. */
+export function pidState(pid: number): PidState {
+  if (!isValidPid(pid)) return "unknown";
+  try {
+    process.kill(pid, 0);
+    return "alive";
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EPERM") return "alive";
+    if (code === "ESRCH") return "dead";
+    return "unknown";
+  }
+}
+
+function linuxStartTicks(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // comm may hold spaces and parentheses: fields resume after the last ")"
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[19] ?? null;
+  } catch {
+    return null; // no such process (or /proc unreadable): the caller treats null as "cannot tell"
+  }
+}
+
+let bootTimeCache: number | null | undefined;
+function linuxBootTimeSec(): number | null {
+  if (bootTimeCache !== undefined) return bootTimeCache;
+  try {
+    const line = readFileSync("/proc/stat", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("btime "));
+    bootTimeCache = line ? Number(line.slice(6)) : null;
+  } catch {
+    bootTimeCache = null; // not Linux
+  }
+  return bootTimeCache;
+}
+
+const CLOCK_TICKS = 100; // USER_HZ on every Linux architecture Node supports
+
+/** A process's start time as a stable token: Linux clock ticks since boot, macOS ps lstart. */
+export async function readStartTime(pid: number): Promise<string | null> {
+  if (process.platform === "linux") return linuxStartTicks(pid);
+  if (process.platform === "darwin") return readPsStart(pid);
+  return null;
+}
+
+export type StartComparison = "same" | "different" | "unknown";
+
+/**
+ * Does a recorded start time describe the running process? Orchard records the token it reads
+ * (Linux ticks since boot, macOS lstart), so those are equal or not. A foreign token (Claude
+ * Code's `start <t>`) may be ticks, epoch seconds or epoch milliseconds (matched within 2 s); it
+ * is "different" only when it is a plausible value of one of those units and matches none, else
+ * "unknown" — a unit we do not know must never make a live session look dead.
+ */
+export function compareStartTime(recorded: string, current: string): StartComparison {
+  if (recorded === current) return "same";
+  const numeric = /^\d+$/.test(recorded);
+  if (process.platform !== "linux") return numeric ? "unknown" : "different";
+  const boot = linuxBootTimeSec();
+  if (!numeric || !/^\d+$/.test(current) || boot === null) return "unknown";
+  const startedMs = (boot + Number(current) / CLOCK_TICKS) * 1000;
+  const value = Number(recorded);
+  if (Math.abs(value * 1000 - startedMs) <= 2000 || Math.abs(value - startedMs) <= 2000) return "same";
+  const now = Date.now();
+  const plausibleTicks = value <= (now / 1000 - boot) * CLOCK_TICKS;
+  const plausibleSeconds = value >= 1e9 && value <= now / 1000 + 60;
+  const plausibleMillis = value >= 1e12 && value <= now + 60_000;
+  return plausibleTicks || plausibleSeconds || plausibleMillis ? "different" : "unknown";
+}
+
+/** The cwd of every process we can see, or null when the process table cannot be read. */
+export async function readProcessCwds(): Promise<Map<number, string> | null> {
+  if (process.platform === "darwin") return readLsofCwds();
+  if (process.platform !== "linux") return null;
+  const cwds = new Map<number, string>();
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return null;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      cwds.set(Number(entry), readlinkSync(`/proc/${entry}/cwd`));
+    } catch {
+      // a process of another user, or one that just exited: not ours to see
+    }
+  }
+  return cwds;
+}
+
+/** Pids whose cwd is `dir` or below it (realpath form expected on both sides). */
+export function processesInside(cwds: Map<number, string>, dir: string): number[] {
+  const prefix = dir.endsWith("/") ? dir : `${dir}/`;
+  const pids: number[] = [];
+  for (const [pid, cwd] of cwds) if ((cwd === dir || cwd.startsWith(prefix)) && pid !== process.pid) pids.push(pid);
+  return pids;
+}

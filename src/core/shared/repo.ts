@@ -1,0 +1,87 @@
+// Finding the repo a command is about: the primary (through the common dir, so every linked
+// worktree leads back to it), its identity, its name in this workspace, and its default branch.
+import { existsSync, realpathSync } from "node:fs";
+import { basename, dirname } from "node:path";
+import { readConfig, readGitDirs, readRemotes, readSymbolicRef, readWorktrees, resolveCommit } from "../../git/read.js";
+import { GitError } from "../../git/errors.js";
+import { canonicalRemote, disambiguateRepoName, localIdentity, repoNameFrom } from "./identity.js";
+import { loadConfig, type LoadedConfig } from "./config.js";
+import { usageError } from "./errors.js";
+import type { Registry } from "../../registry/index.js";
+
+export interface RepoContext {
+  identity: string;
+  name: string;
+  /** The main worktree's path (or the bare repository). */
+  primary: string;
+  commonDir: string;
+  bare: boolean;
+  remotes: string[];
+  config: LoadedConfig;
+}
+
+export async function resolveRepo(registry: Registry, repoPath: string): Promise<RepoContext> {
+  if (!existsSync(repoPath)) throw usageError("not_a_repository", `${repoPath} does not exist`);
+  let dirs;
+  try {
+    dirs = await readGitDirs(repoPath);
+  } catch (error) {
+    if (error instanceof GitError) throw usageError("not_a_repository", `${repoPath} is not inside a git repository`);
+    throw error;
+  }
+  const commonDir = realpathSync(dirs.commonDir);
+  const entries = await readWorktrees(repoPath);
+  const main = entries[0];
+  const bare = main?.bare ?? dirs.bare;
+  const primary = main?.path ?? (bare ? commonDir : dirname(commonDir));
+  const url = await readConfig(primary, "remote.origin.url");
+  const remote = url ? canonicalRemote(url) : null;
+  const identity = remote ?? localIdentity(commonDir);
+  const name = registry.write(() => recordName(registry, identity, { canonicalRemote: remote, primaryPath: primary }, commonDir));
+  const config = loadConfig(bare ? commonDir : primary);
+  return { identity, name, primary, commonDir, bare, remotes: await readRemotes(primary), config };
+}
+
+function recordName(registry: Registry, identity: string, source: { canonicalRemote: string | null; primaryPath: string }, commonDir: string): string {
+  const known = registry.repos.load(identity);
+  const primaryPath = source.primaryPath;
+  if (known) {
+    registry.repos.save({ ...known, primaryPath, commonDir });
+    return known.name;
+  }
+  let name = repoNameFrom(source);
+  if (registry.repos.loadByName(name)) name = disambiguateRepoName(name, identity);
+  registry.repos.save({ identity, name, primaryPath, commonDir, createdAt: new Date().toISOString() });
+  return name;
+}
+
+export type DefaultBranch = { name: string; source: "config" | "origin_head" | "init_default" | "main" | "master" } | null;
+
+/** SPEC §4.4. Never the current branch. Null = unknown (a remote exists without origin/HEAD). */
+export async function readDefaultBranch(repo: RepoContext): Promise<DefaultBranch> {
+  const configured = repo.config.config.defaultBranch;
+  if (configured) return { name: configured, source: "config" };
+  const originHead = await readSymbolicRef(repo.primary, "refs/remotes/origin/HEAD");
+  if (originHead?.startsWith("refs/remotes/origin/")) return { name: originHead.slice("refs/remotes/origin/".length), source: "origin_head" };
+  if (repo.remotes.length > 0) return null;
+  const init = await readConfig(repo.primary, "init.defaultBranch").catch(() => null);
+  for (const [name, source] of [
+    [init, "init_default"],
+    ["main", "main"],
+    ["master", "master"],
+  ] as const) {
+    if (name && (await resolveCommit(repo.primary, `refs/heads/${name}`))) return { name, source };
+  }
+  return null;
+}
+
+/** The refs that count as "the target" for merged checks: local default branch and origin's copy. */
+export function targetRefs(repo: RepoContext, defaultBranch: string, existing: ReadonlySet<string>): string[] {
+  const refs = [`refs/heads/${defaultBranch}`];
+  if (repo.remotes.includes("origin")) refs.push(`refs/remotes/origin/${defaultBranch}`);
+  return refs.filter((ref) => existing.has(ref));
+}
+
+export function repoLabel(repo: RepoContext): string {
+  return repo.name || basename(repo.primary);
+}

@@ -1,0 +1,160 @@
+// The admission request and result (SPEC §3.1), shared by `add`, `recycle` and `salvage restore`:
+// validation of the options, the default base, and the one result shape every path returns.
+import { readFullRefName, resolveCommit } from "../../git/read.js";
+import type { Lifecycle, WorktreeRow } from "../../registry/index.js";
+import { canonicalTask, handleFor } from "./identity.js";
+import { requireBranch, requireDuration, requireOneOf, requirePid, requireText } from "./validate.js";
+import { managedPath, type Ctx } from "./context.js";
+import { readDefaultBranch } from "./repo.js";
+import { DEFAULT_TTL_MS, leaseView } from "./lease.js";
+import type { Reason } from "./reasons.js";
+import { usageError } from "./errors.js";
+import { parseDuration } from "./duration.js";
+import type { Lease } from "./types.js";
+import type { BootstrapReport } from "./bootstrap-report.js";
+
+/** The commit a new worktree starts from, with the ref it was named by. */
+export type Base = { ref: string; commit: string };
+
+export const POLICIES = ["isolated", "reuse-compatible", "recycle-terminal"] as const;
+export type Policy = (typeof POLICIES)[number];
+
+export type CandidateKind = "same_task" | "patch_equivalent";
+
+export interface Candidate {
+  handle: string;
+  path: string;
+  branch: string;
+  kind: CandidateKind;
+  lifecycle: Lifecycle;
+  eligible: boolean;
+  reasons: Reason[];
+  lastActivity: string | null;
+}
+
+export interface AddOptions {
+  branch: string;
+  base?: string;
+  task?: string;
+  owner?: string;
+  pid?: number | string;
+  ttl?: string;
+  policy?: string;
+  resume?: boolean;
+  /** false = --no-bootstrap */
+  bootstrap?: boolean;
+  dryRun?: boolean;
+}
+
+export type AddAction = "created" | "adopted" | "reused" | "recycled" | "refused" | "planned";
+
+export interface AddResult {
+  ok: boolean;
+  action: AddAction;
+  handle: string;
+  path: string;
+  branch: string;
+  base: { ref: string; commit: string } | null;
+  head: string | null;
+  task: string | null;
+  owner: string | null;
+  lease: Lease | null;
+  reasons: Reason[];
+  notes: Reason[];
+  candidates: Candidate[];
+  lineage?: {
+    from: { handle: string; branch: string; head: string | null; task: string | null; owner: string | null };
+    to: { handle: string; branch: string; base: { ref: string; commit: string } | null; task: string | null };
+  };
+  bootstrap: BootstrapReport;
+  error?: { code: string; message: string };
+}
+
+export interface AddRequest {
+  branch: string;
+  handle: string;
+  path: string;
+  /** Full ref of an explicit --base, else null. */
+  explicitBase: string | null;
+  baseText: string | null;
+  task: string | null;
+  taskRaw: string | null;
+  owner: string | null;
+  pid: number | null;
+  ttlMs: number;
+  policy: Policy;
+  resume: boolean;
+  bootstrap: boolean;
+  dryRun: boolean;
+}
+
+export const SKIPPED_BOOTSTRAP: BootstrapReport = { status: "skipped", fingerprint: null, steps: [] };
+
+export async function validateAdd(ctx: Ctx, options: AddOptions): Promise<AddRequest> {
+  const branch = await requireBranch(ctx.repo.primary, options.branch);
+  const taskRaw = requireText(options.task ?? process.env.ORCHARD_TASK, "task");
+  const owner = requireText(options.owner ?? process.env.ORCHARD_OWNER, "owner");
+  const configTtl = ctx.repo.config.config.lease?.ttl;
+  const ttlMs = requireDuration(options.ttl, "ttl", configTtl ? parseDuration(configTtl) : DEFAULT_TTL_MS);
+  const policy = requireOneOf(options.policy, POLICIES, "policy", "isolated");
+  let explicitBase: string | null = null;
+  if (options.base !== undefined) {
+    if (options.base.startsWith("-") || options.base.length === 0) throw usageError("invalid_argument", `--base ${JSON.stringify(options.base)} is not a ref`);
+    if (!(await resolveCommit(ctx.repo.primary, options.base))) throw usageError("invalid_argument", `--base ${JSON.stringify(options.base)} names no commit`);
+    explicitBase = (await readFullRefName(ctx.repo.primary, options.base)) ?? options.base;
+  }
+  const handle = handleFor(ctx.repo.name, branch);
+  return {
+    branch,
+    handle,
+    path: managedPath(ctx.workspace, handle),
+    explicitBase,
+    baseText: options.base ?? null,
+    task: taskRaw === null ? null : canonicalTask(taskRaw),
+    taskRaw,
+    owner,
+    pid: requirePid(options.pid),
+    ttlMs,
+    policy,
+    resume: options.resume ?? false,
+    bootstrap: options.bootstrap ?? true,
+    dryRun: options.dryRun ?? false,
+  };
+}
+
+/** The base a new worktree starts from: --base, else the default branch (local, else origin's). */
+export async function resolveBase(ctx: Ctx, request: AddRequest): Promise<{ ref: string; commit: string }> {
+  if (request.explicitBase) return { ref: request.explicitBase, commit: (await resolveCommit(ctx.repo.primary, request.explicitBase)) as string };
+  const def = await readDefaultBranch(ctx.repo);
+  if (!def)
+    throw usageError(
+      "default_branch_unknown",
+      "the default branch is unknown (a remote exists without origin/HEAD); pass --base or set defaultBranch in .orchard.json",
+    );
+  for (const ref of [`refs/heads/${def.name}`, `refs/remotes/origin/${def.name}`]) {
+    const commit = await resolveCommit(ctx.repo.primary, ref);
+    if (commit) return { ref, commit };
+  }
+  throw usageError("default_branch_unknown", `the default branch ${def.name} has no commit here; pass --base`);
+}
+
+export function resultFor(request: AddRequest, action: AddAction, extra: Partial<AddResult> & { row?: WorktreeRow | undefined }): AddResult {
+  const { row, ...rest } = extra;
+  return {
+    ok: action !== "refused",
+    action,
+    handle: row?.handle ?? request.handle,
+    path: row?.path ?? request.path,
+    branch: row?.branch ?? request.branch,
+    base: row?.baseRef && row.baseCommit ? { ref: row.baseRef, commit: row.baseCommit } : null,
+    head: null,
+    task: row ? row.task : request.task,
+    owner: row ? row.owner : request.owner,
+    lease: row ? leaseView(row) : null,
+    reasons: [],
+    notes: [],
+    candidates: [],
+    bootstrap: SKIPPED_BOOTSTRAP,
+    ...rest,
+  };
+}

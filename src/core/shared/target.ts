@@ -1,0 +1,32 @@
+// Resolving a `<handle|path>` argument to a worktree of the repo: a handle names a registry row;
+// anything else is a path, compared by realpath with what git lists.
+import { readWorktrees } from "../../git/read.js";
+import type { WorktreeEntry } from "../../git/parse/worktrees.js";
+import type { WorktreeRow } from "../../registry/index.js";
+import type { Ctx } from "./context.js";
+import { usageError } from "./errors.js";
+import { realOrAbsolute } from "./paths.js";
+
+export interface Target {
+  path: string;
+  entry: WorktreeEntry | null;
+  row: WorktreeRow | null;
+}
+
+export async function resolveTarget(ctx: Ctx, target: string): Promise<Target> {
+  if (!target || target.startsWith("-")) throw usageError("invalid_argument", `${JSON.stringify(target)} is neither a handle nor a path`);
+  const entries = (await readWorktrees(ctx.repo.primary)).slice(1);
+  const byHandle = target.includes("@") ? ctx.registry.worktrees.byHandle(target) : undefined;
+  if (byHandle && byHandle.repo === ctx.repo.identity)
+    return { path: byHandle.path, entry: entries.find((e) => e.path === byHandle.path) ?? null, row: byHandle };
+  const wanted = realOrAbsolute(target);
+  const entry = entries.find((e) => e.path === wanted || realOrAbsolute(e.path) === wanted) ?? null;
+  const row = ctx.registry.worktrees.current(ctx.repo.identity).find((r) => r.path === (entry?.path ?? wanted)) ?? null;
+  if (!entry && !row) throw usageError("not_a_worktree", `${target} is not a handle or linked worktree of ${ctx.repo.primary}`);
+  return { path: entry?.path ?? (row as WorktreeRow).path, entry, row };
+}
+
+export function requireManaged(target: Target, what: string): WorktreeRow {
+  if (!target.row) throw usageError("not_managed", `${target.path} is not managed by orchard; ${what} needs a managed worktree (see \`orchard adopt\`)`);
+  return target.row;
+}

@@ -1,0 +1,57 @@
+// Public result types (SPEC §3.3): the Facts of one worktree and the pieces they are made of.
+import type { Lifecycle } from "../../registry/index.js";
+import type { ReasonCode } from "./reasons.js";
+
+export type Operation = "merge" | "rebase" | "cherry-pick" | "revert" | "bisect";
+export type MergedHow = "same_commit" | "ancestor" | "patch_equivalent" | "merge_adds_nothing";
+export type LivenessState = "live" | "dead" | "unknown" | "none";
+export type LivenessSignalCode =
+  | "pid_alive"
+  | "pid_dead"
+  | "pid_reused"
+  | "pid_unknown"
+  | "pid_other_host"
+  | "lease_live"
+  | "lease_expired"
+  | "process_in_worktree"
+  | "processes_unknown"
+  | "lock_owner_unknown";
+
+export interface LockOwnerFacts {
+  kind: "orchard" | "claude-code" | "pid" | "unknown";
+  pid?: number;
+  startTime?: string;
+  host?: string;
+}
+
+export interface Facts {
+  path: string;
+  handle: string | null;
+  managed: boolean;
+  branch: string | null;
+  head: string | null;
+  detached: boolean;
+  lifecycle: Lifecycle | null;
+  task: string | null;
+  owner: string | null;
+  base: { ref: string; commit: string; current: string | null; drifted: boolean | null } | null;
+  lock: { locked: boolean; reason: string | null; owner: LockOwnerFacts | null };
+  liveness: { state: LivenessState; signals: { code: LivenessSignalCode; detail: string }[] };
+  dirty?: { tracked: number; untracked: number; conflicted: number; operation: Operation | null } | null;
+  upstream: { ref: string; ahead: number; behind: number } | null;
+  unpushed: number | null;
+  merged?: { target: string | null; how: MergedHow | null } | null;
+  fingerprints: { bootstrap: string | null; context: string | null; runtime: string | null; drift: ReasonCode[] };
+  createdAt: string | null;
+  lastActivity: string | null;
+  missing: boolean;
+  prunable: string | null;
+  disk?: { bytes: number; uniqueBytes: number } | null;
+}
+
+export interface Lease {
+  owner: string | null;
+  pid: number | null;
+  host: string;
+  expiresAt: string | null;
+}

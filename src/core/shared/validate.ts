@@ -1,0 +1,48 @@
+// Input validation (SPEC §3.1 step 1). Invalid input is a usage error (exit 2) and changes nothing.
+import { isValidBranchName } from "../../git/read.js";
+import { usageError } from "./errors.js";
+import { parseDuration } from "./duration.js";
+
+/** A literal branch name: `refs/heads/<b>` passes check-ref-format, and it is not `@`, `HEAD` or option-like. */
+export async function requireBranch(cwd: string, branch: string, flag = "branch"): Promise<string> {
+  const bad = (why: string) => usageError("invalid_branch", `invalid ${flag} ${JSON.stringify(branch)}: ${why}`);
+  if (branch.length === 0) throw bad("empty");
+  if (branch.startsWith("-")) throw bad("starts with '-' (would read as an option)");
+  if (branch === "@" || branch === "HEAD") throw bad(`'${branch}' is not a branch name`);
+  if (branch.startsWith("refs/")) throw bad("give the short name, without refs/");
+  if (!(await isValidBranchName(cwd, branch))) throw bad("git check-ref-format refuses it");
+  return branch;
+}
+
+/** Task and owner: printable, at most 512 characters. Empty means absent. */
+export function requireText(value: string | undefined, flag: string): string | null {
+  if (value === undefined) return null;
+  const trimmed = value.trim();
+  if (trimmed.length === 0) return null;
+  if (value.length > 512) throw usageError("invalid_argument", `--${flag} is longer than 512 characters`);
+  if (/[\p{Cc}\p{Cs}]/u.test(value)) throw usageError("invalid_argument", `--${flag} contains control characters`);
+  return value;
+}
+
+export function requirePid(value: number | string | undefined): number | null {
+  if (value === undefined) return null;
+  const n = typeof value === "number" ? value : /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > 2 ** 31 - 1)
+    throw usageError("invalid_argument", `--pid must be a process id (1…2147483647), got ${JSON.stringify(value)}`);
+  return n;
+}
+
+export function requireDuration(value: string | undefined, flag: string, fallbackMs: number): number {
+  if (value === undefined) return fallbackMs;
+  try {
+    return parseDuration(value);
+  } catch (error) {
+    throw usageError("invalid_argument", `--${flag}: ${(error as Error).message}`);
+  }
+}
+
+export function requireOneOf<T extends string>(value: string | undefined, allowed: readonly T[], flag: string, fallback: T): T {
+  if (value === undefined) return fallback;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw usageError("invalid_argument", `--${flag} must be one of ${allowed.join(", ")}, got ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,5 @@
+// `orchard cleanup-wave`: merge a wave of worktrees back from a manifest and clean it.
+export type { WaveBlock, WaveOutcome } from "./entry.js";
+export type { InvalidEntry, InvalidReason, WaveEntry, WavePlan } from "./manifest.js";
+export { cleanupWave } from "./wave.js";
+export type { WaveItem, WaveOptions, WaveResult, WaveResultEntry } from "./wave.js";

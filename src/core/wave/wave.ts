@@ -1,0 +1,113 @@
+// `orchard cleanup-wave --manifest <file>` (SPEC §3.9): merge a wave of agent branches back into
+// the target and clean their worktrees, in manifest order, each entry under the mutation lock.
+// Invalid input refuses the whole manifest (exit 2) before anything happens; a target that is
+// detached or has tracked changes refuses the wave before any entry (exit 3); a blocked entry
+// stops the wave (the rest are `pending`) unless --continue-on-block isolates entries.
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
+import { readWorktrees } from "../../git/read.js";
+import { withMutationLock } from "../shared/mutation-lock.js";
+import { usageError } from "../shared/errors.js";
+import { reason, type Reason } from "../shared/reasons.js";
+import { DEFAULT_BRANCH_PATTERN, readManifestFile, validateManifest, type WaveEntry, type WavePlan } from "./manifest.js";
+import { checkTarget, processEntry, type WaveOutcome } from "./entry.js";
+import type { Ctx } from "../shared/context.js";
+import { realOrAbsolute } from "../shared/paths.js";
+
+export interface WaveOptions {
+  /** Path of the manifest file. */
+  manifest: string;
+  /** A worktree of the repo to merge into (default: the primary). */
+  into?: string;
+  continueOnBlock?: boolean;
+  allowDeletions?: boolean;
+}
+
+export interface WaveItem {
+  agent_id: string | null;
+  worktree_path: string;
+  branch: string;
+  expected_base: string;
+}
+
+export type WaveResultEntry = WaveItem & WaveOutcome;
+
+export interface WaveResult {
+  ok: boolean;
+  plan: WavePlan;
+  result: {
+    ok: boolean;
+    action: "cleanup_wave" | "skip";
+    reason: "ok" | "cleanup_blocked";
+    entries: WaveResultEntry[];
+    pending: WaveItem[];
+  };
+  /** Why the wave was refused before any entry (target checks). */
+  reasons?: Reason[];
+}
+
+const item = (e: WaveEntry): WaveItem => ({ agent_id: e.agent_id, worktree_path: e.worktree_path, branch: e.branch, expected_base: e.expected_base });
+
+async function resolveWaveTarget(ctx: Ctx, into: string | undefined): Promise<{ path: string; branch: string | null }> {
+  const entries = await readWorktrees(ctx.repo.primary);
+  if (into === undefined) {
+    const main = entries[0];
+    if (!main || main.bare) throw usageError("invalid_argument", "the primary is a bare repository; pass --into <worktree path>");
+    return { path: main.path, branch: main.branch?.replace(/^refs\/heads\//, "") ?? null };
+  }
+  let wanted: string;
+  try {
+    wanted = realpathSync(resolve(into));
+  } catch {
+    throw usageError("invalid_argument", `--into ${into} does not exist`);
+  }
+  const entry = entries.find((e) => !e.bare && (e.path === wanted || realOrAbsolute(e.path) === wanted));
+  if (!entry) throw usageError("invalid_argument", `--into ${into} is not a worktree of ${ctx.repo.primary}`);
+  return { path: entry.path, branch: entry.branch?.replace(/^refs\/heads\//, "") ?? null };
+}
+
+export async function cleanupWave(ctx: Ctx, options: WaveOptions): Promise<WaveResult> {
+  if (!options.manifest) throw usageError("invalid_argument", "--manifest <file> is required");
+  const raw = readManifestFile(resolve(options.manifest));
+  const target = await resolveWaveTarget(ctx, options.into);
+  const waveConfig = ctx.repo.config.config.wave;
+  const entries = await validateManifest(raw, {
+    primary: ctx.repo.primary,
+    targetPath: realOrAbsolute(target.path),
+    targetBranch: target.branch,
+    branchPattern: waveConfig?.branchPattern ?? DEFAULT_BRANCH_PATTERN,
+  });
+  const plan: WavePlan = { action: "cleanup_wave", discovery: "manifest", reason: "ok", entries, invalid: [] };
+  const pendingAll = entries.map(item);
+  if (entries.length === 0)
+    return {
+      ok: true,
+      plan: { ...plan, action: "skip", reason: "empty_manifest" },
+      result: { ok: true, action: "skip", reason: "ok", entries: [], pending: [] },
+    };
+  const problems = await checkTarget(target);
+  const first = problems[0];
+  if (first || target.branch === null) {
+    const reasons = problems.map((p) => reason(p.code, { path: target.path }, p.detail));
+    return {
+      ok: false,
+      plan: { ...plan, action: "skip", reason: first?.code ?? "target_detached" },
+      result: { ok: false, action: "skip", reason: "cleanup_blocked", entries: [], pending: pendingAll },
+      reasons,
+    };
+  }
+  const waveTarget = { path: target.path, branch: target.branch };
+  const allowDeletions = options.allowDeletions ?? waveConfig?.allowDeletions ?? false;
+  const done: WaveResultEntry[] = [];
+  let pending: WaveItem[] = [];
+  for (const [i, entry] of entries.entries()) {
+    const outcome = await withMutationLock(ctx.repo.commonDir, () => processEntry(ctx, waveTarget, entry, { allowDeletions }));
+    done.push({ ...item(entry), ...outcome });
+    if (outcome.status === "blocked" && !options.continueOnBlock) {
+      pending = entries.slice(i + 1).map(item);
+      break;
+    }
+  }
+  const ok = !done.some((d) => d.status === "blocked");
+  return { ok, plan, result: { ok, action: "cleanup_wave", reason: ok ? "ok" : "cleanup_blocked", entries: done, pending } };
+}
