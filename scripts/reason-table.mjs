@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The reason-code reference of the README, generated from src/core/shared/reasons.ts so it stays true.
+// The reason-code reference of docs/reasons.md, generated from src/core/shared/reasons.ts so it stays true.
 // Codes and sentences come from the built module (dist/core/shared/reasons.js: run `npm run build`
 // first); the group headings come from the `// ...` comment lines of the source.
 //   node scripts/reason-table.mjs                 print the tables

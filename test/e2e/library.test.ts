@@ -2,9 +2,9 @@
 // its name, and a TypeScript consumer type-checks against its exported types.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Scenario, git, CLI } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
@@ -138,8 +138,10 @@ export const unknown: ReasonCode = "no_such_reason";
   });
 });
 
-describe("README.md agrees with the CLI", () => {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+describe("the README and docs/ agree with the CLI", () => {
+  const read = (file: string): string => readFileSync(join(ROOT, file), "utf8");
+  const readme = read("README.md");
+  const reference = read("docs/commands.md");
   const helps = new Map<string, string>();
   const help = (...args: string[]): string => {
     const key = args.join(" ");
@@ -148,22 +150,74 @@ describe("README.md agrees with the CLI", () => {
   };
   const commandsOf = (text: string) =>
     [...text.slice(text.indexOf("Commands:")).matchAll(/^ {2}([a-z-]+)/gm)].map((m) => m[1] as string).filter((c) => c !== "help");
+  const flagsOf = (text: string) => [...text.matchAll(/^ {2}(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1] as string).filter((f) => f !== "--help");
+  /** GitHub's anchor of a heading: lower case, punctuation (backticks too) dropped, spaces as hyphens. */
+  const anchor = (heading: string) =>
+    heading
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+      .replace(/\s/g, "-");
+  const withoutCode = (text: string) => text.replace(/^```[\s\S]*?^```/gm, "");
+  const anchorsOf = (text: string) => new Set([...withoutCode(text).matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchor(m[1] as string)));
+  /** The part of docs/commands.md from the heading `heading` up to the next heading of the same or a higher level. */
+  const section = (heading: string): string => {
+    const lines = reference.split("\n");
+    const start = lines.indexOf(heading);
+    if (start < 0) return "";
+    const level = heading.indexOf(" ");
+    const end = lines.findIndex((line, i) => i > start && /^#+ /.test(line) && line.indexOf(" ") <= level);
+    return lines.slice(start, end < 0 ? undefined : end).join("\n");
+  };
 
-  it("documents every command and every option `--help` shows", () => {
+  it("docs/commands.md documents every command, and every option `--help` shows in that command's own section", () => {
     const missing: string[] = [];
+    const conventions = section("## Conventions of every command");
+    for (const flag of ["--version", ...flagsOf(help())]) if (!conventions.includes(`\`${flag}`)) missing.push(`global ${flag}`);
     for (const command of commandsOf(help())) {
+      const own = section(`### \`orchard ${command}\``);
+      if (own === "") missing.push(`### \`orchard ${command}\``);
       const subcommands = help(command).includes("Commands:") ? commandsOf(help(command)).map((sub) => [command, sub]) : [[command]];
       for (const words of subcommands) {
-        if (!readme.includes(`orchard ${words.join(" ")}`)) missing.push(`orchard ${words.join(" ")}`);
-        for (const [, flag] of help(...words).matchAll(/^ {2}(?:-\w, )?(--[a-z-]+)/gm))
-          if (flag !== "--help" && !readme.includes(`\`${flag}`)) missing.push(`${words.join(" ")} ${flag}`);
+        if (!own.includes(`orchard ${words.join(" ")}`)) missing.push(`orchard ${words.join(" ")}`);
+        for (const flag of flagsOf(help(...words))) if (!own.includes(`\`${flag}`)) missing.push(`${words.join(" ")} ${flag}`);
       }
     }
     expect(missing).toEqual([]);
   });
 
-  it("its reason-code table is generated from src/core/shared/reasons.ts and up to date", () => {
-    const r = spawnSync(process.execPath, [join(ROOT, "scripts", "reason-table.mjs"), "--check", join(ROOT, "README.md")], { encoding: "utf8" });
+  it("the README's command table has one row per command, linking to that command's section of docs/commands.md", () => {
+    const rows = [...readme.matchAll(/^\| \[`orchard ([a-z-]+)[^\]]*\]\(docs\/commands\.md#([^)]+)\) \| .+ \|$/gm)].map((m) => [m[1], m[2]]);
+    expect(rows.map(([command]) => command).sort()).toEqual(commandsOf(help()).sort());
+    const anchors = anchorsOf(reference);
+    for (const [command, target] of rows) {
+      expect(target).toBe(anchor(`\`orchard ${command}\``));
+      expect(anchors.has(target as string), `docs/commands.md has no heading for #${target}`).toBe(true);
+    }
+  });
+
+  it("every relative link of the README and docs/ leads to a file and, with a #fragment, to one of its headings", () => {
+    const files = [
+      "README.md",
+      ...readdirSync(join(ROOT, "docs"))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => `docs/${f}`),
+    ];
+    const broken: string[] = [];
+    for (const file of files) {
+      for (const [, link] of withoutCode(read(file)).matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(link as string)) continue;
+        const [path, fragment] = (link as string).split("#") as [string, string | undefined];
+        const target = path === "" ? file : relative(ROOT, resolve(ROOT, dirname(file), path));
+        if (!existsSync(join(ROOT, target))) broken.push(`${file}: ${link} (no such file)`);
+        else if (fragment !== undefined && !anchorsOf(read(target)).has(fragment)) broken.push(`${file}: ${link} (no such heading)`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it("docs/reasons.md's reason-code table is generated from src/core/shared/reasons.ts and up to date", () => {
+    const r = spawnSync(process.execPath, [join(ROOT, "scripts", "reason-table.mjs"), "--check", join(ROOT, "docs", "reasons.md")], { encoding: "utf8" });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
   });
