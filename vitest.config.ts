@@ -1,10 +1,12 @@
 import { defineConfig } from "vitest/config";
+import { TEST_TIMEOUT_MS } from "./test/helpers/time.js";
 
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // One scaled budget for every test and hook (ORCHARD_TEST_TIME_SCALE, see test/helpers/time.ts).
+    testTimeout: TEST_TIMEOUT_MS,
+    hookTimeout: TEST_TIMEOUT_MS,
     pool: "forks",
     maxWorkers: 2,
   },

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, waitFor } from "../helpers/scenario.js";
+import { TEST_TIMEOUT_MS, durationText } from "../helpers/time.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -15,10 +16,10 @@ it("another add completes while a bootstrap command is still running", async () 
   const started = join(s.root, "bootstrap-started");
   writeFileSync(
     join(s.primary, ".orchard.json"),
-    JSON.stringify({ bootstrap: { run: [`touch '${started}'; while [ ! -f '${release}' ]; do sleep 0.05; done`], timeout: "60s" } }),
+    JSON.stringify({ bootstrap: { run: [`touch '${started}'; while [ ! -f '${release}' ]; do sleep 0.05; done`], timeout: durationText(TEST_TIMEOUT_MS) } }),
   );
   const slow = s.orchardAsync(["add", "slow-bootstrap"], { env: { ORCHARD_TRUST: "1" } });
-  await waitFor(() => existsSync(started), 30_000);
+  await waitFor(() => existsSync(started), "the bootstrap command starting");
   const other = s.orchard(["add", "meanwhile", "--no-bootstrap"], { env: { ORCHARD_TRUST: "1" } });
   expect(other.code, other.stdout + other.stderr).toBe(0);
   expect(other.json.action).toBe("created");

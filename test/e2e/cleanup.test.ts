@@ -8,6 +8,7 @@ import Database from "better-sqlite3";
 import { Scenario, git, gitResult, liveProcess, waitFor } from "../helpers/scenario.js";
 import { pidState } from "../../src/core/shared/process.js";
 import { hermeticEnv } from "../helpers/env.js";
+import { WAIT_TIMEOUT_MS } from "../helpers/time.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -147,7 +148,7 @@ describe("apply", () => {
     git(s.primary, "worktree", "lock", "--reason", "mine now", relocked.path);
     const inside = liveProcess(occupied.path);
     try {
-      await waitFor(() => readFileSync(`/proc/${inside.pid}/cmdline`, "utf8").length > 0);
+      await waitFor(() => readFileSync(`/proc/${inside.pid}/cmdline`, "utf8").length > 0, "the process inside starting");
       const r = s.orchard(["cleanup", "apply", p.planId]).json;
       const by = (h: string) => r.items.find((i: Item) => i.handle === h && i.action === "remove");
       expect(by(dirtied.handle)).toMatchObject({
@@ -314,7 +315,7 @@ function itemStates(planId: string): { state: string; phase: string | null }[] {
   if (!existsSync(join(s.home, "orchard.db"))) return [];
   const db = new Database(join(s.home, "orchard.db"), {
     readonly: true,
-    timeout: 5000,
+    timeout: WAIT_TIMEOUT_MS, // SQLite's busy wait, should the CLI hold a write lock
   });
   try {
     return (db.prepare("SELECT state, result FROM plan_items WHERE plan_id = ? ORDER BY seq").all(planId) as { state: string; result: string | null }[]).map(
@@ -328,16 +329,24 @@ function itemStates(planId: string): { state: string; phase: string | null }[] {
   }
 }
 
+// One test per moment of the kill, each with a fresh fleet and its own time budget (four rounds of
+// fleet building and ~10 CLI calls in one test ran past the budget on a loaded machine). Whether a
+// kill lands inside an item is up to the scheduler, so no single moment asserts it; the last test
+// asserts that most did, once all the moments have run.
 describe("kill -9 during apply, then resume", () => {
-  it("finishes every item; every commit stays reachable; every dirty file is preserved or salvaged", async () => {
-    const moments: [string, (states: { state: string; phase: string | null }[]) => boolean][] = [
-      ["the first item claimed", (st) => st.some((x) => x.state === "applying")],
-      ["a removal under way", (st) => st.some((x) => x.phase === "acting")],
-      ["a salvage made", (st) => st.some((x) => x.phase === "salvaged")],
-      ["after the first item", (st) => st.some((x) => x.state === "done")],
-    ];
-    let killedMidItem = 0;
-    for (const [index, [label, when]] of moments.entries()) {
+  type States = { state: string; phase: string | null }[];
+  const moments: [string, (states: States) => boolean][] = [
+    ["the first item claimed", (st) => st.some((x) => x.state === "applying")],
+    ["a removal under way", (st) => st.some((x) => x.phase === "acting")],
+    ["a salvage made", (st) => st.some((x) => x.phase === "salvaged")],
+    ["after the first item", (st) => st.some((x) => x.state === "done")],
+  ];
+  let ran = 0;
+  let killedMidItem = 0;
+
+  it.each(moments.map(([label, when], index) => ({ label, when, index })))(
+    "at $label: finishes every item; every commit stays reachable; every dirty file is preserved or salvaged",
+    async ({ label, when, index }) => {
       const fleet = [0, 1, 2].map((n) => {
         const w = add(`k${index}-${n}`, "--owner", "agent");
         mkdirSync(join(w.path, "node_modules", "pkg"), { recursive: true });
@@ -375,8 +384,13 @@ describe("kill -9 during apply, then resume", () => {
         if (existsSync(w.path)) expect(readFileSync(join(w.path, "untracked-work.txt"), "utf8")).toBe("precious\n");
         else expect(git(s.primary, "show", `${item.salvageRef}:untracked-work.txt`), label).toBe("precious");
       }
-    }
-    expect(killedMidItem).toBeGreaterThanOrEqual(2); // the kills really landed inside items
+      ran++;
+    },
+  );
+
+  it("the kills really landed inside items", (ctx) => {
+    ctx.skip(ran < moments.length, "needs every moment above to have run and passed");
+    expect(killedMidItem).toBeGreaterThanOrEqual(2);
   });
 });
 
@@ -391,7 +405,7 @@ describe("run", () => {
     const wip = released("r-5");
     s.makeDirty(wip.path);
     mkdirSync(join(s.home, "worktrees", "app@husk"), { recursive: true });
-    await waitFor(() => pidState(p.pid) === "dead");
+    await waitFor(() => pidState(p.pid) === "dead", "the lease pid dying");
     const r = s.orchard(["cleanup", "run", "--include", "reclaimable,reapable,missing,husk"]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.json).toMatchObject({ ok: true, status: "completed", failed: 0 });

@@ -47,21 +47,27 @@ describe("concurrent adds", () => {
   });
 });
 
+// One test per moment, each with its own time budget (six kills and eighteen CLI calls in one test
+// neared the budget on a loaded machine). Whether a kill lands mid-add is up to the scheduler, so
+// no single moment asserts it; the last test asserts that most did, once all the moments have run.
 describe("kill -9 during add", () => {
-  it("the next add of the handle repairs whatever a killed add left behind", async () => {
-    const admin = (branch: string) => join(s.primary, ".git", "worktrees", `app@${branch}`);
-    const dir = (branch: string) => join(s.home, "worktrees", `app@${branch}`);
-    const moments: [string, (branch: string) => boolean][] = [
-      ["at once", () => true],
-      ["when the admin dir appears", (b) => existsSync(admin(b))],
-      ["when the directory appears", (b) => existsSync(dir(b))],
-      ["mid checkout", (b) => existsSync(join(dir(b), "src"))],
-      ["when the checkout is complete", (b) => existsSync(join(dir(b), "README.md"))],
-      ["when the identity file is written", (b) => existsSync(join(admin(b), "orchard.json"))],
-    ];
-    let early = 0;
-    let repaired = 0;
-    for (const [i, [label, when]] of moments.entries()) {
+  const admin = (branch: string) => join(s.primary, ".git", "worktrees", `app@${branch}`);
+  const dir = (branch: string) => join(s.home, "worktrees", `app@${branch}`);
+  const moments: [string, (branch: string) => boolean][] = [
+    ["at once", () => true],
+    ["when the admin dir appears", (b) => existsSync(admin(b))],
+    ["when the directory appears", (b) => existsSync(dir(b))],
+    ["mid checkout", (b) => existsSync(join(dir(b), "src"))],
+    ["when the checkout is complete", (b) => existsSync(join(dir(b), "README.md"))],
+    ["when the identity file is written", (b) => existsSync(join(admin(b), "orchard.json"))],
+  ];
+  let ran = 0;
+  let early = 0;
+  let repaired = 0;
+
+  it.each(moments.map(([label, when], i) => ({ label, when, i })))(
+    "$label: the next add of the handle repairs whatever the killed add left behind",
+    async ({ label, when, i }) => {
       const branch = `crash-${i}`;
       early += (await s.orchardKilledWhen(["add", branch, "--owner", "crasher"], () => when(branch))) ? 1 : 0;
       const r = s.orchard(["add", branch, "--owner", "crasher"]);
@@ -71,13 +77,16 @@ describe("kill -9 during add", () => {
       expect(existsSync(join(r.json.path, "README.md"))).toBe(true);
       const again = s.orchard(["add", branch, "--owner", "crasher"]);
       expect(again.json.action, label).toBe("adopted");
-    }
-    expect(early).toBeGreaterThanOrEqual(3); // the kills really landed mid-add
-    expect(repaired).toBeGreaterThanOrEqual(3); // and left `creating` rows that the next add repaired
-    const listed = git(s.primary, "worktree", "list", "--porcelain")
-      .split("\n")
-      .filter((l) => l.startsWith("worktree "));
-    expect(listed).toHaveLength(moments.length + 1);
-    expect(git(s.primary, "worktree", "list", "--porcelain")).not.toContain("initializing");
+      const listed = git(s.primary, "worktree", "list", "--porcelain");
+      expect(listed.split("\n").filter((l) => l.startsWith("worktree "))).toHaveLength(2);
+      expect(listed).not.toContain("initializing");
+      ran++;
+    },
+  );
+
+  it("the kills really landed mid-add and left rows the next add repaired", (ctx) => {
+    ctx.skip(ran < moments.length, "needs every moment above to have run and passed");
+    expect(early).toBeGreaterThanOrEqual(3);
+    expect(repaired).toBeGreaterThanOrEqual(3);
   });
 });

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CLI, git } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
+import { PROCESS_TIMEOUT_MS } from "../helpers/time.js";
 
 let root: string;
 
@@ -18,7 +19,7 @@ function freshMachineEnv(): NodeJS.ProcessEnv {
 }
 
 function demo(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, "demo", ...args], { cwd: root, env: freshMachineEnv(), encoding: "utf8", timeout: 180_000 });
+  const r = spawnSync(process.execPath, [CLI, "demo", ...args], { cwd: root, env: freshMachineEnv(), encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -64,7 +64,7 @@ describe("one disposition per worktree", () => {
     const p = liveProcess();
     const w = add("reap-1", "--owner", "agent-a", "--pid", String(p.pid), "--ttl", "1ms");
     p.stop();
-    await waitFor(() => pidState(p.pid) === "dead");
+    await waitFor(() => pidState(p.pid) === "dead", "the lease pid dying");
     expect(row(hygiene(), w.handle)).toMatchObject({ disposition: "reapable", reasons: [{ code: "dead_owner" }, { code: "clean" }, { code: "merged" }] });
   });
 

@@ -91,14 +91,14 @@ describe("registry failures are clear errors (exit 1) and never a reset", () => 
         `
       const D = require(${JSON.stringify(join(process.cwd(), "node_modules/better-sqlite3"))});
       const db = new D(${JSON.stringify(join(s.home, "orchard.db"))});
-      db.exec("BEGIN EXCLUSIVE"); console.log("locked"); setTimeout(() => {}, 20000);`,
+      db.exec("BEGIN EXCLUSIVE"); console.log("locked"); setInterval(() => {}, 1000); // holds the lock until killed, however slow the machine`,
       ],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
     let out = "";
     holder.stdout.on("data", (d: Buffer) => (out += d.toString()));
     try {
-      await waitFor(() => out.includes("locked"));
+      await waitFor(() => out.includes("locked"), "the holder taking the lock");
       const r = s.orchard(["add", "feat-a"]);
       expect(r.code).toBe(1);
       expect(r.json.error.code).toBe("registry_locked");

@@ -8,6 +8,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Scenario, git, CLI } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
+import { PROCESS_TIMEOUT_MS } from "../helpers/time.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -28,7 +29,7 @@ afterEach(() => {
 function runModule(source: string, args: string[]): { code: number | null; stdout: string; stderr: string } {
   const file = join(consumer, "main.mjs");
   writeFileSync(file, source);
-  const r = spawnSync(process.execPath, [file, ...args], { cwd: consumer, env: hermeticEnv(), encoding: "utf8", timeout: 60_000 });
+  const r = spawnSync(process.execPath, [file, ...args], { cwd: consumer, env: hermeticEnv(), encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -132,7 +133,7 @@ export const unknown: ReasonCode = "no_such_reason";
       join(ROOT, "node_modules", "@types"),
       file,
     ];
-    const r = spawnSync(process.execPath, args, { cwd: consumer, encoding: "utf8", timeout: 120_000 });
+    const r = spawnSync(process.execPath, args, { cwd: consumer, encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
     expect(r.stdout + r.stderr).toBe("");
     expect(r.status).toBe(0);
   });
@@ -145,7 +146,8 @@ describe("the README and docs/ agree with the CLI", () => {
   const helps = new Map<string, string>();
   const help = (...args: string[]): string => {
     const key = args.join(" ");
-    if (!helps.has(key)) helps.set(key, spawnSync(process.execPath, [CLI, ...args, "--help"], { encoding: "utf8", env: hermeticEnv() }).stdout);
+    if (!helps.has(key))
+      helps.set(key, spawnSync(process.execPath, [CLI, ...args, "--help"], { encoding: "utf8", env: hermeticEnv(), timeout: PROCESS_TIMEOUT_MS }).stdout);
     return helps.get(key) ?? "";
   };
   const commandsOf = (text: string) =>
@@ -217,7 +219,10 @@ describe("the README and docs/ agree with the CLI", () => {
   });
 
   it("docs/reasons.md's reason-code table is generated from src/core/shared/reasons.ts and up to date", () => {
-    const r = spawnSync(process.execPath, [join(ROOT, "scripts", "reason-table.mjs"), "--check", join(ROOT, "docs", "reasons.md")], { encoding: "utf8" });
+    const r = spawnSync(process.execPath, [join(ROOT, "scripts", "reason-table.mjs"), "--check", join(ROOT, "docs", "reasons.md")], {
+      encoding: "utf8",
+      timeout: PROCESS_TIMEOUT_MS,
+    });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
   });

@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { Scenario, CLI, git, deadPid } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
+import { PROCESS_TIMEOUT_MS } from "../helpers/time.js";
 
 interface Session {
   client: Client;
@@ -13,6 +14,9 @@ interface Session {
   errors: Error[];
   call: (name: string, args?: Record<string, unknown>) => Promise<{ isError: boolean; json: any }>;
 }
+
+/** The SDK's own per-request timeout (60 s by default) replaced by the suite's scaled one. */
+const REQUEST = { timeout: PROCESS_TIMEOUT_MS };
 
 let s: Scenario;
 let session: Session | undefined;
@@ -24,10 +28,10 @@ async function connect(extraEnv: Record<string, string> = {}): Promise<Session> 
   transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
   const errors: Error[] = [];
   const client = new Client({ name: "orchard-test", version: "1.0.0" });
-  await client.connect(transport);
+  await client.connect(transport, REQUEST);
   transport.onerror = (error) => errors.push(error); // after connect: the client installs its own first
   const call = async (name: string, args: Record<string, unknown> = {}) => {
-    const r = await client.callTool({ name, arguments: args });
+    const r = await client.callTool({ name, arguments: args }, undefined, REQUEST);
     const content = r.content as { type: string; text: string }[];
     expect(content).toHaveLength(1);
     expect(content[0]?.type).toBe("text");
@@ -49,7 +53,7 @@ describe("orchard mcp", () => {
   it("initializes and lists every tool with a strict JSON schema that has `repo`", async () => {
     session = await connect();
     expect(session.client.getServerVersion()).toMatchObject({ name: "orchard" });
-    const { tools } = await session.client.listTools();
+    const { tools } = await session.client.listTools(undefined, REQUEST);
     const names = tools.map((t) => t.name);
     expect(names.sort()).toEqual(
       [
@@ -188,7 +192,7 @@ describe("orchard mcp", () => {
       env: hermeticEnv(),
       input: lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
       encoding: "utf8",
-      timeout: 30_000,
+      timeout: PROCESS_TIMEOUT_MS,
     });
     expect(r.status).toBe(0);
     const answers = r.stdout

@@ -7,15 +7,17 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { hermeticEnv } from "./env.js";
+import { PROCESS_TIMEOUT_MS, WAIT_TIMEOUT_MS } from "./time.js";
 
 export const CLI = resolve(dirname(fileURLToPath(import.meta.url)), "../../dist/cli/main.js");
 
 export function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, { cwd, env: hermeticEnv(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).replace(/\n$/, "");
+  const out = execFileSync("git", args, { cwd, env: hermeticEnv(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: PROCESS_TIMEOUT_MS });
+  return out.replace(/\n$/, "");
 }
 
 export function gitResult(cwd: string, ...args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync("git", args, { cwd, env: hermeticEnv(), encoding: "utf8" });
+  const r = spawnSync("git", args, { cwd, env: hermeticEnv(), encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -104,7 +106,7 @@ export class Scenario {
       cwd: options.cwd ?? this.primary,
       env: hermeticEnv(options.env),
       encoding: "utf8",
-      timeout: 120_000,
+      timeout: PROCESS_TIMEOUT_MS,
     });
     return toResult(r.status ?? -1, r.stdout, r.stderr);
   }
@@ -223,7 +225,7 @@ export class Scenario {
 
 /** A pid that is certainly dead: spawn a process, wait for it to exit, use its pid. */
 export function deadPid(): number {
-  const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+  const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
   return Number(r.stdout);
 }
 
@@ -234,10 +236,10 @@ export function liveProcess(cwd?: string): { pid: number; stop: () => void } {
 }
 
 /** Polls `check` until it returns true or the deadline passes (no sleeps to wait for things). */
-export async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+export async function waitFor(check: () => boolean, what = "the condition", timeoutMs = WAIT_TIMEOUT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
-    if (Date.now() > deadline) throw new Error("condition not met before the deadline");
+    if (Date.now() > deadline) throw new Error(`${what} did not hold within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { acquireMutationLock } from "./mutation-lock.js";
 import { readStartTime } from "./process.js";
 import { deadPid } from "../../../test/helpers/scenario.js";
+import { WAIT_TIMEOUT_MS } from "../../../test/helpers/time.js";
 
 const dir = () => mkdtempSync(join(tmpdir(), "orchard-lock-"));
 const body = (pid: number, startTime: string | null, host = hostname()) => JSON.stringify({ pid, startTime, host, at: new Date().toISOString() });
@@ -22,7 +23,7 @@ describe("the per-repo mutation lock", () => {
   it("steals a lock whose owner died", async () => {
     const d = dir();
     writeFileSync(join(d, "orchard-mutation.lock"), body(deadPid(), "1"));
-    const lock = await acquireMutationLock(d, { timeoutMs: 2000 });
+    const lock = await acquireMutationLock(d, { timeoutMs: WAIT_TIMEOUT_MS });
     expect(JSON.parse(readFileSync(join(d, "orchard-mutation.lock"), "utf8")).pid).toBe(process.pid);
     lock.release();
   });
@@ -30,7 +31,7 @@ describe("the per-repo mutation lock", () => {
   it("steals a lock whose pid was reused (start time differs)", async () => {
     const d = dir();
     writeFileSync(join(d, "orchard-mutation.lock"), body(process.pid, "1"));
-    (await acquireMutationLock(d, { timeoutMs: 2000 })).release();
+    (await acquireMutationLock(d, { timeoutMs: WAIT_TIMEOUT_MS })).release();
   });
 
   it("waits for a live owner, and never steals a lock from another host", async () => {
