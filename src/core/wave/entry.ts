@@ -17,7 +17,7 @@ import {
   readGitDirs,
   readSymbolicRef,
 } from "../../git/read.js";
-import { abortMerge, commitMerge, deleteRef, mergeNoCommit, removeWorktree } from "../../git/write.js";
+import { abortMerge, commitMerge, commitTree, deleteRef, mergeNoCommit, removeWorktree } from "../../git/write.js";
 import { GitError } from "../../git/errors.js";
 import { readAdminDirs, readOperation } from "../shared/admin.js";
 import { proveMerged, readLiveness } from "../facts/index.js";
@@ -67,7 +67,19 @@ export interface EntryOptions {
   allowDeletions: boolean;
   allowLive: boolean;
   dryRun: boolean;
+  /**
+   * --dry-run: the target as the earlier planned merges would leave it (an unreferenced commit of
+   * the merge-tree result), so each entry is judged against what the real run would see.
+   */
+  simulated?: { tip: string | null };
 }
+
+const SIMULATION_IDENTITY = {
+  GIT_AUTHOR_NAME: "Orchard",
+  GIT_AUTHOR_EMAIL: "orchard@localhost",
+  GIT_COMMITTER_NAME: "Orchard",
+  GIT_COMMITTER_EMAIL: "orchard@localhost",
+};
 
 const blocked = (reason: WaveBlock, stderr?: string, extra: { conflicts?: string[]; files?: string[] } = {}): WaveOutcome => ({
   status: "blocked",
@@ -103,7 +115,7 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
   const listed = (await readWorktrees(cwd)).slice(1);
   const wt = listed.find((e) => e.path === entry.worktree_path || realOrAbsolute(e.path) === entry.worktree_path) ?? null;
   const targetRef = `refs/heads/${target.branch}`;
-  const targetTip = await resolveCommit(cwd, targetRef);
+  const targetTip = options.simulated?.tip ?? (await resolveCommit(cwd, targetRef));
   if (targetTip === null) return blocked("target_detached", `${targetRef} has no commit`);
   const tip = await resolveCommit(cwd, branchRef);
   let leftover = false;
@@ -176,6 +188,13 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
   if (!merged) {
     const preview = await readMergeTree(target.path, targetTip, tip);
     if (!preview.clean) return blocked("merge_conflict", `conflicts in ${someFiles(preview.conflicts)}`, { conflicts: preview.conflicts });
+    if (options.simulated)
+      options.simulated.tip = await commitTree(cwd, {
+        tree: preview.tree,
+        parents: [targetTip, tip],
+        message: mergeMessage(entry.branch),
+        env: SIMULATION_IDENTITY,
+      });
   }
   if (options.dryRun)
     return {

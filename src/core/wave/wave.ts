@@ -126,7 +126,12 @@ export async function cleanupWave(ctx: Ctx, options: WaveOptions): Promise<WaveR
     };
   }
   const waveTarget = { path: target.path, branch: target.branch };
-  const entryOptions = { allowDeletions: options.allowDeletions ?? waveConfig?.allowDeletions ?? false, allowLive: options.allowLive ?? false, dryRun };
+  const entryOptions = {
+    allowDeletions: options.allowDeletions ?? waveConfig?.allowDeletions ?? false,
+    allowLive: options.allowLive ?? false,
+    dryRun,
+    ...(dryRun ? { simulated: { tip: null } } : {}),
+  };
   const done: WaveResultEntry[] = [];
   let pending: WaveItem[] = [];
   for (const [i, entry] of entries.entries()) {
