@@ -225,4 +225,14 @@ describe("--dry-run (SPEC §3.9)", () => {
     // the real run does what the dry run said, up to the block
     expect(statuses(wave([a, b, c]))).toEqual(["merged_removed:ok", "blocked:worktree_dirty"]);
   });
+
+  it("judges each entry against the target the earlier planned merges would leave", () => {
+    const a = agent(1, { file: "README.md", content: "# from agent 1\n" });
+    const b = agent(2, { file: "README.md", content: "# from agent 2\n" });
+    const dry = wave([a, b], ["--dry-run"]);
+    expect(statuses(dry)).toEqual(["planned:ok", "blocked:merge_conflict"]);
+    expect(dry.json.result.entries[1].conflicts).toEqual(["README.md"]);
+    expect(git(s.primary, "rev-parse", "main")).toBe(base);
+    expect(statuses(wave([a, b]))).toEqual(["merged_removed:ok", "blocked:merge_conflict"]);
+  });
 });
