@@ -174,13 +174,13 @@ describe("a killed merge is finished by the rerun (issue 13.7)", () => {
 
 describe("removal is verified (issue 10.7)", () => {
   it("git dropped the entry but files remain: worktree_remove_incomplete until they are gone, never already_done", () => {
-    const a = agent(1);
-    const release = pin(join(a.worktree_path, "agent-1.txt"));
+    const a = agent(1, { file: "pinned/agent-1.txt" });
+    const release = pin(join(a.worktree_path, "pinned", "agent-1.txt"));
     if (!release) return; // this host cannot make a file undeletable
     const r = wave([a]);
     expect(r.code).toBe(3);
     expect(statuses(r)).toEqual(["blocked:worktree_remove_incomplete"]);
-    expect(r.json.result.entries[0].files).toEqual(["agent-1.txt"]);
+    expect(r.json.result.entries[0].files).toEqual(["pinned/agent-1.txt"]);
     expect(listed(a.worktree_path)).toBe(false);
     expect(existsSync(a.worktree_path)).toBe(true);
     // the rerun sees its own leftover, not a finished entry
