@@ -112,10 +112,14 @@ export async function allCommitsEquivalent(cwd: string, target: string, branch: 
 }
 
 /** `git merge-tree --write-tree`: the merged tree, or null when the merge conflicts. */
-export async function readMergeTree(cwd: string, target: string, branch: string): Promise<{ tree: string; clean: true } | { clean: false; conflicts: string }> {
-  const r = await git(["merge-tree", "--write-tree", "--no-messages", "--end-of-options", target, branch], { cwd, ok: [0, 1] });
-  const tree = r.stdout.split("\n")[0]?.trim() ?? "";
-  return r.exitCode === 0 ? { tree, clean: true } : { clean: false, conflicts: r.stdout };
+export async function readMergeTree(
+  cwd: string,
+  target: string,
+  branch: string,
+): Promise<{ tree: string; clean: true } | { clean: false; conflicts: string[] }> {
+  const r = await git(["merge-tree", "--write-tree", "--name-only", "-z", "--no-messages", "--end-of-options", target, branch], { cwd, ok: [0, 1] });
+  const [tree = "", ...paths] = r.stdout.split("\0");
+  return r.exitCode === 0 ? { tree: tree.trim(), clean: true } : { clean: false, conflicts: [...new Set(paths.filter(Boolean))] };
 }
 
 /** The stable patch-id of the cumulative diff `from..to`, or null for an empty diff. */
@@ -258,4 +262,28 @@ export async function countNotOnRemotes(cwd: string, tip: string): Promise<numbe
   if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(tip)) throw new Error(`countNotOnRemotes needs a full sha, got ${JSON.stringify(tip)}`);
   const r = await git(["rev-list", "--count", tip, "--not", "--remotes"], { cwd });
   return Number(r.stdout.trim());
+}
+
+/** The newest commit on `ref`'s first-parent line whose message contains `text` (fixed string), or null. */
+export async function findFirstParentCommit(cwd: string, ref: string, text: string): Promise<string | null> {
+  const r = await git(["log", "--first-parent", "--fixed-strings", `--grep=${text}`, "--format=%H", "-n", "1", "--end-of-options", ref, "--"], { cwd });
+  return r.stdout.trim() || null;
+}
+
+/** Every blob of a commit's tree: path → object id (symbolic links included, as their target text). */
+export async function readTreeBlobs(cwd: string, commit: string): Promise<Map<string, string>> {
+  const r = await git(["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", commit], { cwd });
+  const blobs = new Map<string, string>();
+  for (const line of r.stdout.split("\0")) {
+    const m = /^\d+ blob ([0-9a-f]+)\t(.*)$/s.exec(line);
+    if (m) blobs.set(m[2] as string, m[1] as string);
+  }
+  return blobs;
+}
+
+/** The blob ids the files would have (`hash-object --no-filters`, nothing written). */
+export async function hashFiles(cwd: string, files: readonly string[]): Promise<string[]> {
+  if (files.length === 0) return [];
+  const r = await git(["hash-object", "--no-filters", "--stdin-paths"], { cwd, input: files.join("\n") + "\n" });
+  return r.stdout.split("\n").filter(Boolean);
 }

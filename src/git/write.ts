@@ -118,9 +118,18 @@ export async function checkoutTreeAsChanges(worktree: string, treeish: string): 
   await git(["reset", "-q", "--mixed"], { cwd: worktree, ...WRITE, timeoutMs: 300_000 });
 }
 
-/** `git merge --no-ff --no-edit -m <message> <ref>` in a checkout; throws GitError when the merge fails. */
-export async function mergeNoFf(worktree: string, ref: string, message: string): Promise<void> {
-  await git(["merge", "--no-ff", "--no-edit", "-m", message, "--end-of-options", ref], { cwd: worktree, ...WRITE, timeoutMs: 300_000 });
+/**
+ * `git merge --no-ff --no-commit -m <message> <ref>` in a checkout: the merged index and files,
+ * with MERGE_HEAD and MERGE_MSG written; `commitMerge` then records the merge commit. Throws
+ * GitError when the merge fails.
+ */
+export async function mergeNoCommit(worktree: string, ref: string, message: string): Promise<void> {
+  await git(["merge", "--no-ff", "--no-commit", "-m", message, "--end-of-options", ref], { cwd: worktree, ...WRITE, timeoutMs: 300_000 });
+}
+
+/** `git commit --no-edit` of a merge in progress (its message is MERGE_MSG). */
+export async function commitMerge(worktree: string): Promise<void> {
+  await git(["commit", "--no-edit", "--no-verify"], { cwd: worktree, ...WRITE, timeoutMs: 300_000 });
 }
 
 /** `git merge --abort`; false when there was no merge to abort. */

@@ -82,7 +82,7 @@ export const TOOLS: readonly Tool[] = [
     "orchard_cleanup_wave",
     "cleanupWave",
     CleanupWaveInput,
-    "Merge a wave of agent worktrees back into the target and remove them (manifest: path of a JSON file, best absolute; relative paths resolve against the server's working directory). Stops at the first blocked entry unless continueOnBlock.",
+    "Merge a wave of agent worktrees back into the target and remove them (manifest: path of a JSON file, best absolute; relative paths resolve against the server's working directory). Stops at the first blocked entry unless continueOnBlock; dryRun judges every entry and changes nothing.",
   ),
 ];
 

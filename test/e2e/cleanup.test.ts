@@ -215,18 +215,19 @@ describe("apply", () => {
     const foreign = s.worktree("foreign-missing");
     for (const w of [...gone.map((g) => g.path), foreign]) rmSync(w, { recursive: true, force: true });
     const p = plan();
-    expect(p.items.filter((i: Item) => i.action === "prune")).toHaveLength(3);
+    // the unlocked foreign entry is pruned too (SPEC §3.7 v2), each entry on its own
+    expect(p.items.filter((i: Item) => i.action === "prune")).toHaveLength(4);
     const first = s.orchard(["cleanup", "apply", p.planId, "--limit", "1"]).json;
     expect(first).toMatchObject({
       status: "needs_resume",
       done: 1,
-      remaining: 5,
+      remaining: 6,
     });
     expect(first.notes[0].code).toBe("limit_reached");
-    expect(listed()).toHaveLength(4); // m-2, m-3 and the foreign one still registered
+    expect(listed()).toEqual([s.primary, ...gone.map((g) => g.path)]); // only the first item's entry went
     const rest = s.orchard(["cleanup", "resume", p.planId]).json;
-    expect(rest).toMatchObject({ status: "completed", done: 6, remaining: 0 });
-    expect(listed()).toEqual([s.primary, foreign]); // the foreign missing entry is not ours to prune
+    expect(rest).toMatchObject({ status: "completed", done: 7, remaining: 0 });
+    expect(listed()).toEqual([s.primary]);
   });
 
   it("--budget 0s starts nothing and asks to resume", () => {

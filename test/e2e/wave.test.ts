@@ -105,15 +105,16 @@ describe("a clean wave", () => {
     expect(git(s.primary, "worktree", "list", "--porcelain")).not.toContain(a.worktree_path);
   });
 
-  it("a branch still checked out elsewhere is merged but not deleted: warning, exit 0", () => {
+  it("a branch git lists at another path than the manifest's is not merged: branch_checked_out", () => {
     const a = agent(1);
     git(s.primary, "worktree", "remove", a.worktree_path);
     const elsewhere = join(s.root, "elsewhere");
     git(s.primary, "worktree", "add", "-q", elsewhere, a.branch);
     const r = wave([a]);
-    expect(r.code).toBe(0);
-    expect(r.json.result.entries[0]).toMatchObject({ status: "warning", reason: "branch_delete_failed" });
+    expect(r.code).toBe(3);
+    expect(statuses(r)).toEqual(["blocked:branch_checked_out"]);
     expect(r.json.result.entries[0].stderr).toContain(elsewhere);
+    expect(git(s.primary, "rev-parse", "main")).toBe(base);
     expect(branchExists(a.branch)).toBe(true);
   });
 
@@ -157,7 +158,8 @@ describe("blocked entries stop the wave and leave everything as it was", () => {
     const r = wave([a, b, c]);
     expect(r.code).toBe(3);
     expect(statuses(r)).toEqual(["merged_removed:ok", "blocked:merge_conflict"]);
-    expect(r.json.result.entries[1].stderr).toContain("README.md");
+    expect(r.json.result.entries[1]).toMatchObject({ conflicts: ["README.md"], stderr: "conflicts in README.md" });
+    expect(r.json.result.entries[1].stderr).not.toMatch(/[0-9a-f]{40}|100644|CONFLICT/);
     expect(r.json.result.pending.map((p: Agent) => p.branch)).toEqual([c.branch]);
     noMergeInProgress();
     expect(git(s.primary, "status", "--porcelain")).toBe("");

@@ -44,8 +44,14 @@ export function renderRestore(r: RestoreResult): string {
 
 export function renderWave(r: WaveResult): string {
   const lines = (r.reasons ?? []).map((x) => `refused ${x.code}: ${x.message}`);
-  for (const e of r.result.entries)
-    lines.push(`${e.status.padEnd(14)} ${e.reason.padEnd(26)} ${e.branch}${"stderr" in e && e.stderr ? `\n    ${e.stderr.split("\n").join("\n    ")}` : ""}`);
+  for (const n of r.notes ?? []) lines.push(`note ${n.code}: ${n.message}`);
+  if (r.dryRun) lines.push("dry run: nothing changed");
+  for (const e of r.result.entries) {
+    const steps = e.status === "planned" ? ` (${e.steps.join(", ") || "nothing to do"})` : "";
+    lines.push(`${e.status.padEnd(14)} ${e.reason.padEnd(26)} ${e.branch}${steps}`);
+    if ("conflicts" in e && e.conflicts) lines.push(...e.conflicts.map((c) => `    conflict: ${c}`));
+    else if ("stderr" in e && e.stderr) lines.push(`    ${e.stderr.split("\n").join("\n    ")}`);
+  }
   for (const p of r.result.pending) lines.push(`${"pending".padEnd(14)} ${"".padEnd(26)} ${p.branch}`);
   if (r.plan.reason === "empty_manifest") lines.push("the manifest lists no worktrees");
   return lines.join("\n");
@@ -107,6 +113,8 @@ export function register(program: Command): void {
     .option("--into <path>", "the worktree to merge into (default: the primary)")
     .option("--continue-on-block", "a blocked entry does not stop the wave")
     .option("--allow-deletions", "merge branches that delete files")
+    .option("--allow-live", "remove worktrees a process works in (the executors are known to be done)")
+    .option("--dry-run", "print the plan and every entry's verdict; change nothing")
     .action((opts: { manifest: string }, cmd: Command) => runWith(cmd, (o) => o.cleanupWave(opts), renderWave));
 
   program

@@ -12,6 +12,7 @@ import { readAdminDirs, readOperation } from "../shared/admin.js";
 import { readLiveness, proveMerged, dirtyDigest, onlyDeletions, treeDigest, type MergeTarget } from "../facts/index.js";
 import { processesInside, readProcessCwds } from "../shared/process.js";
 import { salvageWorktree } from "../salvage/index.js";
+import { proveReapable } from "../reap/index.js";
 import { readGitPointer, readHuskFacts, type KnownRepo } from "../hygiene/index.js";
 import { huskContainment, removeHusk, salvageHusk } from "./husk.js";
 import { reason, type Reason } from "../shared/reasons.js";
@@ -138,6 +139,11 @@ async function actOnWorktree(b: BatchView, item: PlanItemRow, env: ItemEnv): Pro
   if (drift.length === 0 && item.action !== "salvage_remove" && status.oid && !(await stillPreserved(b, pre, status.oid, item.action === "reap")))
     drift.push(changed(item.action === "reap" ? "merged" : "workPreserved", true, false));
   if (drift.length > 0) return skip(drift);
+  if (item.action === "reap" && item.handle === null && !acting) {
+    // a foreign worktree: the whole proof of the orphan sweep (§3.8), read now
+    const proof = await proveReapable(b.ctx, item.path);
+    if (!proof.go) return skip([reason(proof.reason, { reapProof: false }, proof.detail)]);
+  }
   let salvageRef = env.salvageRef;
   if (item.action === "salvage_remove" && (acting || !salvageRef)) {
     salvageRef = (await salvageWorktree(b.ctx, { path: item.path, handle: item.handle, branch: pre.branch, head: status.oid, reason: "cleanup" })).ref;

@@ -76,6 +76,17 @@ describe("planCleanup", () => {
     ).toEqual(["prune /w/app@m", "reap /w/app@x"]);
   });
 
+  it("foreign worktrees: reapable → reap, unlocked missing → prune, nothing else (SPEC §3.7 v2)", () => {
+    const foreign = { managed: false, handle: null, lifecycle: null } as const;
+    const reapable = member({ ...foreign, ...lockedDead });
+    const gone = member({ ...foreign, path: "/f/gone", missing: true }, {}, "missing");
+    const goneLocked = member({ ...foreign, ...lockedDead, path: "/f/locked", missing: true }, {}, "missing");
+    const reclaimable = member({ ...foreign, path: "/f/clean" });
+    expect(actions([reapable, gone, goneLocked, reclaimable], { defaultBranches: new Map() })).toEqual(["prune /f/gone", "reap /w/app@x"]);
+    expect(skippedCodes([goneLocked, reclaimable])).toEqual(["not_managed", "foreign_lock"]);
+    expect(planCleanup([reapable], request).items.map((i) => i.action)).toEqual(["reap"]); // never a delete_branch
+  });
+
   it("plans needs_salvage only with --salvage", () => {
     const m = member({ dirty }, {}, "d1g357");
     expect(skippedCodes([m], { include: ["needs_salvage"] })).toEqual(["salvage_not_requested"]);

@@ -2,7 +2,8 @@
 // when nothing changes in between: an item exists only for a worktree whose disposition already
 // proves the action safe, and its preconditions are exactly the facts apply re-checks. Every
 // worktree not planned is listed in `skipped` with its reasons, so a plan accounts for all.
-// Foreign worktrees are never planned (SPEC §1: only cleanup-wave and reap-orphans act on them).
+// Foreign worktrees get only two actions (SPEC §3.7 v2): a `reap` of a reapable one, whose apply
+// re-checks the whole orphan-sweep proof (§3.8), and the `prune` of an unlocked missing entry.
 // Branches are deleted only when orchard created them and their tip is reachable from the
 // default branch (same commit or ancestor): deleting them loses no commit.
 import { reason, type Reason } from "../shared/reasons.js";
@@ -72,7 +73,11 @@ function decide(m: PlanMember, request: PlanRequest): Decision {
     if (!w.lastActivity) return { skip: [reason("fact_unknown", { fact: "lastActivity" }, "lastActivity")] };
     if (Date.parse(w.lastActivity) > request.now - request.olderThanMs) return { skip: [reason("too_recent", { lastActivity: w.lastActivity })] };
   }
-  if (d !== "husk" && !w.managed) return { skip: [reason("not_managed"), ...w.reasons] };
+  if (d !== "husk" && !w.managed) {
+    // foreign (SPEC §3.7 v2): only a reap under the §3.8 proof, and the prune of an unlocked missing entry
+    if (d === "missing" && w.lock.locked) return { skip: [reason("foreign_lock", { lockReason: w.lock.reason }), ...w.reasons] };
+    if (d !== "reapable" && d !== "missing") return { skip: [reason("not_managed"), ...w.reasons] };
+  }
   if (m.digest === null && d !== "missing") return { skip: [reason("fact_unknown", { fact: "dirtyDigest" }, "dirtyDigest")] };
   switch (d) {
     case "reclaimable":

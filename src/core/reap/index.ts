@@ -1,5 +1,5 @@
 // `orchard reap-orphans`: the startup sweep that removes worktrees of crashed sessions.
 export { readCheckoutDirty } from "./facts.js";
-export { reapOrphans } from "./reap.js";
+export { proveReapable, reapOrphans } from "./reap.js";
 export type { ReapEntry, ReapOptions, ReapOwner, ReapResult } from "./reap.js";
 export type { ReapReason, ReapSkipReason } from "./verdict.js";

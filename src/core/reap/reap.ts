@@ -19,6 +19,7 @@ import { assessOwnerGone, assessWork, type MergeMode, type ReapReason, type Reap
 import type { LockOwner } from "../shared/lock-owner.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
+import { realOrAbsolute } from "../shared/paths.js";
 
 export interface ReapOptions {
   guard?: string;
@@ -237,4 +238,25 @@ function recordReaped(ctx: Ctx, what: { path: string; branch: string | null; hea
       },
     });
   });
+}
+
+/**
+ * The whole proof of §3.8 for one locked worktree, read now (steps 1–6, no salvage): for a
+ * caller that already holds the mutation lock and removes the worktree itself (`cleanup apply`'s
+ * `reap` items of foreign worktrees). `go` names the reap reason; `skip` the step that failed.
+ */
+export async function proveReapable(
+  ctx: Ctx,
+  path: string,
+): Promise<{ go: true; reason: ReapReason } | { go: false; reason: ReapSkipReason | "default_branch_unknown"; detail?: string }> {
+  const wt = readLockedWorktrees(ctx.repo.commonDir).find((w) => w.path === path || realOrAbsolute(w.path) === realOrAbsolute(path));
+  if (!wt) return { go: false, reason: "fact_unknown", detail: "git no longer lists a locked worktree at this path" };
+  const defaultRefs = await readDefaultRefs(ctx);
+  if (defaultRefs === null) return { go: false, reason: "default_branch_unknown" };
+  const configGuard = ctx.repo.config.config.reap?.guard;
+  const request: Request = { guardMs: configGuard ? parseDuration(configGuard) : DEFAULT_GUARD_MS, salvage: false, mode: "ancestor", dryRun: true };
+  const verdict = await judge(ctx, wt, request, defaultRefs, await readProcessCwds());
+  if (verdict.kind === "go") return { go: true, reason: verdict.reason };
+  const { reason, detail: why } = verdict.entry;
+  return { go: false, reason: reason as ReapSkipReason, ...(why ? { detail: why } : {}) };
 }

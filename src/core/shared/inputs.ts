@@ -59,6 +59,8 @@ export const CleanupWaveInput = z
     into: text.optional().describe("the worktree to merge into (default: the primary)"),
     continueOnBlock: z.boolean().optional().describe("a blocked entry does not stop the wave"),
     allowDeletions: z.boolean().optional().describe("merge branches that delete files"),
+    allowLive: z.boolean().optional().describe("remove worktrees a process works in (the executors are known to be done)"),
+    dryRun: z.boolean().optional().describe("judge every entry and return the plan; change nothing"),
   })
   .strict();
 

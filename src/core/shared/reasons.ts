@@ -58,6 +58,12 @@ export const REASON_TEXT = {
   merge_conflict: "merging would conflict",
   merge_failed: "the merge failed and was aborted",
   worktree_remove_failed: "git could not remove the worktree",
+  worktree_remove_incomplete:
+    "git dropped the worktree but files remain in its directory; they are listed, and a rerun finishes them when they are in the merged commit",
+  live_process: "a process works inside the worktree (--allow-live waives)",
+  not_a_worktree: "the path exists but git lists no worktree of this repository there",
+  entry_not_found: "git lists no worktree at the path, the branch does not exist, and no record shows a wave merged it",
+  unfinished_merge_aborted: "an earlier run of this wave was killed during its merge; that merge was aborted",
   branch_delete_failed: "the branch could not be deleted",
   target_detached: "the target checkout is not on a branch",
   target_dirty: "the target checkout has tracked changes",

@@ -1,8 +1,12 @@
 // One entry of a wave (SPEC §3.9 steps 1–8), run under the mutation lock with facts read at that
 // moment, so a rerun after a partial run (or after a conflict was resolved by hand) finds what is
-// already done and finishes the rest. Nothing that holds work is removed: a dirty worktree
-// blocks; a branch is deleted only after it is merged, compare-and-swap, and never while checked out.
-import { existsSync } from "node:fs";
+// already done and finishes the rest. Every entry is located in git's own worktree list first:
+// the manifest's path must be the worktree git lists for that branch (or gone, or the wave's own
+// leftover); anything else blocks before a merge. Nothing that holds work is removed: a dirty or
+// live worktree blocks; a removal is verified; a branch is deleted only after it is merged,
+// compare-and-swap, and never while checked out.
+import { existsSync, lstatSync } from "node:fs";
+import { join } from "node:path";
 import {
   readMergeBase,
   readDeletedFiles,
@@ -13,32 +17,45 @@ import {
   readGitDirs,
   readSymbolicRef,
 } from "../../git/read.js";
-import { abortMerge, deleteRef, mergeNoFf, removeWorktree } from "../../git/write.js";
+import { abortMerge, commitMerge, commitTree, deleteRef, mergeNoCommit, removeWorktree } from "../../git/write.js";
 import { GitError } from "../../git/errors.js";
 import { readAdminDirs, readOperation } from "../shared/admin.js";
-import { proveMerged } from "../facts/index.js";
+import { proveMerged, readLiveness } from "../facts/index.js";
 import { readCheckoutDirty } from "../reap/index.js";
+import { readProcessCwds } from "../shared/process.js";
+import { faultPoint } from "../shared/fault.js";
 import type { WaveEntry } from "./manifest.js";
 import type { Ctx } from "../shared/context.js";
 import { realOrAbsolute } from "../shared/paths.js";
-import { retireRow } from "../shared/rows.js";
+import { incompleteRemoval, listFiles, mergeMessage, provenDone, recordStep, removeLeftover, uniqueLeftovers } from "./leftover.js";
 
 export type WaveBlock =
+  | "not_a_worktree"
+  | "branch_checked_out"
+  | "entry_not_found"
   | "branch_mismatch"
   | "base_mismatch"
   | "branch_contains_deletions"
   | "deletion_check_failed"
   | "worktree_dirty"
+  | "live_process"
+  | "live_owner"
+  | "liveness_unknown"
   | "merge_conflict"
   | "merge_failed"
   | "worktree_remove_failed"
+  | "worktree_remove_incomplete"
   | "target_detached"
   | "target_dirty";
 
+type Done = "ok" | "already_merged" | "already_done";
+
 export type WaveOutcome =
-  | { status: "merged_removed"; reason: "ok" | "already_merged" | "already_done" }
+  | { status: "merged_removed"; reason: Done }
   | { status: "warning"; reason: "branch_delete_failed"; stderr: string }
-  | { status: "blocked"; reason: WaveBlock; stderr?: string };
+  | { status: "blocked"; reason: WaveBlock; stderr?: string; conflicts?: string[]; files?: string[] }
+  /** --dry-run: the entry would go on; `steps` are what it would do. */
+  | { status: "planned"; reason: Done; steps: ("merge" | "remove" | "finish_leftover" | "delete_branch")[] };
 
 export interface WaveTarget {
   /** The target checkout (realpath) and the branch it must still be on. */
@@ -46,7 +63,34 @@ export interface WaveTarget {
   branch: string;
 }
 
-const blocked = (reason: WaveBlock, stderr?: string): WaveOutcome => ({ status: "blocked", reason, ...(stderr ? { stderr } : {}) });
+export interface EntryOptions {
+  allowDeletions: boolean;
+  allowLive: boolean;
+  dryRun: boolean;
+  /**
+   * --dry-run: the target as the earlier planned merges would leave it (an unreferenced commit of
+   * the merge-tree result), so each entry is judged against what the real run would see.
+   */
+  simulated?: { tip: string | null };
+}
+
+const SIMULATION_IDENTITY = {
+  GIT_AUTHOR_NAME: "Orchard",
+  GIT_AUTHOR_EMAIL: "orchard@localhost",
+  GIT_COMMITTER_NAME: "Orchard",
+  GIT_COMMITTER_EMAIL: "orchard@localhost",
+};
+
+const blocked = (reason: WaveBlock, stderr?: string, extra: { conflicts?: string[]; files?: string[] } = {}): WaveOutcome => ({
+  status: "blocked",
+  reason,
+  ...(stderr ? { stderr } : {}),
+  ...extra,
+});
+
+const FILES_SHOWN = 20;
+const someFiles = (files: string[]): string =>
+  `${files.slice(0, FILES_SHOWN).join(", ")}${files.length > FILES_SHOWN ? ` and ${files.length - FILES_SHOWN} more` : ""}`;
 
 function stderrOf(error: unknown): string {
   if (error instanceof GitError) return (error.result.stderr || error.result.stdout).trim() || error.message;
@@ -65,21 +109,55 @@ export async function checkTarget(target: { path: string; branch: string | null 
   return problems;
 }
 
-export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntry, options: { allowDeletions: boolean }): Promise<WaveOutcome> {
+export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntry, options: EntryOptions): Promise<WaveOutcome> {
   const cwd = ctx.repo.primary;
   const branchRef = `refs/heads/${entry.branch}`;
-  const wt = (await readWorktrees(cwd)).slice(1).find((e) => e.path === entry.worktree_path || realOrAbsolute(e.path) === entry.worktree_path) ?? null;
+  const listed = (await readWorktrees(cwd)).slice(1);
+  const wt = listed.find((e) => e.path === entry.worktree_path || realOrAbsolute(e.path) === entry.worktree_path) ?? null;
   const targetRef = `refs/heads/${target.branch}`;
-  const targetTip = await resolveCommit(cwd, targetRef);
+  const targetTip = options.simulated?.tip ?? (await resolveCommit(cwd, targetRef));
   if (targetTip === null) return blocked("target_detached", `${targetRef} has no commit`);
   const tip = await resolveCommit(cwd, branchRef);
-  // 1. already done, or the harness removed the worktree and left the branch
-  if (!wt && tip === null) return { status: "merged_removed", reason: "already_done" };
+  let leftover = false;
+  if (!wt) {
+    // located against git's list: the branch lives elsewhere, or the path is not a worktree of this repo
+    const holder = listed.find((e) => e.branch === branchRef);
+    if (holder) return blocked("branch_checked_out", `git lists ${entry.branch} at ${holder.path}, not at ${entry.worktree_path}`);
+    const st = lstatSync(entry.worktree_path, { throwIfNoEntry: false });
+    if (st) {
+      const incomplete = st.isDirectory() ? incompleteRemoval(ctx, entry) : null;
+      if (!incomplete) return blocked("not_a_worktree", `${entry.worktree_path} exists but git lists no worktree of ${cwd} there`);
+      const outcome = await finishLeftover(ctx, entry, incomplete.tip, options.dryRun);
+      if (outcome) return outcome;
+      leftover = true;
+    }
+    // 1. already done, or the harness removed the worktree and left the branch
+    if (tip === null) {
+      if (leftover)
+        return options.dryRun
+          ? { status: "planned", reason: "already_merged", steps: ["finish_leftover"] }
+          : { status: "merged_removed", reason: "already_merged" };
+      if (await provenDone(ctx, entry, targetRef))
+        return options.dryRun ? { status: "planned", reason: "already_done", steps: [] } : { status: "merged_removed", reason: "already_done" };
+      return blocked(
+        "entry_not_found",
+        `git lists no worktree at ${entry.worktree_path}, ${entry.branch} does not exist, and no record shows a wave merged it`,
+      );
+    }
+  }
   // 2. the worktree holds the manifest's branch
   if (wt && wt.branch !== branchRef) return blocked("branch_mismatch", `${wt.path} has ${wt.branch ?? `detached HEAD ${wt.head ?? ""}`} checked out`);
   if (tip === null) return blocked("base_mismatch", `${entry.branch} has no commits`);
   const merged = (await proveMerged(cwd, tip, [{ ref: targetRef, oid: targetTip }])).how !== null;
-  if (!wt && merged) return deleteBranch(ctx, entry.branch, tip, "already_done");
+  if (!wt && merged) {
+    if (options.dryRun)
+      return {
+        status: "planned",
+        reason: leftover ? "already_merged" : "already_done",
+        steps: [...(leftover ? ["finish_leftover" as const] : []), "delete_branch"],
+      };
+    return deleteBranch(ctx, entry, tip, leftover ? "already_merged" : "already_done");
+  }
   if (!merged) {
     // 3. forked where the orchestrator says  4. deletes nothing (unless waived)
     const base = await readMergeBase(cwd, targetTip, tip);
@@ -91,49 +169,104 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
       } catch (error) {
         return blocked("deletion_check_failed", stderrOf(error));
       }
-      if (deleted.length > 0)
-        return blocked(
-          "branch_contains_deletions",
-          `deletes ${deleted.slice(0, 20).join(", ")}${deleted.length > 20 ? ` and ${deleted.length - 20} more` : ""}`,
-        );
+      if (deleted.length > 0) return blocked("branch_contains_deletions", `deletes ${someFiles(deleted)}`);
     }
   }
-  // 5. nothing uncommitted in the worktree (also when already merged: removal would lose it)
+  // 5. nothing uncommitted and nobody working in the worktree (also when already merged: removal would lose it)
   if (wt && existsSync(wt.path)) {
     const admin = readAdminDirs(ctx.repo.commonDir).get(wt.path);
     const dirty = admin ? await readCheckoutDirty(wt.path, admin) : "unknown";
     if (dirty === "unknown") return blocked("worktree_dirty", "the worktree's status could not be read");
     if (dirty.changes > 0 || dirty.operation)
       return blocked("worktree_dirty", `${dirty.changes} change(s)${dirty.operation ? `, ${dirty.operation} in progress` : ""}`);
+    if (!options.allowLive) {
+      const live = await liveBlock(ctx, wt.path);
+      if (live) return live;
+    }
   }
   // 6. merge, checked first with merge-tree so a conflict touches nothing
   if (!merged) {
-    const outcome = await merge(target, entry, targetTip, tip);
+    const preview = await readMergeTree(target.path, targetTip, tip);
+    if (!preview.clean) return blocked("merge_conflict", `conflicts in ${someFiles(preview.conflicts)}`, { conflicts: preview.conflicts });
+    if (options.simulated)
+      options.simulated.tip = await commitTree(cwd, {
+        tree: preview.tree,
+        parents: [targetTip, tip],
+        message: mergeMessage(entry.branch),
+        env: SIMULATION_IDENTITY,
+      });
+  }
+  if (options.dryRun)
+    return {
+      status: "planned",
+      reason: merged ? "already_merged" : "ok",
+      steps: [...(merged ? [] : ["merge" as const]), ...(wt ? ["remove" as const] : []), "delete_branch"],
+    };
+  if (!merged) {
+    const outcome = await merge(target, entry);
     if (outcome) return outcome;
   }
-  // 7. remove the worktree (locked or not) in one step
+  // 7. remove the worktree (locked or not) in one step, then verify it is gone
   if (wt) {
-    try {
-      await removeWorktree(cwd, wt.path);
-    } catch (error) {
-      return blocked("worktree_remove_failed", stderrOf(error));
-    }
-    ctx.registry.write(() => retireRow(ctx, wt.path, { by: "cleanup-wave", agentId: entry.agent_id }));
+    const outcome = await removeAndVerify(ctx, entry, wt.path, tip);
+    if (outcome) return outcome;
   }
   // 8. delete the merged branch, compare-and-swap
-  return deleteBranch(ctx, entry.branch, tip, merged ? "already_merged" : "ok");
+  return deleteBranch(ctx, entry, tip, merged ? "already_merged" : "ok");
 }
 
-async function merge(target: WaveTarget, entry: WaveEntry, targetTip: string, tip: string): Promise<WaveOutcome | null> {
+/** A process inside the worktree, or a live lease on its managed row, blocks (unless --allow-live). */
+async function liveBlock(ctx: Ctx, path: string): Promise<WaveOutcome | null> {
+  const row = ctx.registry.worktrees.current(ctx.repo.identity).find((r) => r.path === path) ?? null;
+  const liveness = await readLiveness({ row, lockReason: null, path, cwds: await readProcessCwds(), now: Date.now() });
+  const detail = liveness.signals.map((s) => `${s.code}: ${s.detail}`).join("; ");
+  if (liveness.state === "live")
+    return blocked(liveness.signals.some((s) => s.code === "process_in_worktree") ? "live_process" : "live_owner", `${detail} (--allow-live waives)`);
+  if (liveness.state === "unknown") return blocked("liveness_unknown", `${detail} (--allow-live waives)`);
+  return null;
+}
+
+/** The wave's own leftover directory at the entry's path: delete it when nothing in it is unique; null when gone. */
+async function finishLeftover(ctx: Ctx, entry: WaveEntry, tip: string | null, dryRun: boolean): Promise<WaveOutcome | null> {
+  const unique = await uniqueLeftovers(ctx, entry.worktree_path, tip);
+  if (unique.length > 0)
+    return blocked("worktree_remove_incomplete", `files git did not remove, not in the merged commit: ${someFiles(unique)}`, { files: unique.slice(0, 100) });
+  if (dryRun) return null;
+  const left = removeLeftover(entry.worktree_path);
+  if (left.length > 0) return blocked("worktree_remove_incomplete", `could not delete ${someFiles(left)}`, { files: left.slice(0, 100) });
+  recordStep(ctx, entry, "removed", tip);
+  return null;
+}
+
+async function removeAndVerify(ctx: Ctx, entry: WaveEntry, path: string, tip: string): Promise<WaveOutcome | null> {
+  let failed: unknown = null;
+  try {
+    await removeWorktree(ctx.repo.primary, path);
+  } catch (error) {
+    failed = error;
+  }
+  if (readAdminDirs(ctx.repo.commonDir).has(path)) return blocked("worktree_remove_failed", stderrOf(failed ?? new Error("git still lists the worktree")));
+  const left = lstatSync(path, { throwIfNoEntry: false }) ? listFiles(path) : null;
+  recordStep(ctx, entry, left ? "incomplete" : "removed", tip, path);
+  if (!left) return null;
+  return blocked("worktree_remove_incomplete", `git dropped the worktree but files remain: ${someFiles(left)}${failed ? `\n${stderrOf(failed)}` : ""}`, {
+    files: left.slice(0, 100),
+  });
+}
+
+async function merge(target: WaveTarget, entry: WaveEntry): Promise<WaveOutcome | null> {
   const problems = await checkTarget(target);
   if ((await readSymbolicRef(target.path, "HEAD")) !== `refs/heads/${target.branch}`)
     problems.push({ code: "target_detached", detail: `${target.path} is no longer on ${target.branch}` });
   const first = problems[0];
   if (first) return blocked(first.code, problems.map((p) => p.detail).join("; "));
-  const preview = await readMergeTree(target.path, targetTip, tip);
-  if (!preview.clean) return blocked("merge_conflict", preview.conflicts.trim());
   try {
-    await mergeNoFf(target.path, `refs/heads/${entry.branch}`, `chore: merge executor worktree (${entry.branch})`);
+    // two steps, so a crash between them leaves exactly Orchard's own merge in progress (MERGE_HEAD
+    // = this branch's tip, MERGE_MSG = the wave's message), which the next run aborts
+    await mergeNoCommit(target.path, `refs/heads/${entry.branch}`, mergeMessage(entry.branch));
+    faultPoint("wave.merge");
+    if (existsSync(join((await readGitDirs(target.path)).gitDir, "MERGE_HEAD"))) await commitMerge(target.path);
+    faultPoint("wave.merged");
     return null;
   } catch (error) {
     const stderr = stderrOf(error);
@@ -142,10 +275,11 @@ async function merge(target: WaveTarget, entry: WaveEntry, targetTip: string, ti
   }
 }
 
-async function deleteBranch(ctx: Ctx, branch: string, tip: string, reason: "ok" | "already_merged" | "already_done"): Promise<WaveOutcome> {
-  const ref = `refs/heads/${branch}`;
+async function deleteBranch(ctx: Ctx, entry: WaveEntry, tip: string, reason: Done): Promise<WaveOutcome> {
+  const ref = `refs/heads/${entry.branch}`;
   const holder = (await readWorktrees(ctx.repo.primary)).find((e) => e.branch === ref);
-  if (holder) return { status: "warning", reason: "branch_delete_failed", stderr: `${branch} is checked out in ${holder.path}` };
+  if (holder) return { status: "warning", reason: "branch_delete_failed", stderr: `${entry.branch} is checked out in ${holder.path}` };
   if (!(await deleteRef(ctx.repo.primary, ref, tip))) return { status: "warning", reason: "branch_delete_failed", stderr: `${ref} no longer points at ${tip}` };
+  recordStep(ctx, entry, "done", tip);
   return { status: "merged_removed", reason };
 }

@@ -2,15 +2,19 @@
 // the target and clean their worktrees, in manifest order, each entry under the mutation lock.
 // Invalid input refuses the whole manifest (exit 2) before anything happens; a target that is
 // detached or has tracked changes refuses the wave before any entry (exit 3); a blocked entry
-// stops the wave (the rest are `pending`) unless --continue-on-block isolates entries.
-import { realpathSync } from "node:fs";
-import { resolve } from "node:path";
-import { readWorktrees } from "../../git/read.js";
+// stops the wave (the rest are `pending`) unless --continue-on-block isolates entries. A merge
+// Orchard left in progress when it was killed (MERGE_HEAD = an entry's branch tip, MERGE_MSG = the
+// wave's message) is aborted before anything else. --dry-run judges every entry and changes nothing.
+import { readFileSync, realpathSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { readGitDirs, readWorktrees, resolveCommit } from "../../git/read.js";
+import { abortMerge } from "../../git/write.js";
 import { withMutationLock } from "../shared/mutation-lock.js";
 import { usageError } from "../shared/errors.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import { DEFAULT_BRANCH_PATTERN, readManifestFile, validateManifest, type WaveEntry, type WavePlan } from "./manifest.js";
 import { checkTarget, processEntry, type WaveOutcome } from "./entry.js";
+import { mergeMessage } from "./leftover.js";
 import type { Ctx } from "../shared/context.js";
 import { realOrAbsolute } from "../shared/paths.js";
 
@@ -21,6 +25,10 @@ export interface WaveOptions {
   into?: string;
   continueOnBlock?: boolean;
   allowDeletions?: boolean;
+  /** Remove worktrees a process works in (the orchestrator knows its executors are done). */
+  allowLive?: boolean;
+  /** Judge every entry and print the plan; change nothing. */
+  dryRun?: boolean;
 }
 
 export interface WaveItem {
@@ -44,6 +52,9 @@ export interface WaveResult {
   };
   /** Why the wave was refused before any entry (target checks). */
   reasons?: Reason[];
+  /** Observations, e.g. an unfinished merge of an earlier run that was aborted. */
+  notes?: Reason[];
+  dryRun?: true;
 }
 
 const item = (e: WaveEntry): WaveItem => ({ agent_id: e.agent_id, worktree_path: e.worktree_path, branch: e.branch, expected_base: e.expected_base });
@@ -85,7 +96,24 @@ export async function cleanupWave(ctx: Ctx, options: WaveOptions): Promise<WaveR
       plan: { ...plan, action: "skip", reason: "empty_manifest" },
       result: { ok: true, action: "skip", reason: "ok", entries: [], pending: [] },
     };
-  const problems = await checkTarget(target);
+  const dryRun = options.dryRun ?? false;
+  const notes: Reason[] = [];
+  const own = await ownUnfinishedMerge(ctx, target.path, entries);
+  if (own) {
+    if (!dryRun)
+      await withMutationLock(ctx.repo.commonDir, async () => {
+        if (await ownUnfinishedMerge(ctx, target.path, entries)) await abortMerge(target.path);
+      });
+    notes.push(
+      reason(
+        "unfinished_merge_aborted",
+        { branch: own.branch, mergeHead: own.mergeHead },
+        dryRun ? `dry run: would abort the merge of ${own.branch}` : own.branch,
+      ),
+    );
+  }
+  const extra = { ...(notes.length > 0 ? { notes } : {}), ...(dryRun ? { dryRun: true as const } : {}) };
+  const problems = own && dryRun ? [] : await checkTarget(target);
   const first = problems[0];
   if (first || target.branch === null) {
     const reasons = problems.map((p) => reason(p.code, { path: target.path }, p.detail));
@@ -94,20 +122,47 @@ export async function cleanupWave(ctx: Ctx, options: WaveOptions): Promise<WaveR
       plan: { ...plan, action: "skip", reason: first?.code ?? "target_detached" },
       result: { ok: false, action: "skip", reason: "cleanup_blocked", entries: [], pending: pendingAll },
       reasons,
+      ...extra,
     };
   }
   const waveTarget = { path: target.path, branch: target.branch };
-  const allowDeletions = options.allowDeletions ?? waveConfig?.allowDeletions ?? false;
+  const entryOptions = {
+    allowDeletions: options.allowDeletions ?? waveConfig?.allowDeletions ?? false,
+    allowLive: options.allowLive ?? false,
+    dryRun,
+    ...(dryRun ? { simulated: { tip: null } } : {}),
+  };
   const done: WaveResultEntry[] = [];
   let pending: WaveItem[] = [];
   for (const [i, entry] of entries.entries()) {
-    const outcome = await withMutationLock(ctx.repo.commonDir, () => processEntry(ctx, waveTarget, entry, { allowDeletions }));
+    const judge = () => processEntry(ctx, waveTarget, entry, entryOptions);
+    const outcome = dryRun ? await judge() : await withMutationLock(ctx.repo.commonDir, judge);
     done.push({ ...item(entry), ...outcome });
-    if (outcome.status === "blocked" && !options.continueOnBlock) {
+    if (outcome.status === "blocked" && !options.continueOnBlock && !dryRun) {
       pending = entries.slice(i + 1).map(item);
       break;
     }
   }
   const ok = !done.some((d) => d.status === "blocked");
-  return { ok, plan, result: { ok, action: "cleanup_wave", reason: ok ? "ok" : "cleanup_blocked", entries: done, pending } };
+  return { ok, plan, result: { ok, action: "cleanup_wave", reason: ok ? "ok" : "cleanup_blocked", entries: done, pending }, ...extra };
+}
+
+function firstLine(file: string): string | null {
+  try {
+    return readFileSync(file, "utf8").split("\n")[0]?.trim() ?? null;
+  } catch {
+    return null; // absent: no merge in progress
+  }
+}
+
+/** A merge in progress in the target that an earlier run of this wave started: MERGE_HEAD is an entry's tip, MERGE_MSG the wave's message. */
+async function ownUnfinishedMerge(ctx: Ctx, targetPath: string, entries: readonly WaveEntry[]): Promise<{ branch: string; mergeHead: string } | null> {
+  const gitDir = (await readGitDirs(targetPath)).gitDir;
+  const mergeHead = firstLine(join(gitDir, "MERGE_HEAD"));
+  if (!mergeHead) return null;
+  const message = firstLine(join(gitDir, "MERGE_MSG"));
+  for (const e of entries)
+    if (message === mergeMessage(e.branch) && (await resolveCommit(ctx.repo.primary, `refs/heads/${e.branch}`)) === mergeHead)
+      return { branch: e.branch, mergeHead };
+  return null;
 }

@@ -1,0 +1,111 @@
+// What a wave leaves on disk and in the registry between runs. `git worktree remove` can fail
+// half-way after git already dropped the worktree's entry (a file it could not delete): the
+// directory stays behind as a husk. The wave records every removal in the registry (a `removed`
+// event with `by: "cleanup-wave"`), so a rerun knows an unlisted directory at an entry's path is
+// its own leftover (and not some other directory, e.g. `/etc`), and that an entry with neither a
+// worktree nor a branch was really done rather than never there. A rerun finishes a leftover under
+// the husk rules: every file in it must be byte-identical to the removed worktree's HEAD (so its
+// content is in the merged commit); anything else is reported and kept.
+import { lstatSync, readdirSync, rmSync } from "node:fs";
+import { join, relative } from "node:path";
+import { findFirstParentCommit, hashFiles, readTreeBlobs } from "../../git/read.js";
+import { retireRow } from "../shared/rows.js";
+import type { Ctx } from "../shared/context.js";
+import type { WaveEntry } from "./manifest.js";
+
+export const mergeMessage = (branch: string): string => `chore: merge executor worktree (${branch})`;
+
+export type RemovalStep = "removed" | "incomplete" | "done";
+
+interface WaveRecord {
+  path: string;
+  branch: string;
+  tip: string | null;
+  step: RemovalStep;
+}
+
+/** Records a step of an entry: `removed`/`incomplete` when its worktree went, `done` when its branch went. */
+export function recordStep(ctx: Ctx, entry: WaveEntry, step: RemovalStep, tip: string | null, gitPath = entry.worktree_path): void {
+  const data = { by: "cleanup-wave", step, tip, agentId: entry.agent_id, manifestPath: entry.worktree_path };
+  ctx.registry.write(() => {
+    const row = step === "done" ? undefined : ctx.registry.worktrees.current(ctx.repo.identity).find((r) => r.path === gitPath);
+    if (row) retireRow(ctx, gitPath, data);
+    else
+      ctx.registry.events.append({
+        kind: "removed",
+        repo: ctx.repo.identity,
+        handle: null,
+        task: null,
+        owner: null,
+        data: { path: gitPath, branch: entry.branch, ...data },
+      });
+  });
+}
+
+function records(ctx: Ctx, entry: WaveEntry): WaveRecord[] {
+  return ctx.registry.events
+    .ofKind(ctx.repo.identity, "removed")
+    .map((e) => e.data)
+    .filter((d) => d.by === "cleanup-wave" && d.branch === entry.branch && (d.manifestPath === entry.worktree_path || d.path === entry.worktree_path))
+    .map((d) => ({ path: String(d.path), branch: entry.branch, tip: typeof d.tip === "string" ? d.tip : null, step: d.step as RemovalStep }));
+}
+
+/** The newest record says the entry's worktree removal left files behind: the tip its HEAD had. */
+export function incompleteRemoval(ctx: Ctx, entry: WaveEntry): { tip: string | null } | null {
+  const latest = records(ctx, entry)[0]; // newest first
+  return latest?.step === "incomplete" ? { tip: latest.tip } : null;
+}
+
+/** Evidence that an entry with no worktree and no branch was finished: a wave record, or the wave's merge commit on the target. */
+export async function provenDone(ctx: Ctx, entry: WaveEntry, targetRef: string): Promise<boolean> {
+  if (records(ctx, entry).some((r) => r.step !== "incomplete")) return true;
+  return (await findFirstParentCommit(ctx.repo.primary, targetRef, mergeMessage(entry.branch))) !== null;
+}
+
+/** Files (and symbolic links) under a directory, relative, never following links; at most `limit`. */
+export function listFiles(dir: string, limit = 10_000): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    let names: string[];
+    try {
+      names = readdirSync(d);
+    } catch {
+      out.push(relative(dir, d) || "."); // unreadable: reported as it is
+      return;
+    }
+    for (const name of names.sort()) {
+      if (out.length >= limit) return;
+      const p = join(d, name);
+      const st = lstatSync(p, { throwIfNoEntry: false });
+      if (st?.isDirectory()) walk(p);
+      else if (st) out.push(relative(dir, p));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Files of a leftover that are not byte-identical to the same path in `tip` (all of them when the tip is unknown). */
+export async function uniqueLeftovers(ctx: Ctx, dir: string, tip: string | null): Promise<string[]> {
+  const files = listFiles(dir);
+  if (files.length === 0) return [];
+  if (tip === null) return files;
+  const blobs = await readTreeBlobs(ctx.repo.primary, tip);
+  const regular = files.filter((f) => !f.includes("\n") && blobs.has(f) && lstatSync(join(dir, f), { throwIfNoEntry: false })?.isFile());
+  const ids = await hashFiles(
+    ctx.repo.primary,
+    regular.map((f) => join(dir, f)),
+  );
+  const same = new Set(ids.length === regular.length ? regular.filter((f, i) => blobs.get(f) === ids[i]) : []);
+  return files.filter((f) => !same.has(f));
+}
+
+/** Deletes a leftover directory (never following links); the files still there afterwards. */
+export function removeLeftover(dir: string): string[] {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch {
+    // what could not be deleted is listed below
+  }
+  return lstatSync(dir, { throwIfNoEntry: false }) ? listFiles(dir) : [];
+}
