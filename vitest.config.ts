@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    exclude: ["test/claude-code/**", "node_modules/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
