@@ -62,3 +62,43 @@ describe("claude --worktree with Orchard's WorktreeCreate hook", () => {
     expect(existsSync(join(s.primary, ".claude", "worktrees"))).toBe(false);
   });
 });
+
+describe("ExitWorktree with Orchard's WorktreeRemove hook", () => {
+  const exit: Turn = { tool: "ExitWorktree", input: { action: "remove", discard_changes: true } };
+
+  it("releases and removes a clean worktree whose work is preserved", async () => {
+    const r = await claude(["--worktree", "f1", "-p", "hello", "--allowedTools", "ExitWorktree"], [exit]);
+    expect(r.code, r.stderr).toBe(0);
+    const path = join(s.home, "worktrees", "app@worktree-f1");
+    expect(existsSync(path)).toBe(false);
+    expect(managed()).toEqual([]);
+    const events = s.orchard(["lineage", "app@worktree-f1"]).json.events.map((e: any) => e.kind);
+    expect(events).toEqual(expect.arrayContaining(["created", "released", "removed"]));
+  });
+
+  it("with uncommitted work: released and kept, nothing lost", async () => {
+    const write: Turn = { tool: "Bash", input: { command: "echo precious > work.txt", description: "write a file" } };
+    const r = await claude(["--worktree", "f1", "-p", "hello", "--allowedTools", "Bash", "ExitWorktree"], [write, exit]);
+    expect(r.code, r.stderr).toBe(0);
+    const [w] = managed();
+    expect(w).toMatchObject({ handle: "app@worktree-f1", lifecycle: "terminal" });
+    expect(w.lock.locked).toBe(false);
+    expect(readFileSync(join(w.path, "work.txt"), "utf8")).toBe("precious\n");
+  });
+});
+
+describe("the same task in a second session", () => {
+  it("reuses the first session's worktree under --policy reuse-compatible", async () => {
+    const install = s.orchard(["claude-code", "install", "--project", "--policy", "reuse-compatible"]);
+    expect(install.code, install.stderr).toBe(0);
+    git(s.primary, "commit", "-q", "-am", "reuse-compatible");
+    const first = await claude(["--worktree", "f1", "-p", "hello"], [], { ORCHARD_TASK: "T-1" });
+    expect(first.code, first.stderr).toBe(0);
+    const second = await claude(["--worktree", "f2", "-p", "hello"], [], { ORCHARD_TASK: "T-1" });
+    expect(second.code, second.stderr).toBe(0);
+    const all = managed();
+    expect(all.map((w) => w.handle)).toEqual(["app@worktree-f1"]);
+    expect(all[0].task).toBe("t-1");
+    expect(all[0].lock.owner.pid).toBe(second.pid);
+  });
+});

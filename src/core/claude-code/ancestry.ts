@@ -42,15 +42,22 @@ export function isShellName(name: string): boolean {
   return SHELLS.has(name.replace(/^-/, ""));
 }
 
-/** The nearest ancestor of `from` (exclusive) that is not a shell, or null when it cannot be read. */
-export async function findHostProcess(from: number): Promise<number | null> {
+/** The ancestors of `from` (exclusive) up to the nearest one that is not a shell (inclusive), or null when unreadable. */
+export async function readHostChain(from: number): Promise<number[] | null> {
+  const chain: number[] = [];
   let link = await readLink(from);
   for (let depth = 0; link && depth < MAX_DEPTH; depth++) {
     if (!isValidPid(link.parent) || link.parent <= 1) return null;
     const parent = await readLink(link.parent);
     if (!parent) return null;
-    if (!isShellName(parent.name)) return parent.pid;
+    chain.push(parent.pid);
+    if (!isShellName(parent.name)) return chain;
     link = parent;
   }
   return null;
+}
+
+/** The nearest ancestor of `from` that is not a shell: the program that ran the hook. */
+export async function findHostProcess(from: number): Promise<number | null> {
+  return (await readHostChain(from))?.at(-1) ?? null;
 }
