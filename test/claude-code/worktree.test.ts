@@ -20,7 +20,10 @@ beforeEach(() => {
   writeFileSync(join(s.primary, ".gitignore"), "node_modules/\n*.log\n.env\nAGENTS.local.md\n");
   mkdirSync(join(s.primary, "docs"));
   writeFileSync(join(s.primary, "docs", "agent.md"), "You work on {{branch}} ({{handle}}).\n");
-  writeFileSync(join(s.primary, ".orchard.json"), JSON.stringify({ bootstrap: { copy: [".env"] }, context: { files: { "AGENTS.local.md": "docs/agent.md" } } }));
+  writeFileSync(
+    join(s.primary, ".orchard.json"),
+    JSON.stringify({ bootstrap: { copy: [".env"] }, context: { files: { "AGENTS.local.md": "docs/agent.md" } } }),
+  );
   const install = s.orchard(["claude-code", "install", "--project"]);
   expect(install.code, install.stderr).toBe(0);
   git(s.primary, "add", "-A");

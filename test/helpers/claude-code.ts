@@ -24,7 +24,16 @@ export function ensureClaudeCode(): string {
     mkdirSync(claudeCodeCache(), { recursive: true });
     const r = spawnSync(
       "npm",
-      ["install", "--prefix", claudeCodeCache(), "--no-save", "--no-audit", "--no-fund", "--loglevel=error", `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`],
+      [
+        "install",
+        "--prefix",
+        claudeCodeCache(),
+        "--no-save",
+        "--no-audit",
+        "--no-fund",
+        "--loglevel=error",
+        `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`,
+      ],
       { encoding: "utf8", timeout: 10 * 60_000 },
     );
     if (r.status !== 0) throw new Error(`installing @anthropic-ai/claude-code@${CLAUDE_CODE_VERSION} failed:\n${r.stderr}`);
@@ -36,7 +45,11 @@ export function ensureClaudeCode(): string {
 
 function versionOf(bin: string): string {
   if (!existsSync(bin)) return "";
-  const r = spawnSync(bin, ["--version"], { encoding: "utf8", env: { ...process.env, DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" }, timeout: 60_000 });
+  const r = spawnSync(bin, ["--version"], {
+    encoding: "utf8",
+    env: { ...process.env, DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
+    timeout: 60_000,
+  });
   return r.stdout.trim();
 }
 

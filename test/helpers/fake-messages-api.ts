@@ -33,11 +33,24 @@ function answer(res: ServerResponse, request: MessagesRequest, turn: Turn, id: s
   const stop = "text" in turn ? "end_turn" : "tool_use";
   if (!request.stream) {
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ id: `msg_${id}`, type: "message", role: "assistant", model: request.model, content: [block], stop_reason: stop, stop_sequence: null, usage }));
+    res.end(
+      JSON.stringify({
+        id: `msg_${id}`,
+        type: "message",
+        role: "assistant",
+        model: request.model,
+        content: [block],
+        stop_reason: stop,
+        stop_sequence: null,
+        usage,
+      }),
+    );
     return;
   }
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  sse(res, "message_start", { message: { id: `msg_${id}`, type: "message", role: "assistant", model: request.model, content: [], stop_reason: null, stop_sequence: null, usage } });
+  sse(res, "message_start", {
+    message: { id: `msg_${id}`, type: "message", role: "assistant", model: request.model, content: [], stop_reason: null, stop_sequence: null, usage },
+  });
   if ("text" in turn) {
     sse(res, "content_block_start", { index: 0, content_block: { type: "text", text: "" } });
     sse(res, "content_block_delta", { index: 0, delta: { type: "text_delta", text: turn.text } });

@@ -96,7 +96,9 @@ export function register(program: Command): void {
         async (o) => {
           const result = await o.claudeCodeWorktreeRemove(await readStdin());
           if (result.action === "kept")
-            process.stderr.write(`orchard: kept ${result.path}: ${result.reasons.map((r) => `${r.code} (${r.message})`).join("; ") || "its work is not preserved elsewhere"}\n`);
+            process.stderr.write(
+              `orchard: kept ${result.path}: ${result.reasons.map((r) => `${r.code} (${r.message})`).join("; ") || "its work is not preserved elsewhere"}\n`,
+            );
           return result;
         },
         renderRemove,

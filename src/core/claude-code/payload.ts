@@ -47,7 +47,11 @@ function absolute(object: Record<string, unknown>, key: string, event: string): 
 
 export function parseCreatePayload(input: string): CreatePayload {
   const object = parseObject(input, "WorktreeCreate");
-  return { sessionId: text(object, "session_id", "WorktreeCreate"), cwd: absolute(object, "cwd", "WorktreeCreate"), name: text(object, "name", "WorktreeCreate") };
+  return {
+    sessionId: text(object, "session_id", "WorktreeCreate"),
+    cwd: absolute(object, "cwd", "WorktreeCreate"),
+    name: text(object, "name", "WorktreeCreate"),
+  };
 }
 
 export function parseRemovePayload(input: string): RemovePayload {

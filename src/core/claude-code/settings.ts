@@ -61,7 +61,7 @@ export function lineDiff(before: string, after: string): string {
   const out: string[] = [];
   let [i, j] = [0, 0];
   while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && a[i] === b[j]) out.push(`  ${a[i++]}`), j++;
+    if (i < a.length && j < b.length && a[i] === b[j]) (out.push(`  ${a[i++]}`), j++);
     else if (j < b.length && (i >= a.length || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) out.push(`+ ${b[j++]}`);
     else out.push(`- ${a[i++]}`);
   }
