@@ -6,7 +6,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type Turn = { text: string } | { tool: string; input: Record<string, unknown> };
+/** An answer: text, a tool call, or `hold` — no answer until the server closes (an agent mid-turn). */
+export type Turn = { text: string } | { tool: string; input: Record<string, unknown> } | { hold: true };
 
 export interface MessagesRequest {
   model: string;
@@ -27,7 +28,12 @@ function sse(res: ServerResponse, type: string, data: Record<string, unknown>): 
   res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
 }
 
-function answer(res: ServerResponse, request: MessagesRequest, turn: Turn, id: string): void {
+/** True when any message of the request mentions `marker` (e.g. the prompt given to a subagent). */
+export function mentions(request: MessagesRequest, marker: string): boolean {
+  return JSON.stringify(request.messages).includes(marker);
+}
+
+function answer(res: ServerResponse, request: MessagesRequest, turn: Exclude<Turn, { hold: true }>, id: string): void {
   const usage = { input_tokens: 1, output_tokens: 1 };
   const block = "text" in turn ? { type: "text", text: turn.text } : { type: "tool_use", id: `toolu_${id}`, name: turn.tool, input: turn.input };
   const stop = "text" in turn ? "end_turn" : "tool_use";
@@ -67,6 +73,7 @@ function answer(res: ServerResponse, request: MessagesRequest, turn: Turn, id: s
 export class FakeMessagesApi {
   readonly requests: MessagesRequest[] = [];
   private scriptedCount = 0;
+  private readonly held: ServerResponse[] = [];
   private served = 0;
 
   private constructor(
@@ -89,7 +96,13 @@ export class FakeMessagesApi {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
+  /** How many requests are being held unanswered. */
+  get holding(): number {
+    return this.held.length;
+  }
+
   close(): void {
+    for (const res of this.held.splice(0)) res.destroy();
     this.server.closeAllConnections();
     this.server.close();
   }
@@ -112,7 +125,8 @@ export class FakeMessagesApi {
       this.requests.push(request);
       const id = String(++this.served);
       const turn = request.tools && request.tools.length > 0 ? this.script(request, this.scriptedCount++) : { text: "ok" };
-      answer(res, request, turn, id);
+      if ("hold" in turn) this.held.push(res);
+      else answer(res, request, turn, id);
     });
   }
 }
