@@ -97,7 +97,7 @@ export function register(program: Command): void {
           const result = await o.claudeCodeWorktreeRemove(await readStdin());
           if (result.action === "kept")
             process.stderr.write(
-              `orchard: kept ${result.path}: ${result.reasons.map((r) => `${r.code} (${r.message})`).join("; ") || "its work is not preserved elsewhere"}\n`,
+              `orchard: kept ${result.path}${result.disposition ? ` (${result.disposition})` : ""}: ${result.reasons.map((r) => `${r.code} (${r.message})`).join("; ") || "its work is not preserved elsewhere"}\n`,
             );
           return result;
         },

@@ -19,6 +19,8 @@ export interface WorktreeRemoveResult {
   action: "removed" | "kept" | "not_managed";
   path: string;
   handle: string | null;
+  /** Why it was kept: its hygiene disposition (e.g. needs_salvage) and reasons. */
+  disposition?: string;
   reasons: Reason[];
 }
 
@@ -31,6 +33,10 @@ export async function worktreeRemove(ctx: Ctx, payload: RemovePayload): Promise<
   treatAsSelf((await readHostChain(process.pid)) ?? []);
   const run = await cleanupRun(ctx, [ctx], () => Promise.resolve(ctx), { paths: [target.path] });
   const removed = run.items.some((i) => i.path === target.path && i.state === "done" && i.action === "remove");
-  const reasons = [...run.items.filter((i) => i.path === target.path).flatMap((i) => i.reasons), ...run.kept.flatMap((k) => k.reasons)];
-  return { ok: true, action: removed ? "removed" : "kept", path: target.path, handle: target.row.handle, reasons };
+  if (removed) return { ok: true, action: "removed", path: target.path, handle: target.row.handle, reasons: [] };
+  const kept = run.kept.find((k) => k.path === target.path);
+  const reasons = [...run.items.filter((i) => i.path === target.path).flatMap((i) => i.reasons), ...(kept?.reasons ?? [])].filter(
+    (r) => r.code !== "not_included",
+  );
+  return { ok: true, action: "kept", path: target.path, handle: target.row.handle, ...(kept ? { disposition: kept.disposition } : {}), reasons };
 }
