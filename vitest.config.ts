@@ -4,6 +4,8 @@ import { TEST_TIMEOUT_MS } from "./test/helpers/time.js";
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    // the real Claude Code runs in its own suite: npm run test:claude-code
+    exclude: ["test/claude-code/**", "node_modules/**"],
     // One scaled budget for every test and hook (ORCHARD_TEST_TIME_SCALE, see test/helpers/time.ts).
     testTimeout: TEST_TIMEOUT_MS,
     hookTimeout: TEST_TIMEOUT_MS,

@@ -10,6 +10,7 @@ import * as recycle from "./commands/recycle.js";
 import * as reap from "./commands/reap.js";
 import * as mcp from "./commands/mcp.js";
 import * as demo from "./commands/demo.js";
+import * as claudeCode from "./commands/claude-code.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -23,7 +24,7 @@ export function buildProgram(): Command {
     .showHelpAfterError(false)
     .configureOutput({ outputError: () => undefined }) // printed once, by printUsageError
     .exitOverride();
-  for (const module of [admission, inspect, recycle, hygiene, reap, mcp, demo]) module.register(program);
+  for (const module of [admission, inspect, recycle, hygiene, reap, claudeCode, mcp, demo]) module.register(program);
   program.commands.forEach((c) => c.exitOverride());
   return program;
 }

@@ -30,6 +30,9 @@ import {
 } from "./cleanup/index.js";
 import type { HygieneOptions, HygieneReport } from "./hygiene/index.js";
 
+import { findHostProcess, installHooks, parseCreatePayload, parseRemovePayload, worktreeCreate, worktreeRemove } from "./claude-code/index.js";
+import type { InstallOptions, InstallResult, WorktreeCreateResult, WorktreeRemoveResult } from "./claude-code/index.js";
+
 export interface OpenOptions {
   /** A path inside the repository (default: the current directory). */
   repo?: string;
@@ -178,6 +181,26 @@ export class Orchard {
   async cleanupRun(options: CleanupPlanOptions & RepoOption & { onProgress?: ProgressListener | undefined } = {}): Promise<RunResult> {
     const { repo, onProgress, ...rest } = options;
     return runCleanupRun(this, repo, parseInput(CleanupRunInput, rest), onProgress);
+  }
+
+  /** Claude Code's WorktreeCreate hook: `input` is the hook's stdin; the lease goes to `hostPid` (default: found up the parent chain). */
+  async claudeCodeWorktreeCreate(input: string, options: { policy?: string; hostPid?: number | null } = {}): Promise<WorktreeCreateResult> {
+    const payload = parseCreatePayload(input);
+    const hostPid = options.hostPid !== undefined ? options.hostPid : await findHostProcess(process.pid);
+    return worktreeCreate(await this.context(payload.cwd), payload, { hostPid, policy: options.policy });
+  }
+
+  /** Claude Code's WorktreeRemove hook: release, then remove only what cleanup's proof allows. */
+  async claudeCodeWorktreeRemove(input: string): Promise<WorktreeRemoveResult> {
+    const payload = parseRemovePayload(input);
+    return worktreeRemove(await this.context(payload.cwd), payload);
+  }
+
+  /** Merge Orchard's hooks into Claude Code's settings (the project scope uses this repo's primary). */
+  async claudeCodeInstall(options: Omit<InstallOptions, "primary"> & RepoOption): Promise<InstallResult> {
+    const { repo, ...rest } = options;
+    const primary = rest.scope === "project" ? (await this.context(repo)).repo.primary : "";
+    return installHooks({ ...rest, primary });
   }
 
   close(): void {

@@ -23,3 +23,10 @@ export async function readLsofCwds(): Promise<Map<number, string> | null> {
   }
   return cwds;
 }
+
+/** `ps -o ppid=,comm= -p <pid>`: the parent pid and command, or null when there is no such process. */
+export async function readPsParent(pid: number): Promise<{ parent: number; command: string } | null> {
+  const r = await runProcess("ps", ["-o", "ppid=,comm=", "-p", String(pid)], opts);
+  const match = /^\s*(\d+)\s+(.+)$/.exec(r.stdout.trim());
+  return r.exitCode === 0 && match ? { parent: Number(match[1]), command: (match[2] as string).trim() } : null;
+}

@@ -1,4 +1,5 @@
-// The MCP tool table (SPEC §3.12): each tool is one Orchard method plus the SAME zod schema the
+// The MCP tool table (SPEC §3.12): every command a suggestion tells an agent to run, never `trust`
+// (an agent must not approve the commands of the repository it works in). Each tool is one Orchard method plus the SAME zod schema the
 // library validates with (src/core/shared/inputs.ts), extended with `repo`. The JSON schema a client sees
 // is generated from that schema, so the library, the CLI and the tools cannot disagree.
 // Adding a tool = one line in TOOLS.
@@ -6,15 +7,21 @@ import { z } from "zod";
 import type { Orchard } from "../core/orchard.js";
 import {
   AddInput,
+  AdoptInput,
   CleanupApplyInput,
   CleanupPlanInput,
+  CleanupResumeInput,
+  CleanupRunInput,
   CleanupWaveInput,
   HeartbeatInput,
   HygieneInput,
+  LineageInput,
   ListInput,
   ReapOrphansInput,
   RecycleInput,
   ReleaseInput,
+  SalvageListInput,
+  SalvageRestoreInput,
   StatusInput,
 } from "../core/shared/inputs.js";
 
@@ -46,7 +53,7 @@ export const TOOLS: readonly Tool[] = [
   ),
   tool("orchard_release", "release", ReleaseInput, "Give a worktree back when the work is finished (outcome done, abandoned or failed). Idempotent."),
   tool("orchard_heartbeat", "heartbeat", HeartbeatInput, "Renew the lease on a worktree during long work so nobody reaps it."),
-  tool("orchard_status", "status", StatusInput, "Facts of one worktree (handle or path): dirty, unpushed, merged, liveness, lock, fingerprints."),
+  tool("orchard_status", "status", StatusInput, "Facts of one worktree (handle, path or branch): dirty, unpushed, merged, liveness, lock, fingerprints."),
   tool("orchard_list", "list", ListInput, "Every linked worktree of the repository, managed and foreign, with its facts."),
   tool(
     "orchard_recycle",
@@ -83,6 +90,37 @@ export const TOOLS: readonly Tool[] = [
     "cleanupWave",
     CleanupWaveInput,
     "Merge a wave of agent worktrees back into the target and remove them (manifest: path of a JSON file, best absolute; relative paths resolve against the server's working directory). Stops at the first blocked entry unless continueOnBlock; dryRun judges every entry and changes nothing.",
+  ),
+  tool(
+    "orchard_cleanup_resume",
+    "cleanupResume",
+    CleanupResumeInput,
+    "Finish a clean-up plan that stopped early (status needs_resume, a budget or a crash): the items not yet done are re-checked and applied.",
+  ),
+  tool(
+    "orchard_cleanup_run",
+    "cleanupRun",
+    CleanupRunInput,
+    "Plan and apply clean-up until nothing more can be done (a fixed point). The same preconditions as plan + apply; every worktree kept is listed with its reasons.",
+  ),
+  tool(
+    "orchard_adopt",
+    "adopt",
+    AdoptInput,
+    "Register a foreign worktree (e.g. one a harness created under .claude/worktrees) as managed, in place, so it gets a lease, a task and a place in hygiene.",
+  ),
+  tool(
+    "orchard_lineage",
+    "lineage",
+    LineageInput,
+    "The history of a handle (created, released, recycled into…) or of a task across every worktree that carried it.",
+  ),
+  tool("orchard_salvage_list", "salvageList", SalvageListInput, "Every salvage ref of the repository: work saved from worktrees before they were removed."),
+  tool(
+    "orchard_salvage_restore",
+    "salvageRestore",
+    SalvageRestoreInput,
+    "Bring salvaged work back: a new worktree at the salvage's parent commit with the saved files laid over it as uncommitted changes.",
   ),
 ];
 

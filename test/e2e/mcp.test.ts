@@ -68,12 +68,21 @@ describe("orchard mcp", () => {
         "orchard_cleanup_plan",
         "orchard_cleanup_apply",
         "orchard_cleanup_wave",
+        "orchard_cleanup_resume",
+        "orchard_cleanup_run",
+        "orchard_adopt",
+        "orchard_lineage",
+        "orchard_salvage_list",
+        "orchard_salvage_restore",
       ].sort(),
     );
+    expect(names).not.toContain("orchard_trust"); // an agent must not approve its own repository's commands
     for (const t of tools) {
       expect(t.description).toBeTruthy();
       expect(t.inputSchema).toMatchObject({ type: "object", additionalProperties: false });
       expect(Object.keys(t.inputSchema.properties ?? {})).toContain("repo");
+      for (const [field, schema] of Object.entries(t.inputSchema.properties ?? {}))
+        expect((schema as { description?: string }).description, `${t.name}.${field}`).toBeTruthy();
     }
     const add = tools.find((t) => t.name === "orchard_add");
     expect(add?.inputSchema.required).toEqual(["branch"]);
@@ -96,9 +105,28 @@ describe("orchard mcp", () => {
 
     const status = await session.call("orchard_status", { target: add.json.handle });
     expect(status.json).toEqual(s.orchard(["status", add.json.handle]).json);
+    const byBranch = await session.call("orchard_status", { target: "feat/mcp" });
+    expect(byBranch.json.worktree.path).toBe(add.json.path);
 
     const release = await session.call("orchard_release", { target: add.json.path, owner: "agent-1" });
     expect(release.json).toMatchObject({ ok: true, lifecycle: "terminal" });
+  });
+
+  it("adopt, lineage, cleanup run and the salvage tools answer like the CLI", async () => {
+    session = await connect();
+    const foreign = s.worktree("worktree-agent-y");
+    const adopted = await session.call("orchard_adopt", { path: foreign, task: "T-9", owner: "agent-y" });
+    expect(adopted.json).toMatchObject({ ok: true, action: "adopted", task: "t-9" });
+    const lineage = await session.call("orchard_lineage", { target: "T-9" });
+    expect(lineage.json.events.map((e: { kind: string }) => e.kind)).toContain("adopted");
+    await session.call("orchard_release", { target: "worktree-agent-y", owner: "agent-y" });
+    const run = await session.call("orchard_cleanup_run");
+    expect(run.json).toMatchObject({ ok: true, status: "completed" });
+    const salvages = await session.call("orchard_salvage_list");
+    expect(salvages.json).toEqual(s.orchard(["salvage", "list"]).json);
+    const restore = await session.call("orchard_salvage_restore", { ref: "refs/orchard/salvage/none/20260101T000000Z" });
+    expect(restore.isError).toBe(true);
+    expect(restore.json.ok).toBe(false);
   });
 
   it("`repo` names another repository for one call", async () => {

@@ -17,6 +17,8 @@ export interface CleanupPlanOptions {
   include?: string | string[] | undefined;
   salvage?: boolean | undefined;
   olderThan?: string | undefined;
+  /** Plan only the worktrees at these paths (as git lists them); the library's single-worktree removal. */
+  paths?: readonly string[] | undefined;
 }
 
 export interface PlanResult {
@@ -79,7 +81,8 @@ export async function cleanupPlan(main: Ctx, ctxs: Ctx[], options: CleanupPlanOp
   const fleet = await assessFleet(ctxs, {});
   addHuskDigests(fleet, include);
   const defaultBranches = new Map(fleet.gathers.map((g) => [g.ctx.repo.identity, g.summary.defaultBranch]));
-  const { items, skipped } = planCleanup(fleet.members, { include, salvage: options.salvage ?? false, olderThanMs, now: Date.now(), defaultBranches });
+  const members = options.paths ? fleet.members.filter((m) => options.paths?.includes(m.view.path)) : fleet.members;
+  const { items, skipped } = planCleanup(members, { include, salvage: options.salvage ?? false, olderThanMs, now: Date.now(), defaultBranches });
   const digest = digestOf(items);
   const planId = `${salvageStamp(new Date())}-${randomBytes(4).toString("hex")}`;
   const stored = { include, salvage: options.salvage ?? false, olderThan: options.olderThan ?? null, allRepos: options.allRepos ?? false };

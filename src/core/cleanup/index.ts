@@ -1,6 +1,7 @@
 // Converging cleanup (`orchard cleanup plan|apply|resume|run`): a stored plan of removals that
 // re-checks every precondition at the moment of use, and the library's hygiene/cleanup entry.
 export type { ApplyResult, ItemView, Progress } from "./apply.js";
+export { cleanupRun } from "./cleanup.js";
 export type { CleanupPlanOptions, PlanResult, RunResult } from "./cleanup.js";
 export { runCleanupApply, runCleanupPlan, runCleanupRun, runHygiene } from "./entry.js";
 export type { CleanupApplyOptions, ProgressListener } from "./entry.js";

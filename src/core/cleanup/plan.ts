@@ -68,7 +68,7 @@ function decide(m: PlanMember, request: PlanRequest): Decision {
   const w = m.view;
   const d = w.disposition;
   if (d === "live" || d === "idle" || d === "unknown") return { skip: w.reasons };
-  if (!request.include.includes(d as Includable)) return { skip: [reason("not_included", { disposition: d, include: request.include })] };
+  if (!request.include.includes(d as Includable)) return { skip: [reason("not_included", { disposition: d, include: request.include }), ...w.reasons] };
   if (request.olderThanMs !== null) {
     if (!w.lastActivity) return { skip: [reason("fact_unknown", { fact: "lastActivity" }, "lastActivity")] };
     if (Date.parse(w.lastActivity) > request.now - request.olderThanMs) return { skip: [reason("too_recent", { lastActivity: w.lastActivity })] };

@@ -6,16 +6,25 @@ import { usageError } from "./errors.js";
 
 const text = z.string();
 const pid = z.union([z.number().int(), z.string().regex(/^\d+$/, "digits")]);
+const target = text.describe("the worktree: a handle (app@feat-a), a worktree path, or the branch of a managed worktree");
+const owner = text.describe("the agent/session taking or holding the lease (default: ORCHARD_OWNER)");
+const ownerPid = pid.describe("the owner's process id: the lease dies with that process");
+const ttl = text.describe("lease time to live, e.g. 30m, 2h (default 2h, config lease.ttl)");
+const task = text.describe("the task: an id or a forge reference/URL (default: ORCHARD_TASK)");
+const allRepos = z.boolean().describe("every repo the workspace knows, not just this one");
 
 export const AddInput = z
   .object({
     branch: text.describe("the branch (a literal branch name)"),
     base: text.optional().describe("start point for a new branch (default: the default branch)"),
-    task: text.optional().describe("the caller's task id or URL"),
-    owner: text.optional().describe("the agent/session taking the lease"),
-    pid: pid.optional().describe("the owner's process id"),
-    ttl: text.optional().describe("lease time to live, e.g. 30m, 2h"),
-    policy: z.enum(["isolated", "reuse-compatible", "recycle-terminal"]).optional(),
+    task: task.optional(),
+    owner: owner.optional(),
+    pid: ownerPid.optional(),
+    ttl: ttl.optional(),
+    policy: z
+      .enum(["isolated", "reuse-compatible", "recycle-terminal"])
+      .optional()
+      .describe("what to do with a candidate found before allocating (default isolated: always a new worktree)"),
     resume: z.boolean().optional().describe("adopt a dirty worktree of the same task"),
     bootstrap: z.boolean().optional().describe("false skips bootstrap (--no-bootstrap)"),
     dryRun: z.boolean().optional().describe("decide and report, change nothing"),
@@ -24,19 +33,17 @@ export const AddInput = z
 
 export const ReleaseInput = z
   .object({
-    target: text.describe("a handle or a worktree path"),
-    outcome: z.enum(["done", "abandoned", "failed"]).optional(),
-    owner: text.optional(),
+    target,
+    outcome: z.enum(["done", "abandoned", "failed"]).optional().describe("how the work ended (default done)"),
+    owner: owner.optional(),
   })
   .strict();
 
-export const HeartbeatInput = z
-  .object({ target: text.describe("a handle or a worktree path"), owner: text.optional(), ttl: text.optional(), pid: pid.optional() })
-  .strict();
+export const HeartbeatInput = z.object({ target, owner: owner.optional(), ttl: ttl.optional(), pid: ownerPid.optional() }).strict();
 
-export const StatusInput = z.object({ target: text.describe("a handle or a worktree path") }).strict();
+export const StatusInput = z.object({ target }).strict();
 
-export const ListInput = z.object({ allRepos: z.boolean().optional(), full: z.boolean().optional().describe("add dirty and merged facts") }).strict();
+export const ListInput = z.object({ allRepos: allRepos.optional(), full: z.boolean().optional().describe("add dirty and merged facts") }).strict();
 
 export const ReapOrphansInput = z
   .object({
@@ -67,26 +74,26 @@ export const CleanupWaveInput = z
 export const AdoptInput = z
   .object({
     path: text.describe("the foreign worktree to register as managed"),
-    task: text.optional(),
-    owner: text.optional(),
-    pid: pid.optional(),
-    ttl: text.optional(),
+    task: task.optional(),
+    owner: owner.optional().describe("the lease's owner (default: the owner its lock names)"),
+    pid: ownerPid.optional(),
+    ttl: ttl.optional(),
   })
   .strict();
 
 export const RecycleInput = z
   .object({
-    target: text.describe("the terminal worktree to recycle: a handle or a path"),
+    target: target.describe("the terminal worktree to recycle: a handle, a path, or its branch"),
     branch: text.describe("the new branch (a literal branch name)"),
     base: text.optional().describe("start point of a new branch (default: the default branch)"),
-    task: text.optional().describe("the new work's task id or URL"),
-    owner: text.optional().describe("the agent/session taking the lease"),
-    pid: pid.optional().describe("the owner's process id"),
+    task: task.optional(),
+    owner: owner.optional(),
+    pid: ownerPid.optional(),
     dryRun: z.boolean().optional().describe("prove and report, change nothing"),
   })
   .strict();
 
-export const LineageInput = z.object({ target: text.describe("a handle or a task") }).strict();
+export const LineageInput = z.object({ target: text.describe("a handle, or a task (any spelling of it)") }).strict();
 
 export const TrustInput = z.object({}).strict();
 
@@ -94,7 +101,7 @@ const include = z.union([text, z.array(text)]).describe("dispositions to plan: r
 
 export const HygieneInput = z
   .object({
-    allRepos: z.boolean().optional().describe("every repo the workspace knows"),
+    allRepos: allRepos.optional(),
     disk: z.boolean().optional().describe("measure bytes per worktree"),
     diskBudget: text.optional().describe("stop measuring after this long, e.g. 2m (default 5m)"),
     html: text.optional().describe("also write a self-contained HTML page to this file"),
@@ -103,7 +110,7 @@ export const HygieneInput = z
 
 export const CleanupPlanInput = z
   .object({
-    allRepos: z.boolean().optional().describe("every repo the workspace knows"),
+    allRepos: allRepos.optional(),
     include: include.optional(),
     salvage: z.boolean().optional().describe("plan needs_salvage work: salvage ref first, then remove"),
     olderThan: text.optional().describe("only worktrees whose last activity is older than this, e.g. 2d"),

@@ -107,10 +107,21 @@ export async function readProcessCwds(): Promise<Map<number, string> | null> {
   return cwds;
 }
 
-/** Pids whose cwd is `dir` or below it (realpath form expected on both sides). */
+const self = new Set<number>([process.pid]);
+
+/**
+ * Counts `pids` as this very call rather than someone working inside a worktree: a hook command's
+ * own chain of parents up to the program that invoked it (Claude Code ending its session runs the
+ * WorktreeRemove hook from inside the worktree it asks us to remove).
+ */
+export function treatAsSelf(pids: readonly number[]): void {
+  for (const pid of pids) self.add(pid);
+}
+
+/** Pids whose cwd is `dir` or below it (realpath form expected on both sides), this call's own excepted. */
 export function processesInside(cwds: Map<number, string>, dir: string): number[] {
   const prefix = dir.endsWith("/") ? dir : `${dir}/`;
   const pids: number[] = [];
-  for (const [pid, cwd] of cwds) if ((cwd === dir || cwd.startsWith(prefix)) && pid !== process.pid) pids.push(pid);
+  for (const [pid, cwd] of cwds) if ((cwd === dir || cwd.startsWith(prefix)) && !self.has(pid)) pids.push(pid);
   return pids;
 }

@@ -1,5 +1,6 @@
-// Resolving a `<handle|path>` argument to a worktree of the repo: a handle names a registry row;
-// anything else is a path, compared by realpath with what git lists.
+// Resolving a `<handle|path|branch>` argument to a worktree of the repo: a handle names a registry
+// row; anything else is a path, compared by realpath with what git lists; failing that, the branch
+// of a managed worktree.
 import { readWorktrees } from "../../git/read.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { WorktreeRow } from "../../registry/index.js";
@@ -20,9 +21,15 @@ export async function resolveTarget(ctx: Ctx, target: string): Promise<Target> {
   if (byHandle && byHandle.repo === ctx.repo.identity)
     return { path: byHandle.path, entry: entries.find((e) => e.path === byHandle.path) ?? null, row: byHandle };
   const wanted = realOrAbsolute(target);
+  const rows = ctx.registry.worktrees.current(ctx.repo.identity);
   const entry = entries.find((e) => e.path === wanted || realOrAbsolute(e.path) === wanted) ?? null;
-  const row = ctx.registry.worktrees.current(ctx.repo.identity).find((r) => r.path === (entry?.path ?? wanted)) ?? null;
-  if (!entry && !row) throw usageError("not_a_worktree", `${target} is not a handle or linked worktree of ${ctx.repo.primary}`);
+  const row = rows.find((r) => r.path === (entry?.path ?? wanted)) ?? null;
+  if (!entry && !row) {
+    // not a path of a worktree: the branch name of a managed worktree (an agent knows its branch)
+    const byBranch = rows.find((r) => r.branch === target && r.lifecycle !== "removed");
+    if (byBranch) return { path: byBranch.path, entry: entries.find((e) => e.path === byBranch.path) ?? null, row: byBranch };
+  }
+  if (!entry && !row) throw usageError("not_a_worktree", `${target} is not a handle, linked worktree or managed branch of ${ctx.repo.primary}`);
   return { path: entry?.path ?? (row as WorktreeRow).path, entry, row };
 }
 

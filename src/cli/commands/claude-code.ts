@@ -1,0 +1,107 @@
+// orchard claude-code install|worktree-create|worktree-remove (SPEC §3.14). The two hook commands
+// read Claude Code's JSON on stdin. worktree-create prints exactly one line on stdout — the
+// worktree's absolute path — and nothing else: Claude Code takes the last stdout line as the
+// directory and hangs on a relative or missing path or on JSON. Every failure goes to stderr with
+// exit 1 (Claude Code shows it). worktree-remove never fails a session over a kept worktree.
+import type { Command } from "commander";
+import { existsSync, realpathSync } from "node:fs";
+import { delimiter, join, resolve } from "node:path";
+import { Orchard } from "../../core/orchard.js";
+import { usageError } from "../../core/shared/errors.js";
+import { globalsOf, runWith } from "../run.js";
+import type { GlobalOptions } from "../output.js";
+import type { InstallResult, WorktreeRemoveResult } from "../../core/claude-code/index.js";
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) throw usageError("usage", "this command reads Claude Code's hook input (JSON) on stdin");
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+const quote = (text: string): string => (/^[A-Za-z0-9_./:@=+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`);
+
+/** How a hook should run this same orchard: `orchard` when PATH finds this very program, else node + script. */
+function commandBase(globals: GlobalOptions): string {
+  const script = realpathSync(process.argv[1] as string);
+  const onPath = (process.env.PATH ?? "").split(delimiter).some((dir) => {
+    const candidate = join(dir, "orchard");
+    return dir !== "" && existsSync(candidate) && realpathSync(candidate) === script;
+  });
+  const base = onPath ? "orchard" : `${quote(process.execPath)} ${quote(script)}`;
+  return globals.home ? `${base} --home ${quote(resolve(globals.home))}` : base;
+}
+
+function renderInstall(r: InstallResult): string {
+  if (r.action === "unchanged") return `${r.file}: Orchard's hooks are already installed`;
+  return `${r.action === "planned" ? "would write" : "wrote"} ${r.file}\n${r.diff}`;
+}
+
+function renderRemove(r: WorktreeRemoveResult): string {
+  return r.action === "kept" ? "" : `${r.action} ${r.path}`;
+}
+
+export function register(program: Command): void {
+  const cc = program.command("claude-code").description("Claude Code's worktree backend: hooks that make Orchard create, lease and clean its worktrees");
+
+  cc.command("install")
+    .description("merge the WorktreeCreate/WorktreeRemove hooks and a SessionStart reap-orphans into Claude Code's settings")
+    .option("--user", "~/.claude/settings.json (the default)")
+    .option("--project", "<repo>/.claude/settings.json (commit it: Claude Code re-reads it inside the new worktree)")
+    .option("--policy <policy>", "the admission policy of every session's worktree (see `orchard add --policy`)")
+    .option("--command <cmd>", "how the hooks run orchard (default: `orchard` when on PATH, else this node and script)")
+    .option("--dry-run", "print the diff, write nothing")
+    .action((opts: { user?: boolean; project?: boolean; policy?: string; command?: string; dryRun?: boolean }, cmd: Command) =>
+      runWith(
+        cmd,
+        async (o, globals) => {
+          if (opts.user && opts.project) throw usageError("usage", "--user and --project exclude each other");
+          if (opts.command !== undefined && opts.command.trim() === "") throw usageError("usage", "--command is empty");
+          return o.claudeCodeInstall({
+            scope: opts.project ? "project" : "user",
+            command: opts.command ?? commandBase(globals),
+            policy: opts.policy,
+            dryRun: opts.dryRun ?? false,
+            ...(globals.repo ? { repo: globals.repo } : {}),
+          });
+        },
+        renderInstall,
+      ),
+    );
+
+  cc.command("worktree-create")
+    .description("the WorktreeCreate hook: admit the session's worktree and print its path")
+    .option("--policy <policy>", "admission policy (see `orchard add --policy`)")
+    .action(async (opts: { policy?: string }, cmd: Command) => {
+      const globals = globalsOf(cmd);
+      let orchard: Orchard | undefined;
+      try {
+        const input = await readStdin();
+        orchard = await Orchard.open(globals.home ? { home: globals.home } : {});
+        const created = await orchard.claudeCodeWorktreeCreate(input, opts.policy === undefined ? {} : { policy: opts.policy });
+        process.stdout.write(`${created.path}\n`);
+      } catch (error) {
+        process.stderr.write(`orchard: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exitCode = 1;
+      } finally {
+        orchard?.close();
+      }
+    });
+
+  cc.command("worktree-remove")
+    .description("the WorktreeRemove hook: release the session's worktree; remove it only when nothing would be lost")
+    .action((_opts: unknown, cmd: Command) =>
+      runWith(
+        cmd,
+        async (o) => {
+          const result = await o.claudeCodeWorktreeRemove(await readStdin());
+          if (result.action === "kept")
+            process.stderr.write(
+              `orchard: kept ${result.path}${result.disposition ? ` (${result.disposition})` : ""}: ${result.reasons.map((r) => `${r.code} (${r.message})`).join("; ") || "its work is not preserved elsewhere"}\n`,
+            );
+          return result;
+        },
+        renderRemove,
+      ),
+    );
+}

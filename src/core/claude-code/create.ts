@@ -1,0 +1,42 @@
+// `orchard claude-code worktree-create` (SPEC §3.14): Claude Code's WorktreeCreate hook. The
+// session's worktree is admitted like any `add`: branch `worktree-<name>`, owner
+// `claude-code:<session_id>`, leased to the Claude Code process (found up the parent chain), task
+// from ORCHARD_TASK, base per §4.4. The caller prints only the path: Claude Code reads the last
+// line of stdout as the worktree directory, and hangs on anything that is not an existing one.
+import { existsSync, statSync } from "node:fs";
+import { isAbsolute } from "node:path";
+import { add, type AddResult } from "../admission/index.js";
+import type { Ctx } from "../shared/context.js";
+import { failure } from "../shared/errors.js";
+import { branchForName, type CreatePayload } from "./payload.js";
+
+export interface WorktreeCreateOptions {
+  /** The Claude Code process that holds the lease (null: the parent chain could not be read). */
+  hostPid: number | null;
+  policy?: string | undefined;
+}
+
+export interface WorktreeCreateResult {
+  path: string;
+  result: AddResult;
+}
+
+export function ownerOf(sessionId: string): string {
+  return `claude-code:${sessionId}`;
+}
+
+export async function worktreeCreate(ctx: Ctx, payload: CreatePayload, options: WorktreeCreateOptions): Promise<WorktreeCreateResult> {
+  const result = await add(ctx, {
+    branch: branchForName(payload.name),
+    owner: ownerOf(payload.sessionId),
+    ...(options.hostPid === null ? {} : { pid: options.hostPid }),
+    ...(options.policy === undefined ? {} : { policy: options.policy }),
+  });
+  if (!result.ok) {
+    const why = result.reasons.map((r) => `${r.code}: ${r.message}`).join("; ");
+    throw failure("refused", `orchard refused the worktree for ${payload.name} (${result.handle}): ${why}`);
+  }
+  if (!isAbsolute(result.path) || !existsSync(result.path) || !statSync(result.path).isDirectory())
+    throw failure("internal", `orchard admitted ${result.handle} but ${result.path} is not an existing directory`);
+  return { path: result.path, result };
+}

@@ -1,0 +1,114 @@
+// Agent-tool subagents with worktree isolation, run by the real Claude Code: with Orchard's hook the
+// subagent's worktree is managed and leased to Claude Code, whose `kill -9` ends the lease at once
+// (SPEC §4.11); without the hook, Claude Code's own locked agent worktree is reaped by
+// `reap-orphans` only when nothing would be lost. The subagent's request is held unanswered, so the
+// kill lands mid-subagent.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Scenario, git, waitFor } from "../helpers/scenario.js";
+import { FakeMessagesApi, type Turn } from "../helpers/fake-messages-api.js";
+import { startClaude, type ClaudeRun } from "../helpers/claude-code.js";
+
+let s: Scenario;
+let api: FakeMessagesApi | undefined;
+let claudeHome: string;
+
+beforeEach(() => {
+  s = Scenario.create();
+  claudeHome = join(s.root, "claude-home");
+  mkdirSync(claudeHome);
+});
+
+afterEach(() => {
+  api?.close();
+  api = undefined;
+  s.cleanup();
+});
+
+const SUBAGENT: Turn = {
+  tool: "Agent",
+  input: {
+    description: "isolated work",
+    prompt: "SUBAGENT-TASK: change nothing",
+    subagent_type: "general-purpose",
+    isolation: "worktree",
+    run_in_background: false,
+  },
+};
+
+/** Starts Claude Code, whose first turn spawns an isolated subagent; resolves once the subagent is mid-request. */
+async function claudeWithSubagent(): Promise<ClaudeRun> {
+  api = await FakeMessagesApi.start((_request, index) => (index === 0 ? SUBAGENT : { hold: true }));
+  const run = startClaude(["-p", "start an isolated subagent", "--allowedTools", "Agent"], { cwd: s.primary, home: claudeHome, apiUrl: api.url });
+  await waitFor(() => (api as FakeMessagesApi).holding > 0, "the subagent's first request");
+  return run;
+}
+
+const worktrees = () => s.orchard(["list"]).json.worktrees as any[];
+
+describe("an Agent-tool subagent through Orchard's hook", () => {
+  beforeEach(() => {
+    expect(s.orchard(["claude-code", "install", "--project"]).code).toBe(0);
+    git(s.primary, "add", "-A");
+    git(s.primary, "commit", "-q", "-m", "orchard as claude code's worktree backend");
+    git(s.primary, "push", "-q", "origin", "main");
+  });
+
+  it("is managed and leased to Claude Code; after kill -9 the lease is dead and cleanup collects it", async () => {
+    const run = await claudeWithSubagent();
+    const [w] = worktrees().filter((x) => x.managed);
+    expect(w.branch).toMatch(/^worktree-agent-a[0-9a-f]{16}$/);
+    expect(w.lock.owner).toMatchObject({ kind: "orchard", pid: run.pid });
+    expect(w.liveness.state).toBe("live");
+    run.kill();
+    await run.done;
+    expect(s.orchard(["status", w.path]).json.worktree.liveness.state).toBe("dead");
+    const cleaned = s.orchard(["cleanup", "run"]);
+    expect(cleaned.code, cleaned.stderr).toBe(0);
+    expect(existsSync(w.path)).toBe(false);
+  });
+
+  it("after kill -9, a subagent worktree holding work is kept by cleanup and reap-orphans", async () => {
+    const run = await claudeWithSubagent();
+    const [w] = worktrees().filter((x) => x.managed);
+    writeFileSync(join(w.path, "agent-notes.txt"), "unfinished\n");
+    run.kill();
+    await run.done;
+    expect(s.orchard(["cleanup", "run"]).code).toBe(0);
+    expect(s.orchard(["reap-orphans"]).code).toBe(0);
+    expect(readFileSync(join(w.path, "agent-notes.txt"), "utf8")).toBe("unfinished\n");
+  });
+});
+
+describe("Claude Code's own agent worktree (no Orchard hook)", () => {
+  it("carries Claude Code's real lock; after kill -9 reap-orphans reaps it when merged and clean", async () => {
+    const run = await claudeWithSubagent();
+    const [w] = worktrees().filter((x) => !x.managed);
+    expect(w.path).toContain(join(s.primary, ".claude", "worktrees", "agent-a"));
+    expect(w.lock.reason).toMatch(new RegExp(`^claude agent agent-a[0-9a-f]{16} \\(pid ${run.pid} start \\d+\\)$`));
+    run.kill();
+    await run.done;
+    s.ageLock(w.path, 3600); // the crash was an hour ago: past the reaper's guard for fresh locks
+    const r = s.orchard(["reap-orphans"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json.entries).toEqual([expect.objectContaining({ path: w.path, status: "reaped" })]);
+    expect(existsSync(w.path)).toBe(false);
+  });
+
+  it("keeps it when it holds work, and --salvage keeps the work in a salvage ref", async () => {
+    const run = await claudeWithSubagent();
+    const [w] = worktrees().filter((x) => !x.managed);
+    writeFileSync(join(w.path, "agent-notes.txt"), "unfinished\n");
+    run.kill();
+    await run.done;
+    s.ageLock(w.path, 3600);
+    const kept = s.orchard(["reap-orphans"]);
+    expect(kept.json.entries).toEqual([expect.objectContaining({ path: w.path, status: "skipped" })]);
+    expect(existsSync(join(w.path, "agent-notes.txt"))).toBe(true);
+    const salvaged = s.orchard(["reap-orphans", "--salvage"]);
+    const [entry] = salvaged.json.entries;
+    expect(entry).toMatchObject({ path: w.path, status: "reaped" });
+    expect(git(s.primary, "show", `${entry.salvageRef as string}:agent-notes.txt`)).toBe("unfinished");
+  });
+});

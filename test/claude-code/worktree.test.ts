@@ -1,0 +1,107 @@
+// Orchard as Claude Code's worktree backend (SPEC §3.14), proven against the real Claude Code
+// binary running offline against a fake Messages API: `claude --worktree` sessions are admitted,
+// leased to the Claude Code process, bootstrapped, released and removed only when nothing is lost.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Scenario, git } from "../helpers/scenario.js";
+import { FakeMessagesApi, scripted, type Turn } from "../helpers/fake-messages-api.js";
+import { startClaude } from "../helpers/claude-code.js";
+
+let s: Scenario;
+let api: FakeMessagesApi | undefined;
+let claudeHome: string;
+
+beforeEach(() => {
+  s = Scenario.create();
+  claudeHome = join(s.root, "claude-home");
+  mkdirSync(claudeHome);
+  writeFileSync(join(s.primary, ".env"), "SECRET=1\n");
+  writeFileSync(join(s.primary, ".gitignore"), "node_modules/\n*.log\n.env\nAGENTS.local.md\n");
+  mkdirSync(join(s.primary, "docs"));
+  writeFileSync(join(s.primary, "docs", "agent.md"), "You work on {{branch}} ({{handle}}).\n");
+  writeFileSync(
+    join(s.primary, ".orchard.json"),
+    JSON.stringify({ bootstrap: { copy: [".env"] }, context: { files: { "AGENTS.local.md": "docs/agent.md" } } }),
+  );
+  const install = s.orchard(["claude-code", "install", "--project"]);
+  expect(install.code, install.stderr).toBe(0);
+  git(s.primary, "add", "-A");
+  git(s.primary, "commit", "-q", "-m", "orchard as claude code's worktree backend");
+  git(s.primary, "push", "-q", "origin", "main");
+});
+
+afterEach(() => {
+  api?.close();
+  api = undefined;
+  s.cleanup();
+});
+
+async function claude(args: string[], turns: Turn[] = [], env: Record<string, string> = {}) {
+  api = await FakeMessagesApi.start(scripted(turns));
+  const run = startClaude(args, { cwd: s.primary, home: claudeHome, apiUrl: api.url, env });
+  const result = await run.done;
+  api.close();
+  return { ...result, pid: run.pid };
+}
+
+const managed = () => (s.orchard(["list"]).json.worktrees as any[]).filter((w) => w.managed);
+
+describe("claude --worktree with Orchard's WorktreeCreate hook", () => {
+  it("runs the session in an Orchard-managed, bootstrapped worktree leased to the Claude Code process", async () => {
+    const r = await claude(["--worktree", "f1", "-p", "hello"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("done");
+    const [w] = managed();
+    expect(w).toMatchObject({ handle: "app@worktree-f1", branch: "worktree-f1", lifecycle: "active" });
+    expect(w.path).toBe(join(s.home, "worktrees", "app@worktree-f1"));
+    expect(w.owner).toMatch(/^claude-code:[0-9a-f-]{36}$/);
+    expect(w.lock.owner).toMatchObject({ kind: "orchard", pid: r.pid });
+    expect(w.lock.owner.startTime).toEqual(expect.any(String));
+    // bootstrap copied .env and injected the context file, invisible to git
+    expect(readFileSync(join(w.path, ".env"), "utf8")).toBe("SECRET=1\n");
+    expect(readFileSync(join(w.path, "AGENTS.local.md"), "utf8")).toBe("You work on worktree-f1 (app@worktree-f1).\n");
+    expect(git(w.path, "status", "--porcelain")).toBe("");
+    expect(existsSync(join(s.primary, ".claude", "worktrees"))).toBe(false);
+  });
+});
+
+describe("ExitWorktree with Orchard's WorktreeRemove hook", () => {
+  const exit: Turn = { tool: "ExitWorktree", input: { action: "remove", discard_changes: true } };
+
+  it("releases and removes a clean worktree whose work is preserved", async () => {
+    const r = await claude(["--worktree", "f1", "-p", "hello", "--allowedTools", "ExitWorktree"], [exit]);
+    expect(r.code, r.stderr).toBe(0);
+    const path = join(s.home, "worktrees", "app@worktree-f1");
+    expect(existsSync(path)).toBe(false);
+    expect(managed()).toEqual([]);
+    const events = s.orchard(["lineage", "app@worktree-f1"]).json.events.map((e: any) => e.kind);
+    expect(events).toEqual(expect.arrayContaining(["created", "released", "removed"]));
+  });
+
+  it("with uncommitted work: released and kept, nothing lost", async () => {
+    const write: Turn = { tool: "Bash", input: { command: "echo precious > work.txt", description: "write a file" } };
+    const r = await claude(["--worktree", "f1", "-p", "hello", "--allowedTools", "Bash", "ExitWorktree"], [write, exit]);
+    expect(r.code, r.stderr).toBe(0);
+    const [w] = managed();
+    expect(w).toMatchObject({ handle: "app@worktree-f1", lifecycle: "terminal" });
+    expect(w.lock.locked).toBe(false);
+    expect(readFileSync(join(w.path, "work.txt"), "utf8")).toBe("precious\n");
+  });
+});
+
+describe("the same task in a second session", () => {
+  it("reuses the first session's worktree under --policy reuse-compatible", async () => {
+    const install = s.orchard(["claude-code", "install", "--project", "--policy", "reuse-compatible"]);
+    expect(install.code, install.stderr).toBe(0);
+    git(s.primary, "commit", "-q", "-am", "reuse-compatible");
+    const first = await claude(["--worktree", "f1", "-p", "hello"], [], { ORCHARD_TASK: "T-1" });
+    expect(first.code, first.stderr).toBe(0);
+    const second = await claude(["--worktree", "f2", "-p", "hello"], [], { ORCHARD_TASK: "T-1" });
+    expect(second.code, second.stderr).toBe(0);
+    const all = managed();
+    expect(all.map((w) => w.handle)).toEqual(["app@worktree-f1"]);
+    expect(all[0].task).toBe("t-1");
+    expect(all[0].lock.owner.pid).toBe(second.pid);
+  });
+});

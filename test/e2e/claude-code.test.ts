@@ -1,0 +1,130 @@
+// The Claude Code hook commands driven as Claude Code drives them — JSON on stdin, the real CLI —
+// without the Claude Code binary (test/claude-code/ runs the real one): stdout is exactly the path
+// or nothing, every failure is on stderr, removal only when nothing is lost, install is idempotent.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CLI, Scenario } from "../helpers/scenario.js";
+import { hermeticEnv } from "../helpers/env.js";
+
+let s: Scenario;
+beforeEach(() => {
+  s = Scenario.create();
+});
+afterEach(() => s.cleanup());
+
+function hook(command: "worktree-create" | "worktree-remove", payload: unknown, args: string[] = []) {
+  const input = typeof payload === "string" ? payload : JSON.stringify(payload);
+  const r = spawnSync(process.execPath, [CLI, "--home", s.home, "claude-code", command, ...args], {
+    cwd: s.primary,
+    env: hermeticEnv(),
+    input,
+    encoding: "utf8",
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const create = (name: string, extra: Record<string, unknown> = {}) =>
+  hook("worktree-create", { session_id: "s-1", transcript_path: "/x.jsonl", cwd: s.primary, hook_event_name: "WorktreeCreate", name, ...extra });
+const remove = (path: string) => hook("worktree-remove", { session_id: "s-1", cwd: s.primary, hook_event_name: "WorktreeRemove", worktree_path: path });
+
+describe("worktree-create", () => {
+  it("prints exactly one line, the absolute path of the new managed worktree", () => {
+    const r = create("feat/a");
+    expect(r.code, r.stderr).toBe(0);
+    const prefix = join(s.home, "worktrees", "app@worktree-feat-a-");
+    expect(r.stdout.startsWith(prefix)).toBe(true);
+    expect(r.stdout.slice(prefix.length)).toMatch(/^[0-9a-f]{8}\n$/);
+    const path = r.stdout.trim();
+    expect(existsSync(path)).toBe(true);
+    const status = s.orchard(["status", path]).json;
+    expect(status.worktree).toMatchObject({ branch: "worktree-feat+a", owner: "claude-code:s-1", managed: true });
+  });
+
+  it("bad input and refusals: nothing on stdout, the reason on stderr, exit 1, nothing created", () => {
+    for (const input of [
+      "not json",
+      "[]",
+      JSON.stringify({ session_id: "s", cwd: "relative", name: "x" }),
+      JSON.stringify({ session_id: "s", cwd: s.primary }),
+    ]) {
+      const r = hook("worktree-create", input);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toMatch(/^orchard: /);
+    }
+    s.worktree("worktree-busy");
+    const refused = create("busy");
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toContain("branch_checked_out");
+    expect(s.orchard(["list"]).json.worktrees.filter((w: any) => w.managed)).toEqual([]);
+  });
+});
+
+describe("worktree-remove", () => {
+  it("releases, then removes a clean worktree whose work is on the default branch", () => {
+    const path = create("f1").stdout.trim();
+    const r = remove(path);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it("keeps a worktree with uncommitted, untracked or unpushed work and says why; exit 0", () => {
+    const dirty = create("dirty").stdout.trim();
+    writeFileSync(join(dirty, "work.txt"), "precious\n");
+    const r = remove(dirty);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^orchard: kept .*dirty/);
+    expect(readFileSync(join(dirty, "work.txt"), "utf8")).toBe("precious\n");
+    expect(s.orchard(["status", dirty]).json.worktree.lifecycle).toBe("terminal");
+
+    const ahead = create("ahead").stdout.trim();
+    s.commit({ in: ahead, file: "feature.txt" });
+    expect(remove(ahead).code).toBe(0);
+    expect(existsSync(join(ahead, "feature.txt"))).toBe(true);
+  });
+
+  it("a path Orchard does not manage is left alone", () => {
+    const foreign = s.worktree("worktree-foreign");
+    const r = remove(foreign);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(foreign)).toBe(true);
+  });
+});
+
+describe("install", () => {
+  const settings = () => join(s.primary, ".claude", "settings.json");
+
+  it("merges the hooks idempotently and keeps every other key", () => {
+    mkdirSync(join(s.primary, ".claude"));
+    writeFileSync(settings(), JSON.stringify({ model: "x", hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo hi" }] }] } }));
+    const first = s.orchard(["claude-code", "install", "--project", "--command", "orchard"]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.json.action).toBe("installed");
+    const written = JSON.parse(readFileSync(settings(), "utf8"));
+    expect(written.model).toBe("x");
+    expect(written.hooks.PreToolUse).toEqual([{ matcher: "Bash", hooks: [{ type: "command", command: "echo hi" }] }]);
+    expect(written.hooks.WorktreeCreate).toEqual([{ hooks: [{ type: "command", command: "orchard claude-code worktree-create" }] }]);
+    expect(written.hooks.WorktreeRemove).toEqual([{ hooks: [{ type: "command", command: "orchard claude-code worktree-remove" }] }]);
+    expect(written.hooks.SessionStart).toEqual([{ matcher: "startup", hooks: [{ type: "command", command: "orchard reap-orphans --json" }] }]);
+    const again = s.orchard(["claude-code", "install", "--project", "--command", "orchard"]);
+    expect(again.json.action).toBe("unchanged");
+    expect(JSON.parse(readFileSync(settings(), "utf8"))).toEqual(written);
+  });
+
+  it("--dry-run prints the diff and writes nothing; another backend's WorktreeCreate hook is exit 2", () => {
+    const dry = s.orchard(["claude-code", "install", "--project", "--dry-run", "--command", "orchard"], { json: false });
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('+     "WorktreeCreate": [');
+    expect(existsSync(settings())).toBe(false);
+    mkdirSync(join(s.primary, ".claude"));
+    const other = JSON.stringify({ hooks: { WorktreeCreate: [{ hooks: [{ type: "command", command: "other-tool create" }] }] } });
+    writeFileSync(settings(), other);
+    const r = s.orchard(["claude-code", "install", "--project", "--command", "orchard"]);
+    expect(r.code).toBe(2);
+    expect(r.json.error.code).toBe("hook_conflict");
+    expect(readFileSync(settings(), "utf8")).toBe(other);
+  });
+});
