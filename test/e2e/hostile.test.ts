@@ -1,0 +1,47 @@
+// A hostile repository (SPEC §4.10, §6 v2): tracked symlinks at the names Orchard writes, a
+// worktree swapped for a symlink into the primary, config files that are devices, FIFOs or
+// symlinks out of the repository, catastrophic patterns. Real git, real CLI.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Scenario, git } from "../helpers/scenario.js";
+
+let s: Scenario;
+beforeEach(() => {
+  s = Scenario.create();
+});
+afterEach(() => s.cleanup());
+
+/** A file outside every worktree that a hostile repository points its symlinks at. */
+function victim(): string {
+  const path = join(s.root, "victim-bashrc");
+  writeFileSync(path, "# the user's own file\n");
+  return path;
+}
+
+describe("temporary files are never written through a symlink (§4.10)", () => {
+  it("context injection: a tracked `<target>.orchard-tmp` symlink out of the worktree is not written through", () => {
+    const outside = victim();
+    mkdirSync(join(s.primary, "docs"));
+    writeFileSync(join(s.primary, "docs", "agent.md"), "task={{task}}\n");
+    writeFileSync(join(s.primary, ".orchard.json"), JSON.stringify({ context: { files: { "AGENTS.local.md": "docs/agent.md" } } }));
+    symlinkSync(outside, join(s.primary, "AGENTS.local.md.orchard-tmp"));
+    s.git("add", "-A");
+    s.git("commit", "-q", "-m", "hostile symlink");
+    const r = s.orchard(["add", "feat-a", "--task", "T-1"]);
+    expect(r.json.ok).toBe(true);
+    expect(readFileSync(outside, "utf8")).toBe("# the user's own file\n");
+    expect(readFileSync(join(r.json.path, "AGENTS.local.md"), "utf8")).toBe("task=T-1\n");
+    expect(git(r.json.path, "status", "--porcelain")).toBe("");
+  });
+
+  it("hygiene --html: a symlink at `<file>.orchard-tmp` is not written through", () => {
+    const outside = victim();
+    const page = join(s.root, "report.html");
+    symlinkSync(outside, `${page}.orchard-tmp`);
+    const r = s.orchard(["hygiene", "--html", page]);
+    expect(r.json.ok).toBe(true);
+    expect(readFileSync(outside, "utf8")).toBe("# the user's own file\n");
+    expect(readFileSync(page, "utf8")).toContain("<html");
+  });
+});
