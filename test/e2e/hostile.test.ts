@@ -2,7 +2,7 @@
 // worktree swapped for a symlink into the primary, config files that are devices, FIFOs or
 // symlinks out of the repository, catastrophic patterns. Real git, real CLI.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git } from "../helpers/scenario.js";
 
@@ -43,5 +43,24 @@ describe("temporary files are never written through a symlink (§4.10)", () => {
     expect(r.json.ok).toBe(true);
     expect(readFileSync(outside, "utf8")).toBe("# the user's own file\n");
     expect(readFileSync(page, "utf8")).toContain("<html");
+  });
+});
+
+describe("recycle re-checks that it acts on a linked worktree (§4.10)", () => {
+  it("a worktree directory swapped for a symlink into the primary is refused; the primary is untouched", () => {
+    const added = s.orchard(["add", "feat-a", "--owner", "a1"]).json;
+    s.commit({ in: added.path, message: "work" });
+    s.push("feat-a", added.path);
+    expect(s.orchard(["release", added.handle, "--owner", "a1"]).json.ok).toBe(true);
+    writeFileSync(join(s.primary, "local.log"), "ignored, exists only here\n"); // *.log is ignored
+    rmSync(added.path, { recursive: true, force: true });
+    symlinkSync(s.primary, added.path);
+    const r = s.orchard(["recycle", added.handle, "--branch", "feat-b"]);
+    expect(r.code).toBe(3);
+    expect(r.json.reasons.map((x: { code: string }) => x.code)).toContain("not_a_linked_worktree");
+    expect(git(s.primary, "rev-parse", "--abbrev-ref", "HEAD")).toBe("main");
+    expect(readFileSync(join(s.primary, "local.log"), "utf8")).toBe("ignored, exists only here\n");
+    expect(git(s.primary, "branch", "--list", "feat-b")).toBe("");
+    expect(existsSync(join(s.home, "worktrees", "app@feat-b"))).toBe(false);
   });
 });
