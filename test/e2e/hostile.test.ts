@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { execFileSync } from "node:child_process";
 import { Scenario, git } from "../helpers/scenario.js";
 
 let s: Scenario;
@@ -62,5 +63,71 @@ describe("recycle re-checks that it acts on a linked worktree (§4.10)", () => {
     expect(readFileSync(join(s.primary, "local.log"), "utf8")).toBe("ignored, exists only here\n");
     expect(git(s.primary, "branch", "--list", "feat-b")).toBe("");
     expect(existsSync(join(s.home, "worktrees", "app@feat-b"))).toBe(false);
+  });
+});
+
+describe("configuration files are regular files inside the repository, at most 1 MiB (§6 v2)", () => {
+  const invalidConfig = (name: string, args: string[] = ["list"]) => {
+    const r = s.orchard(args);
+    expect(r.code).toBe(2);
+    expect(r.json.error.code).toBe("invalid_config");
+    expect(r.json.error.message).toContain(name);
+    return r;
+  };
+
+  it(".orchard.json as a symlink to /dev/zero, a FIFO, or too large: exit 2 naming the file, no hang", () => {
+    const file = join(s.primary, ".orchard.json");
+    symlinkSync("/dev/zero", file);
+    invalidConfig(".orchard.json");
+    invalidConfig(".orchard.json", ["reap-orphans"]);
+    rmSync(file);
+    execFileSync("mkfifo", [file]);
+    invalidConfig(".orchard.json");
+    rmSync(file);
+    writeFileSync(file, `{"defaultBranch": "main"}${" ".repeat(1024 * 1024)}`);
+    expect(invalidConfig(".orchard.json").json.error.message).toContain("1 MiB");
+  });
+
+  it("a symlink out of the repository is refused without echoing what it points at", () => {
+    const secret = join(s.root, "secret");
+    writeFileSync(secret, "root:x:0:0:secret-content\n");
+    symlinkSync(secret, join(s.primary, ".orchard.json"));
+    const r = invalidConfig(".orchard.json");
+    expect(r.stdout + r.stderr).not.toContain("secret-content");
+    expect(r.stdout + r.stderr).not.toContain("root:x");
+  });
+
+  it("invalid JSON inside the repository is reported without quoting it", () => {
+    writeFileSync(join(s.primary, ".orchard.json"), "root:x:0:0:secret-content");
+    const r = invalidConfig(".orchard.json");
+    expect(r.stdout + r.stderr).not.toContain("root:x");
+  });
+
+  it(".worktreeinclude as a symlink to /dev/zero or a FIFO: exit 2 naming the file, no hang", () => {
+    const file = join(s.primary, ".worktreeinclude");
+    symlinkSync("/dev/zero", file);
+    invalidConfig(".worktreeinclude");
+    rmSync(file);
+    execFileSync("mkfifo", [file]);
+    invalidConfig(".worktreeinclude", ["add", "feat-a"]);
+    expect(existsSync(join(s.home, "worktrees", "app@feat-a"))).toBe(false);
+  });
+
+  it("a symlink to a regular file inside the repository is read", () => {
+    writeFileSync(join(s.primary, "orchard.config.json"), JSON.stringify({ defaultBranch: "main" }));
+    symlinkSync("orchard.config.json", join(s.primary, ".orchard.json"));
+    expect(s.orchard(["list"]).code).toBe(0);
+  });
+
+  it("a catastrophically backtracking wave.branchPattern is bounded: exit 2, the manifest untouched", () => {
+    writeFileSync(join(s.primary, ".orchard.json"), JSON.stringify({ wave: { branchPattern: "^(a+)+$" } }));
+    const path = s.worktree("a".repeat(40) + "b");
+    const manifest = join(s.root, "wave.json");
+    writeFileSync(manifest, JSON.stringify([{ worktree_path: path, branch: "a".repeat(40) + "b", expected_base: git(s.primary, "rev-parse", "main") }]));
+    const r = s.orchard(["cleanup-wave", "--manifest", manifest]);
+    expect(r.code).toBe(2);
+    expect(r.json.error.code).toBe("invalid_config");
+    expect(r.json.error.message).toContain("wave.branchPattern");
+    expect(existsSync(path)).toBe(true);
   });
 });
