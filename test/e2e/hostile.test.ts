@@ -2,7 +2,7 @@
 // worktree swapped for a symlink into the primary, config files that are devices, FIFOs or
 // symlinks out of the repository, catastrophic patterns. Real git, real CLI.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { Scenario, git } from "../helpers/scenario.js";
@@ -129,5 +129,23 @@ describe("configuration files are regular files inside the repository, at most 1
     expect(r.json.error.code).toBe("invalid_config");
     expect(r.json.error.message).toContain("wave.branchPattern");
     expect(existsSync(path)).toBe(true);
+  });
+});
+
+describe("repository hooks never run inside Orchard's git calls (§4.1 v2)", () => {
+  it("a post-checkout and a reference-transaction hook do not run on add, release or recycle", () => {
+    const marker = join(s.root, "hook-ran");
+    for (const hook of ["post-checkout", "reference-transaction", "pre-merge-commit"]) {
+      const file = join(s.primary, ".git", "hooks", hook);
+      writeFileSync(file, `#!/bin/sh\necho ${hook} >> '${marker}'\n`);
+      chmodSync(file, 0o755);
+    }
+    const added = s.orchard(["add", "feat-a"]);
+    expect(added.json.ok).toBe(true);
+    expect(s.orchard(["release", added.json.handle]).json.ok).toBe(true);
+    expect(s.orchard(["recycle", added.json.handle, "--branch", "feat-b"]).json.action).toBe("recycled");
+    expect(existsSync(marker)).toBe(false);
+    git(s.primary, "checkout", "-q", "-b", "plain-git"); // the hooks themselves work: plain git runs them
+    expect(readFileSync(marker, "utf8")).toContain("post-checkout");
   });
 });
