@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { Scenario, git } from "../helpers/scenario.js";
 
 let s: Scenario;
@@ -147,5 +148,79 @@ describe("repository hooks never run inside Orchard's git calls (§4.1 v2)", () 
     expect(existsSync(marker)).toBe(false);
     git(s.primary, "checkout", "-q", "-b", "plain-git"); // the hooks themselves work: plain git runs them
     expect(readFileSync(marker, "utf8")).toContain("post-checkout");
+  });
+});
+
+/** Two valid branches whose 80-character slug and 8-hex hash agree: a forced 32-bit collision. */
+function collidingBranches(): [string, string] {
+  const prefix = "x".repeat(80) + "/";
+  const seen = new Map<string, string>();
+  for (let n = 0; ; n++) {
+    const branch = prefix + n.toString(36);
+    const hex = createHash("sha256").update(branch).digest("hex").slice(0, 8);
+    const earlier = seen.get(hex);
+    if (earlier !== undefined) return [earlier, branch];
+    seen.set(hex, branch);
+  }
+}
+
+describe("handles and hostile arguments (§1 v2, §4.15)", () => {
+  it("when the 8-hex handle is held by another branch, the later branch takes the 16-hex form", () => {
+    const [a, b] = collidingBranches();
+    const first = s.orchard(["add", a]);
+    expect(first.json.action).toBe("created");
+    expect(first.json.handle).toMatch(/^app@x{80}-[0-9a-f]{8}$/);
+    const second = s.orchard(["add", b]);
+    expect(second.code).toBe(0);
+    expect(second.json.action).toBe("created");
+    expect(second.json.handle).toMatch(/^app@x{80}-[0-9a-f]{16}$/);
+    expect(second.json.handle.slice(0, -8)).toBe(first.json.handle);
+    expect(git(second.json.path, "rev-parse", "--abbrev-ref", "HEAD")).toBe(b);
+    expect(s.orchard(["add", a]).json).toMatchObject({ action: "adopted", handle: first.json.handle });
+    expect(s.orchard(["add", b]).json).toMatchObject({ action: "adopted", handle: second.json.handle });
+  });
+
+  it("a branch whose ref file name exceeds 255 bytes is invalid input, not a git failure", () => {
+    const r = s.orchard(["add", `feat/${"é".repeat(130)}`]);
+    expect(r.code).toBe(2);
+    expect(r.json.error.code).toBe("invalid_branch");
+    expect(s.git("branch", "--list", "feat/*")).toBe("");
+  });
+
+  it("--ttl 0s and --ttl 5 are invalid input", () => {
+    for (const ttl of ["0s", "5", "999ms"]) {
+      const r = s.orchard(["add", "feat-a", "--owner", "a1", "--ttl", ttl]);
+      expect(r.code).toBe(2);
+      expect(r.json.error.code).toBe("invalid_argument");
+    }
+    expect(existsSync(join(s.home, "worktrees", "app@feat-a"))).toBe(false);
+    const added = s.orchard(["add", "feat-a", "--owner", "a1", "--ttl", "30m"]).json;
+    expect(s.orchard(["heartbeat", added.handle, "--owner", "a1", "--ttl", "0s"]).code).toBe(2);
+  });
+
+  it("--home inside a worktree or a repository is invalid input", () => {
+    const wt = s.worktree("feat-wt");
+    for (const home of [join(wt, ".orchard-home"), join(s.primary, "nested", "home")]) {
+      const r = s.orchard(["list", "--home", home]);
+      expect(r.code).toBe(2);
+      expect(r.json.error.code).toBe("invalid_argument");
+      expect(existsSync(home)).toBe(false);
+    }
+  });
+
+  it("hygiene --disk survives a 3,000-deep tree and a symlink loop", () => {
+    const added = s.orchard(["add", "feat-deep"]).json;
+    // deeper than PATH_MAX: built and removed by relative steps in a child process
+    const deep = (script: string) => execFileSync(process.execPath, ["-e", `const fs = require("fs"); process.chdir(process.argv[1]); ${script}`, added.path]);
+    deep(`for (let i = 0; i < 3000; i++) { fs.mkdirSync("d"); process.chdir("d"); } fs.writeFileSync("f", "x");`);
+    symlinkSync("..", join(added.path, "loop"));
+    try {
+      const r = s.orchard(["hygiene", "--disk", "--disk-budget", "60s"]);
+      expect(r.code).toBe(0);
+      const view = r.json.worktrees.find((w: { path: string }) => w.path === added.path);
+      expect(view.disk === null || typeof view.disk.bytes === "number").toBe(true);
+    } finally {
+      deep(`for (let i = 0; i < 3000; i++) process.chdir("d"); fs.rmSync("f"); for (let i = 0; i < 3000; i++) { process.chdir(".."); fs.rmdirSync("d"); }`);
+    }
   });
 });
