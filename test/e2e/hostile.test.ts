@@ -2,11 +2,13 @@
 // worktree swapped for a symlink into the primary, config files that are devices, FIFOs or
 // symlinks out of the repository, catastrophic patterns. Real git, real CLI.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, utimesSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { Scenario, git } from "../helpers/scenario.js";
+import { hostname } from "node:os";
+import { Scenario, deadPid, git } from "../helpers/scenario.js";
+import { readStartTime } from "../../src/core/shared/process.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -222,5 +224,31 @@ describe("handles and hostile arguments (§1 v2, §4.15)", () => {
     } finally {
       deep(`for (let i = 0; i < 3000; i++) process.chdir("d"); fs.rmSync("f"); for (let i = 0; i < 3000; i++) { process.chdir(".."); fs.rmdirSync("d"); }`);
     }
+  });
+});
+
+describe("the mutation lock never wedges (§4.15)", () => {
+  it("reap-orphans gives up waiting for a held lock, reports repo_busy and exits 0; nothing is removed", async () => {
+    const path = s.worktree("worktree-agent-a", { lock: `claude agent agent-a (pid ${deadPid()})` });
+    s.ageLock(path, 600);
+    const lock = join(s.primary, ".git", "orchard-mutation.lock");
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, startTime: await readStartTime(process.pid), host: hostname(), at: new Date().toISOString() }));
+    const r = s.orchard(["reap-orphans"]);
+    expect(r.code).toBe(0);
+    expect(r.json.entries).toMatchObject([{ path, status: "skipped", reason: "repo_busy" }]);
+    expect(existsSync(path)).toBe(true);
+    rmSync(lock);
+    expect(s.orchard(["reap-orphans"]).json.entries).toMatchObject([{ path, status: "reaped" }]);
+  });
+
+  it("a lock left empty by a kill between create and write is taken over once old", () => {
+    const lock = join(s.primary, ".git", "orchard-mutation.lock");
+    writeFileSync(lock, "");
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lock, old, old);
+    const r = s.orchard(["add", "feat-a"]);
+    expect(r.code).toBe(0);
+    expect(r.json.action).toBe("created");
+    expect(existsSync(lock)).toBe(false);
   });
 });

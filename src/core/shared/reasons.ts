@@ -53,6 +53,7 @@ export const REASON_TEXT = {
   pid_dead_and_merged: "the owner is dead and the branch is merged",
   lease_dead_and_merged: "the lease expired and the branch is merged",
   remove_failed: "git could not remove the worktree",
+  repo_busy: "another orchard held the repository's mutation lock longer than reap-orphans waits (10 s)",
   // wave
   already_done: "already merged and removed",
   branch_contains_deletions: "the branch deletes files",
