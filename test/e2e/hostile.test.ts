@@ -252,3 +252,13 @@ describe("the mutation lock never wedges (§4.15)", () => {
     expect(existsSync(lock)).toBe(false);
   });
 });
+
+describe("identity after adopt and after origin moves (§3.11, §1)", () => {
+  it("after adopt, add of the same branch answers adopted (the worktree keeps its own path)", () => {
+    const path = s.worktree("feat-foreign");
+    expect(s.orchard(["adopt", path, "--task", "T-1"]).json.action).toBe("adopted");
+    const r = s.orchard(["add", "feat-foreign", "--task", "T-1"]);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.json).toMatchObject({ action: "adopted", handle: "app@feat-foreign", path });
+  });
+});
