@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { hostname } from "node:os";
 import { Scenario, deadPid, git } from "../helpers/scenario.js";
 import { readStartTime } from "../../src/core/shared/process.js";
+import Database from "better-sqlite3";
 
 let s: Scenario;
 beforeEach(() => {
@@ -260,5 +261,19 @@ describe("identity after adopt and after origin moves (§3.11, §1)", () => {
     const r = s.orchard(["add", "feat-foreign", "--task", "T-1"]);
     expect(r.code, r.stdout).toBe(0);
     expect(r.json).toMatchObject({ action: "adopted", handle: "app@feat-foreign", path });
+  });
+
+  it("repairing an interrupted add keeps a ref lock that someone else holds", () => {
+    const added = s.orchard(["add", "feat-a"]).json;
+    const db = new Database(join(s.home, "orchard.db"));
+    db.prepare("UPDATE worktrees SET lifecycle = 'creating' WHERE handle = ?").run(added.handle);
+    db.close();
+    git(s.primary, "worktree", "unlock", added.path);
+    git(s.primary, "worktree", "remove", "--force", added.path);
+    const other = s.commit({ file: "other.txt" }); // a commit another git process is writing
+    const refLock = join(s.primary, ".git", "refs", "heads", "feat-a.lock");
+    writeFileSync(refLock, `${other}\n`);
+    s.orchard(["add", "feat-a"]);
+    expect(readFileSync(refLock, "utf8")).toBe(`${other}\n`);
   });
 });
