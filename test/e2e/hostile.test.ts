@@ -2,7 +2,7 @@
 // worktree swapped for a symlink into the primary, config files that are devices, FIFOs or
 // symlinks out of the repository, catastrophic patterns. Real git, real CLI.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { chmodSync, existsSync, utimesSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, utimesSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -261,6 +261,17 @@ describe("identity after adopt and after origin moves (§3.11, §1)", () => {
     const r = s.orchard(["add", "feat-foreign", "--task", "T-1"]);
     expect(r.code, r.stdout).toBe(0);
     expect(r.json).toMatchObject({ action: "adopted", handle: "app@feat-foreign", path });
+  });
+
+  it("a changed origin URL keeps the repo's managed worktrees managed (same common dir, new identity)", () => {
+    const added = s.orchard(["add", "feat-a", "--task", "T-1"]).json;
+    const moved = join(s.root, "remote", "moved.git");
+    cpSync(s.origin, moved, { recursive: true });
+    s.git("remote", "set-url", "origin", moved);
+    const list = s.orchard(["list"]).json;
+    expect(list.repo.identity).toContain("moved");
+    expect(list.worktrees.find((w: { path: string }) => w.path === added.path)).toMatchObject({ managed: true, handle: added.handle, task: "t-1" });
+    expect(s.orchard(["add", "feat-a", "--task", "T-1"]).json).toMatchObject({ action: "adopted", handle: added.handle });
   });
 
   it("repairing an interrupted add keeps a ref lock that someone else holds", () => {
