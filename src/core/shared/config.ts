@@ -1,8 +1,7 @@
 // `.orchard.json` (SPEC §6): validated with zod; an unknown key or a wrong type is invalid input
 // (exit 2) naming the key path. `.worktreeinclude` (one glob a line) adds to bootstrap.copy.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
-import { join } from "node:path";
-import { isInside } from "./context.js";
+import { isAbsolute, join, relative } from "node:path";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { parseDuration } from "./duration.js";
@@ -128,7 +127,8 @@ export function readConfigFile(path: string, repo: string | null): Buffer | null
   } catch {
     throw bad("is a symbolic link that leads nowhere");
   }
-  if (repo !== null && !isInside(realpathSync(repo), real)) throw bad("leads outside the repository");
+  const rel = repo === null ? "" : relative(realpathSync(repo), real);
+  if (repo !== null && (rel === "" || rel.startsWith("..") || isAbsolute(rel))) throw bad("leads outside the repository");
   let fd: number;
   try {
     fd = openSync(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
