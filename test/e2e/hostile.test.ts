@@ -191,7 +191,7 @@ describe("handles and hostile arguments (§1 v2, §4.15)", () => {
   });
 
   it("--ttl 0s and --ttl 5 are invalid input", () => {
-    for (const ttl of ["0s", "5", "999ms"]) {
+    for (const ttl of ["0s", "5", "0h0m"]) {
       const r = s.orchard(["add", "feat-a", "--owner", "a1", "--ttl", ttl]);
       expect(r.code).toBe(2);
       expect(r.json.error.code).toBe("invalid_argument");

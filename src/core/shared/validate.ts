@@ -46,14 +46,14 @@ export function requireDuration(value: string | undefined, flag: string, fallbac
 }
 
 /**
- * A lease time to live: a duration with an explicit unit, at least one second. `--ttl 5` (five
+ * A lease time to live: a duration with an explicit unit, more than zero. `--ttl 5` (five
  * seconds or five hours?) and `--ttl 0s` (a lease dead at birth) are mistakes, not requests.
  */
 export function requireTtl(value: string | undefined, flag: string, fallbackMs: number): number {
   if (value === undefined) return fallbackMs;
   if (/^\s*\d+\s*$/.test(value)) throw usageError("invalid_argument", `--${flag} ${JSON.stringify(value)} needs a unit (e.g. 30m, 2h)`);
   const ms = requireDuration(value, flag, fallbackMs);
-  if (ms < 1000) throw usageError("invalid_argument", `--${flag} ${JSON.stringify(value)} is shorter than one second; a lease needs time to live`);
+  if (ms <= 0) throw usageError("invalid_argument", `--${flag} ${JSON.stringify(value)} is zero; a lease needs time to live`);
   return ms;
 }
 
