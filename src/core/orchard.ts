@@ -55,7 +55,7 @@ export class Orchard {
   ) {}
 
   static async open(options: OpenOptions = {}): Promise<Orchard> {
-    const workspace = openWorkspace(options.home ?? defaultHome());
+    const workspace = openWorkspace(options.home ?? defaultHome(), options.home !== undefined || Boolean(process.env.ORCHARD_HOME));
     const registry = Registry.open(workspace.home);
     return new Orchard(registry, workspace, resolve(options.repo ?? process.cwd()));
   }

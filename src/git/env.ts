@@ -14,3 +14,15 @@ export function hardenedEnv(options: { read: boolean; extra?: Record<string, str
   else delete env.GIT_OPTIONAL_LOCKS;
   return { ...env, ...options.extra };
 }
+
+/**
+ * Repository hooks off (SPEC §4.1 v2): a hook is code nobody approved for Orchard's automatic
+ * steps (`worktree add` runs post-checkout, `switch` too, `merge` pre-merge-commit…). Passed as
+ * config through the environment (GIT_CONFIG_COUNT, after any the caller inherited), so no git
+ * argv changes. `/dev/null` is not a directory: git finds no hook in it.
+ */
+export function withoutHooks(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const inherited = Number(env.GIT_CONFIG_COUNT);
+  const n = Number.isInteger(inherited) && inherited > 0 ? inherited : 0;
+  return { ...env, GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: "core.hooksPath", [`GIT_CONFIG_VALUE_${n}`]: "/dev/null" };
+}

@@ -2,7 +2,7 @@
 // group, the hardened env for git, an optional trace (ORCHARD_TRACE=1), and one result shape for
 // success and failure. Exit codes are data: a caller declares which codes are answers.
 import { spawn } from "node:child_process";
-import { hardenedEnv } from "./env.js";
+import { hardenedEnv, withoutHooks } from "./env.js";
 import { GitError } from "./errors.js";
 import type { ProcessResult } from "./result.js";
 
@@ -97,7 +97,7 @@ export function runProcess(
 export async function git(args: readonly string[], options: RunOptions): Promise<ProcessResult> {
   const result = await runProcess("git", args, {
     cwd: options.cwd,
-    env: hardenedEnv({ read: options.read ?? true, ...(options.env ? { extra: options.env } : {}) }),
+    env: withoutHooks(hardenedEnv({ read: options.read ?? true, ...(options.env ? { extra: options.env } : {}) })),
     timeoutMs: options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
     ...(options.input !== undefined ? { input: options.input } : {}),
   });

@@ -27,7 +27,17 @@ export class Registry {
     readonly db: Db,
     readonly home: string,
   ) {
-    this.repos = bind({ load: repos.loadRepo, loadByName: repos.loadRepoByName, all: repos.loadRepos, save: repos.saveRepo }, this);
+    this.repos = bind(
+      {
+        load: repos.loadRepo,
+        loadByName: repos.loadRepoByName,
+        loadByCommonDir: repos.loadRepoByCommonDir,
+        all: repos.loadRepos,
+        save: repos.saveRepo,
+        moveIdentity: repos.moveRepoIdentity,
+      },
+      this,
+    );
     this.worktrees = bind(
       {
         byHandle: worktrees.loadByHandle,

@@ -38,3 +38,22 @@ export function saveRepo(db: Db, row: RepoRow): void {
      ON CONFLICT(identity) DO UPDATE SET primary_path = excluded.primary_path, common_dir = excluded.common_dir, seen_at = excluded.seen_at`,
   ).run(row.identity, row.name, row.primaryPath, row.commonDir, row.createdAt, new Date().toISOString());
 }
+
+export function loadRepoByCommonDir(db: Db, commonDir: string): RepoRow | undefined {
+  const raw = db.prepare("SELECT * FROM repos WHERE common_dir = ? ORDER BY seen_at DESC LIMIT 1").get(commonDir) as RawRepo | undefined;
+  return raw && toRepo(raw);
+}
+
+/**
+ * Carries a repo's rows over to a new identity (its origin URL changed; same common dir): the repo
+ * row (keeping its name, so handles stay valid), its worktrees, plans and trust. Events are
+ * append-only and keep the identity they were written under. Callers run it in a transaction.
+ */
+export function moveRepoIdentity(db: Db, from: string, to: string): void {
+  db.pragma("defer_foreign_keys = ON");
+  db.prepare("UPDATE repos SET identity = ? WHERE identity = ?").run(to, from);
+  db.prepare("UPDATE worktrees SET repo = ? WHERE repo = ?").run(to, from);
+  for (const table of ["plans", "plan_items", "trust"])
+    if ((db.prepare(`SELECT COUNT(*) AS n FROM pragma_table_info('${table}') WHERE name = 'repo'`).get() as { n: number }).n > 0)
+      db.prepare(`UPDATE ${table} SET repo = ? WHERE repo = ?`).run(to, from);
+}

@@ -37,7 +37,8 @@ async function decide(ctx: Ctx, request: AddRequest): Promise<AddResult> {
   }
   const entry = entries.slice(1).find((e) => e.path === request.path);
   if (!row && entry && !request.dryRun) row = recoverFromIdentityFile(ctx, request, entry);
-  if (row) return exactHandle(ctx, request, row, entry, notes);
+  // an adopted worktree keeps its own path (§3.11): git's entry is the row's path, not the handle's
+  if (row) return exactHandle(ctx, request, row, row.path === request.path ? entry : entries.slice(1).find((e) => e.path === row.path), notes);
   if (existsSync(request.path))
     return resultFor(request, "refused", {
       reasons: [reason("path_occupied", { path: request.path }, entry ? "registered with git but not with orchard (see `orchard adopt`)" : undefined)],

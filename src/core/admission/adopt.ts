@@ -8,12 +8,13 @@ import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import { readAdminDirs } from "../shared/admin.js";
 import { newRow, writeRowIdentity } from "../shared/rows.js";
-import { canonicalTask, handleFor } from "../shared/identity.js";
+import { canonicalTask } from "../shared/identity.js";
+import { handleForBranch } from "../shared/handle.js";
 import { parseLockOwner } from "../shared/lock-owner.js";
 import { NO_LEASE, leaseLockText, leaseView, newLease, writeLock, DEFAULT_TTL_MS, type LeaseFields } from "../shared/lease.js";
 import { readDefaultBranch } from "../shared/repo.js";
 import { withMutationLock } from "../shared/mutation-lock.js";
-import { requireDuration, requirePid, requireText } from "../shared/validate.js";
+import { requireTtl, requirePid, requireText } from "../shared/validate.js";
 import { parseDuration } from "../shared/duration.js";
 import { usageError } from "../shared/errors.js";
 import { reason, type Reason } from "../shared/reasons.js";
@@ -81,7 +82,7 @@ export async function adopt(ctx: Ctx, options: AdoptOptions): Promise<AdoptResul
   const requester = {
     owner: requireText(options.owner ?? process.env.ORCHARD_OWNER, "owner"),
     pid: requirePid(options.pid),
-    ttlMs: requireDuration(options.ttl, "ttl", ctx.repo.config.config.lease?.ttl ? parseDuration(ctx.repo.config.config.lease.ttl) : DEFAULT_TTL_MS),
+    ttlMs: requireTtl(options.ttl, "ttl", ctx.repo.config.config.lease?.ttl ? parseDuration(ctx.repo.config.config.lease.ttl) : DEFAULT_TTL_MS),
   };
   return withMutationLock(ctx.repo.commonDir, async () => {
     const wanted = realOrAbsolute(options.path);
@@ -93,7 +94,7 @@ export async function adopt(ctx: Ctx, options: AdoptOptions): Promise<AdoptResul
     const view = (action: AdoptResult["action"], row: WorktreeRow | null, reasons: Reason[] = [], base: AdoptResult["base"] = null): AdoptResult => ({
       ok: action !== "refused",
       action,
-      handle: row?.handle ?? (branch ? handleFor(ctx.repo.name, branch) : null),
+      handle: row?.handle ?? (branch ? handleForBranch(ctx, branch) : null),
       path: entry.path,
       branch,
       base: row?.baseRef && row.baseCommit ? { ref: row.baseRef, commit: row.baseCommit } : base,
@@ -108,7 +109,7 @@ export async function adopt(ctx: Ctx, options: AdoptOptions): Promise<AdoptResul
     const reasons: Reason[] = [];
     if (index === 0 || entry.bare) reasons.push(reason("not_adoptable", { path: entry.path }, "the primary worktree is never managed"));
     if (!branch) reasons.push(reason("detached", { path: entry.path }));
-    const taken = branch ? ctx.registry.worktrees.byHandle(handleFor(ctx.repo.name, branch)) : undefined;
+    const taken = branch ? ctx.registry.worktrees.byHandle(handleForBranch(ctx, branch)) : undefined;
     if (taken) reasons.push(reason("handle_taken", { handle: taken.handle, path: taken.path }));
     if (reasons.length > 0 || !branch) return view("refused", null, reasons);
     const base = await readBase(ctx, entry.head);
@@ -122,7 +123,7 @@ function insertAdopted(
   ctx: Ctx,
   o: { entry: WorktreeEntry; branch: string; base: { ref: string; commit: string } | null; lease: LeaseFields; taskRaw: string | null },
 ): WorktreeRow {
-  const handle = handleFor(ctx.repo.name, o.branch);
+  const handle = handleForBranch(ctx, o.branch);
   const task = o.taskRaw === null ? null : canonicalTask(o.taskRaw);
   const row = ctx.registry.write(() => {
     const inserted = ctx.registry.worktrees.insert(

@@ -1,6 +1,6 @@
 // Creating a managed worktree, rolling back a failed creation, and repairing one a crash left
 // `creating`. Callers hold the repo's mutation lock.
-import { existsSync, lstatSync, rmSync, unlinkSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, rmSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { resolveCommit } from "../../git/read.js";
 import { addWorktree, deleteRef, removeWorktree } from "../../git/write.js";
@@ -116,8 +116,33 @@ export async function repairCreating(ctx: Ctx, row: WorktreeRow, entries: Worktr
     }
   }
   const refLock = join(repo.commonDir, "refs", "heads", `${row.branch}.lock`);
-  if (existsSync(refLock)) unlinkSync(refLock);
+  await clearOwnRefLock(refLock, row);
   await rollBack(ctx, row, { createdBranch: row.createdBranch, baseCommit: row.baseCommit ?? "", keepRow: false });
+}
+
+/** Git holds a ref lock for milliseconds; one untouched for this long was left by a killed git. */
+const REF_LOCK_STALE_MS = 2_000;
+
+/**
+ * Removes `refs/heads/<branch>.lock` only when it is what the interrupted add's own `git worktree
+ * add -b` left: made after the row was written, empty or naming the commit that add would have
+ * written, and untouched for REF_LOCK_STALE_MS (a live git holding it finishes and removes it
+ * sooner; we poll until then). Anything else belongs to someone else and is kept.
+ */
+async function clearOwnRefLock(path: string, row: WorktreeRow): Promise<void> {
+  for (;;) {
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (!st?.isFile() || st.mtimeMs < Date.parse(row.createdAt) - 1_000) return;
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8").trim();
+    } catch {
+      return; // released while we looked
+    }
+    if (text !== "" && text !== row.baseCommit) return;
+    if (Date.now() - st.mtimeMs >= REF_LOCK_STALE_MS) return unlinkSync(path);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** The registry lost this worktree but its identity file names this handle: bring the row back. */

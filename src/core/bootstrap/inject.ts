@@ -11,7 +11,7 @@
 // - A per-worktree `core.excludesFile` replaces the user's global one in that worktree, so the
 //   file orchard writes starts with a copy of the user's excludes (as they were at bootstrap).
 // Everything lives in the worktree's private git dir, which `git worktree remove` deletes.
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { homedir } from "node:os";
 import { readConfigInFile, readConfigPath, readObjectIds } from "../../git/read.js";
@@ -23,6 +23,7 @@ import { withMutationLock } from "../shared/mutation-lock.js";
 import { contextFingerprint } from "./fingerprints.js";
 import { readTemplate, renderContext } from "./fingerprint-read.js";
 import { ensureRealParents } from "./copy.js";
+import { writeFileAtomic } from "../shared/files.js";
 
 export const EXCLUDES_FILE = "orchard-excludes";
 
@@ -61,8 +62,7 @@ export async function writeWorktreeExcludes(repo: RepoContext, worktree: string,
   const path = join(admin, EXCLUDES_FILE);
   const user = await readUserExcludes(repo, path);
   const text = `${user}${user && !user.endsWith("\n") ? "\n" : ""}# orchard: context files of this worktree\n${targets.map(literalPattern).join("\n")}\n`;
-  writeFileSync(`${path}.tmp`, text);
-  renameSync(`${path}.tmp`, path);
+  writeFileAtomic(path, text);
   await withMutationLock(repo.commonDir, () => enableWorktreeConfig(repo)); // shared config: under the lock
   await setWorktreeConfig(worktree, "core.excludesFile", path);
 }
@@ -93,8 +93,7 @@ export async function injectContext(repo: RepoContext, row: WorktreeRow, admin: 
     if (target.split(/[\\/]/).includes(".git") || !ensureRealParents(row.path, target))
       throw failure("context_path_unsafe", `the context file ${target} would be written through a symlink or into git's files`);
     const dest = join(row.path, target);
-    writeFileSync(`${dest}.orchard-tmp`, content); // rename replaces a symlink itself, never writes through it
-    renameSync(`${dest}.orchard-tmp`, dest);
+    writeFileAtomic(dest, content); // never through a symlink, at the target or at its temporary name
   }
   return { files: rendered.length, fingerprint: contextFingerprint(rendered) };
 }

@@ -70,7 +70,13 @@ export async function walkDisk(roots: readonly string[], options: { deadline: nu
           await yieldToLoop();
         }
         const path = join(dir, name);
-        const st = lstatSync(path, { throwIfNoEntry: false });
+        let st: ReturnType<typeof lstatSync>;
+        try {
+          st = lstatSync(path, { throwIfNoEntry: false });
+        } catch {
+          partial = true; // e.g. ENAMETOOLONG deep in a 3,000-level tree: a lower bound, not a crash
+          continue;
+        }
         if (!st) continue; // vanished during the walk
         if (st.isDirectory()) {
           if (st.dev === top.dev && !options.skip.has(path)) stack.push(path);

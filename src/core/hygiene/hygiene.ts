@@ -2,7 +2,8 @@
 // the pure verdict (hygiene-assess), measure disk if asked (disk), then the fleet views
 // (hygiene-groups). `assessFleet` is shared with `cleanup plan`, which plans from the same
 // verdicts, so a plan never lists a worktree the report would not.
-import { renameSync, statSync, writeFileSync } from "node:fs";
+import { statSync } from "node:fs";
+import { writeFileAtomic } from "../shared/files.js";
 import { resolve } from "node:path";
 import { gatherRepo, type RepoGather } from "./gather.js";
 import { assessDisposition } from "./assess.js";
@@ -187,8 +188,7 @@ function writeHtml(file: string, report: HygieneReport): string {
   const path = resolve(file);
   const html = renderHygieneHtml({ ...report, html: path });
   try {
-    writeFileSync(`${path}.orchard-tmp`, html);
-    renameSync(`${path}.orchard-tmp`, path);
+    writeFileAtomic(path, html);
   } catch (error) {
     throw failure("html_write_failed", `could not write ${path}: ${(error as Error).message}`, error);
   }

@@ -6,7 +6,7 @@ import { unlockWorktree } from "../../git/write.js";
 import { parseLockOwner } from "../shared/lock-owner.js";
 import { readLiveness } from "../facts/index.js";
 import { resolveTarget, requireManaged } from "../shared/target.js";
-import { requireDuration, requireOneOf, requirePid, requireText } from "../shared/validate.js";
+import { requireTtl, requireOneOf, requirePid, requireText } from "../shared/validate.js";
 import { NO_LEASE, leaseLockText, leaseView, newLease, writeLock } from "../shared/lease.js";
 import { withMutationLock } from "../shared/mutation-lock.js";
 import { reason, type Reason } from "../shared/reasons.js";
@@ -94,7 +94,7 @@ export async function heartbeat(ctx: Ctx, options: HeartbeatOptions): Promise<Le
   return withMutationLock(ctx.repo.commonDir, async () => {
     const target = await resolveTarget(ctx, options.target);
     const row = requireManaged(target, "heartbeat");
-    const ttlMs = requireDuration(options.ttl, "ttl", row.ttlMs ?? 2 * 60 * 60 * 1000);
+    const ttlMs = requireTtl(options.ttl, "ttl", row.ttlMs ?? 2 * 60 * 60 * 1000);
     const blocked = await otherOwnerLive(row, owner);
     if (blocked) return view(row, "refused", [blocked]);
     const pid = options.pid === undefined ? row.pid : requirePid(options.pid);

@@ -10,6 +10,7 @@ import { readDefaultBranch, targetRefs } from "../shared/repo.js";
 import { removeWorktree } from "../../git/write.js";
 import { readRefs } from "../../git/read.js";
 import { GitError } from "../../git/errors.js";
+import { OrchardError } from "../shared/errors.js";
 import { parseDuration } from "../shared/duration.js";
 import { requireDuration, requireOneOf } from "../shared/validate.js";
 import { withMutationLock } from "../shared/mutation-lock.js";
@@ -42,7 +43,7 @@ export interface ReapEntry {
   branch: string | null;
   /** `planned` only with --dry-run: the entry would be reaped. */
   status: "reaped" | "skipped" | "planned";
-  reason: ReapReason | ReapSkipReason | "remove_failed" | "salvage_failed" | "precondition_changed";
+  reason: ReapReason | ReapSkipReason | "remove_failed" | "salvage_failed" | "precondition_changed" | "repo_busy";
   owner?: ReapOwner;
   salvageRef?: string;
   /** Evidence for the reason (age, pids, git's message). */
@@ -60,6 +61,7 @@ export interface ReapResult {
 }
 
 const MERGE_MODES = ["ancestor", "equivalent"] as const;
+export const REAP_LOCK_WAIT_MS = 10_000;
 const DEFAULT_GUARD_MS = 5 * 60_000;
 
 interface Request {
@@ -141,8 +143,11 @@ export async function reapOrphans(ctx: Ctx, options: ReapOptions): Promise<ReapR
   const defaultRefs = await readDefaultRefs(ctx);
   if (defaultRefs === null) return { ...result, ok: false, reason: "default_branch_unknown" };
   const cwds = await readProcessCwds(); // before our own git children start
+  // the whole sweep waits at most REAP_LOCK_WAIT_MS for the mutation lock (a SessionStart hook
+  // has 60 s); once it gave up, the remaining entries are reported busy without waiting again
+  const lockDeadline = Date.now() + REAP_LOCK_WAIT_MS;
   for (const wt of locked) {
-    const entry = await sweepOne(ctx, wt, request, defaultRefs, cwds);
+    const entry = await sweepOne(ctx, wt, { ...request, lockDeadline }, defaultRefs, cwds);
     result.entries.push(entry);
     if (entry.status === "reaped") result.reaped++;
     else if (entry.status === "skipped") result.skipped++;
@@ -152,11 +157,21 @@ export async function reapOrphans(ctx: Ctx, options: ReapOptions): Promise<ReapR
 }
 
 /** One worktree; a git command that fails on it skips it (`fact_unknown`) rather than ending the sweep. */
-async function sweepOne(ctx: Ctx, wt: LockedWorktree, request: Request, defaultRefs: readonly string[], cwds: Map<number, string> | null): Promise<ReapEntry> {
+async function sweepOne(
+  ctx: Ctx,
+  wt: LockedWorktree,
+  request: Request & { lockDeadline: number },
+  defaultRefs: readonly string[],
+  cwds: Map<number, string> | null,
+): Promise<ReapEntry> {
   try {
     const first = await judge(ctx, wt, request, defaultRefs, cwds);
-    return first.kind === "skip" || request.dryRun ? first.entry : await applyReap(ctx, wt, request, defaultRefs);
+    if (first.kind === "skip" || request.dryRun) return first.entry;
+    const timeoutMs = Math.max(0, request.lockDeadline - Date.now());
+    return await withMutationLock(ctx.repo.commonDir, () => applyReap(ctx, wt, request, defaultRefs), { timeoutMs });
   } catch (error) {
+    if (error instanceof OrchardError && error.code === "repo_busy")
+      return { path: wt.path, branch: branchOf(wt), status: "skipped", reason: "repo_busy", detail: error.message };
     if (!(error instanceof GitError)) throw error;
     return { path: wt.path, branch: branchOf(wt), status: "skipped", reason: "fact_unknown", detail: messageOf(error) };
   }
@@ -171,46 +186,44 @@ async function readDefaultRefs(ctx: Ctx): Promise<string[] | null> {
   return refs.length > 0 ? refs : null;
 }
 
-/** Step 7 at the moment of use: re-judge under the mutation lock, salvage if asked, remove, record. */
+/** Step 7 at the moment of use (the caller holds the mutation lock): re-judge, salvage if asked, remove, record. */
 async function applyReap(ctx: Ctx, first: LockedWorktree, request: Request, defaultRefs: readonly string[]): Promise<ReapEntry> {
-  return withMutationLock(ctx.repo.commonDir, async () => {
-    const wt = readLockedWorktrees(ctx.repo.commonDir).find((w) => w.admin === first.admin && w.path === first.path);
-    if (!wt)
-      return {
-        path: first.path,
-        branch: branchOf(first),
-        status: "skipped",
-        reason: "precondition_changed",
-        detail: "the worktree was unlocked or removed during the sweep",
-      };
-    const now = await judge(ctx, wt, request, defaultRefs, await readProcessCwds());
-    if (now.kind === "skip") return now.entry;
-    let salvageRef: string | undefined;
-    if (now.salvage) {
-      try {
-        salvageRef = (
-          await salvageWorktree(ctx, {
-            path: wt.path,
-            handle: rowAt(ctx, wt.path)?.handle ?? null,
-            branch: now.entry.branch,
-            head: now.head,
-            reason: "reap-orphans",
-          })
-        ).ref;
-      } catch (error) {
-        return { ...now.entry, status: "skipped", reason: "salvage_failed", detail: messageOf(error) };
-      }
-    }
-    const salvaged = salvageRef ? { salvageRef } : {};
+  const wt = readLockedWorktrees(ctx.repo.commonDir).find((w) => w.admin === first.admin && w.path === first.path);
+  if (!wt)
+    return {
+      path: first.path,
+      branch: branchOf(first),
+      status: "skipped",
+      reason: "precondition_changed",
+      detail: "the worktree was unlocked or removed during the sweep",
+    };
+  const now = await judge(ctx, wt, request, defaultRefs, await readProcessCwds());
+  if (now.kind === "skip") return now.entry;
+  let salvageRef: string | undefined;
+  if (now.salvage) {
     try {
-      await removeWorktree(ctx.repo.primary, wt.path);
+      salvageRef = (
+        await salvageWorktree(ctx, {
+          path: wt.path,
+          handle: rowAt(ctx, wt.path)?.handle ?? null,
+          branch: now.entry.branch,
+          head: now.head,
+          reason: "reap-orphans",
+        })
+      ).ref;
     } catch (error) {
-      if (!(error instanceof GitError)) throw error;
-      return { ...now.entry, ...salvaged, status: "skipped", reason: "remove_failed", detail: messageOf(error) };
+      return { ...now.entry, status: "skipped", reason: "salvage_failed", detail: messageOf(error) };
     }
-    recordReaped(ctx, { path: wt.path, branch: now.entry.branch, head: now.head, reason: now.reason, lockText: wt.lockText, ...salvaged });
-    return { ...now.entry, ...salvaged, status: "reaped" };
-  });
+  }
+  const salvaged = salvageRef ? { salvageRef } : {};
+  try {
+    await removeWorktree(ctx.repo.primary, wt.path);
+  } catch (error) {
+    if (!(error instanceof GitError)) throw error;
+    return { ...now.entry, ...salvaged, status: "skipped", reason: "remove_failed", detail: messageOf(error) };
+  }
+  recordReaped(ctx, { path: wt.path, branch: now.entry.branch, head: now.head, reason: now.reason, lockText: wt.lockText, ...salvaged });
+  return { ...now.entry, ...salvaged, status: "reaped" };
 }
 
 function messageOf(error: unknown): string {

@@ -18,6 +18,7 @@ import { failure } from "../shared/errors.js";
 import type { RecycleProof } from "./verdict.js";
 import type { Base } from "../shared/request.js";
 import type { Facts } from "../shared/types.js";
+import { requireInsideWorkspace, requireLinkedWorktree } from "../shared/linked.js";
 
 type Lineage = NonNullable<AddResult["lineage"]>;
 
@@ -66,8 +67,12 @@ export async function applyRecycle(ctx: Ctx, request: AddRequest, base: Base, pr
   const lease = await newLease(request);
   const lineage = lineageOf(old, proof.facts, { handle: request.handle, branch: request.branch, base, task: request.task }, lastOwner(ctx, old));
   const undo: (() => Promise<void>)[] = [];
+  // every git write in the worktree first re-checks that it is still the linked worktree git
+  // registered (a directory swapped for a symlink into the primary must not switch the primary)
+  const at = (path: string): string => (requireLinkedWorktree(path, admin), path);
   let row: WorktreeRow;
   try {
+    at(from);
     const lockText = leaseLockText(request.handle, lease);
     if (proof.entry?.locked) {
       const previous = proof.entry.lockReason ?? "";
@@ -77,17 +82,18 @@ export async function applyRecycle(ctx: Ctx, request: AddRequest, base: Base, pr
       await lockWorktree(repo.primary, from, lockText);
       undo.push(() => unlockWorktree(repo.primary, from));
     }
-    if (tip) await switchToBranch(from, request.branch);
-    else await switchToNewBranch(from, request.branch, base.commit);
+    if (tip) await switchToBranch(at(from), request.branch);
+    else await switchToNewBranch(at(from), request.branch, base.commit);
     undo.push(async () => {
-      if (proof.facts.branch) await switchToBranch(from, proof.facts.branch);
-      else if (proof.facts.head) await switchDetached(from, proof.facts.head);
+      if (proof.facts.branch) await switchToBranch(at(from), proof.facts.branch);
+      else if (proof.facts.head) await switchDetached(at(from), proof.facts.head);
       if (!tip) await deleteRef(repo.primary, `refs/heads/${request.branch}`, base.commit);
     });
-    await cleanWorktree(from, keep ? (repo.config.config.bootstrap?.preserve ?? []) : []);
+    await cleanWorktree(at(from), keep ? (repo.config.config.bootstrap?.preserve ?? []) : []);
     if (request.path !== from) {
-      await moveWorktree(repo.primary, from, request.path);
-      undo.push(() => moveWorktree(repo.primary, request.path, from));
+      requireInsideWorkspace(ctx.workspace.root, request.path);
+      await moveWorktree(repo.primary, at(from), request.path);
+      undo.push(() => moveWorktree(repo.primary, at(request.path), from));
     }
     // the new identity before the registry knows it: a crash from here on is recovered by the next
     // `add` of the new handle (from orchard.json) instead of leaving an unexplained occupied path

@@ -13,7 +13,9 @@ import { resolveTarget } from "../shared/target.js";
 import { withMutationLock } from "../shared/mutation-lock.js";
 import { assessDestination, assessRecycle, type RecycleProof } from "./verdict.js";
 import { applyRecycle, lastOwner, lineageOf } from "./apply.js";
-import { reason } from "../shared/reasons.js";
+import { reason, type Reason } from "../shared/reasons.js";
+import { readAdminDirs } from "../shared/admin.js";
+import { whyNotLinkedWorktree } from "../shared/linked.js";
 
 export interface RecycleOptions {
   target: string;
@@ -40,7 +42,15 @@ export async function proveRecyclable(
     { handleTakenBy: taken ? taken.path : null, pathOccupied: request.path !== facts.path && existsSync(request.path), branchHolder: holder ?? primaryHolds },
     request.path,
   );
-  return { row: target.row, entry: target.entry, facts, reasons: [...assessRecycle(facts), ...destination] };
+  return { row: target.row, entry: target.entry, facts, reasons: [...assessRecycle(facts), ...stillLinked(ctx, target.entry, facts), ...destination] };
+}
+
+/** The directory git lists is still that linked worktree (not swapped for a symlink, §4.10). */
+function stillLinked(ctx: Ctx, entry: WorktreeEntry | null, facts: { path: string; missing: boolean }): Reason[] {
+  if (entry === null || facts.missing) return [];
+  const admin = readAdminDirs(ctx.repo.commonDir).get(facts.path);
+  const why = admin === undefined ? `git has no admin dir for ${facts.path}` : whyNotLinkedWorktree(facts.path, admin);
+  return why === null ? [] : [reason("not_a_linked_worktree", { path: facts.path }, why)];
 }
 
 /** The branch the primary has checked out (snapshot entries list linked worktrees only). */

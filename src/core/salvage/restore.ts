@@ -7,7 +7,7 @@ import { readRefsWithBody, readWorktrees, resolveCommit } from "../../git/read.j
 import { checkoutTreeAsChanges } from "../../git/write.js";
 import { add, type AddResult } from "../admission/index.js";
 import { withMutationLock } from "../shared/mutation-lock.js";
-import { handleFor } from "../shared/identity.js";
+import { handleForBranch } from "../shared/handle.js";
 import { requireBranch } from "../shared/validate.js";
 import { failure, usageError } from "../shared/errors.js";
 import { parseSalvageBody, SALVAGE_PREFIX } from "./salvage.js";
@@ -90,7 +90,7 @@ async function chooseBranch(ctx: Ctx, o: { requested: string | undefined; record
   const checkedOut = new Set((await readWorktrees(ctx.repo.primary)).map((e) => e.branch));
   const usable = async (branch: string): Promise<boolean> => {
     const tip = await resolveCommit(ctx.repo.primary, `refs/heads/${branch}`);
-    if (checkedOut.has(`refs/heads/${branch}`) || ctx.registry.worktrees.byHandle(handleFor(ctx.repo.name, branch))) return false;
+    if (checkedOut.has(`refs/heads/${branch}`) || ctx.registry.worktrees.byHandle(handleForBranch(ctx, branch))) return false;
     return tip === null || tip === o.parent;
   };
   if (o.requested !== undefined) {

@@ -1,7 +1,8 @@
 // The private git dir ("admin dir") of each linked worktree: <common>/worktrees/<id>. Git does
 // not print it, so it is found by reading each admin dir's `gitdir` file. Orchard keeps its
 // identity file `orchard.json` there so a worktree's identity survives the loss of the registry.
-import { readdirSync, readFileSync, existsSync, statSync, writeFileSync, renameSync } from "node:fs";
+import { readdirSync, readFileSync, existsSync, statSync } from "node:fs";
+import { writeFileAtomic } from "./files.js";
 import { dirname, join } from "node:path";
 import type { Operation } from "./types.js";
 
@@ -70,8 +71,7 @@ export interface IdentityFile {
 
 export function writeIdentityFile(admin: string, identity: IdentityFile): void {
   const path = join(admin, "orchard.json");
-  writeFileSync(`${path}.tmp`, JSON.stringify(identity, null, 2) + "\n");
-  renameSync(`${path}.tmp`, path);
+  writeFileAtomic(path, JSON.stringify(identity, null, 2) + "\n");
 }
 
 export function readIdentityFile(admin: string): IdentityFile | null {

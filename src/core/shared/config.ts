@@ -1,7 +1,7 @@
 // `.orchard.json` (SPEC §6): validated with zod; an unknown key or a wrong type is invalid input
 // (exit 2) naming the key path. `.worktreeinclude` (one glob a line) adds to bootstrap.copy.
-import { readFileSync, existsSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { parseDuration } from "./duration.js";
@@ -91,16 +91,18 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 export function loadConfig(primary: string): LoadedConfig {
   const source = process.env.ORCHARD_CONFIG || join(primary, ".orchard.json");
   const include = readWorktreeInclude(primary);
-  if (!existsSync(source)) {
+  const bytes = readConfigFile(source, process.env.ORCHARD_CONFIG ? null : primary);
+  if (bytes === null) {
     if (process.env.ORCHARD_CONFIG) throw usageError("invalid_config", `ORCHARD_CONFIG names ${source}, which does not exist`);
     return { config: {}, source: null, hash: null, copy: include };
   }
-  const bytes = readFileSync(source);
   let json: unknown;
   try {
     json = JSON.parse(bytes.toString("utf8"));
   } catch (error) {
-    throw usageError("invalid_config", `${source} is not valid JSON: ${(error as Error).message}`);
+    // the parser's message quotes the text; the file may be anything, so say only where
+    const at = /position (\d+)/.exec((error as Error).message)?.[1];
+    throw usageError("invalid_config", `${source} is not valid JSON${at ? ` (at byte ${at})` : ""}`);
   }
   const parsed = ConfigSchema.safeParse(json);
   if (!parsed.success) throw usageError("invalid_config", `${source}: ${parsed.error.issues.map(describeIssue).join("; ")}`);
@@ -108,10 +110,50 @@ export function loadConfig(primary: string): LoadedConfig {
   return { config: parsed.data, source, hash, copy: [...(parsed.data.bootstrap?.copy ?? []), ...include] };
 }
 
+export const CONFIG_MAX_BYTES = 1024 * 1024;
+
+/**
+ * A configuration or include file (SPEC §6 v2): read only when it is a regular file of at most
+ * 1 MiB and, when `repo` is given, resolves inside it (a symlink out of the repository, a device
+ * or a FIFO is invalid config: exit 2, naming the file, never echoing its content). Null when absent.
+ * Opened non-blocking, so a FIFO never hangs the open; fstat decides on what was opened.
+ */
+export function readConfigFile(path: string, repo: string | null): Buffer | null {
+  if (!lstatSync(path, { throwIfNoEntry: false })) return null;
+  const bad = (why: string) => usageError("invalid_config", `${path} ${why}; orchard reads configuration only from a regular file of at most 1 MiB`);
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    throw bad("is a symbolic link that leads nowhere");
+  }
+  const rel = repo === null ? "" : relative(realpathSync(repo), real);
+  if (repo !== null && (rel === "" || rel.startsWith("..") || isAbsolute(rel))) throw bad("leads outside the repository");
+  let fd: number;
+  try {
+    fd = openSync(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
+  } catch (error) {
+    throw bad(`cannot be opened (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw bad("is not a regular file");
+    if (st.size > CONFIG_MAX_BYTES) throw bad(`is larger than 1 MiB (${st.size} bytes)`);
+    const buffer = Buffer.alloc(CONFIG_MAX_BYTES + 1);
+    let length = 0;
+    for (let n = -1; n !== 0 && length <= CONFIG_MAX_BYTES; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
+    if (length > CONFIG_MAX_BYTES) throw bad("grew past 1 MiB while being read");
+    return buffer.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function readWorktreeInclude(primary: string): string[] {
-  const path = join(primary, ".worktreeinclude");
-  if (!existsSync(path)) return [];
-  return readFileSync(path, "utf8")
+  const bytes = readConfigFile(join(primary, ".worktreeinclude"), primary);
+  if (bytes === null) return [];
+  return bytes
+    .toString("utf8")
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line && !line.startsWith("#"));

@@ -114,10 +114,13 @@ export function disambiguateRepoName(name: string, identity: string): string {
 
 const SLUG_MAX = 80;
 /** A kept-verbatim branch must not look like a hashed slug, or `x-<8hex>` could collide with `x/…`. */
-const LOOKS_HASHED = /(?:^|-)[0-9a-f]{8}$/;
+const LOOKS_HASHED = /(?:^|-)(?:[0-9a-f]{8}|[0-9a-f]{16})$/;
 
-/** Branch → one safe directory name: `[A-Za-z0-9._-]`, not starting with `-`/`.`, ≤ 89 chars. */
-export function slug(branch: string): string {
+/** The hash suffix lengths: 8 hex, or 16 when the 8-hex handle is held by another branch (SPEC §1 v2). */
+export type HashLength = 8 | 16;
+
+/** Branch → one safe directory name: `[A-Za-z0-9._-]`, not starting with `-`/`.`, ≤ 97 chars. */
+export function slug(branch: string, hashLength: HashLength = 8): string {
   const reduced = branch
     .replace(/[^A-Za-z0-9._-]/g, "-")
     .replace(/-{2,}/g, "-")
@@ -125,12 +128,12 @@ export function slug(branch: string): string {
     .slice(0, SLUG_MAX)
     .replace(/[-.]+$/, "");
   if (reduced === branch && reduced !== "" && !LOOKS_HASHED.test(branch)) return branch;
-  const hash = sha256Hex(branch).slice(0, 8);
+  const hash = sha256Hex(branch).slice(0, hashLength);
   return reduced === "" ? hash : `${reduced}-${hash}`;
 }
 
-export function handleFor(repoName: string, branch: string): string {
-  return `${repoName}@${slug(branch)}`;
+export function handleFor(repoName: string, branch: string, hashLength: HashLength = 8): string {
+  return `${repoName}@${slug(branch, hashLength)}`;
 }
 
 /** http(s) URL: no query/fragment, lowercase scheme+host, no default port, no trailing `/`; else trim+lowercase. */

@@ -1,6 +1,6 @@
 // Leases: who holds a managed worktree (owner, pid and its start time, host, heartbeat, TTL).
 // A lease exists only when the request names an owner or a pid (SPEC §1).
-import { writeFileSync, renameSync } from "node:fs";
+import { writeFileAtomic } from "./files.js";
 import { join } from "node:path";
 import { formatOrchardLock } from "./lock-owner.js";
 import { HOST, isValidPid, readStartTime } from "./process.js";
@@ -65,6 +65,5 @@ export function leaseView(row: Pick<WorktreeRow, "owner" | "pid" | "host" | "hea
  */
 export function writeLock(admin: string, text: string): void {
   const path = join(admin, "locked");
-  writeFileSync(`${path}.orchard-tmp`, text);
-  renameSync(`${path}.orchard-tmp`, path);
+  writeFileAtomic(path, text);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, writeFileSync, existsSync, readFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync, existsSync, readFileSync, utimesSync } from "node:fs";
 import { tmpdir, hostname } from "node:os";
 import { join } from "node:path";
 import { acquireMutationLock } from "./mutation-lock.js";
@@ -40,5 +40,19 @@ describe("the per-repo mutation lock", () => {
     await expect(acquireMutationLock(d, { timeoutMs: 150 })).rejects.toMatchObject({ code: "repo_busy" });
     writeFileSync(join(d, "orchard-mutation.lock"), body(deadPid(), "1", "another-host"));
     await expect(acquireMutationLock(d, { timeoutMs: 150 })).rejects.toMatchObject({ code: "repo_busy" });
+  });
+
+  it("takes over an empty or unparseable lock once it is older than a few seconds, never a fresh one", async () => {
+    for (const text of ["", '{"pid": 12', "null"]) {
+      const d = dir();
+      const path = join(d, "orchard-mutation.lock");
+      writeFileSync(path, text);
+      await expect(acquireMutationLock(d, { timeoutMs: 150 })).rejects.toMatchObject({ code: "repo_busy" });
+      const old = new Date(Date.now() - 60_000);
+      utimesSync(path, old, old);
+      const lock = await acquireMutationLock(d, { timeoutMs: 2000 });
+      expect(JSON.parse(readFileSync(path, "utf8")).pid).toBe(process.pid);
+      lock.release();
+    }
   });
 });

@@ -3,6 +3,8 @@
 // of one branch or one path, so every mutation of a repo runs inside this lock. Reads take none.
 // A lock whose owner is dead on this host (or whose pid was reused) is stale and may be stolen;
 // stealing itself is serialised by a short-lived second lock so two stealers cannot both win.
+// An empty or unparseable lock (a kill between create and write leaves one) is stale once it is
+// older than UNWRITTEN_STALE_MS: writing the body takes microseconds (SPEC §4.15).
 import { openSync, closeSync, writeSync, readFileSync, unlinkSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -18,6 +20,7 @@ interface LockBody {
 
 const LOCK_NAME = "orchard-mutation.lock";
 const STEAL_STALE_MS = 10_000;
+export const UNWRITTEN_STALE_MS = 5_000;
 
 function tryCreate(path: string, body: string): boolean {
   try {
@@ -34,21 +37,25 @@ function tryCreate(path: string, body: string): boolean {
   }
 }
 
-function readBody(path: string): { raw: string; body: LockBody | null } | null {
+function readBody(path: string): { raw: string; body: LockBody | null; mtimeMs: number } | null {
   try {
+    const mtimeMs = statSync(path).mtimeMs;
     const raw = readFileSync(path, "utf8");
     try {
-      return { raw, body: JSON.parse(raw) as LockBody };
+      const body = JSON.parse(raw) as LockBody | null;
+      return { raw, body: body && typeof body === "object" && Number.isSafeInteger(body.pid) ? body : null, mtimeMs };
     } catch {
-      return { raw, body: null }; // a lock being written right now: not stale yet
+      return { raw, body: null, mtimeMs }; // being written right now, or left unwritten by a kill
     }
   } catch {
     return null; // vanished between the failed create and the read
   }
 }
 
-async function isStale(body: LockBody | null): Promise<boolean> {
-  if (!body || body.host !== HOST) return false;
+async function isStale(held: { body: LockBody | null; mtimeMs: number }): Promise<boolean> {
+  const body = held.body;
+  if (!body) return Date.now() - held.mtimeMs > UNWRITTEN_STALE_MS;
+  if (body.host !== HOST) return false;
   const state = pidState(body.pid);
   if (state === "dead") return true;
   if (state !== "alive" || body.startTime === null) return false;
@@ -88,7 +95,7 @@ export async function acquireMutationLock(commonDir: string, options: { timeoutM
   for (;;) {
     if (tryCreate(path, body)) return { release: () => releaseIfOurs(path, body) };
     const held = readBody(path);
-    if (held && (await isStale(held.body))) {
+    if (held && (await isStale(held))) {
       await trySteal(path, held.raw);
       continue;
     }
@@ -112,10 +119,10 @@ function releaseIfOurs(path: string, body: string): void {
 // each other.
 const held = new AsyncLocalStorage<Map<string, MutationLock>>();
 
-export async function withMutationLock<T>(commonDir: string, fn: () => Promise<T>): Promise<T> {
+export async function withMutationLock<T>(commonDir: string, fn: () => Promise<T>, options: { timeoutMs?: number } = {}): Promise<T> {
   const store = held.getStore();
   if (store?.has(commonDir)) return fn();
-  const lock = await acquireMutationLock(commonDir);
+  const lock = await acquireMutationLock(commonDir, options);
   const chain = new Map(store ?? []);
   chain.set(commonDir, lock);
   try {

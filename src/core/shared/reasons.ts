@@ -30,6 +30,8 @@ export const REASON_TEXT = {
   not_terminal: "the worktree has not been released",
   work_not_preserved: "the branch has commits that are neither merged nor on a remote",
   foreign_lock: "the worktree is locked by someone other than orchard",
+  not_a_linked_worktree: "the path is no longer the linked worktree git registered (a symlink, the primary, or another repository)",
+  path_escapes_workspace: "the path resolves outside the managed root",
   default_branch_unknown: "the default branch could not be established (a remote exists without origin/HEAD)",
   // task-backed admission, bootstrap, recycle
   bootstrap_reused: "the bootstrap fingerprint is unchanged: preserved paths were kept and the commands not re-run",
@@ -51,6 +53,7 @@ export const REASON_TEXT = {
   pid_dead_and_merged: "the owner is dead and the branch is merged",
   lease_dead_and_merged: "the lease expired and the branch is merged",
   remove_failed: "git could not remove the worktree",
+  repo_busy: "another orchard held the repository's mutation lock longer than reap-orphans waits (10 s)",
   // wave
   already_done: "already merged and removed",
   branch_contains_deletions: "the branch deletes files",

@@ -43,8 +43,12 @@ export async function resolveRepo(registry: Registry, repoPath: string): Promise
 }
 
 function recordName(registry: Registry, identity: string, source: { canonicalRemote: string | null; primaryPath: string }, commonDir: string): string {
-  const known = registry.repos.load(identity);
   const primaryPath = source.primaryPath;
+  // the same common dir under a new identity (its origin URL changed): carry its rows over, so
+  // its managed worktrees do not turn foreign (a recorded primary elsewhere is another repo)
+  const before = registry.repos.load(identity) ? undefined : registry.repos.loadByCommonDir(commonDir);
+  if (before && before.identity !== identity && before.primaryPath === primaryPath) registry.repos.moveIdentity(before.identity, identity);
+  const known = registry.repos.load(identity);
   if (known) {
     registry.repos.save({ ...known, primaryPath, commonDir });
     return known.name;

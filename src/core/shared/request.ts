@@ -2,8 +2,9 @@
 // validation of the options, the default base, and the one result shape every path returns.
 import { readFullRefName, resolveCommit } from "../../git/read.js";
 import type { Lifecycle, WorktreeRow } from "../../registry/index.js";
-import { canonicalTask, handleFor } from "./identity.js";
-import { requireBranch, requireDuration, requireOneOf, requirePid, requireText } from "./validate.js";
+import { canonicalTask } from "./identity.js";
+import { handleForBranch } from "./handle.js";
+import { requireBranch, requireTtl, requireOneOf, requirePid, requireText } from "./validate.js";
 import { managedPath, type Ctx } from "./context.js";
 import { readDefaultBranch } from "./repo.js";
 import { DEFAULT_TTL_MS, leaseView } from "./lease.js";
@@ -95,7 +96,7 @@ export async function validateAdd(ctx: Ctx, options: AddOptions): Promise<AddReq
   const taskRaw = requireText(options.task ?? process.env.ORCHARD_TASK, "task");
   const owner = requireText(options.owner ?? process.env.ORCHARD_OWNER, "owner");
   const configTtl = ctx.repo.config.config.lease?.ttl;
-  const ttlMs = requireDuration(options.ttl, "ttl", configTtl ? parseDuration(configTtl) : DEFAULT_TTL_MS);
+  const ttlMs = requireTtl(options.ttl, "ttl", configTtl ? parseDuration(configTtl) : DEFAULT_TTL_MS);
   const policy = requireOneOf(options.policy, POLICIES, "policy", "isolated");
   let explicitBase: string | null = null;
   if (options.base !== undefined) {
@@ -103,7 +104,7 @@ export async function validateAdd(ctx: Ctx, options: AddOptions): Promise<AddReq
     if (!(await resolveCommit(ctx.repo.primary, options.base))) throw usageError("invalid_argument", `--base ${JSON.stringify(options.base)} names no commit`);
     explicitBase = (await readFullRefName(ctx.repo.primary, options.base)) ?? options.base;
   }
-  const handle = handleFor(ctx.repo.name, branch);
+  const handle = handleForBranch(ctx, branch);
   return {
     branch,
     handle,

@@ -11,6 +11,10 @@ export async function requireBranch(cwd: string, branch: string, flag = "branch"
   if (branch === "@" || branch === "HEAD") throw bad(`'${branch}' is not a branch name`);
   if (branch.startsWith("refs/")) throw bad("give the short name, without refs/");
   if (!(await isValidBranchName(cwd, branch))) throw bad("git check-ref-format refuses it");
+  // git stores refs/heads/<branch> as files (and <name>.lock beside them): a component longer
+  // than the file system's 255-byte name limit is a name git cannot create, not a git failure
+  const long = branch.split("/").find((part) => Buffer.byteLength(part) + ".lock".length > 255);
+  if (long !== undefined) throw bad(`the component ${JSON.stringify(long.slice(0, 40))}… is longer than 250 bytes, which no ref file name can hold`);
   return branch;
 }
 
@@ -39,6 +43,18 @@ export function requireDuration(value: string | undefined, flag: string, fallbac
   } catch (error) {
     throw usageError("invalid_argument", `--${flag}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * A lease time to live: a duration with an explicit unit, more than zero. `--ttl 5` (five
+ * seconds or five hours?) and `--ttl 0s` (a lease dead at birth) are mistakes, not requests.
+ */
+export function requireTtl(value: string | undefined, flag: string, fallbackMs: number): number {
+  if (value === undefined) return fallbackMs;
+  if (/^\s*\d+\s*$/.test(value)) throw usageError("invalid_argument", `--${flag} ${JSON.stringify(value)} needs a unit (e.g. 30m, 2h)`);
+  const ms = requireDuration(value, flag, fallbackMs);
+  if (ms <= 0) throw usageError("invalid_argument", `--${flag} ${JSON.stringify(value)} is zero; a lease needs time to live`);
+  return ms;
 }
 
 export function requireOneOf<T extends string>(value: string | undefined, allowed: readonly T[], flag: string, fallback: T): T {

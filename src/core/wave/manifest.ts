@@ -3,6 +3,7 @@
 // Unknown keys are ignored (orchestrators add their own). Every invalid entry is reported with
 // every reason; one invalid entry refuses the whole manifest (nothing is dropped silently).
 // Relative paths are resolved against the primary's root, where harnesses put their worktrees.
+import { testBounded } from "../shared/pattern.js";
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { isValidBranchName, resolveCommit } from "../../git/read.js";
@@ -110,7 +111,8 @@ export async function validateManifest(raw: unknown[], ctx: ManifestContext): Pr
     if (!nonEmpty(branch)) bad("missing_branch", "branch must be a non-empty string");
     else if (branch.startsWith("-") || branch.startsWith("refs/") || !(await isValidBranchName(ctx.primary, branch)))
       bad("invalid_branch", `${JSON.stringify(branch)} is not a literal branch name`);
-    else if (!pattern.test(branch)) bad("branch_not_allowed", `${JSON.stringify(branch)} does not match wave.branchPattern ${ctx.branchPattern}`);
+    else if (!testBounded(pattern, branch, "wave.branchPattern"))
+      bad("branch_not_allowed", `${JSON.stringify(branch)} does not match wave.branchPattern ${ctx.branchPattern}`);
     else if (branch === ctx.targetBranch) bad("branch_is_target", "the entry's branch is the merge target's branch");
     const base = e.expected_base;
     let baseSha: string | null = null;
