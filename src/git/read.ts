@@ -1,5 +1,7 @@
 // Read-only git queries. Each returns parsed data; a query answered by an exit code declares
 // which codes are answers. User-given refs and paths follow --end-of-options or --.
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { git } from "./run.js";
 import { parseWorktreeList, type WorktreeEntry } from "./parse/worktrees.js";
 import { parseStatusV2, type StatusSummary } from "./parse/status.js";
@@ -19,7 +21,34 @@ export async function readGitDirs(cwd: string): Promise<GitDirs> {
 
 export async function readWorktrees(cwd: string): Promise<WorktreeEntry[]> {
   const r = await git(["worktree", "list", "--porcelain", "-z"], { cwd });
-  return parseWorktreeList(r.stdout);
+  const entries = parseWorktreeList(r.stdout);
+  if (entries.every((e) => isAbsolute(e.path))) return entries;
+  // git < 2.48 prints a relative `gitdir` record (written by git ≥ 2.48, worktree.useRelativePaths)
+  // as it is: it is relative to the admin dir that holds it (SPEC §4.12)
+  const records = readRelativeRecords((await readGitDirs(cwd)).commonDir);
+  return entries.map((e) => (isAbsolute(e.path) ? e : { ...e, path: records.get(e.path) ?? resolve(cwd, e.path) }));
+}
+
+/** Relative `gitdir` records of the admin dirs, as git < 2.48 lists them (without `/.git`) → the path they name. */
+function readRelativeRecords(commonDir: string): Map<string, string> {
+  const map = new Map<string, string>();
+  const root = join(commonDir, "worktrees");
+  let ids: string[] = [];
+  try {
+    ids = readdirSync(root);
+  } catch {
+    return map; // no admin dirs: nothing to resolve against
+  }
+  for (const id of ids) {
+    let text: string;
+    try {
+      text = readFileSync(join(root, id, "gitdir"), "utf8").replace(/\r?\n$/, "");
+    } catch {
+      continue; // an admin dir without gitdir: git lists it as prunable
+    }
+    if (!isAbsolute(text)) map.set(text.replace(/\/\.git$/, ""), dirname(resolve(root, id, text)));
+  }
+  return map;
 }
 
 export async function readStatus(worktree: string): Promise<StatusSummary> {

@@ -8,7 +8,7 @@ import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { countNotOnRemotes, readStatus, resolveCommit } from "../../git/read.js";
 import { deleteRef, removeWorktree } from "../../git/write.js";
-import { readAdminDirs, readOperation } from "../shared/admin.js";
+import { readAdminDirs, readAdminWorktreePath, readOperation } from "../shared/admin.js";
 import { readLiveness, proveMerged, dirtyDigest, onlyDeletions, treeDigest, type MergeTarget } from "../facts/index.js";
 import { processesInside, readProcessCwds } from "../shared/process.js";
 import { salvageWorktree } from "../salvage/index.js";
@@ -56,17 +56,8 @@ const changed = (field: string, planned: unknown, now: unknown, extra: Record<st
 function registeredAdmin(b: BatchView, path: string): string | null {
   const admin = b.admins.get(path);
   if (!admin) return null;
-  try {
-    return realOrAbsolute(
-      readFileSync(join(admin, "gitdir"), "utf8")
-        .trim()
-        .replace(/\/\.git$/, ""),
-    ) === realOrAbsolute(path)
-      ? admin
-      : null;
-  } catch {
-    return null; // the admin dir is gone: no longer registered
-  }
+  const recorded = readAdminWorktreePath(admin); // null: the admin dir is gone, no longer registered
+  return recorded !== null && realOrAbsolute(recorded) === realOrAbsolute(path) ? admin : null;
 }
 
 function readLockText(admin: string): string | null {

@@ -9,6 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { readUnignoredFiles } from "../../git/read.js";
 import type { HuskFacts } from "./types.js";
 import { realOrAbsolute } from "../shared/paths.js";
+import { readAdminWorktreePath } from "../shared/admin.js";
 
 export interface KnownRepo {
   identity: string;
@@ -40,7 +41,8 @@ export function readGitPointer(dir: string): GitPointer | null {
   let registered = false;
   try {
     commonDir = realOrAbsolute(resolve(adminDir, readFileSync(join(adminDir, "commondir"), "utf8").trim()));
-    registered = realOrAbsolute(dirname(readFileSync(join(adminDir, "gitdir"), "utf8").trim())) === realOrAbsolute(dir);
+    const recorded = readAdminWorktreePath(adminDir);
+    registered = recorded !== null && realOrAbsolute(recorded) === realOrAbsolute(dir);
   } catch {
     // the admin dir is gone: a stale pointer; commonDir stays the best guess
     commonDir ??= existsSync(dirname(dirname(adminDir))) ? realOrAbsolute(dirname(dirname(adminDir))) : null;

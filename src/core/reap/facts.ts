@@ -1,10 +1,10 @@
 // Facts the orphan sweep decides on, read from the common dir's admin dirs (not from the cwd's
 // worktree, so the sweep sees the same thing from any worktree of the repo).
 import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { isAncestor, readGitDirs, readStatus, resolveCommit } from "../../git/read.js";
 import type { WorktreeRow } from "../../registry/index.js";
-import { readLockMtime, readOperation } from "../shared/admin.js";
+import { readAdminWorktreePath, readLockMtime, readOperation } from "../shared/admin.js";
 import { parseLockOwner, type LockOwner } from "../shared/lock-owner.js";
 import { readLiveness, proveMerged, type MergeTarget } from "../facts/index.js";
 import type { LockFacts, MergeMode, WorkFacts } from "./verdict.js";
@@ -12,7 +12,7 @@ import type { Ctx } from "../shared/context.js";
 import { realOrAbsolute } from "../shared/paths.js";
 
 export interface LockedWorktree {
-  /** The worktree path as git lists it (dirname of the admin dir's `gitdir`). */
+  /** The worktree path the admin dir's `gitdir` records (a relative record resolved against the admin dir). */
   path: string;
   admin: string;
   lockText: string;
@@ -31,9 +31,9 @@ export function readLockedWorktrees(commonDir: string): LockedWorktree[] {
   for (const id of ids) {
     const admin = join(root, id);
     const lockText = readText(join(admin, "locked"));
-    const gitdir = readText(join(admin, "gitdir"));
+    const path = readAdminWorktreePath(admin);
     // no gitdir: a half-created or broken entry git itself lists as prunable; not addressable by path
-    if (lockText !== null && gitdir !== null) locked.push({ path: dirname(gitdir.replace(/\n$/, "")), admin, lockText });
+    if (lockText !== null && path !== null) locked.push({ path, admin, lockText });
   }
   return locked;
 }
