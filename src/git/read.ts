@@ -51,8 +51,10 @@ function readRelativeRecords(commonDir: string): Map<string, string> {
   return map;
 }
 
-export async function readStatus(worktree: string): Promise<StatusSummary> {
-  const r = await git(["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all"], { cwd: worktree });
+/** `ignored`: also list ignored paths, an ignored directory as one entry ending in `/` (`--ignored=matching`). */
+export async function readStatus(worktree: string, options: { ignored?: boolean } = {}): Promise<StatusSummary> {
+  const args = ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", ...(options.ignored ? ["--ignored=matching"] : [])];
+  const r = await git(args, { cwd: worktree });
   return parseStatusV2(r.stdout);
 }
 

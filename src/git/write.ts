@@ -68,12 +68,21 @@ export async function setWorktreeConfig(worktree: string, key: string, value: st
 }
 
 /**
- * The tree of a checkout's full state (tracked + untracked, not ignored), staged into
- * `indexFile` — a temporary index the caller seeded — so the checkout's own index is untouched.
+ * The tree of a checkout's full state (tracked + untracked, plus the ignored files named in
+ * `ignored`), staged into `indexFile` — a temporary index the caller seeded — so the checkout's
+ * own index is untouched. Ignored paths go through stdin as literal pathspecs.
  */
-export async function writeTreeThroughIndex(worktree: string, indexFile: string): Promise<string> {
+export async function writeTreeThroughIndex(worktree: string, indexFile: string, ignored: readonly string[] = []): Promise<string> {
   const env = { GIT_INDEX_FILE: indexFile };
   await git(["add", "-A"], { cwd: worktree, ...WRITE, env, timeoutMs: 300_000 });
+  if (ignored.length > 0)
+    await git(["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], {
+      cwd: worktree,
+      ...WRITE,
+      env: { ...env, GIT_LITERAL_PATHSPECS: "1" },
+      input: ignored.map((p) => `${p}\0`).join(""),
+      timeoutMs: 300_000,
+    });
   const r = await git(["write-tree"], { cwd: worktree, ...WRITE, env });
   return r.stdout.trim();
 }

@@ -6,10 +6,10 @@
 // and a salvage is simply taken again.
 import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { countNotOnRemotes, readStatus, resolveCommit } from "../../git/read.js";
+import { countNotOnRemotes, resolveCommit } from "../../git/read.js";
 import { deleteRef, removeWorktree } from "../../git/write.js";
-import { readAdminDirs, readAdminWorktreePath, readOperation } from "../shared/admin.js";
-import { readLiveness, proveMerged, dirtyDigest, onlyDeletions, treeDigest, type MergeTarget } from "../facts/index.js";
+import { readAdminDirs, readAdminWorktreePath } from "../shared/admin.js";
+import { readDirtyState, readLiveness, proveMerged, dirtyDigest, onlyDeletions, treeDigest, type MergeTarget } from "../facts/index.js";
 import { processesInside, readProcessCwds } from "../shared/process.js";
 import { salvageWorktree } from "../salvage/index.js";
 import { proveReapable } from "../reap/index.js";
@@ -122,10 +122,10 @@ async function actOnWorktree(b: BatchView, item: PlanItemRow, env: ItemEnv): Pro
   const lock = readLockText(admin);
   const drift = [...lifecycleDrift(b, item, pre), ...(lock === pre.lockReason ? [] : [changed("lockReason", pre.lockReason, lock)])];
   drift.push(...(await livenessDrift(b, item, lock, item.action === "reap")));
-  const status = await readStatus(item.path);
+  const { status, operation, ignored } = await readDirtyState(b.ctx.repo, item.path, admin);
   if (status.oid !== pre.head) drift.push(changed("head", pre.head, status.oid));
-  const digest = dirtyDigest(item.path, status, readOperation(admin));
-  const dirtyOk = digest === pre.dirtyDigest || (acting && (item.action === "salvage_remove" || onlyDeletions(status)));
+  const digest = dirtyDigest(item.path, status, operation, ignored);
+  const dirtyOk = digest === pre.dirtyDigest || (acting && (item.action === "salvage_remove" || (onlyDeletions(status) && ignored.length === 0)));
   if (!dirtyOk) drift.push(changed("dirtyDigest", pre.dirtyDigest, digest));
   if (drift.length === 0 && item.action !== "salvage_remove" && status.oid && !(await stillPreserved(b, pre, status.oid, item.action === "reap")))
     drift.push(changed(item.action === "reap" ? "merged" : "workPreserved", true, false));

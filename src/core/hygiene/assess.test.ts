@@ -17,7 +17,7 @@ const subject = (f: Partial<Facts> = {}, s: Partial<Subject> = {}): Subject => (
 const dead = { state: "dead" as const, signals: [{ code: "pid_dead" as const, detail: "pid 9" }] };
 const lockedDead = { lock: { locked: true, reason: "claude agent a (pid 9)", owner: { kind: "claude-code" as const, pid: 9 } }, liveness: dead };
 const unmerged = { merged: { target: "refs/heads/main", how: null }, unpushed: 2 };
-const dirty = { dirty: { tracked: 1, untracked: 0, conflicted: 0, operation: null } };
+const dirty = { dirty: { tracked: 1, untracked: 0, conflicted: 0, operation: null, ignored: { count: 0, bytes: 0, sample: [] } } };
 const husk = (h: Partial<HuskFacts>): HuskFacts => ({ symlink: false, empty: false, salvageable: 3, nestedRepository: false, repo: "r", ...h });
 
 describe("assessDisposition: one disposition per worktree, by precedence", () => {
@@ -47,7 +47,7 @@ describe("assessDisposition: one disposition per worktree, by precedence", () =>
     ["terminal unpreserved", subject({ lifecycle: "terminal", ...unmerged }), "needs_salvage", ["terminal", "work_not_preserved"]],
     [
       "terminal in a rebase",
-      subject({ lifecycle: "terminal", dirty: { tracked: 0, untracked: 0, conflicted: 0, operation: "rebase" } }),
+      subject({ lifecycle: "terminal", dirty: { tracked: 0, untracked: 0, conflicted: 0, operation: "rebase", ignored: { count: 0, bytes: 0, sample: [] } } }),
       "needs_salvage",
       ["terminal", "operation_in_progress"],
     ],

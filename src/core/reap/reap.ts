@@ -10,6 +10,7 @@ import { readDefaultBranch, targetRefs } from "../shared/repo.js";
 import { removeWorktree } from "../../git/write.js";
 import { readRefs } from "../../git/read.js";
 import { GitError } from "../../git/errors.js";
+import { OrchardError } from "../shared/errors.js";
 import { parseDuration } from "../shared/duration.js";
 import { requireDuration, requireOneOf } from "../shared/validate.js";
 import { withMutationLock } from "../shared/mutation-lock.js";
@@ -42,7 +43,7 @@ export interface ReapEntry {
   branch: string | null;
   /** `planned` only with --dry-run: the entry would be reaped. */
   status: "reaped" | "skipped" | "planned";
-  reason: ReapReason | ReapSkipReason | "remove_failed" | "salvage_failed" | "precondition_changed";
+  reason: ReapReason | ReapSkipReason | "remove_failed" | "salvage_failed" | "salvage_too_large" | "precondition_changed";
   owner?: ReapOwner;
   salvageRef?: string;
   /** Evidence for the reason (age, pids, git's message). */
@@ -198,7 +199,8 @@ async function applyReap(ctx: Ctx, first: LockedWorktree, request: Request, defa
           })
         ).ref;
       } catch (error) {
-        return { ...now.entry, status: "skipped", reason: "salvage_failed", detail: messageOf(error) };
+        const tooLarge = error instanceof OrchardError && error.code === "salvage_too_large";
+        return { ...now.entry, status: "skipped", reason: tooLarge ? "salvage_too_large" : "salvage_failed", detail: messageOf(error) };
       }
     }
     const salvaged = salvageRef ? { salvageRef } : {};
