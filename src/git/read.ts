@@ -246,6 +246,13 @@ export async function readConfigPath(cwd: string, key: string): Promise<string |
  * them: `ls-files -o --exclude-standard` with the directory as work tree and an EMPTY index (a
  * path that does not exist), so nothing is written. A nested repository is listed as `dir/`.
  */
+/** Ignored paths of a plain directory seen as a work tree of `gitDir`; an ignored directory is one entry ending in `/`. */
+export async function readIgnoredEntries(gitDir: string, dir: string, emptyIndex: string): Promise<string[]> {
+  const env = { GIT_DIR: gitDir, GIT_WORK_TREE: dir, GIT_INDEX_FILE: emptyIndex };
+  const r = await git(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"], { cwd: dir, env, timeoutMs: 300_000 });
+  return r.stdout.split("\0").filter(Boolean);
+}
+
 export async function readUnignoredFiles(gitDir: string, dir: string, emptyIndex: string): Promise<string[]> {
   const env = { GIT_DIR: gitDir, GIT_WORK_TREE: dir, GIT_INDEX_FILE: emptyIndex };
   const r = await git(["ls-files", "-z", "--others", "--exclude-standard"], { cwd: dir, env, timeoutMs: 300_000 });

@@ -193,7 +193,8 @@ async function actOnHusk(b: BatchView, item: PlanItemRow, env: ItemEnv): Promise
     if (digest !== pre.dirtyDigest) return skip([changed("dirtyDigest", pre.dirtyDigest, digest)]);
   } else if (item.action === "remove") {
     const facts = await readHuskFacts(item.path, b.repos);
-    if (!facts || !(facts.empty || facts.salvageable === 0)) return skip([changed("dirtyDigest", pre.dirtyDigest, "files appeared")]);
+    if (!facts || !(facts.empty || (facts.salvageable === 0 && facts.uniqueIgnored === 0)))
+      return skip([changed("dirtyDigest", pre.dirtyDigest, "files appeared")]);
   }
   let salvageRef = env.salvageRef;
   if (item.action === "salvage_remove" && (acting || !salvageRef)) {

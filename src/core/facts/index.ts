@@ -5,6 +5,7 @@ export { MISSING_DIRTY, factsOf, listFacts, readLiveness, readSnapshot } from ".
 export { changedCount, isClean, readDirty, readDirtyState } from "./dirty.js";
 export type { DirtyFacts, DirtyState } from "./dirty.js";
 export { disposableOf, scanIgnored, type IgnoredFile } from "./ignored.js";
+export { disposableMatcher } from "./disposable.js";
 export type { Snapshot } from "./facts.js";
 export { proveMerged } from "./merged.js";
 export type { MergeTarget } from "./merged.js";

@@ -90,7 +90,7 @@ function huskReasons(h: HuskFacts): Reason[] {
   if (h.empty) return [listed, reason("husk_empty")];
   if (h.repo === null) return [listed, reason("husk_unattributed")];
   if (h.nestedRepository) return [listed, reason("nested_repository")];
-  if (h.salvageable === null) return [listed, unknownFact("husk_files")];
-  if (h.salvageable === 0) return [listed, reason("husk_only_ignored")];
-  return [listed, reason("husk_has_files", { files: h.salvageable })];
+  if (h.salvageable === null || h.uniqueIgnored === null) return [listed, unknownFact("husk_files")];
+  if (h.salvageable === 0 && h.uniqueIgnored === 0) return [listed, reason("husk_only_ignored")];
+  return [listed, reason("husk_has_files", { files: h.salvageable, ignored: h.uniqueIgnored })];
 }

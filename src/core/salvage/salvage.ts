@@ -121,6 +121,11 @@ export const MAX_IGNORED_TOTAL = 100 * 1024 * 1024;
 async function readUniqueIgnored(ctx: Ctx, path: string): Promise<IgnoredFile[]> {
   const status = await readStatus(path, { ignored: true });
   const files = scanIgnored({ worktree: path, status, primary: ctx.repo.bare ? null : ctx.repo.primary, disposable: disposableOf(ctx.repo) });
+  return requireSalvageable(path, files);
+}
+
+/** The files, when a salvage may keep them all; else `salvage_too_large`. */
+export function requireSalvageable(path: string, files: IgnoredFile[]): IgnoredFile[] {
   const big = files.filter((f) => f.size > MAX_IGNORED_FILE);
   const total = files.reduce((sum, f) => sum + f.size, 0);
   if (big.length > 0 || total > MAX_IGNORED_TOTAL) {
