@@ -218,3 +218,25 @@ describe("cleanup-wave", () => {
     expect(existsSync(join(b.worktree_path, ".planning/SUMMARY.md"))).toBe(true);
   });
 });
+
+describe("husks", () => {
+  it("a husk holding unique ignored files is husk_has_files: kept without --salvage, in the salvage ref with it", () => {
+    appendFileSync(join(s.primary, ".git", "info", "exclude"), ".planning/\nnode_modules/\n"); // a husk has no .gitignore of its own
+    const husk = join(s.home, "worktrees", "app@gsd-husk");
+    put(husk, ".planning/STATE.md", "phase 4\n");
+    const deps = join(s.home, "worktrees", "app@deps-husk");
+    put(deps, "node_modules/x/index.js", "disposable\n");
+    const report = ok(s.orchard(["hygiene"])).json;
+    const at = (path: string) => report.worktrees.find((w: { path: string }) => w.path === path);
+    expect(at(husk).reasons, JSON.stringify(at(husk))).toContainEqual(expect.objectContaining({ code: "husk_has_files", files: 0, ignored: 1 }));
+    expect(at(deps).reasons).toContainEqual(expect.objectContaining({ code: "husk_only_ignored" }));
+    ok(s.orchard(["cleanup", "run", "--include", "husk"]));
+    expect(existsSync(join(husk, ".planning/STATE.md"))).toBe(true);
+    expect(existsSync(deps)).toBe(false);
+    const run = ok(s.orchard(["cleanup", "run", "--include", "husk", "--salvage"])).json;
+    expect(existsSync(husk)).toBe(false);
+    const ref = git(s.primary, "for-each-ref", "--format=%(refname)", "refs/orchard/salvage/");
+    expect(ref, JSON.stringify(run)).toMatch(/^refs\/orchard\/salvage\/app@gsd-husk\//);
+    expect(showAt(ref, ".planning/STATE.md")).toBe("phase 4");
+  });
+});
