@@ -4,8 +4,8 @@
 // `node_modules/` of 40 files (disposable: listed as one entry, never walked) and the `.env`
 // bootstrap copied (identical to the primary's: compared once, sizes first); every fifth also
 // holds unique work — `.planning/` (3 files), `TO-DOS.md` and a changed `.env`. Measures
-// `hygiene` per call (median of 5) with this build, and with a baseline build that has no scan
-// when `--baseline <dir of a built dist>` is given (e.g. main's), on the same fleet.
+// `hygiene` per call (median of 7) with this build, and with a baseline build that has no scan
+// when `--baseline <dir of a built dist>` is given (e.g. main's), on the same fleet, calls alternating.
 // Usage: npm run build && node bench/ignored.mjs [--size 200] [--baseline ../main/dist]
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -56,28 +56,34 @@ async function buildFleet(Orchard) {
   return primary;
 }
 
-async function perCall(dist, primary) {
+async function open(dist, primary) {
   const { Orchard } = await import(pathToFileURL(join(resolve(dist), "index.js")).href);
   const orchard = await Orchard.open({ repo: primary, home: join(root, "home") });
   await orchard.hygiene({}); // warm the file cache
-  const times = [];
-  let result;
-  for (let i = 0; i < 5; i++) {
-    const started = performance.now();
-    result = await orchard.hygiene({});
-    times.push(performance.now() - started);
-  }
-  orchard.close();
-  times.sort((a, b) => a - b);
-  return { ms: times[2], byDisposition: result.summary.byDisposition };
+  return { orchard, times: [], result: null };
+}
+
+/** Calls alternate between the builds, so a change in machine load hits both alike; medians of 7. */
+async function measure(builds) {
+  for (let i = 0; i < 7; i++)
+    for (const b of builds) {
+      const started = performance.now();
+      b.result = await b.orchard.hygiene({});
+      b.times.push(performance.now() - started);
+    }
+  return builds.map((b) => {
+    b.orchard.close();
+    const sorted = [...b.times].sort((x, y) => x - y);
+    return { ms: sorted[3], byDisposition: b.result.summary.byDisposition };
+  });
 }
 
 const here = new URL("../dist/", import.meta.url).pathname;
 const { Orchard } = await import(pathToFileURL(join(here, "index.js")).href);
 process.stdout.write(`building a fleet of ${N}…\n`);
 const primary = await buildFleet(Orchard);
-const after = await perCall(here, primary);
-const before = baseline ? await perCall(baseline, primary) : null;
+const builds = [await open(here, primary), ...(baseline ? [await open(baseline, primary)] : [])];
+const [after, before] = await measure(builds);
 const mix = (d) =>
   Object.entries(d)
     .filter(([, v]) => v > 0)
