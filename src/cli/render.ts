@@ -50,7 +50,8 @@ function dirtyText(f: Facts): string {
   if (f.dirty === undefined) return "";
   if (f.dirty === null) return "?";
   const n = f.dirty.tracked + f.dirty.untracked + f.dirty.conflicted;
-  return (n ? `${n} changed` : "clean") + (f.dirty.operation ? ` (${f.dirty.operation})` : "");
+  const ignored = f.dirty.ignored.count ? `${n ? ", " : ""}${f.dirty.ignored.count} unique ignored` : "";
+  return (n ? `${n} changed` : ignored ? "" : "clean") + ignored + (f.dirty.operation ? ` (${f.dirty.operation})` : "");
 }
 
 export function renderStatus(r: StatusResult): string {

@@ -1,5 +1,7 @@
 // Read-only git queries. Each returns parsed data; a query answered by an exit code declares
 // which codes are answers. User-given refs and paths follow --end-of-options or --.
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { git } from "./run.js";
 import { parseWorktreeList, type WorktreeEntry } from "./parse/worktrees.js";
 import { parseStatusV2, type StatusSummary } from "./parse/status.js";
@@ -19,11 +21,40 @@ export async function readGitDirs(cwd: string): Promise<GitDirs> {
 
 export async function readWorktrees(cwd: string): Promise<WorktreeEntry[]> {
   const r = await git(["worktree", "list", "--porcelain", "-z"], { cwd });
-  return parseWorktreeList(r.stdout);
+  const entries = parseWorktreeList(r.stdout);
+  if (entries.every((e) => isAbsolute(e.path))) return entries;
+  // git < 2.48 prints a relative `gitdir` record (written by git ≥ 2.48, worktree.useRelativePaths)
+  // as it is: it is relative to the admin dir that holds it (SPEC §4.12)
+  const records = readRelativeRecords((await readGitDirs(cwd)).commonDir);
+  return entries.map((e) => (isAbsolute(e.path) ? e : { ...e, path: records.get(e.path) ?? resolve(cwd, e.path) }));
 }
 
-export async function readStatus(worktree: string): Promise<StatusSummary> {
-  const r = await git(["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all"], { cwd: worktree });
+/** Relative `gitdir` records of the admin dirs, as git < 2.48 lists them (without `/.git`) → the path they name. */
+function readRelativeRecords(commonDir: string): Map<string, string> {
+  const map = new Map<string, string>();
+  const root = join(commonDir, "worktrees");
+  let ids: string[] = [];
+  try {
+    ids = readdirSync(root);
+  } catch {
+    return map; // no admin dirs: nothing to resolve against
+  }
+  for (const id of ids) {
+    let text: string;
+    try {
+      text = readFileSync(join(root, id, "gitdir"), "utf8").replace(/\r?\n$/, "");
+    } catch {
+      continue; // an admin dir without gitdir: git lists it as prunable
+    }
+    if (!isAbsolute(text)) map.set(text.replace(/\/\.git$/, ""), dirname(resolve(root, id, text)));
+  }
+  return map;
+}
+
+/** `ignored`: also list ignored paths, an ignored directory as one entry ending in `/` (`--ignored=matching`). */
+export async function readStatus(worktree: string, options: { ignored?: boolean } = {}): Promise<StatusSummary> {
+  const args = ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", ...(options.ignored ? ["--ignored=matching"] : [])];
+  const r = await git(args, { cwd: worktree });
   return parseStatusV2(r.stdout);
 }
 
@@ -215,6 +246,13 @@ export async function readConfigPath(cwd: string, key: string): Promise<string |
  * them: `ls-files -o --exclude-standard` with the directory as work tree and an EMPTY index (a
  * path that does not exist), so nothing is written. A nested repository is listed as `dir/`.
  */
+/** Ignored paths of a plain directory seen as a work tree of `gitDir`; an ignored directory is one entry ending in `/`. */
+export async function readIgnoredEntries(gitDir: string, dir: string, emptyIndex: string): Promise<string[]> {
+  const env = { GIT_DIR: gitDir, GIT_WORK_TREE: dir, GIT_INDEX_FILE: emptyIndex };
+  const r = await git(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"], { cwd: dir, env, timeoutMs: 300_000 });
+  return r.stdout.split("\0").filter(Boolean);
+}
+
 export async function readUnignoredFiles(gitDir: string, dir: string, emptyIndex: string): Promise<string[]> {
   const env = { GIT_DIR: gitDir, GIT_WORK_TREE: dir, GIT_INDEX_FILE: emptyIndex };
   const r = await git(["ls-files", "-z", "--others", "--exclude-standard"], { cwd: dir, env, timeoutMs: 300_000 });

@@ -67,13 +67,26 @@ export async function setWorktreeConfig(worktree: string, key: string, value: st
   await git(["config", "--worktree", "--end-of-options", key, value], { cwd: worktree, ...WRITE });
 }
 
+/** Stages ignored files by name (`add -f`), the paths on stdin as literal pathspecs. */
+async function addIgnored(cwd: string, env: Record<string, string>, paths: readonly string[]): Promise<void> {
+  await git(["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], {
+    cwd,
+    ...WRITE,
+    env: { ...env, GIT_LITERAL_PATHSPECS: "1" },
+    input: paths.map((p) => `${p}\0`).join(""),
+    timeoutMs: 300_000,
+  });
+}
+
 /**
- * The tree of a checkout's full state (tracked + untracked, not ignored), staged into
- * `indexFile` — a temporary index the caller seeded — so the checkout's own index is untouched.
+ * The tree of a checkout's full state (tracked + untracked, plus the ignored files named in
+ * `ignored`), staged into `indexFile` — a temporary index the caller seeded — so the checkout's
+ * own index is untouched. Ignored paths go through stdin as literal pathspecs.
  */
-export async function writeTreeThroughIndex(worktree: string, indexFile: string): Promise<string> {
+export async function writeTreeThroughIndex(worktree: string, indexFile: string, ignored: readonly string[] = []): Promise<string> {
   const env = { GIT_INDEX_FILE: indexFile };
   await git(["add", "-A"], { cwd: worktree, ...WRITE, env, timeoutMs: 300_000 });
+  if (ignored.length > 0) await addIgnored(worktree, env, ignored);
   const r = await git(["write-tree"], { cwd: worktree, ...WRITE, env });
   return r.stdout.trim();
 }
@@ -143,9 +156,10 @@ export async function abortMerge(worktree: string): Promise<boolean> {
  * of `gitDir` into a temporary index, then `write-tree`. Only the temporary index and new objects
  * are written; the directory and the repository's own index are untouched.
  */
-export async function writeTreeOfDirectory(gitDir: string, dir: string, indexFile: string): Promise<string> {
+export async function writeTreeOfDirectory(gitDir: string, dir: string, indexFile: string, ignored: readonly string[] = []): Promise<string> {
   const env = { GIT_DIR: gitDir, GIT_WORK_TREE: dir, GIT_INDEX_FILE: indexFile };
   await git(["add", "-A"], { cwd: dir, ...WRITE, env, timeoutMs: 300_000 });
+  if (ignored.length > 0) await addIgnored(dir, env, ignored);
   const r = await git(["write-tree"], { cwd: dir, ...WRITE, env });
   return r.stdout.trim();
 }

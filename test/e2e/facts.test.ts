@@ -1,6 +1,6 @@
 // `status` and `list`: the Facts of SPEC §3.3 established from real repositories.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git, gitResult, deadPid, liveProcess } from "../helpers/scenario.js";
 
@@ -60,11 +60,13 @@ describe("foreign worktrees and lock owners", () => {
 describe("dirty, operations, upstream, unpushed", () => {
   it("counts tracked, untracked and conflicted changes and reads the operation", () => {
     const wt = s.orchard(["add", "feat-a"]).json.path;
-    expect(status(wt).dirty).toEqual({ tracked: 0, untracked: 0, conflicted: 0, operation: null });
+    expect(status(wt).dirty).toEqual({ tracked: 0, untracked: 0, conflicted: 0, operation: null, ignored: { count: 0, bytes: 0, sample: [] } });
     writeFileSync(join(wt, "README.md"), "changed\n");
     writeFileSync(join(wt, "new one.txt"), "x\n");
-    writeFileSync(join(wt, "ignored.log"), "ignored files do not count\n");
-    expect(status(wt).dirty).toEqual({ tracked: 1, untracked: 1, conflicted: 0, operation: null });
+    writeFileSync(join(wt, "ignored.log"), "a unique ignored file\n"); // counted apart (§4.7)
+    mkdirSync(join(wt, "node_modules", "x"), { recursive: true });
+    writeFileSync(join(wt, "node_modules", "x", "index.js"), "disposable\n");
+    expect(status(wt).dirty).toEqual({ tracked: 1, untracked: 1, conflicted: 0, operation: null, ignored: { count: 1, bytes: 22, sample: ["ignored.log"] } });
     git(wt, "checkout", "--", "README.md");
     s.commit({ in: wt, file: "src/file1.txt", content: "theirs\n" });
     s.commit({ file: "src/file1.txt", content: "ours\n" });
@@ -90,7 +92,13 @@ describe("dirty, operations, upstream, unpushed", () => {
     const listed = s.orchard(["list"]).json.worktrees[0];
     expect(listed.unpushed).toBe(2);
     expect(listed.dirty).toBeUndefined(); // costly facts only with --full
-    expect(s.orchard(["list", "--full"]).json.worktrees[0].dirty).toEqual({ tracked: 0, untracked: 0, conflicted: 0, operation: null });
+    expect(s.orchard(["list", "--full"]).json.worktrees[0].dirty).toEqual({
+      tracked: 0,
+      untracked: 0,
+      conflicted: 0,
+      operation: null,
+      ignored: { count: 0, bytes: 0, sample: [] },
+    });
   });
 
   it("a managed worktree git no longer lists still counts its branch's unpushed commits", () => {

@@ -213,9 +213,10 @@ describe("disk", () => {
   it("bytes per worktree, hard links counted once, the backlog's reclaimable bytes", () => {
     const a = add("disk-a");
     const b = add("disk-b", "--owner", "keeper");
-    writeFileSync(join(a.path, "big.log"), Buffer.alloc(300_000, 1)); // ignored: not dirty, still on disk
-    linkSync(join(a.path, "big.log"), join(b.path, "big.log")); // the same inode in both
-    writeFileSync(join(a.path, "own.log"), Buffer.alloc(100_000, 2));
+    for (const w of [a, b]) mkdirSync(join(w.path, "node_modules"));
+    writeFileSync(join(a.path, "node_modules", "big.bin"), Buffer.alloc(300_000, 1)); // disposable: not dirty, still on disk
+    linkSync(join(a.path, "node_modules", "big.bin"), join(b.path, "node_modules", "big.bin")); // the same inode in both
+    writeFileSync(join(a.path, "node_modules", "own.bin"), Buffer.alloc(100_000, 2));
     const r = hygiene("--disk");
     const ra = row(r, a.handle);
     const rb = row(r, b.handle);

@@ -1,7 +1,7 @@
 // `orchard recycle` (SPEC §3.4), the recycle-terminal policy and lineage (§3.5): every refusal of
 // the recycle proof next to its success, against real git and the real CLI.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { Scenario, git, deadPid, liveProcess } from "../helpers/scenario.js";
@@ -35,7 +35,8 @@ function unchanged(old: { path: string }, branch: string, newBranch: string): vo
 describe("orchard recycle", () => {
   it("switches, cleans, moves and locks a finished worktree; lineage links both handles", () => {
     const old = finished("feat-a", { task: "T-1", owner: "a1" });
-    writeFileSync(join(old.path, "build.log"), "ignored leftovers\n");
+    mkdirSync(join(old.path, "node_modules"));
+    writeFileSync(join(old.path, "node_modules", "leftover.js"), "disposable leftovers\n");
     const r = s.orchard(["recycle", old.handle, "--branch", "feat-b", "--task", "T-2", "--owner", "a2"]);
     expect(r.code).toBe(0);
     const main = git(s.primary, "rev-parse", "main");
@@ -55,7 +56,7 @@ describe("orchard recycle", () => {
     });
     expect(r.json.path).toBe(join(s.home, "worktrees", "app@feat-b"));
     expect(existsSync(old.path)).toBe(false);
-    expect(existsSync(join(r.json.path, "build.log"))).toBe(false);
+    expect(existsSync(join(r.json.path, "node_modules", "leftover.js"))).toBe(false);
     expect(git(r.json.path, "rev-parse", "--abbrev-ref", "HEAD")).toBe("feat-b");
     expect(git(s.primary, "rev-parse", "feat-a")).toBe(old.head);
     const lock = readFileSync(join(s.adminDir(r.json.path), "locked"), "utf8");

@@ -29,7 +29,7 @@ async function withOrchard<T>(fn: (o: Orchard) => Promise<T>): Promise<T> {
 }
 
 describe("salvageWorktree", () => {
-  it("commits tracked, staged, untracked (not ignored) state with parent HEAD; the index is untouched", async () => {
+  it("commits tracked, staged, untracked and unique ignored state (not disposable) with parent HEAD; the index is untouched", async () => {
     const wt = s.worktree("worktree-agent-a");
     const head = s.commit({ in: wt, file: "work.txt", content: "committed\n" });
     writeFileSync(join(wt, "README.md"), "# changed, unstaged\n");
@@ -38,6 +38,8 @@ describe("salvageWorktree", () => {
     mkdirSync(join(wt, "deep", "dir"), { recursive: true });
     writeFileSync(join(wt, "deep", "dir", "untracked file.txt"), "precious\n");
     writeFileSync(join(wt, "debug.log"), "ignored\n");
+    mkdirSync(join(wt, "node_modules", "dep"), { recursive: true });
+    writeFileSync(join(wt, "node_modules", "dep", "index.js"), "disposable\n");
     git(wt, "rm", "-q", "src/file0.txt");
     const indexPath = join(s.adminDir(wt), "index");
     const indexBefore = readFileSync(indexPath);
@@ -54,7 +56,8 @@ describe("salvageWorktree", () => {
     expect(git(s.primary, "show", `${ref}:README.md`)).toBe("# changed, unstaged");
     expect(git(s.primary, "show", `${ref}:staged.txt`)).toBe("staged");
     expect(git(s.primary, "show", `${ref}:work.txt`)).toBe("committed");
-    expect(gitResult(s.primary, "cat-file", "-e", `${ref}:debug.log`).code).not.toBe(0);
+    expect(git(s.primary, "show", `${ref}:debug.log`)).toBe("ignored"); // unique ignored files are work (§4.7)
+    expect(gitResult(s.primary, "cat-file", "-e", `${ref}:node_modules/dep/index.js`).code).not.toBe(0);
     expect(gitResult(s.primary, "cat-file", "-e", `${ref}:src/file0.txt`).code).not.toBe(0);
     const meta = JSON.parse(git(s.primary, "log", "-1", "--format=%b", ref));
     expect(meta).toMatchObject({ path: wt, handle: null, branch: "worktree-agent-a", head, reason: "test" });

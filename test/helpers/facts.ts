@@ -15,7 +15,7 @@ export const SAMPLE_FACTS: Facts = {
   base: null,
   lock: { locked: false, reason: null, owner: null },
   liveness: { state: "none", signals: [] },
-  dirty: { tracked: 0, untracked: 0, conflicted: 0, operation: null },
+  dirty: { tracked: 0, untracked: 0, conflicted: 0, operation: null, ignored: { count: 0, bytes: 0, sample: [] } },
   upstream: null,
   unpushed: 0,
   merged: { target: "refs/heads/main", how: "ancestor" },

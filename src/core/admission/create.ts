@@ -13,7 +13,7 @@ import { leaseLockText, newLease, writeLock, type LeaseFields } from "../shared/
 import { resultFor, type AddRequest, type AddResult } from "../shared/request.js";
 import { runBootstrap } from "../bootstrap/index.js";
 import { releaseMutationLockEarly } from "../shared/mutation-lock.js";
-import { readDirty } from "../facts/index.js";
+import { changedCount, readDirty } from "../facts/index.js";
 
 function recordIdentity(ctx: Ctx, row: WorktreeRow): void {
   const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
@@ -107,9 +107,9 @@ export async function repairCreating(ctx: Ctx, row: WorktreeRow, entries: Worktr
   const entry = entries.find((e) => e.path === row.path);
   const admin = readAdminDirs(repo.commonDir).get(row.path);
   if (entry && admin && existsSync(row.path) && entry.head && entry.lockReason !== "initializing") {
-    const dirty = await readDirty(row.path, admin).catch(() => null);
+    const dirty = await readDirty(repo, row.path, admin).catch(() => null);
     const moved = row.baseCommit !== null && entry.head !== row.baseCommit && row.createdBranch;
-    if (moved || (dirty && dirty.tracked + dirty.untracked + dirty.conflicted > 0)) {
+    if (moved || (dirty && changedCount(dirty) > 0)) {
       recordIdentity(ctx, row);
       markCreated(ctx, row, { path: row.path, repaired: true });
       return;

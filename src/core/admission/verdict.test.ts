@@ -29,7 +29,7 @@ describe("assessExact", () => {
           branch: "other",
           task: "t-2",
           liveness: live,
-          dirty: { tracked: 1, untracked: 0, conflicted: 0, operation: "rebase" },
+          dirty: { tracked: 1, untracked: 0, conflicted: 0, operation: "rebase", ignored: { count: 0, bytes: 0, sample: [] } },
           fingerprints: { bootstrap: null, context: null, runtime: null, drift: ["bootstrap_drift"] },
         },
         { owner: "a2", baseRef: "refs/heads/dev" },
@@ -39,7 +39,7 @@ describe("assessExact", () => {
   it("the same owner's live lease does not block", () => expect(codes({ liveness: live }).reasons).toEqual([]));
   it("unknown liveness blocks", () => expect(codes({ liveness: { state: "unknown", signals: [] } }).reasons).toEqual(["liveness_unknown"]));
   it("--resume waives dirty for the same task only", () => {
-    const dirty = { tracked: 0, untracked: 2, conflicted: 0, operation: null };
+    const dirty = { tracked: 0, untracked: 2, conflicted: 0, operation: null, ignored: { count: 0, bytes: 0, sample: [] } };
     expect(codes({ dirty }, { resume: true }).reasons).toEqual([]);
     expect(codes({ dirty }, { resume: true, task: "t-9" }).reasons).toEqual(["task_mismatch", "dirty"]);
     expect(codes({ dirty, liveness: live }, { resume: true, owner: "a2" }).reasons).toEqual(["live_owner", "dirty"]);

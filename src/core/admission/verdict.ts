@@ -48,6 +48,8 @@ export function assessExact(facts: Facts, request: ExactRequest, options: { stri
     const sameTask = facts.task === request.task;
     const waived = request.resume && sameTask && !otherLive;
     if (changed > 0 && !waived) reasons.push(reason("dirty", { tracked: dirty.tracked, untracked: dirty.untracked, conflicted: dirty.conflicted }));
+    // unique ignored files (§4.7) are work like untracked files: the same waiver, and a note when waived
+    if (dirty.ignored.count > 0) (waived ? notes : reasons).push(reason("ignored_files", { ...dirty.ignored }));
   }
   const unpushed = facts.unpushed;
   if (unpushed !== null && unpushed > 0) (options.strict ? reasons : notes).push(reason("unpushed_commits", { count: unpushed }));

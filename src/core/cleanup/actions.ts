@@ -6,10 +6,10 @@
 // and a salvage is simply taken again.
 import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { countNotOnRemotes, readStatus, resolveCommit } from "../../git/read.js";
+import { countNotOnRemotes, resolveCommit } from "../../git/read.js";
 import { deleteRef, removeWorktree } from "../../git/write.js";
-import { readAdminDirs, readOperation } from "../shared/admin.js";
-import { readLiveness, proveMerged, dirtyDigest, onlyDeletions, treeDigest, type MergeTarget } from "../facts/index.js";
+import { readAdminDirs, readAdminWorktreePath } from "../shared/admin.js";
+import { readDirtyState, readLiveness, proveMerged, dirtyDigest, onlyDeletions, treeDigest, type MergeTarget } from "../facts/index.js";
 import { processesInside, readProcessCwds } from "../shared/process.js";
 import { salvageWorktree } from "../salvage/index.js";
 import { proveReapable } from "../reap/index.js";
@@ -56,17 +56,8 @@ const changed = (field: string, planned: unknown, now: unknown, extra: Record<st
 function registeredAdmin(b: BatchView, path: string): string | null {
   const admin = b.admins.get(path);
   if (!admin) return null;
-  try {
-    return realOrAbsolute(
-      readFileSync(join(admin, "gitdir"), "utf8")
-        .trim()
-        .replace(/\/\.git$/, ""),
-    ) === realOrAbsolute(path)
-      ? admin
-      : null;
-  } catch {
-    return null; // the admin dir is gone: no longer registered
-  }
+  const recorded = readAdminWorktreePath(admin); // null: the admin dir is gone, no longer registered
+  return recorded !== null && realOrAbsolute(recorded) === realOrAbsolute(path) ? admin : null;
 }
 
 function readLockText(admin: string): string | null {
@@ -131,10 +122,10 @@ async function actOnWorktree(b: BatchView, item: PlanItemRow, env: ItemEnv): Pro
   const lock = readLockText(admin);
   const drift = [...lifecycleDrift(b, item, pre), ...(lock === pre.lockReason ? [] : [changed("lockReason", pre.lockReason, lock)])];
   drift.push(...(await livenessDrift(b, item, lock, item.action === "reap")));
-  const status = await readStatus(item.path);
+  const { status, operation, ignored } = await readDirtyState(b.ctx.repo, item.path, admin);
   if (status.oid !== pre.head) drift.push(changed("head", pre.head, status.oid));
-  const digest = dirtyDigest(item.path, status, readOperation(admin));
-  const dirtyOk = digest === pre.dirtyDigest || (acting && (item.action === "salvage_remove" || onlyDeletions(status)));
+  const digest = dirtyDigest(item.path, status, operation, ignored);
+  const dirtyOk = digest === pre.dirtyDigest || (acting && (item.action === "salvage_remove" || (onlyDeletions(status) && ignored.length === 0)));
   if (!dirtyOk) drift.push(changed("dirtyDigest", pre.dirtyDigest, digest));
   if (drift.length === 0 && item.action !== "salvage_remove" && status.oid && !(await stillPreserved(b, pre, status.oid, item.action === "reap")))
     drift.push(changed(item.action === "reap" ? "merged" : "workPreserved", true, false));
@@ -202,7 +193,8 @@ async function actOnHusk(b: BatchView, item: PlanItemRow, env: ItemEnv): Promise
     if (digest !== pre.dirtyDigest) return skip([changed("dirtyDigest", pre.dirtyDigest, digest)]);
   } else if (item.action === "remove") {
     const facts = await readHuskFacts(item.path, b.repos);
-    if (!facts || !(facts.empty || facts.salvageable === 0)) return skip([changed("dirtyDigest", pre.dirtyDigest, "files appeared")]);
+    if (!facts || !(facts.empty || (facts.salvageable === 0 && facts.uniqueIgnored === 0)))
+      return skip([changed("dirtyDigest", pre.dirtyDigest, "files appeared")]);
   }
   let salvageRef = env.salvageRef;
   if (item.action === "salvage_remove" && (acting || !salvageRef)) {

@@ -11,7 +11,7 @@ import { withMutationLock } from "../shared/mutation-lock.js";
 import { readDefaultBranch, targetRefs } from "../shared/repo.js";
 import { mapLimit } from "../shared/pool.js";
 import { HOST } from "../shared/process.js";
-import { usageError } from "../shared/errors.js";
+import { OrchardError, usageError } from "../shared/errors.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import { applyItem, type BatchView, type ItemEnv } from "./actions.js";
 import type { Ctx } from "../shared/context.js";
@@ -83,7 +83,8 @@ async function readBatchView(ctx: Ctx, batch: readonly PlanItemRow[]): Promise<B
 function failureReason(item: PlanItemRow, phase: string | null, error: unknown): Reason {
   const evidence = { error: (error as Error).message };
   if (item.action === "delete_branch") return reason("branch_delete_failed", evidence);
-  if (item.action === "salvage_remove" && phase !== "acting") return reason("salvage_failed", evidence);
+  if (item.action === "salvage_remove" && phase !== "acting")
+    return reason(error instanceof OrchardError && error.code === "salvage_too_large" ? "salvage_too_large" : "salvage_failed", evidence);
   return reason("remove_failed", evidence);
 }
 

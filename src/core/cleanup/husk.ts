@@ -1,6 +1,6 @@
 // Removing a husk (a directory under the managed root that git does not list), and salvaging its
 // files first. The salvage commit is built like a worktree salvage (SPEC §1) but from a plain
-// directory: `add -A` with the husk as work tree of the repo it belongs to, into a temporary
+// directory: `add -A` (plus its unique ignored files, §4.7) with the husk as work tree of the repo it belongs to, into a temporary
 // index, no parent (there is no HEAD to know). Removal never follows a symbolic link and never
 // leaves the managed root: the path must be a direct child of the root and a real directory.
 import { lstatSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { hasCommitIdentity, isValidBranchName, resolveCommit } from "../../git/read.js";
 import { commitTree, createRef, writeTreeOfDirectory } from "../../git/write.js";
-import { SALVAGE_PREFIX, salvageMessage, salvageStamp, type SalvageMetadata } from "../salvage/index.js";
+import { SALVAGE_PREFIX, requireSalvageable, salvageMessage, salvageStamp, type SalvageMetadata } from "../salvage/index.js";
+import { readHuskUniqueIgnored } from "../hygiene/index.js";
 import { slug } from "../shared/identity.js";
 import { failure } from "../shared/errors.js";
 import { isInside, type Ctx } from "../shared/context.js";
@@ -35,7 +36,13 @@ export async function salvageHusk(ctx: Ctx, path: string, why: string): Promise<
   const now = new Date();
   let commit: string;
   try {
-    const tree = await writeTreeOfDirectory(ctx.repo.commonDir, path, join(scratch, "index"));
+    const ignored = requireSalvageable(path, await readHuskUniqueIgnored(ctx.repo.commonDir, path));
+    const tree = await writeTreeOfDirectory(
+      ctx.repo.commonDir,
+      path,
+      join(scratch, "index"),
+      ignored.map((f) => f.path),
+    );
     const meta: SalvageMetadata = { orchardSalvage: 1, path, handle: null, branch: null, head: null, reason: why, time: now.toISOString() };
     const env = (await hasCommitIdentity(ctx.repo.primary)) ? undefined : FALLBACK_IDENTITY;
     commit = await commitTree(ctx.repo.primary, { tree, parents: [], message: salvageMessage(meta), ...(env ? { env } : {}) });

@@ -27,8 +27,16 @@ const request: PlanRequest = {
   now: Date.parse("2026-02-01T00:00:00Z"),
   defaultBranches: new Map([["r", "main"]]),
 };
-const husk = (h: Partial<HuskFacts>): HuskFacts => ({ symlink: false, empty: false, salvageable: 3, nestedRepository: false, repo: "r", ...h });
-const dirty = { tracked: 0, untracked: 2, conflicted: 0, operation: null };
+const husk = (h: Partial<HuskFacts>): HuskFacts => ({
+  symlink: false,
+  empty: false,
+  salvageable: 3,
+  uniqueIgnored: 0,
+  nestedRepository: false,
+  repo: "r",
+  ...h,
+});
+const dirty = { tracked: 0, untracked: 2, conflicted: 0, operation: null, ignored: { count: 0, bytes: 0, sample: [] } };
 const lockedDead = {
   lock: { locked: true, reason: "claude agent a (pid 9)", owner: { kind: "claude-code" as const, pid: 9 } },
   liveness: { state: "dead" as const, signals: [] },

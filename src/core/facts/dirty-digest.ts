@@ -18,10 +18,19 @@ function signature(path: string): string {
   return st ? `${st.size} ${st.mtimeNs} ${st.ino} ${st.mode}` : "absent";
 }
 
-export function dirtyDigest(worktree: string, status: Pick<StatusSummary, "paths">, operation: Operation | null): string {
+/** Unique ignored files (§4.7) count like untracked ones; disposable ignored files do not. */
+export function dirtyDigest(
+  worktree: string,
+  status: Pick<StatusSummary, "paths">,
+  operation: Operation | null,
+  ignored: readonly { path: string }[] = [],
+): string {
   const paths = status.paths.filter((p) => p.kind !== "ignored");
-  if (paths.length === 0 && operation === null) return CLEAN_DIGEST;
-  const lines = paths.map((p) => JSON.stringify([p.kind, p.xy ?? "", p.path, p.origPath ?? "", signature(join(worktree, p.path))])).sort();
+  if (paths.length === 0 && ignored.length === 0 && operation === null) return CLEAN_DIGEST;
+  const lines = [
+    ...paths.map((p) => JSON.stringify([p.kind, p.xy ?? "", p.path, p.origPath ?? "", signature(join(worktree, p.path))])),
+    ...ignored.map((f) => JSON.stringify(["ignored", "", f.path, "", signature(join(worktree, f.path))])),
+  ].sort();
   return createHash("sha256")
     .update(`operation ${operation ?? "none"}\n${lines.join("\n")}`)
     .digest("hex");

@@ -2,11 +2,13 @@
 // whatever the number of worktrees (worktree list, for-each-ref, two batched rev-lists); the
 // per-worktree facts (status, patch-level merge proofs) are gathered only when `full` is asked.
 import { existsSync } from "node:fs";
-import { readRefs, readRevListParents, readStatus, readWorktrees, resolveCommit } from "../../git/read.js";
+import { readRefs, readRevListParents, readWorktrees, resolveCommit } from "../../git/read.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { RefRecord } from "../../git/parse/refs.js";
 import type { Registry, WorktreeRow } from "../../registry/index.js";
-import { readAdminActivity, readAdminCreated, readAdminDirs, readOperation } from "../shared/admin.js";
+import { readAdminActivity, readAdminCreated, readAdminDirs } from "../shared/admin.js";
+import { readDirty } from "./dirty.js";
+import { NO_IGNORED } from "./ignored.js";
 import { parseLockOwner } from "../shared/lock-owner.js";
 import { assessLiveness, type PidProbe } from "../shared/liveness.js";
 import { HOST, compareStartTime, pidState, processesInside, readProcessCwds, readStartTime } from "../shared/process.js";
@@ -144,6 +146,9 @@ async function baseFacts(snapshot: Snapshot, row: WorktreeRow | null): Promise<F
   return { ref: row.baseRef, commit: row.baseCommit, current, drifted: current === null ? null : current !== row.baseCommit };
 }
 
+/** The dirty fact of a worktree whose directory is gone: nothing left to lose there. */
+export const MISSING_DIRTY: NonNullable<Facts["dirty"]> = { tracked: 0, untracked: 0, conflicted: 0, operation: null, ignored: NO_IGNORED };
+
 export interface FactsOptions {
   full: boolean;
 }
@@ -183,7 +188,7 @@ export async function factsOf(snapshot: Snapshot, entry: WorktreeEntry | null, r
     prunable: entry?.prunable ?? null,
   };
   if (options.full) {
-    facts.dirty = missing || !admin ? (missing ? { tracked: 0, untracked: 0, conflicted: 0, operation: null } : null) : await readDirty(path, admin);
+    facts.dirty = missing || !admin ? (missing ? MISSING_DIRTY : null) : await readDirty(snapshot.repo, path, admin);
     facts.merged = head ? await readMerged(snapshot, head) : null;
   }
   return facts;
@@ -193,11 +198,6 @@ function latest(a: string | null, b: string | null): string | null {
   if (!a) return b;
   if (!b) return a;
   return a > b ? a : b;
-}
-
-export async function readDirty(path: string, admin: string): Promise<NonNullable<Facts["dirty"]>> {
-  const status = await readStatus(path);
-  return { tracked: status.tracked, untracked: status.untracked, conflicted: status.conflicted, operation: readOperation(admin) };
 }
 
 /** Facts of every linked worktree of the repo, plus registry rows git no longer lists. */

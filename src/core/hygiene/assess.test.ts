@@ -17,8 +17,16 @@ const subject = (f: Partial<Facts> = {}, s: Partial<Subject> = {}): Subject => (
 const dead = { state: "dead" as const, signals: [{ code: "pid_dead" as const, detail: "pid 9" }] };
 const lockedDead = { lock: { locked: true, reason: "claude agent a (pid 9)", owner: { kind: "claude-code" as const, pid: 9 } }, liveness: dead };
 const unmerged = { merged: { target: "refs/heads/main", how: null }, unpushed: 2 };
-const dirty = { dirty: { tracked: 1, untracked: 0, conflicted: 0, operation: null } };
-const husk = (h: Partial<HuskFacts>): HuskFacts => ({ symlink: false, empty: false, salvageable: 3, nestedRepository: false, repo: "r", ...h });
+const dirty = { dirty: { tracked: 1, untracked: 0, conflicted: 0, operation: null, ignored: { count: 0, bytes: 0, sample: [] } } };
+const husk = (h: Partial<HuskFacts>): HuskFacts => ({
+  symlink: false,
+  empty: false,
+  salvageable: 3,
+  uniqueIgnored: 0,
+  nestedRepository: false,
+  repo: "r",
+  ...h,
+});
 
 describe("assessDisposition: one disposition per worktree, by precedence", () => {
   it.each<[string, Subject, string, string[]]>([
@@ -47,7 +55,7 @@ describe("assessDisposition: one disposition per worktree, by precedence", () =>
     ["terminal unpreserved", subject({ lifecycle: "terminal", ...unmerged }), "needs_salvage", ["terminal", "work_not_preserved"]],
     [
       "terminal in a rebase",
-      subject({ lifecycle: "terminal", dirty: { tracked: 0, untracked: 0, conflicted: 0, operation: "rebase" } }),
+      subject({ lifecycle: "terminal", dirty: { tracked: 0, untracked: 0, conflicted: 0, operation: "rebase", ignored: { count: 0, bytes: 0, sample: [] } } }),
       "needs_salvage",
       ["terminal", "operation_in_progress"],
     ],
@@ -65,6 +73,12 @@ describe("assessDisposition: one disposition per worktree, by precedence", () =>
     ["empty husk", subject({}, { listed: false, husk: husk({ empty: true }) }), "husk", ["not_listed_by_git", "husk_empty"]],
     ["husk with files", subject({}, { listed: false, husk: husk({}) }), "husk", ["not_listed_by_git", "husk_has_files"]],
     ["husk with only ignored files", subject({}, { listed: false, husk: husk({ salvageable: 0 }) }), "husk", ["not_listed_by_git", "husk_only_ignored"]],
+    [
+      "husk with unique ignored files",
+      subject({}, { listed: false, husk: husk({ salvageable: 0, uniqueIgnored: 2 }) }),
+      "husk",
+      ["not_listed_by_git", "husk_has_files"],
+    ],
     ["husk of no repo", subject({}, { listed: false, husk: husk({ repo: null }) }), "husk", ["not_listed_by_git", "husk_unattributed"]],
     ["husk holding a nested repo", subject({}, { listed: false, husk: husk({ nestedRepository: true }) }), "husk", ["not_listed_by_git", "nested_repository"]],
     ["husk that is a symlink", subject({}, { listed: false, husk: husk({ symlink: true }) }), "husk", ["not_listed_by_git", "symlink_not_followed"]],

@@ -13,8 +13,10 @@
 //   9. unknown        clean but whether the work is preserved could not be established.
 //  10. needs_salvage  dirty or work not preserved, and terminal or a dead owner.
 //  11. idle           dirty or work not preserved, active (or foreign) and nobody owns it.
-// An in-progress operation (merge, rebase…) counts as dirty. Unknown is never safe.
+// An in-progress operation (merge, rebase…) and unique ignored files (§4.7) count as dirty.
+// Unknown is never safe.
 import { reason, type Reason } from "../shared/reasons.js";
+import { isClean } from "../facts/index.js";
 import type { Facts } from "../shared/types.js";
 import type { Disposition, HuskFacts, Subject, Verdict } from "./types.js";
 
@@ -27,10 +29,6 @@ export function assessPreservation(facts: Pick<Facts, "merged" | "unpushed">): P
   if (facts.merged === null || facts.merged === undefined) return { state: "unknown", fact: "merged" };
   if (facts.unpushed === null) return { state: "unknown", fact: "unpushed" };
   return { state: "no" };
-}
-
-export function isClean(dirty: NonNullable<Facts["dirty"]>): boolean {
-  return dirty.tracked + dirty.untracked + dirty.conflicted === 0 && dirty.operation === null;
 }
 
 const verdict = (disposition: Disposition, reasons: Reason[]): Verdict => ({ disposition, reasons });
@@ -69,12 +67,10 @@ function assessPresent(subject: Subject, dirty: NonNullable<Facts["dirty"]>): Ve
   if (clean && preserved.state === "unknown")
     return verdict("unknown", [unknownFact(preserved.fact, subject.errors.merged ? { error: subject.errors.merged } : {}), reason("clean")]);
   const work: Reason[] = [];
-  if (!clean)
-    work.push(
-      dirty.operation
-        ? reason("operation_in_progress", { operation: dirty.operation })
-        : reason("dirty", { tracked: dirty.tracked, untracked: dirty.untracked, conflicted: dirty.conflicted }),
-    );
+  if (dirty.operation) work.push(reason("operation_in_progress", { operation: dirty.operation }));
+  else if (dirty.tracked + dirty.untracked + dirty.conflicted > 0)
+    work.push(reason("dirty", { tracked: dirty.tracked, untracked: dirty.untracked, conflicted: dirty.conflicted }));
+  if (dirty.ignored.count > 0) work.push(reason("ignored_files", { ...dirty.ignored }));
   if (preserved.state === "no") work.push(reason("work_not_preserved", { unpushed: f.unpushed }));
   if (preserved.state === "unknown") work.push(unknownFact(preserved.fact));
   if (f.lifecycle === "terminal") return verdict("needs_salvage", [reason("terminal"), ...work]);
@@ -94,7 +90,7 @@ function huskReasons(h: HuskFacts): Reason[] {
   if (h.empty) return [listed, reason("husk_empty")];
   if (h.repo === null) return [listed, reason("husk_unattributed")];
   if (h.nestedRepository) return [listed, reason("nested_repository")];
-  if (h.salvageable === null) return [listed, unknownFact("husk_files")];
-  if (h.salvageable === 0) return [listed, reason("husk_only_ignored")];
-  return [listed, reason("husk_has_files", { files: h.salvageable })];
+  if (h.salvageable === null || h.uniqueIgnored === null) return [listed, unknownFact("husk_files")];
+  if (h.salvageable === 0 && h.uniqueIgnored === 0) return [listed, reason("husk_only_ignored")];
+  return [listed, reason("husk_has_files", { files: h.salvageable, ignored: h.uniqueIgnored })];
 }

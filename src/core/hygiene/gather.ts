@@ -1,13 +1,23 @@
 // Gathering what hygiene decides on, for one repo, without a process storm. The snapshot costs a
-// fixed number of git processes; per worktree there is exactly one `git status` (dirty state and
-// the digest cleanup preconditions compare). Merged proofs come from the snapshot's graph where
+// fixed number of git processes; per worktree there is exactly one `git status --ignored=matching`
+// (dirty state, unique ignored files, and the digest cleanup preconditions compare). Merged proofs come from the snapshot's graph where
 // it can answer (same commit, ancestor of the only target: no process); only heads with commits
 // of their own run the patch-level proofs. Patch-ids for patchEquivalentGroups are batched (three
 // processes for the repo), their merge-bases read off the graph when it has a single boundary.
 import { basename, dirname } from "node:path";
-import { readMergeBase, readPatchIds, readStatus } from "../../git/read.js";
-import { readSnapshot, listFacts, factsOf, proveMerged, dirtyDigest, MISSING_DIGEST, type Snapshot, type MergeTarget } from "../facts/index.js";
-import { readOperation } from "../shared/admin.js";
+import { readMergeBase, readPatchIds } from "../../git/read.js";
+import {
+  readSnapshot,
+  listFacts,
+  factsOf,
+  proveMerged,
+  dirtyDigest,
+  readDirtyState,
+  MISSING_DIGEST,
+  MISSING_DIRTY,
+  type Snapshot,
+  type MergeTarget,
+} from "../facts/index.js";
 import { mapLimit, DEFAULT_PARALLELISM } from "../shared/pool.js";
 import { isInside, type Ctx } from "../shared/context.js";
 import { readGitPointer, readHuskFacts, type KnownRepo } from "./husk.js";
@@ -112,14 +122,13 @@ export async function gatherRepo(ctx: Ctx, repos: readonly KnownRepo[]): Promise
     };
     const admin = snapshot.admins.get(f.path);
     if (f.missing) {
-      f.dirty = { tracked: 0, untracked: 0, conflicted: 0, operation: null };
+      f.dirty = MISSING_DIRTY;
       digests.set(f.path, MISSING_DIGEST);
     } else if (subject.listed && admin) {
       try {
-        const status = await readStatus(f.path);
-        const operation = readOperation(admin);
-        f.dirty = { tracked: status.tracked, untracked: status.untracked, conflicted: status.conflicted, operation };
-        digests.set(f.path, dirtyDigest(f.path, status, operation));
+        const state = await readDirtyState(ctx.repo, f.path, admin);
+        f.dirty = state.dirty;
+        digests.set(f.path, dirtyDigest(f.path, state.status, state.operation, state.ignored));
       } catch (error) {
         f.dirty = null;
         subject.errors.dirty = (error as Error).message;

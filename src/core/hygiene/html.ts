@@ -95,7 +95,8 @@ function diskChart(r: HygieneReport): string {
 function dirtyCell(w: HygieneWorktree): string {
   if (w.dirty === undefined || w.dirty === null) return w.missing ? "–" : "?";
   const n = w.dirty.tracked + w.dirty.untracked + w.dirty.conflicted;
-  return n === 0 && !w.dirty.operation ? "clean" : `${n} changed${w.dirty.operation ? ` (${w.dirty.operation})` : ""}`;
+  const ignored = w.dirty.ignored.count ? `, ${w.dirty.ignored.count} unique ignored` : "";
+  return n === 0 && !ignored && !w.dirty.operation ? "clean" : `${n} changed${ignored}${w.dirty.operation ? ` (${w.dirty.operation})` : ""}`;
 }
 
 function row(w: HygieneWorktree): string {

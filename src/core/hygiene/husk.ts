@@ -5,10 +5,12 @@
 // points at a live registration is someone's worktree, not a husk.
 import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { readUnignoredFiles } from "../../git/read.js";
+import { basename, dirname, join, resolve } from "node:path";
+import { readIgnoredEntries, readUnignoredFiles } from "../../git/read.js";
+import { disposableMatcher, scanIgnored, type IgnoredFile } from "../facts/index.js";
 import type { HuskFacts } from "./types.js";
 import { realOrAbsolute } from "../shared/paths.js";
+import { readAdminWorktreePath } from "../shared/admin.js";
 
 export interface KnownRepo {
   identity: string;
@@ -40,7 +42,8 @@ export function readGitPointer(dir: string): GitPointer | null {
   let registered = false;
   try {
     commonDir = realOrAbsolute(resolve(adminDir, readFileSync(join(adminDir, "commondir"), "utf8").trim()));
-    registered = realOrAbsolute(dirname(readFileSync(join(adminDir, "gitdir"), "utf8").trim())) === realOrAbsolute(dir);
+    const recorded = readAdminWorktreePath(adminDir);
+    registered = recorded !== null && realOrAbsolute(recorded) === realOrAbsolute(dir);
   } catch {
     // the admin dir is gone: a stale pointer; commonDir stays the best guess
     commonDir ??= existsSync(dirname(dirname(adminDir))) ? realOrAbsolute(dirname(dirname(adminDir))) : null;
@@ -75,24 +78,49 @@ export function attributeHusk(path: string, pointer: GitPointer | null, repos: r
 export async function readHuskFacts(path: string, repos: readonly KnownRepo[]): Promise<HuskFacts | null> {
   const st = lstatSync(path, { throwIfNoEntry: false });
   if (!st) return null;
-  if (st.isSymbolicLink()) return { symlink: true, empty: false, salvageable: null, nestedRepository: false, repo: null };
+  if (st.isSymbolicLink()) return { symlink: true, empty: false, salvageable: null, uniqueIgnored: null, nestedRepository: false, repo: null };
   if (!st.isDirectory()) return null;
   const pointer = readGitPointer(path);
   if (pointer?.registered) return null;
   const repo = attributeHusk(path, pointer, repos);
-  const facts: HuskFacts = { symlink: false, empty: isEmptyTree(path), salvageable: null, nestedRepository: false, repo: repo?.identity ?? null };
+  const facts: HuskFacts = {
+    symlink: false,
+    empty: isEmptyTree(path),
+    salvageable: null,
+    uniqueIgnored: null,
+    nestedRepository: false,
+    repo: repo?.identity ?? null,
+  };
   if (facts.empty || !repo) return facts;
   const scratch = mkdtempSync(join(tmpdir(), "orchard-husk-"));
   try {
     const files = await readUnignoredFiles(repo.commonDir, path, join(scratch, "empty-index"));
     facts.nestedRepository = files.some((f) => f.endsWith("/"));
     facts.salvageable = files.length;
+    facts.uniqueIgnored = (await readHuskUniqueIgnored(repo.commonDir, path)).length;
   } catch {
     facts.salvageable = null; // git could not read it: the verdict says the fact is unknown
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
   return facts;
+}
+
+/**
+ * Unique ignored files of a husk (§4.7). A husk has no checkout config to read, so only the
+ * default disposable list applies (more is kept, never less); the primary is the common dir's
+ * parent when the common dir is a `.git` directory.
+ */
+export async function readHuskUniqueIgnored(commonDir: string, path: string): Promise<IgnoredFile[]> {
+  const scratch = mkdtempSync(join(tmpdir(), "orchard-husk-"));
+  try {
+    const entries = await readIgnoredEntries(commonDir, path, join(scratch, "empty-index"));
+    const primary = basename(commonDir) === ".git" ? dirname(commonDir) : null;
+    const status = { paths: entries.map((p) => ({ kind: "ignored" as const, path: p })) };
+    return scanIgnored({ worktree: path, status, primary, disposable: disposableMatcher([]) });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 /** Directories (and symlinks) directly under the managed root that are not in `known`. */

@@ -2,7 +2,7 @@
 export { assessPreservation } from "./assess.js";
 export { distinctTargets } from "./gather.js";
 export { formatBytes } from "./html.js";
-export { readGitPointer, readHuskFacts } from "./husk.js";
+export { readGitPointer, readHuskFacts, readHuskUniqueIgnored } from "./husk.js";
 export type { KnownRepo } from "./husk.js";
 export { assessFleet, hygiene, resolveScope } from "./hygiene.js";
 export type { Fleet, HygieneOptions } from "./hygiene.js";

@@ -16,6 +16,8 @@ export interface HuskFacts {
   empty: boolean;
   /** Files the repository's ignore rules do not ignore; null when it could not be established (no repo, git failed). */
   salvageable: number | null;
+  /** Unique ignored files (§4.7: not disposable, not identical to the primary's copy); null when not established. */
+  uniqueIgnored: number | null;
   /** A nested git repository inside (a salvage ref would record it as a bare gitlink). */
   nestedRepository: boolean;
   /** The repo identity it belongs to (its `.git` file or its handle's repo name), or null. */

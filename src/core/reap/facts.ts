@@ -1,18 +1,19 @@
 // Facts the orphan sweep decides on, read from the common dir's admin dirs (not from the cwd's
 // worktree, so the sweep sees the same thing from any worktree of the repo).
 import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { isAncestor, readGitDirs, readStatus, resolveCommit } from "../../git/read.js";
+import { join } from "node:path";
+import { isAncestor, readGitDirs, resolveCommit } from "../../git/read.js";
 import type { WorktreeRow } from "../../registry/index.js";
-import { readLockMtime, readOperation } from "../shared/admin.js";
+import { readAdminWorktreePath, readLockMtime } from "../shared/admin.js";
 import { parseLockOwner, type LockOwner } from "../shared/lock-owner.js";
-import { readLiveness, proveMerged, type MergeTarget } from "../facts/index.js";
+import { readDirtyState, readLiveness, proveMerged, type MergeTarget } from "../facts/index.js";
+import type { RepoContext } from "../shared/repo.js";
 import type { LockFacts, MergeMode, WorkFacts } from "./verdict.js";
 import type { Ctx } from "../shared/context.js";
 import { realOrAbsolute } from "../shared/paths.js";
 
 export interface LockedWorktree {
-  /** The worktree path as git lists it (dirname of the admin dir's `gitdir`). */
+  /** The worktree path the admin dir's `gitdir` records (a relative record resolved against the admin dir). */
   path: string;
   admin: string;
   lockText: string;
@@ -31,9 +32,9 @@ export function readLockedWorktrees(commonDir: string): LockedWorktree[] {
   for (const id of ids) {
     const admin = join(root, id);
     const lockText = readText(join(admin, "locked"));
-    const gitdir = readText(join(admin, "gitdir"));
+    const path = readAdminWorktreePath(admin);
     // no gitdir: a half-created or broken entry git itself lists as prunable; not addressable by path
-    if (lockText !== null && gitdir !== null) locked.push({ path: dirname(gitdir.replace(/\n$/, "")), admin, lockText });
+    if (lockText !== null && path !== null) locked.push({ path, admin, lockText });
   }
   return locked;
 }
@@ -85,15 +86,18 @@ async function readMergedInto(cwd: string, tip: string, targets: readonly MergeT
   return { target: targets[0]?.ref ?? null, how: null };
 }
 
-/** Status of a checkout, only when its `.git` really leads to `admin` (else git would answer for another repo). */
-export async function readCheckoutDirty(path: string, admin: string): Promise<NonNullable<WorkFacts["dirty"]>> {
+/**
+ * Status of a checkout, only when its `.git` really leads to `admin` (else git would answer for
+ * another repo): changes, the operation in progress, and unique ignored files (§4.7).
+ */
+export async function readCheckoutDirty(repo: RepoContext, path: string, admin: string): Promise<NonNullable<WorkFacts["dirty"]>> {
   try {
     const dirs = await readGitDirs(path);
     if (realOrAbsolute(dirs.gitDir) !== realOrAbsolute(admin)) return "unknown";
-    const status = await readStatus(path);
-    return { changes: status.tracked + status.untracked + status.conflicted, operation: readOperation(admin) };
+    const { dirty } = await readDirtyState(repo, path, admin);
+    return { changes: dirty.tracked + dirty.untracked + dirty.conflicted, operation: dirty.operation, ignored: dirty.ignored };
   } catch {
-    return "unknown"; // status failed: the verdict treats unknown as not safe
+    return "unknown"; // status or the ignored-file scan failed: the verdict treats unknown as not safe
   }
 }
 
@@ -107,7 +111,7 @@ export async function readWorkFacts(
   const facts: WorkFacts & { branch: string | null } = { tip, branch, missing, salvage: options.salvage };
   if (tip === null) return facts;
   facts.merged = await readMergedInto(cwd, tip, options.targets, options.mode);
-  if (facts.merged.how !== null && !missing) facts.dirty = await readCheckoutDirty(options.wt.path, options.wt.admin);
+  if (facts.merged.how !== null && !missing) facts.dirty = await readCheckoutDirty(ctx.repo, options.wt.path, options.wt.admin);
   return facts;
 }
 

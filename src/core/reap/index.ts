@@ -2,4 +2,5 @@
 export { readCheckoutDirty } from "./facts.js";
 export { proveReapable, reapOrphans } from "./reap.js";
 export type { ReapEntry, ReapOptions, ReapOwner, ReapResult } from "./reap.js";
+export { describeIgnored } from "./verdict.js";
 export type { ReapReason, ReapSkipReason } from "./verdict.js";

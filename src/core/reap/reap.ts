@@ -43,7 +43,7 @@ export interface ReapEntry {
   branch: string | null;
   /** `planned` only with --dry-run: the entry would be reaped. */
   status: "reaped" | "skipped" | "planned";
-  reason: ReapReason | ReapSkipReason | "remove_failed" | "salvage_failed" | "precondition_changed" | "repo_busy";
+  reason: ReapReason | ReapSkipReason | "remove_failed" | "salvage_failed" | "salvage_too_large" | "precondition_changed" | "repo_busy";
   owner?: ReapOwner;
   salvageRef?: string;
   /** Evidence for the reason (age, pids, git's message). */
@@ -212,7 +212,8 @@ async function applyReap(ctx: Ctx, first: LockedWorktree, request: Request, defa
         })
       ).ref;
     } catch (error) {
-      return { ...now.entry, status: "skipped", reason: "salvage_failed", detail: messageOf(error) };
+      const tooLarge = error instanceof OrchardError && error.code === "salvage_too_large";
+      return { ...now.entry, status: "skipped", reason: tooLarge ? "salvage_too_large" : "salvage_failed", detail: messageOf(error) };
     }
   }
   const salvaged = salvageRef ? { salvageRef } : {};

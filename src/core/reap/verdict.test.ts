@@ -65,11 +65,14 @@ describe("assessOwnerGone", () => {
   });
 });
 
+const NONE = { count: 0, bytes: 0, sample: [] };
+const PLAN = { count: 1, bytes: 12, sample: [".planning/SUMMARY.md"] };
+
 const work = (over: Partial<WorkFacts> = {}): WorkFacts => ({
   tip: "a".repeat(40),
   merged: { how: "ancestor", target: "refs/heads/main" },
   missing: false,
-  dirty: { changes: 0, operation: null },
+  dirty: { changes: 0, operation: null, ignored: NONE },
   salvage: false,
   ...over,
 });
@@ -78,8 +81,10 @@ describe("assessWork", () => {
   it.each<[string, Partial<WorkFacts>, string]>([
     ["no tip", { tip: null }, "cannot_resolve_branch_tip"],
     ["not merged", { merged: { how: null, target: "refs/heads/main" } }, "branch_not_merged"],
-    ["dirty", { dirty: { changes: 2, operation: null } }, "worktree_dirty"],
-    ["operation in progress", { dirty: { changes: 0, operation: "rebase" } }, "worktree_dirty"],
+    ["dirty", { dirty: { changes: 2, operation: null, ignored: NONE } }, "worktree_dirty"],
+    ["operation in progress", { dirty: { changes: 0, operation: "rebase", ignored: NONE } }, "worktree_dirty"],
+    ["only unique ignored files", { dirty: { changes: 0, operation: null, ignored: PLAN } }, "ignored_files"],
+    ["changes and unique ignored files", { dirty: { changes: 1, operation: null, ignored: PLAN } }, "worktree_dirty"],
     ["status unknown", { dirty: "unknown" }, "fact_unknown"],
     ["status unknown even with --salvage", { dirty: "unknown", salvage: true }, "fact_unknown"],
   ])("%s → %s", (_name, over, reason) => {
@@ -91,7 +96,8 @@ describe("assessWork", () => {
     expect(assessWork(work(), true)).toEqual({ kind: "go", reason: "lease_dead_and_merged", salvage: false });
     const { dirty: _unread, ...missing } = work({ missing: true });
     expect(assessWork(missing, false)).toEqual({ kind: "go", reason: "pid_dead_and_missing", salvage: false });
-    expect(assessWork(work({ dirty: { changes: 1, operation: null }, salvage: true }), false)).toEqual({
+    expect(assessWork(work({ dirty: { changes: 0, operation: null, ignored: PLAN }, salvage: true }), false)).toMatchObject({ kind: "go", salvage: true });
+    expect(assessWork(work({ dirty: { changes: 1, operation: null, ignored: NONE }, salvage: true }), false)).toEqual({
       kind: "go",
       reason: "pid_dead_and_merged",
       salvage: true,

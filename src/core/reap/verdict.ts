@@ -4,7 +4,7 @@
 // the lock facts, then `assessWork` over the branch and checkout facts.
 import type { LockOwner } from "../shared/lock-owner.js";
 import type { Liveness } from "../shared/liveness.js";
-import type { MergedHow, Operation } from "../shared/types.js";
+import type { IgnoredFacts, MergedHow, Operation } from "../shared/types.js";
 
 export type ReapSkipReason =
   | "lock_too_fresh"
@@ -18,6 +18,7 @@ export type ReapSkipReason =
   | "cannot_resolve_branch_tip"
   | "branch_not_merged"
   | "worktree_dirty"
+  | "ignored_files"
   | "fact_unknown";
 
 export type ReapReason = "pid_dead_and_merged" | "lease_dead_and_merged" | "pid_dead_and_missing";
@@ -61,8 +62,8 @@ export interface WorkFacts {
   /** How the tip is merged (null: no proof) and into which ref. Absent when the tip is unknown. */
   merged?: { how: MergedHow | null; target: string | null };
   missing: boolean;
-  /** Changes in the checkout; `unknown` when status could not be read; absent when not needed. */
-  dirty?: { changes: number; operation: Operation | null } | "unknown";
+  /** Changes in the checkout and its unique ignored files; `unknown` when they could not be read; absent when not needed. */
+  dirty?: { changes: number; operation: Operation | null; ignored: IgnoredFacts } | "unknown";
   salvage: boolean;
 }
 
@@ -76,8 +77,19 @@ export function assessWork(f: WorkFacts, leaseOwner: boolean): Verdict<{ reason:
   if (f.dirty === undefined) throw new Error("assessWork needs the dirty fact of an existing, merged checkout");
   if (f.dirty === "unknown") return { kind: "skip", reason: "fact_unknown", detail: "git status could not be read in the worktree" };
   const dirty = f.dirty.changes > 0 || f.dirty.operation !== null;
-  if (!dirty) return { kind: "go", reason, salvage: false };
-  if (!f.salvage)
-    return { kind: "skip", reason: "worktree_dirty", detail: `${f.dirty.changes} change(s)${f.dirty.operation ? `, ${f.dirty.operation} in progress` : ""}` };
-  return { kind: "go", reason, salvage: true };
+  const ignored = f.dirty.ignored.count > 0;
+  if (!dirty && !ignored) return { kind: "go", reason, salvage: false };
+  if (f.salvage) return { kind: "go", reason, salvage: true };
+  // step 6's "dirty" includes unique ignored files (§4.7); named apart when they are all there is
+  if (!dirty) return { kind: "skip", reason: "ignored_files", detail: describeIgnored(f.dirty.ignored) };
+  const also = ignored ? `; ${describeIgnored(f.dirty.ignored)}` : "";
+  return {
+    kind: "skip",
+    reason: "worktree_dirty",
+    detail: `${f.dirty.changes} change(s)${f.dirty.operation ? `, ${f.dirty.operation} in progress` : ""}${also}`,
+  };
+}
+
+export function describeIgnored(ignored: IgnoredFacts): string {
+  return `${ignored.count} unique ignored file(s), ${ignored.bytes} bytes: ${ignored.sample.join(", ")}${ignored.count > ignored.sample.length ? ", …" : ""}`;
 }

@@ -34,7 +34,7 @@ describe("assessRecycle", () => {
         lifecycle: null,
         liveness: { state: "unknown", signals: [] },
         unpushed: 2,
-        dirty: { tracked: 1, untracked: 0, conflicted: 1, operation: "merge" },
+        dirty: { tracked: 1, untracked: 0, conflicted: 1, operation: "merge", ignored: { count: 0, bytes: 0, sample: [] } },
         lock: { locked: true, reason: "held", owner: { kind: "unknown" } },
       }),
     ).toEqual(["not_managed", "liveness_unknown", "operation_in_progress", "dirty", "work_not_preserved", "foreign_lock"]);

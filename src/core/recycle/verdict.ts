@@ -18,6 +18,7 @@ export function assessRecycle(facts: Facts): Reason[] {
     if (dirty.operation !== null) reasons.push(reason("operation_in_progress", { operation: dirty.operation }));
     if (dirty.tracked + dirty.untracked + dirty.conflicted > 0)
       reasons.push(reason("dirty", { tracked: dirty.tracked, untracked: dirty.untracked, conflicted: dirty.conflicted }));
+    if (dirty.ignored.count > 0) reasons.push(reason("ignored_files", { ...dirty.ignored }));
   }
   const merged = facts.merged?.how ?? null;
   if (merged === null && facts.unpushed !== 0)

@@ -1,5 +1,5 @@
 // Salvage refs (SPEC §1): before anything destructive happens to a worktree that holds work,
-// its full state (tracked + untracked, not ignored) is committed to
+// its full state (tracked + untracked + unique ignored files, §4.7) is committed to
 // `refs/orchard/salvage/<handle or admin id>/<UTC yyyymmddThhmmssZ>` with parent = HEAD (none
 // if unborn) and JSON metadata in the message. The commit is built through a TEMPORARY index
 // seeded from the worktree's own, so neither the worktree's files nor its index change. The ref
@@ -9,7 +9,8 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { hasCommitIdentity, isValidBranchName, readGitPath, resolveCommit } from "../../git/read.js";
+import { hasCommitIdentity, isValidBranchName, readGitPath, readStatus, resolveCommit } from "../../git/read.js";
+import { disposableOf, scanIgnored, type IgnoredFile } from "../facts/index.js";
 import { commitTree, createRef, writeTreeThroughIndex } from "../../git/write.js";
 import { slug } from "../shared/identity.js";
 import { failure } from "../shared/errors.js";
@@ -77,6 +78,7 @@ export async function salvageWorktree(ctx: Ctx, input: SalvageInput): Promise<{ 
   if (!existsSync(input.path)) throw failure("salvage_failed", `cannot salvage ${input.path}: the directory is gone`);
   const index = await readGitPath(input.path, "index");
   const head = await resolveCommit(input.path, "HEAD");
+  const ignored = await readUniqueIgnored(ctx, input.path);
   const scratch = mkdtempSync(join(tmpdir(), "orchard-salvage-"));
   let commit: string;
   const now = new Date();
@@ -84,7 +86,11 @@ export async function salvageWorktree(ctx: Ctx, input: SalvageInput): Promise<{ 
     const tempIndex = join(scratch, "index");
     // seeded from the worktree's index: keeps force-added files and the stat cache; absent index → empty
     if (existsSync(index)) copyFileSync(index, tempIndex);
-    const tree = await writeTreeThroughIndex(input.path, tempIndex);
+    const tree = await writeTreeThroughIndex(
+      input.path,
+      tempIndex,
+      ignored.map((f) => f.path),
+    );
     const meta: SalvageMetadata = {
       orchardSalvage: 1,
       path: input.path,
@@ -103,6 +109,36 @@ export async function salvageWorktree(ctx: Ctx, input: SalvageInput): Promise<{ 
   const ref = await createUnique(ctx.repo.primary, base, commit);
   recordEvent(ctx, input, ref, commit);
   return { ref, commit };
+}
+
+export const MAX_IGNORED_FILE = 10 * 1024 * 1024;
+export const MAX_IGNORED_TOTAL = 100 * 1024 * 1024;
+
+/**
+ * The unique ignored files a salvage must keep (§4.7), read at the moment of use. Too large to
+ * keep is a refusal (`salvage_too_large`), never a salvage that silently drops them.
+ */
+async function readUniqueIgnored(ctx: Ctx, path: string): Promise<IgnoredFile[]> {
+  const status = await readStatus(path, { ignored: true });
+  const files = scanIgnored({ worktree: path, status, primary: ctx.repo.bare ? null : ctx.repo.primary, disposable: disposableOf(ctx.repo) });
+  return requireSalvageable(path, files);
+}
+
+/** The files, when a salvage may keep them all; else `salvage_too_large`. */
+export function requireSalvageable(path: string, files: IgnoredFile[]): IgnoredFile[] {
+  const big = files.filter((f) => f.size > MAX_IGNORED_FILE);
+  const total = files.reduce((sum, f) => sum + f.size, 0);
+  if (big.length > 0 || total > MAX_IGNORED_TOTAL) {
+    const what =
+      big.length > 0
+        ? `${big
+            .map((f) => f.path)
+            .slice(0, 5)
+            .join(", ")} over 10 MiB`
+        : `${total} bytes of ignored files in all (over 100 MiB)`;
+    throw failure("salvage_too_large", `cannot salvage ${path}: ${what}; nothing was removed`);
+  }
+  return files;
 }
 
 async function createUnique(cwd: string, base: string, commit: string): Promise<string> {

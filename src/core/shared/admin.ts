@@ -3,7 +3,7 @@
 // identity file `orchard.json` there so a worktree's identity survives the loss of the registry.
 import { readdirSync, readFileSync, existsSync, statSync } from "node:fs";
 import { writeFileAtomic } from "./files.js";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Operation } from "./types.js";
 
 /** Map of worktree path (as git lists it) → its admin dir. */
@@ -18,14 +18,27 @@ export function readAdminDirs(commonDir: string): Map<string, string> {
   }
   for (const id of ids) {
     const admin = join(root, id);
-    try {
-      const gitdir = readFileSync(join(admin, "gitdir"), "utf8").replace(/\n$/, "");
-      map.set(dirname(gitdir), admin);
-    } catch {
-      // an admin dir without gitdir is being created or is broken; git lists it as prunable
-    }
+    const path = readAdminWorktreePath(admin);
+    // an admin dir without gitdir is being created or is broken; git lists it as prunable
+    if (path !== null) map.set(path, admin);
   }
   return map;
+}
+
+/**
+ * The worktree path an admin dir's `gitdir` file records (the dirname of its `.git`), or null
+ * when the file cannot be read. git ≥ 2.48 (`worktree.useRelativePaths`) writes it relative to
+ * the admin dir itself (SPEC §4.12); read literally it would name a path nowhere.
+ */
+export function readAdminWorktreePath(admin: string): string | null {
+  let text: string;
+  try {
+    text = readFileSync(join(admin, "gitdir"), "utf8");
+  } catch {
+    return null; // absent or unreadable: being created, or broken
+  }
+  const gitdir = text.replace(/\r?\n$/, "");
+  return gitdir === "" ? null : dirname(resolve(admin, gitdir));
 }
 
 const OPERATION_FILES: [string, Operation][] = [

@@ -50,6 +50,7 @@ export const ConfigSchema = z
       .optional(),
     lease: z.object({ ttl: duration.optional() }).strict().optional(),
     reap: z.object({ guard: duration.optional() }).strict().optional(),
+    disposable: z.array(pattern).optional(),
     wave: z
       .object({
         branchPattern: z

@@ -24,6 +24,14 @@ export interface LockOwnerFacts {
   host?: string;
 }
 
+/** Unique ignored files (SPEC §4.7): not disposable, not identical to the primary's copy. */
+export interface IgnoredFacts {
+  count: number;
+  bytes: number;
+  /** At most 5 paths, relative to the worktree, sorted. */
+  sample: string[];
+}
+
 export interface Facts {
   path: string;
   handle: string | null;
@@ -37,7 +45,7 @@ export interface Facts {
   base: { ref: string; commit: string; current: string | null; drifted: boolean | null } | null;
   lock: { locked: boolean; reason: string | null; owner: LockOwnerFacts | null };
   liveness: { state: LivenessState; signals: { code: LivenessSignalCode; detail: string }[] };
-  dirty?: { tracked: number; untracked: number; conflicted: number; operation: Operation | null } | null;
+  dirty?: { tracked: number; untracked: number; conflicted: number; operation: Operation | null; ignored: IgnoredFacts } | null;
   upstream: { ref: string; ahead: number; behind: number } | null;
   unpushed: number | null;
   merged?: { target: string | null; how: MergedHow | null } | null;

@@ -21,7 +21,7 @@ import { abortMerge, commitMerge, commitTree, deleteRef, mergeNoCommit, removeWo
 import { GitError } from "../../git/errors.js";
 import { readAdminDirs, readOperation } from "../shared/admin.js";
 import { proveMerged, readLiveness } from "../facts/index.js";
-import { readCheckoutDirty } from "../reap/index.js";
+import { describeIgnored, readCheckoutDirty } from "../reap/index.js";
 import { readProcessCwds } from "../shared/process.js";
 import { faultPoint } from "../shared/fault.js";
 import type { WaveEntry } from "./manifest.js";
@@ -41,6 +41,7 @@ export type WaveBlock =
   | "live_process"
   | "live_owner"
   | "liveness_unknown"
+  | "ignored_files"
   | "merge_conflict"
   | "merge_failed"
   | "worktree_remove_failed"
@@ -172,13 +173,14 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
       if (deleted.length > 0) return blocked("branch_contains_deletions", `deletes ${someFiles(deleted)}`);
     }
   }
-  // 5. nothing uncommitted and nobody working in the worktree (also when already merged: removal would lose it)
+  // 5. nothing uncommitted, no unique ignored file, nobody working in the worktree (also when already merged: removal would lose it)
   if (wt && existsSync(wt.path)) {
     const admin = readAdminDirs(ctx.repo.commonDir).get(wt.path);
-    const dirty = admin ? await readCheckoutDirty(wt.path, admin) : "unknown";
+    const dirty = admin ? await readCheckoutDirty(ctx.repo, wt.path, admin) : "unknown";
     if (dirty === "unknown") return blocked("worktree_dirty", "the worktree's status could not be read");
     if (dirty.changes > 0 || dirty.operation)
       return blocked("worktree_dirty", `${dirty.changes} change(s)${dirty.operation ? `, ${dirty.operation} in progress` : ""}`);
+    if (dirty.ignored.count > 0) return blocked("ignored_files", describeIgnored(dirty.ignored));
     if (!options.allowLive) {
       const live = await liveBlock(ctx, wt.path);
       if (live) return live;

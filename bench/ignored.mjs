@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+// The cost of the ignored-file scan (SPEC §4.7) in `hygiene`. A GSD-like fleet of N managed
+// worktrees (default 200), each holding what real agent worktrees hold in ignored paths: a
+// `node_modules/` of 40 files (disposable: listed as one entry, never walked) and the `.env`
+// bootstrap copied (identical to the primary's: compared once, sizes first); every fifth also
+// holds unique work — `.planning/` (3 files), `TO-DOS.md` and a changed `.env`. Measures
+// `hygiene` per call (median of 7) with this build, and with a baseline build that has no scan
+// when `--baseline <dir of a built dist>` is given (e.g. main's), on the same fleet, calls alternating.
+// Usage: npm run build && node bench/ignored.mjs [--size 200] [--baseline ../main/dist]
+import { execFileSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { hermeticRoot } from "./_hermetic.mjs";
+
+const arg = (name) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const N = Number(arg("--size") ?? 200);
+const baseline = arg("--baseline");
+const root = hermeticRoot("ignored");
+const git = (cwd, ...args) => execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+const put = (dir, rel, content) => {
+  mkdirSync(join(dir, rel, ".."), { recursive: true });
+  writeFileSync(join(dir, rel), content);
+};
+
+async function buildFleet(Orchard) {
+  const origin = join(root, "origin.git");
+  const primary = join(root, "app");
+  git(root, "init", "-q", "--bare", "-b", "main", origin);
+  git(root, "init", "-q", "-b", "main", primary);
+  for (let i = 0; i < 200; i++) put(primary, `src/f${i}.txt`, `line ${i}\n`);
+  writeFileSync(join(primary, ".gitignore"), "node_modules/\n.planning/\nTO-DOS.md\n.env\n");
+  git(primary, "add", "-A");
+  git(primary, "commit", "-q", "-m", "initial");
+  git(primary, "remote", "add", "origin", origin);
+  git(primary, "push", "-q", "-u", "origin", "main");
+  git(primary, "remote", "set-head", "origin", "main");
+  const env = "API_KEY=primary\n" + "X=1\n".repeat(50);
+  writeFileSync(join(primary, ".env"), env);
+  const orchard = await Orchard.open({ repo: primary, home: join(root, "home") });
+  for (let i = 0; i < N; i++) {
+    const w = await orchard.add({ branch: `agent/w-${i}`, bootstrap: false });
+    for (let k = 0; k < 40; k++) put(w.path, `node_modules/pkg-${k % 8}/file-${k}.js`, `module.exports = ${k};\n`);
+    writeFileSync(join(w.path, ".env"), env);
+    if (i % 5 === 0) {
+      for (let k = 0; k < 3; k++) put(w.path, `.planning/phase-${k}/PLAN.md`, `# phase ${k}\n`);
+      writeFileSync(join(w.path, "TO-DOS.md"), "- todo\n");
+      writeFileSync(join(w.path, ".env"), env.replace("primary", `worktree-${i}`));
+    }
+    await orchard.release({ target: w.handle });
+  }
+  orchard.close();
+  return primary;
+}
+
+async function open(dist, primary) {
+  const { Orchard } = await import(pathToFileURL(join(resolve(dist), "index.js")).href);
+  const orchard = await Orchard.open({ repo: primary, home: join(root, "home") });
+  await orchard.hygiene({}); // warm the file cache
+  return { orchard, times: [], result: null };
+}
+
+/** Calls alternate between the builds, so a change in machine load hits both alike; medians of 7. */
+async function measure(builds) {
+  for (let i = 0; i < 7; i++)
+    for (const b of builds) {
+      const started = performance.now();
+      b.result = await b.orchard.hygiene({});
+      b.times.push(performance.now() - started);
+    }
+  return builds.map((b) => {
+    b.orchard.close();
+    const sorted = [...b.times].sort((x, y) => x - y);
+    return { ms: sorted[3], byDisposition: b.result.summary.byDisposition };
+  });
+}
+
+const here = new URL("../dist/", import.meta.url).pathname;
+const { Orchard } = await import(pathToFileURL(join(here, "index.js")).href);
+process.stdout.write(`building a fleet of ${N}…\n`);
+const primary = await buildFleet(Orchard);
+const builds = [await open(here, primary), ...(baseline ? [await open(baseline, primary)] : [])];
+const [after, before] = await measure(builds);
+const mix = (d) =>
+  Object.entries(d)
+    .filter(([, v]) => v > 0)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ");
+process.stdout.write(`N=${N}: hygiene ${Math.round(after.ms)} ms per call with the scan (${mix(after.byDisposition)})\n`);
+if (before)
+  process.stdout.write(
+    `N=${N}: hygiene ${Math.round(before.ms)} ms per call in the baseline (${mix(before.byDisposition)}); after/before = ${(after.ms / before.ms).toFixed(2)}\n`,
+  );
+rmSync(root, { recursive: true, force: true });
