@@ -321,6 +321,20 @@ describe("exit codes", () => {
     expect(r.stderr).toMatch(/^orchard: reap-orphans failed: /m);
   });
 
+  it("outside a repository: exit 0 with {ok:false, error: not_a_repository} (a session may start anywhere)", () => {
+    const outside = join(s.root, "not-a-repo");
+    mkdirSync(outside);
+    const r = s.orchard(["reap-orphans", "--repo", outside], { cwd: outside });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json).toEqual({ ok: false, error: { code: "not_a_repository", message: expect.any(String) } });
+    const human = s.orchard(["reap-orphans", "--repo", outside], { cwd: outside, json: false });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toBe("");
+    expect(human.stderr).toMatch(/^orchard: reap-orphans: nothing to sweep, .*not inside a git repository/m);
+    // other commands keep treating it as invalid input
+    expect(s.orchard(["list", "--repo", outside]).code).toBe(2);
+  });
+
   it("a plain git worktree prune is never run: unlocked prunable entries stay", () => {
     const gone = s.worktree("worktree-agent-gone");
     rmSync(gone, { recursive: true, force: true });
