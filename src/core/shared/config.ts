@@ -50,6 +50,7 @@ export const ConfigSchema = z
       .optional(),
     lease: z.object({ ttl: duration.optional() }).strict().optional(),
     reap: z.object({ guard: duration.optional() }).strict().optional(),
+    idleAfter: duration.optional(),
     wave: z
       .object({
         branchPattern: z
