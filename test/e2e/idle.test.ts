@@ -37,7 +37,7 @@ describe("idleAfter", () => {
     const unpushed = s.orchard(["add", "feat-c", "--no-bootstrap"]).json;
     s.makeDirty(dirty.path, { untracked: true, tracked: true });
     s.commit({ in: unpushed.path, file: "own-work.txt" });
-    await waitFor(() => rowOf(clean.path).disposition === "reclaimable", 20_000);
+    await waitFor(() => rowOf(clean.path).disposition === "reclaimable", "the clean worktree to become reclaimable once idleAfter passed");
     expect(codes(rowOf(clean.path))).toEqual(["not_live", "clean", "work_preserved"]);
 
     expect(s.orchard(["cleanup", "run"]).code).toBe(0);

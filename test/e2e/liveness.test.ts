@@ -33,7 +33,7 @@ function agent(): { pid: number; crash: () => Promise<void> } {
     pid: p.pid,
     crash: async () => {
       p.stop();
-      await waitFor(() => gone(p.pid));
+      await waitFor(() => gone(p.pid), "the killed agent to be reaped");
     },
   };
 }
