@@ -76,12 +76,13 @@ async function release(b: Builder, path: string, owner: string, outcome: "done" 
 }
 
 /** A Claude Code agent: a plain worktree in .claude/worktrees, locked by a process that then died. */
-async function crashedClaude(b: Builder, a: { id: string; form: "agent" | "session"; merge: boolean; dirty: boolean }): Promise<Agent> {
+async function crashedClaude(b: Builder, a: { id: string; start: boolean; merge: boolean; dirty: boolean }): Promise<Agent> {
   const branch = `worktree-agent-${a.id}`;
   const path = join(b.sandbox.claudeWorktrees, `agent-${a.id}`);
   await addPlainWorktree(b.sandbox.git(b.sandbox.primary), path, branch, DEFAULT_BRANCH);
   const pid = await spawnDeadPid();
-  const reason = a.form === "agent" ? `claude agent agent-${a.id} (pid ${pid})` : `claude session ${a.id} (pid ${pid} start 1767225600)`;
+  // Claude Code's only lock: `claude agent <slug> (pid N start T)`, T in clock ticks since boot on Linux
+  const reason = `claude agent agent-${a.id} (pid ${pid}${a.start ? " start 8812345" : ""})`;
   await lockPlainWorktree(b.sandbox.git(b.sandbox.primary), path, reason);
   await work(b, path, `src/search/agent-${a.id}.ts`, `export const agent = "${a.id}";\n`, `agent ${a.id}: search tweak`);
   if (a.merge) await mergeToMain(b, branch);
@@ -119,9 +120,9 @@ export async function buildFleet(sandbox: Sandbox, orchard: Orchard, onAgent: (a
 
   // crashed Claude Code sessions: their processes are gone, their locks stayed
   for (const crash of [
-    { id: "a1b2c3", form: "agent", merge: true, dirty: false },
-    { id: "d4e5f6", form: "session", merge: true, dirty: true },
-    { id: "0badc0", form: "agent", merge: false, dirty: false },
+    { id: "a1b2c3", start: true, merge: true, dirty: false },
+    { id: "d4e5f6", start: true, merge: true, dirty: true },
+    { id: "0badc0", start: false, merge: false, dirty: false },
   ] as const)
     record(b, await crashedClaude(b, crash));
 

@@ -4,9 +4,13 @@ import { runProcess } from "./run.js";
 
 const opts = { cwd: "/", env: { ...process.env, LC_ALL: "C" }, timeoutMs: 10_000 };
 
-/** `ps -o lstart= -p <pid>`: the start time as ps prints it, or null when there is no such process. */
+/**
+ * `ps -o lstart= -p <pid>` in UTC (`LC_ALL=C TZ=UTC`, as Claude Code writes it into its lock): the
+ * start time as ps prints it, or null when there is no such process. Read in local time it would
+ * differ from Claude Code's text off UTC, and a live agent would look like a reused pid.
+ */
 export async function readPsStart(pid: number): Promise<string | null> {
-  const r = await runProcess("ps", ["-o", "lstart=", "-p", String(pid)], opts);
+  const r = await runProcess("ps", ["-o", "lstart=", "-p", String(pid)], { ...opts, env: { ...opts.env, TZ: "UTC" } });
   const text = r.stdout.trim();
   return r.exitCode === 0 && text ? text : null;
 }

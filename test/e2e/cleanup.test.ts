@@ -249,6 +249,7 @@ describe("--all-repos", () => {
     try {
       const mine = released("here-1");
       const theirs = s.orchard(["add", "there-1", "--repo", other.primary]).json;
+      expect(s.orchard(["release", theirs.handle, "--repo", other.primary]).code).toBe(0); // a fresh ownerless one would be idle
       expect(plan().items.map((i: Item) => i.handle)).toEqual([mine.handle, mine.handle]);
       const p = plan("--all-repos");
       expect(p.items.map((i: Item) => [i.action, i.handle]).sort()).toEqual(

@@ -32,6 +32,8 @@ const row = (report: { worktrees: Row[] }, key: string): Row => {
   if (!found) throw new Error(`${key} is not in the report: ${report.worktrees.map((w) => w.handle ?? w.path).join(", ")}`);
   return found;
 };
+/** idleAfter of 1ms: ownerless active worktrees count as unused at once (a fresh one is `idle` by default, §3.6). */
+const noIdleGrace = () => writeFileSync(join(s.primary, ".orchard.json"), JSON.stringify({ idleAfter: "1ms" }));
 const add = (...args: string[]) => {
   const r = s.orchard(["add", ...args]);
   expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -54,6 +56,7 @@ describe("one disposition per worktree", () => {
   });
 
   it("reclaimable: pushed but not merged", () => {
+    noIdleGrace();
     const w = add("pushed-1");
     s.commit({ in: w.path, file: "x.txt" });
     s.push("pushed-1", w.path);
@@ -174,6 +177,7 @@ describe("one disposition per worktree", () => {
 
 describe("groups", () => {
   it("duplicate tasks (canonical: the live one) and preventable duplicates through the real CLI", () => {
+    noIdleGrace();
     const a = add("task-a", "--task", "T-1");
     const b = add("task-b", "--task", "T-1", "--owner", "agent-b");
     add("task-c", "--task", "T-2");
@@ -211,6 +215,7 @@ describe("groups", () => {
 
 describe("disk", () => {
   it("bytes per worktree, hard links counted once, the backlog's reclaimable bytes", () => {
+    noIdleGrace();
     const a = add("disk-a");
     const b = add("disk-b", "--owner", "keeper");
     for (const w of [a, b]) mkdirSync(join(w.path, "node_modules"));

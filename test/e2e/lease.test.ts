@@ -3,6 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readFileSync, existsSync, writeFileSync, mkdirSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { hostname } from "node:os";
+import Database from "better-sqlite3";
 import { Scenario, git, waitFor } from "../helpers/scenario.js";
 
 let s: Scenario;
@@ -67,6 +69,53 @@ describe("heartbeat", () => {
     expect(r.json.action).toBe("renewed");
     expect(Date.parse(r.json.lease.expiresAt) - Date.now()).toBeGreaterThan(2.9 * 3600_000);
     expect(s.orchard(["heartbeat", wt.handle, "--owner", "other"]).code).toBe(3);
+  });
+});
+
+describe("a terminal worktree is never re-leased (SPEC §3.2)", () => {
+  it("a heartbeat after release is refused with not_active (exit 3) and changes nothing", () => {
+    const wt = s.orchard(["add", "feat-a", "--owner", "a1", "--no-bootstrap"]).json;
+    s.orchard(["release", wt.handle, "--owner", "a1"]);
+    const r = s.orchard(["heartbeat", wt.handle, "--owner", "a1", "--ttl", "2h"]);
+    expect(r.code).toBe(3);
+    expect(r.json).toMatchObject({ ok: false, action: "refused", lifecycle: "terminal", lease: null });
+    expect(r.json.reasons.map((x: { code: string }) => x.code)).toEqual(["not_active"]);
+    const after = s.orchard(["status", wt.handle]).json.worktree;
+    expect(after).toMatchObject({ lifecycle: "terminal", owner: null, lock: { locked: false } });
+    expect(after.liveness.state).toBe("none");
+    expect(existsSync(join(s.adminDir(wt.path), "locked"))).toBe(false);
+    const row = s.orchard(["hygiene"]).json.worktrees.find((w: { path: string }) => w.path === wt.path);
+    expect(row.disposition).toBe("reclaimable");
+  });
+
+  it("a second release clears a lease left on a terminal worktree, and Orchard's lock with it, never a foreign lock", () => {
+    const wt = s.orchard(["add", "feat-a", "--owner", "a1", "--no-bootstrap"]).json;
+    const other = s.orchard(["add", "feat-b", "--owner", "a1", "--no-bootstrap"]).json;
+    s.orchard(["release", wt.handle, "--owner", "a1"]);
+    s.orchard(["release", other.handle, "--owner", "a1"]);
+    // the state an older heartbeat left behind: terminal, leased, locked by the lease
+    const lockText = `orchard-lease ${JSON.stringify({ handle: wt.handle, owner: "a1" })}`;
+    git(s.primary, "worktree", "lock", "--reason", lockText, wt.path);
+    s.lockAs(other.path, "claude agent agent-x (pid 1)");
+    const db = new Database(join(s.home, "orchard.db"));
+    db.prepare("UPDATE worktrees SET owner = 'a1', host = ?, heartbeat_at = ?, ttl_ms = 7200000 WHERE handle IN (?, ?) AND lifecycle = 'terminal'").run(
+      hostname(),
+      new Date().toISOString(),
+      wt.handle,
+      other.handle,
+    );
+    db.close();
+    expect(s.orchard(["status", wt.handle]).json.worktree.liveness.state).toBe("live");
+
+    const r = s.orchard(["release", wt.handle, "--owner", "a1"]);
+    expect(r.code).toBe(0);
+    expect(r.json).toMatchObject({ ok: true, action: "already_released", lifecycle: "terminal", lease: null });
+    const after = s.orchard(["status", wt.handle]).json.worktree;
+    expect(after).toMatchObject({ owner: null, lock: { locked: false } });
+    expect(after.liveness.state).toBe("none");
+
+    expect(s.orchard(["release", other.handle, "--owner", "a1"]).json).toMatchObject({ action: "already_released", lease: null });
+    expect(readFileSync(join(s.adminDir(other.path), "locked"), "utf8").trimEnd()).toBe("claude agent agent-x (pid 1)");
   });
 });
 

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { Scenario, git, gitResult, deadPid, liveProcess, type CliResult } from "../helpers/scenario.js";
+import { Scenario, git, gitResult, deadPid, liveProcess, waitFor, type CliResult } from "../helpers/scenario.js";
 
 let s: Scenario;
 const stops: (() => void)[] = [];
@@ -35,12 +35,14 @@ const entryFor = (r: CliResult, path: string): Entry => r.json.entries.find((e: 
 const listed = (path: string) => git(s.primary, "worktree", "list", "--porcelain").includes(`worktree ${path}\n`);
 
 describe("reaps what crashed sessions left", () => {
-  it("Claude Code agent and session locks with dead pids, merged and clean, are reaped", () => {
+  it("Claude Code agent locks (with and without start), the old session text and bare pids, dead, merged and clean, are reaped", () => {
     const agent = orphan("worktree-agent-a", `claude agent agent-a (pid ${deadPid()})`);
+    const started = orphan("worktree-agent-s", `claude agent agent-s (pid ${deadPid()} start 8812345)`);
     const session = orphan("worktree-agent-b", `claude session nightly run (pid ${deadPid()} start 1767225600)`);
     const digits = orphan("worktree-agent-c", String(deadPid()));
     const r = reap();
-    expect(r.json).toMatchObject({ ok: true, reaped: 3, skipped: 0 });
+    expect(r.json).toMatchObject({ ok: true, reaped: 4, skipped: 0 });
+    expect(entryFor(r, started)).toMatchObject({ status: "reaped", owner: { kind: "claude-code", name: "agent-s", startTime: "8812345" } });
     expect(entryFor(r, agent)).toMatchObject({
       status: "reaped",
       reason: "pid_dead_and_merged",
@@ -49,12 +51,12 @@ describe("reaps what crashed sessions left", () => {
     });
     expect(entryFor(r, session)).toMatchObject({ status: "reaped", owner: { kind: "claude-code", name: "nightly run", startTime: "1767225600" } });
     expect(entryFor(r, digits)).toMatchObject({ status: "reaped", owner: { kind: "pid" } });
-    for (const p of [agent, session, digits]) {
+    for (const p of [agent, started, session, digits]) {
       expect(existsSync(p)).toBe(false);
       expect(listed(p)).toBe(false);
     }
     // branches are never deleted by the sweep
-    expect(git(s.primary, "branch", "--list", "worktree-agent-*").split("\n")).toHaveLength(3);
+    expect(git(s.primary, "branch", "--list", "worktree-agent-*").split("\n")).toHaveLength(4);
     // idempotent: a second sweep finds nothing
     expect(reap().json).toEqual({ ok: true, reaped: 0, skipped: 0, entries: [] });
   });
@@ -62,8 +64,19 @@ describe("reaps what crashed sessions left", () => {
   it("a pid now used by another process (start time differs) counts as dead", () => {
     const live = liveProcess();
     stops.push(live.stop);
-    const path = orphan("worktree-agent-a", `claude session s1 (pid ${live.pid} start 1)`);
+    const path = orphan("worktree-agent-a", `claude agent agent-a (pid ${live.pid} start 1)`);
     expect(entryFor(reap(), path)).toMatchObject({ status: "reaped", reason: "pid_dead_and_merged" });
+  });
+
+  it.runIf(process.platform === "linux")("Claude Code's real lock of a running agent (pid N start <its ticks since boot>) is pid_alive", async () => {
+    const live = liveProcess();
+    stops.push(live.stop);
+    await waitFor(() => existsSync(`/proc/${live.pid}/stat`));
+    const stat = readFileSync(`/proc/${live.pid}/stat`, "utf8");
+    const ticks = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+    const path = orphan("worktree-agent-a", `claude agent agent-a (pid ${live.pid} start ${ticks})`);
+    expect(entryFor(reap(), path)).toMatchObject({ status: "skipped", reason: "pid_alive", owner: { startTime: ticks } });
+    expect(existsSync(path)).toBe(true);
   });
 
   it("a missing directory is clean: reaped as pid_dead_and_missing", () => {
@@ -319,6 +332,20 @@ describe("exit codes", () => {
     expect(r.json.ok).toBe(false);
     expect(r.json.error.code).toBeTruthy();
     expect(r.stderr).toMatch(/^orchard: reap-orphans failed: /m);
+  });
+
+  it("outside a repository: exit 0 with {ok:false, error: not_a_repository} (a session may start anywhere)", () => {
+    const outside = join(s.root, "not-a-repo");
+    mkdirSync(outside);
+    const r = s.orchard(["reap-orphans", "--repo", outside], { cwd: outside });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json).toEqual({ ok: false, error: { code: "not_a_repository", message: expect.any(String) } });
+    const human = s.orchard(["reap-orphans", "--repo", outside], { cwd: outside, json: false });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toBe("");
+    expect(human.stderr).toMatch(/^orchard: reap-orphans: nothing to sweep, .*not inside a git repository/m);
+    // other commands keep treating it as invalid input
+    expect(s.orchard(["list", "--repo", outside]).code).toBe(2);
   });
 
   it("a plain git worktree prune is never run: unlocked prunable entries stay", () => {

@@ -75,6 +75,11 @@ async function runReap(cmd: Command, options: ReapOptions): Promise<void> {
     if (result.reason === "default_branch_unknown") process.stderr.write("orchard: reap-orphans stopped: the default branch is unknown\n");
     printResult(result, globals, renderReap, 0);
   } catch (error) {
+    if (error instanceof OrchardError && error.code === "not_a_repository") {
+      // a session starting outside any repository: nothing to sweep, and never a failing exit
+      process.stderr.write(`orchard: reap-orphans: nothing to sweep, ${error.message}\n`);
+      return printResult({ ok: false as const, error: errorObject(error) }, globals, renderReap, 0);
+    }
     if (error instanceof OrchardError && error.kind === "usage") return printError(error, globals);
     const failed = { ok: false as const, error: errorObject(error) };
     process.stderr.write(`orchard: reap-orphans failed: ${failed.error.message}\n`);

@@ -117,7 +117,7 @@ export async function readLiveness(options: {
   const inside =
     options.cwds === null || !existsSync(options.path) ? (options.cwds === null ? null : []) : processesInside(options.cwds, realOrAbsolute(options.path));
   return assessLiveness({
-    lease: hasLease ? { heartbeatAt: row.heartbeatAt, ttlMs: row.ttlMs } : null,
+    lease: hasLease ? { heartbeatAt: row.heartbeatAt, ttlMs: row.ttlMs, pid: row.pid } : null,
     pids: probes,
     lockOwnerUnknown: owner?.kind === "unknown",
     inside,

@@ -18,6 +18,8 @@ const dead = { state: "dead" as const, signals: [{ code: "pid_dead" as const, de
 const lockedDead = { lock: { locked: true, reason: "claude agent a (pid 9)", owner: { kind: "claude-code" as const, pid: 9 } }, liveness: dead };
 const unmerged = { merged: { target: "refs/heads/main", how: null }, unpushed: 2 };
 const dirty = { dirty: { tracked: 1, untracked: 0, conflicted: 0, operation: null, ignored: { count: 0, bytes: 0, sample: [] } } };
+const young = { idle: { afterMs: 24 * 3600_000, now: Date.parse("2026-06-01T12:00:00Z") } };
+const deadLease = { owner: "a1", liveness: dead };
 const husk = (h: Partial<HuskFacts>): HuskFacts => ({
   symlink: false,
   empty: false,
@@ -62,6 +64,22 @@ describe("assessDisposition: one disposition per worktree, by precedence", () =>
     ["active unowned unpreserved", subject(unmerged), "idle", ["active_unowned", "work_not_preserved"]],
     ["active unowned dirty", subject(dirty), "idle", ["active_unowned", "dirty"]],
     ["foreign unlocked unpreserved", subject({ ...unmerged, managed: false, handle: null, lifecycle: null }), "idle", ["active_unowned", "work_not_preserved"]],
+    // idleAfter (§3.6): an ownerless active worktree used within it is idle, not reclaimable
+    ["fresh add without an owner", subject({ lastActivity: "2026-06-01T11:00:00Z" }, young), "idle", ["recently_active", "clean", "work_preserved"]],
+    ["no owner, activity unknown", subject({ lastActivity: null }, young), "idle", ["recently_active", "clean", "work_preserved"]],
+    ["no owner, idle past idleAfter", subject({ lastActivity: "2026-05-30T11:00:00Z" }, young), "reclaimable", ["not_live", "clean", "work_preserved"]],
+    [
+      "terminal, used recently",
+      subject({ lifecycle: "terminal", lastActivity: "2026-06-01T11:00:00Z" }, young),
+      "reclaimable",
+      ["not_live", "clean", "work_preserved"],
+    ],
+    [
+      "dead owner, used recently",
+      subject({ ...deadLease, lastActivity: "2026-06-01T11:00:00Z" }, young),
+      "reclaimable",
+      ["not_live", "clean", "work_preserved"],
+    ],
     ["missing directory", subject({ missing: true }), "missing", ["missing_directory"]],
     ["missing with a dead lock", subject({ missing: true, ...lockedDead }), "missing", ["missing_directory"]],
     ["no remote, not merged → unknown", subject({ merged: { target: "refs/heads/main", how: null }, unpushed: null }), "unknown", ["fact_unknown", "clean"]],

@@ -13,6 +13,9 @@
 //   9. unknown        clean but whether the work is preserved could not be established.
 //  10. needs_salvage  dirty or work not preserved, and terminal or a dead owner.
 //  11. idle           dirty or work not preserved, active (or foreign) and nobody owns it.
+// Step 8 has one exception (SPEC §3.6 idleAfter): a managed active worktree nobody owns (liveness
+// `none`) that was used within idleAfter is `idle`, not reclaimable — a fresh `add` without an
+// owner is clean and "merged" (no commits yet), and someone may be about to work in it.
 // An in-progress operation (merge, rebase…) and unique ignored files (§4.7) count as dirty.
 // Unknown is never safe.
 import { reason, type Reason } from "../shared/reasons.js";
@@ -62,6 +65,12 @@ function assessPresent(subject: Subject, dirty: NonNullable<Facts["dirty"]>): Ve
         reason("clean"),
         reason("merged", { how: f.merged.how, target: f.merged.target }),
       ]);
+    if (recentlyUsedUnowned(subject))
+      return verdict("idle", [
+        reason("recently_active", { lastActivity: f.lastActivity, idleAfterMs: subject.idle?.afterMs }),
+        reason("clean"),
+        preservedReason(f, preserved.via),
+      ]);
     return verdict("reclaimable", [notLive, reason("clean"), preservedReason(f, preserved.via)]);
   }
   if (clean && preserved.state === "unknown")
@@ -76,6 +85,14 @@ function assessPresent(subject: Subject, dirty: NonNullable<Facts["dirty"]>): Ve
   if (f.lifecycle === "terminal") return verdict("needs_salvage", [reason("terminal"), ...work]);
   if (dead) return verdict("needs_salvage", [reason("dead_owner", { signals: deadSignals }), ...work]);
   return verdict("idle", [reason("active_unowned", { managed: f.managed }), ...work]);
+}
+
+/** Active, managed, nobody owns it, and used within idleAfter (an unknown activity time counts as recent). */
+function recentlyUsedUnowned(subject: Subject): boolean {
+  const f = subject.facts;
+  if (!subject.idle || !f.managed || f.lifecycle !== "active" || f.liveness.state !== "none") return false;
+  const last = f.lastActivity === null ? Number.NaN : Date.parse(f.lastActivity);
+  return Number.isNaN(last) || subject.idle.now - last < subject.idle.afterMs;
 }
 
 function preservedReason(f: Facts, via: "merged" | "pushed"): Reason {

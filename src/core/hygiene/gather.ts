@@ -25,6 +25,7 @@ import type { RepoSummary } from "../inspect/index.js";
 import type { Facts } from "../shared/types.js";
 import type { Subject } from "./types.js";
 import { realOrAbsolute } from "../shared/paths.js";
+import { parseDuration } from "../shared/duration.js";
 
 export interface RepoGather {
   ctx: Ctx;
@@ -102,6 +103,13 @@ async function readPatchGroupsInput(snapshot: Snapshot, facts: Facts[]): Promise
   return byPath;
 }
 
+export const DEFAULT_IDLE_AFTER_MS = 24 * 60 * 60 * 1000;
+
+function idleAfterMs(ctx: Ctx): number {
+  const configured = ctx.repo.config.config.idleAfter;
+  return configured ? parseDuration(configured) : DEFAULT_IDLE_AFTER_MS;
+}
+
 export async function gatherRepo(ctx: Ctx, repos: readonly KnownRepo[]): Promise<RepoGather> {
   const snapshot = await readSnapshot(ctx.repo, ctx.registry);
   const facts = await listFacts(snapshot, { full: false });
@@ -119,6 +127,7 @@ export async function gatherRepo(ctx: Ctx, repos: readonly KnownRepo[]): Promise
       underRoot: isInside(ctx.workspace.root, realOrAbsolute(f.path)),
       createdBranch: rows.get(f.path)?.createdBranch ?? false,
       errors: {},
+      idle: { afterMs: idleAfterMs(ctx), now: snapshot.now },
     };
     const admin = snapshot.admins.get(f.path);
     if (f.missing) {

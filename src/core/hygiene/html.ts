@@ -19,7 +19,7 @@ const MEANING: Record<Disposition, string> = {
   reclaimable: "not live, clean, work preserved: remove or recycle",
   reapable: "locked by a dead owner, clean, merged: reap",
   needs_salvage: "holds work nobody else has: salvage, then remove",
-  idle: "active, nobody owns it, work not preserved: the owner decides",
+  idle: "active, nobody owns it, work not preserved or used within idleAfter: the owner decides",
   missing: "registered, directory gone: prune the entry",
   husk: "a directory under the managed root git does not list",
   unknown: "a fact could not be established: keep",

@@ -40,6 +40,8 @@ export interface Subject {
   createdBranch: boolean;
   /** Why a fact is null, when reading it failed. */
   errors: Partial<Record<"dirty" | "merged", string>>;
+  /** `idleAfter` (§3.6) and the snapshot's clock: an ownerless active worktree used more recently is `idle`. Absent: no such rule. */
+  idle?: { afterMs: number; now: number };
 }
 
 export interface Verdict {

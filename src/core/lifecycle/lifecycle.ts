@@ -61,7 +61,7 @@ export async function release(ctx: Ctx, options: ReleaseOptions): Promise<LeaseR
   return withMutationLock(ctx.repo.commonDir, async () => {
     const target = await resolveTarget(ctx, options.target);
     const row = requireManaged(target, "release");
-    if (row.lifecycle === "terminal") return view(row, "already_released");
+    if (row.lifecycle === "terminal") return clearLeftoverLease(ctx, row, target.entry?.locked ? target.entry.lockReason : null);
     const blocked = await otherOwnerLive(row, owner);
     if (blocked) return view(row, "refused", [blocked]);
     const lockOwner = target.entry?.locked ? parseLockOwner(target.entry.lockReason) : null;
@@ -82,6 +82,19 @@ export async function release(ctx: Ctx, options: ReleaseOptions): Promise<LeaseR
   });
 }
 
+/**
+ * Idempotent release (SPEC §3.2): a terminal worktree holds no lease, so one left on it (a
+ * heartbeat that raced its release under an older version, a crash) is cleared with Orchard's lock.
+ */
+async function clearLeftoverLease(ctx: Ctx, row: WorktreeRow, lockReason: string | null): Promise<LeaseResult> {
+  const lock = lockReason === null ? null : parseLockOwner(lockReason);
+  // only this handle's own lease lock: a recycle into a new handle locks before it records
+  if (lock?.kind === "orchard" && lock.handle === row.handle) await unlockWorktree(ctx.repo.primary, row.path);
+  if (row.owner === null && row.pid === null && row.heartbeatAt === null) return view(row, "already_released");
+  const cleared = ctx.registry.write(() => ctx.registry.worktrees.update(row.id, { ...NO_LEASE }));
+  return view(cleared, "already_released");
+}
+
 export interface HeartbeatOptions {
   target: string;
   owner?: string;
@@ -95,13 +108,16 @@ export async function heartbeat(ctx: Ctx, options: HeartbeatOptions): Promise<Le
     const target = await resolveTarget(ctx, options.target);
     const row = requireManaged(target, "heartbeat");
     const ttlMs = requireTtl(options.ttl, "ttl", row.ttlMs ?? 2 * 60 * 60 * 1000);
-    const blocked = await otherOwnerLive(row, owner);
-    if (blocked) return view(row, "refused", [blocked]);
     const pid = options.pid === undefined ? row.pid : requirePid(options.pid);
+    // a heartbeat timer racing its own release must not re-lease the worktree (SPEC §3.2)
+    const refusals: Reason[] = row.lifecycle === "active" ? [] : [reason("not_active", { lifecycle: row.lifecycle })];
+    const blocked = await otherOwnerLive(row, owner);
+    if (blocked) refusals.push(blocked);
+    if (refusals.length > 0) return view(row, "refused", refusals);
     const lease = await newLease({ owner: owner ?? row.owner, pid, ttlMs });
     if (lease.pid !== null && lease.pid === row.pid) lease.pidStart = row.pidStart;
     const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
-    if (admin && row.lifecycle === "active") writeLock(admin, leaseLockText(row.handle, lease));
+    if (admin) writeLock(admin, leaseLockText(row.handle, lease));
     const renewed = ctx.registry.write(() => ctx.registry.worktrees.update(row.id, { ...lease, lastActivityAt: new Date().toISOString() }));
     return view(renewed, "renewed");
   });

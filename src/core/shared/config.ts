@@ -51,6 +51,7 @@ export const ConfigSchema = z
     lease: z.object({ ttl: duration.optional() }).strict().optional(),
     reap: z.object({ guard: duration.optional() }).strict().optional(),
     disposable: z.array(pattern).optional(),
+    idleAfter: duration.optional(),
     wave: z
       .object({
         branchPattern: z

@@ -19,7 +19,35 @@ describe("assessLiveness", () => {
     ["unparseable lock", { lockOwnerUnknown: true }, "unknown", ["lock_owner_unknown"]],
     ["process inside wins over unknowns", { lockOwnerUnknown: true, inside: [42] }, "live", ["lock_owner_unknown", "process_in_worktree"]],
     ["process table unreadable", { inside: null }, "unknown", ["processes_unknown"]],
-    ["dead pid but fresh heartbeat", { lease: fresh, pids: [{ pid: 10, host: null, state: "dead" }] }, "live", ["lease_live", "pid_dead"]],
+    // the pid beats the heartbeat (SPEC §4.11)
+    ["the lease's pid dead, heartbeat fresh", { lease: { ...fresh, pid: 10 }, pids: [{ pid: 10, host: null, state: "dead" }] }, "dead", ["pid_dead"]],
+    ["the lease's pid reused, heartbeat fresh", { lease: { ...fresh, pid: 10 }, pids: [{ pid: 10, host: null, state: "reused" }] }, "dead", ["pid_reused"]],
+    [
+      "the lease's pid unknown, heartbeat fresh",
+      { lease: { ...fresh, pid: 10 }, pids: [{ pid: 10, host: null, state: "unknown" }] },
+      "unknown",
+      ["pid_unknown"],
+    ],
+    ["the lease's pid alive, heartbeat expired", { lease: { ...stale, pid: 10 }, pids: [{ pid: 10, host: null, state: "alive" }] }, "live", ["pid_alive"]],
+    [
+      "the lease's pid on another host: the TTL decides",
+      { lease: { ...fresh, pid: 10 }, pids: [{ pid: 10, host: "b", state: "other_host" }] },
+      "live",
+      ["lease_live", "pid_other_host"],
+    ],
+    ["a lock's pid dead beside a lease without a pid", { lease: fresh, pids: [{ pid: 10, host: null, state: "dead" }] }, "live", ["lease_live", "pid_dead"]],
+    [
+      "the lease's pid dead, a lock's other pid alive",
+      {
+        lease: { ...fresh, pid: 10 },
+        pids: [
+          { pid: 10, host: null, state: "dead" },
+          { pid: 11, host: null, state: "alive" },
+        ],
+      },
+      "live",
+      ["pid_dead", "pid_alive"],
+    ],
   ])("%s", (_label, input, state, signals) => {
     const verdict = assessLiveness({ ...base, ...input });
     expect(verdict.state).toBe(state);

@@ -1,7 +1,10 @@
 // Liveness verdict (pure): is anyone still working in a worktree? Any live signal makes it live
 // (lease heartbeat within TTL, the lease's or lock's pid alive with a matching start time, a
-// process whose cwd is inside). No owner and no process → "none". Anything that could not be
-// established and might have been live → "unknown", which is never safe.
+// process whose cwd is inside). The pid beats the heartbeat (SPEC §4.11): a lease that names a pid
+// on this host is judged by that pid alone, so a crashed agent is dead at once whatever its TTL;
+// the TTL decides only for leases without a pid or with a pid on another host. No owner and no
+// process → "none". Anything that could not be established and might have been live → "unknown",
+// which is never safe.
 import type { LivenessState, LivenessSignalCode } from "./types.js";
 
 export interface PidProbe {
@@ -12,8 +15,8 @@ export interface PidProbe {
 }
 
 export interface LivenessInput {
-  /** The registry lease, when the worktree has one (an owner or a pid was named). */
-  lease: { heartbeatAt: string | null; ttlMs: number | null } | null;
+  /** The registry lease, when the worktree has one (an owner or a pid was named); `pid` is the lease's own pid. */
+  lease: { heartbeatAt: string | null; ttlMs: number | null; pid?: number | null } | null;
   pids: PidProbe[];
   /** The lock names an owner we cannot parse. */
   lockOwnerUnknown: boolean;
@@ -36,7 +39,9 @@ export function assessLiveness(input: LivenessInput): Liveness {
   const signals: Liveness["signals"] = [];
   let live = false;
   let unknown = false;
-  if (input.lease) {
+  const leasePid = input.lease?.pid ?? null;
+  const pidDecides = leasePid !== null && input.pids.some((p) => p.pid === leasePid && p.state !== "other_host");
+  if (input.lease && !pidDecides) {
     const expires = leaseExpiresAt(input.lease);
     if (expires !== null && expires > input.now) {
       live = true;
@@ -44,7 +49,7 @@ export function assessLiveness(input: LivenessInput): Liveness {
     } else signals.push({ code: "lease_expired", detail: expires === null ? "no heartbeat" : `expired ${new Date(expires).toISOString()}` });
   }
   for (const probe of input.pids) {
-    const detail = `pid ${probe.pid}${probe.host ? ` on ${probe.host}` : ""}`;
+    const detail = `pid ${probe.pid}${probe.host ? ` on ${probe.host}` : ""}${pidDecides && probe.pid === leasePid ? " (the lease's pid; it decides over the heartbeat)" : ""}`;
     switch (probe.state) {
       case "alive":
         live = true;

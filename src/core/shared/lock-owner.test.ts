@@ -19,9 +19,15 @@ describe("parseLockOwner", () => {
     ["9".repeat(40), { kind: "unknown" }],
     ["-5", { kind: "unknown" }],
     ["12 34", { kind: "unknown" }],
-    // Claude Code.
+    // Claude Code: `claude agent <slug> (pid N start T)`, T ticks since boot (Linux) or UTC lstart text (macOS).
+    ["claude agent agent-a1b2c3 (pid 4242 start 8812345)", { kind: "claude-code", form: "agent", id: "agent-a1b2c3", pid: 4242, startTime: "8812345" }],
+    [
+      "claude agent agent-a1b2c3 (pid 4242 start Mon Nov  3 09:15:02 2026)\n",
+      { kind: "claude-code", form: "agent", id: "agent-a1b2c3", pid: 4242, startTime: "Mon Nov  3 09:15:02 2026" },
+    ],
     ["claude agent a1b2c3 (pid 4242)", { kind: "claude-code", form: "agent", id: "a1b2c3", pid: 4242 }],
     ["claude agent a1b2c3 (pid 4242)\n", { kind: "claude-code", form: "agent", id: "a1b2c3", pid: 4242 }],
+    // The `claude session …` text Claude Code never wrote (older Orchard docs showed it): still read.
     ["claude session my task (pid 7 start 1700000000)", { kind: "claude-code", form: "session", id: "my task", pid: 7, startTime: "1700000000" }],
     ["claude session a/b c (pid 7)", { kind: "claude-code", form: "session", id: "a/b c", pid: 7 }],
     ["claude session x (pid 1) (pid 2 start Mon Jan 1)", { kind: "claude-code", form: "session", id: "x (pid 1)", pid: 2, startTime: "Mon Jan 1" }],

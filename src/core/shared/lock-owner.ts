@@ -51,6 +51,10 @@ function parseOrchard(json: string): LockOwner {
 }
 const optionalString = (v: unknown): v is string | undefined => v === undefined || typeof v === "string";
 
+// Claude Code writes one lock, for Agent-tool worktrees: `claude agent <slug> (pid N start T)` (T:
+// clock ticks since boot on Linux, `ps -o lstart` text in UTC on macOS), or without ` start T`.
+// `claude session <name> (…)` was never written by Claude Code; older Orchard documentation showed
+// it, so it is still read (form "session") rather than turned into an unknown owner.
 // Greedy name + `$` anchor: the LAST `(pid …)` group at the end of the text wins.
 const CLAUDE = /^claude (agent|session) (.+) \(pid (\d+)(?: start (\S(?:[^()]*\S)?))?\)$/s;
 

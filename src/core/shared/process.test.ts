@@ -16,3 +16,10 @@ describe.runIf(process.platform === "linux")("compareStartTime (Linux)", () => {
     expect(compareStartTime("Tue Jun  3 10:00:00 2025", ticks)).toBe("unknown");
   });
 });
+
+describe("compareStartTime (ps lstart text, macOS)", () => {
+  it("the same lstart text is the same process whatever the spacing; Claude Code writes it in UTC, as ps is read", () => {
+    expect(compareStartTime("Mon Nov  3 09:15:02 2026", "Mon Nov  3 09:15:02 2026")).toBe("same");
+    expect(compareStartTime("Mon Nov 3 09:15:02 2026", "Mon Nov  3 09:15:02 2026")).toBe("same");
+  });
+});

@@ -70,7 +70,9 @@ export type StartComparison = "same" | "different" | "unknown";
  * "unknown" — a unit we do not know must never make a live session look dead.
  */
 export function compareStartTime(recorded: string, current: string): StartComparison {
-  if (recorded === current) return "same";
+  // ps pads lstart's day of month ("Nov  3"); a writer may have squeezed or trimmed the spaces
+  const squeeze = (text: string): string => text.trim().replace(/\s+/g, " ");
+  if (recorded === current || squeeze(recorded) === squeeze(current)) return "same";
   const numeric = /^\d+$/.test(recorded);
   if (process.platform !== "linux") return numeric ? "unknown" : "different";
   const boot = linuxBootTimeSec();

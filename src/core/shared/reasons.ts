@@ -29,6 +29,7 @@ export const REASON_TEXT = {
   // recycle
   not_managed: "the worktree is not managed by orchard",
   not_terminal: "the worktree has not been released",
+  not_active: "the worktree was released: a heartbeat never re-leases it (add adopts it again)",
   work_not_preserved: "the branch has commits that are neither merged nor on a remote",
   foreign_lock: "the worktree is locked by someone other than orchard",
   not_a_linked_worktree: "the path is no longer the linked worktree git registered (a symlink, the primary, or another repository)",
@@ -86,6 +87,7 @@ export const REASON_TEXT = {
   dead_owner: "the lock's owner is dead",
   merged: "the branch is merged into the default branch",
   active_unowned: "active, no owner, work not preserved",
+  recently_active: "active, no owner, and used within idleAfter (config, default 24h): it may still be in use",
   missing_directory: "registered with git but the directory is gone",
   not_listed_by_git: "a directory under the managed root that git does not list",
   fact_unknown: "a fact could not be established",
