@@ -2,7 +2,7 @@
 // validation of the options, the default base, and the one result shape every path returns.
 import { readFullRefName, resolveCommit } from "../../git/read.js";
 import type { Lifecycle, WorktreeRow } from "../../registry/index.js";
-import { canonicalTask } from "./identity.js";
+import { canonicalTask } from "./task.js";
 import { handleForBranch } from "./handle.js";
 import { requireBranch, requireTtl, requireOneOf, requirePid, requireText } from "./validate.js";
 import { managedPath, type Ctx } from "./context.js";
@@ -111,7 +111,7 @@ export async function validateAdd(ctx: Ctx, options: AddOptions): Promise<AddReq
     path: managedPath(ctx.workspace, handle),
     explicitBase,
     baseText: options.base ?? null,
-    task: taskRaw === null ? null : canonicalTask(taskRaw),
+    task: taskRaw === null ? null : canonicalTask(taskRaw, ctx.repo.identity),
     taskRaw,
     owner,
     pid: requirePid(options.pid),
