@@ -35,7 +35,7 @@ export interface DemoResult {
 
 interface Snapshot {
   rows: (Row & { disposition: Disposition })[];
-  duplicates: { task: string; handles: string[]; canonical: string }[];
+  duplicates: { task: string; handles: string[]; canonical: string; conflict: boolean; canonicalDisposition: Disposition | null }[];
   preventable: number;
 }
 
@@ -44,7 +44,10 @@ async function snapshot(orchard: Orchard): Promise<Snapshot> {
   const report = await orchard.hygiene();
   return {
     rows: report.worktrees.map((w) => ({ path: w.path, branch: w.branch, disposition: w.disposition, reasons: w.reasons })),
-    duplicates: report.duplicateTaskGroups,
+    duplicates: report.duplicateTaskGroups.map((g) => ({
+      ...g,
+      canonicalDisposition: report.worktrees.find((w) => w.handle === g.canonical)?.disposition ?? null,
+    })),
     preventable: report.preventableDuplicates.count,
   };
 }
@@ -53,7 +56,7 @@ function tellSnapshot(narrate: Narrate, when: "before" | "after", snap: Snapshot
   narrate("");
   narrate(T.snapshotTitle(when));
   for (const row of snap.rows) narrate(T.disposition(row));
-  for (const group of snap.duplicates) narrate(T.duplicates(group.task, group.handles, group.canonical));
+  for (const group of snap.duplicates) narrate(T.duplicates(group));
   if (when === "before" && snap.preventable > 0) narrate(T.preventable(snap.preventable));
   const seen = [...new Set(snap.rows.map((r) => r.disposition))];
   if (seen.length) narrate("");

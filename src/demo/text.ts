@@ -56,8 +56,12 @@ export const DEMO_TEXT = {
   snapshotTitle: (when: "before" | "after") => (when === "before" ? "orchard hygiene — one truthful report:" : "orchard hygiene — the report again:"),
   disposition: (r: Row) => `  ${(r.disposition ?? "?").padEnd(13)} ${where(r)}${because(r.reasons)}`,
   dispositionLegend: (disposition: string) => `  ${disposition.padEnd(13)} = ${DISPOSITION[disposition] ?? disposition}`,
-  duplicates: (task: string, handles: readonly string[], canonical: string) =>
-    `  task ${task} has ${handles.length} worktrees; ${canonical} is the one to keep.`,
+  duplicates: (g: { task: string; handles: readonly string[]; canonical: string; conflict: boolean; canonicalDisposition: string | null }) =>
+    g.conflict
+      ? `  task ${g.task} has ${g.handles.length} worktrees, and several hold work nobody else has: none is removed, their owners decide.`
+      : g.canonicalDisposition === "reclaimable" || g.canonicalDisposition === "reapable"
+        ? `  task ${g.task} has ${g.handles.length} worktrees; ${g.canonical} holds the most work, and that work is merged or pushed, so none of them needs keeping.`
+        : `  task ${g.task} has ${g.handles.length} worktrees; ${g.canonical} holds the most work: keep it, the others repeat it.`,
   preventable: (count: number) => `  ${count} worktree(s) were created although an existing one could have been reused (use --policy reuse-compatible).`,
   reapTitle: "orchard reap-orphans --salvage — the startup sweep for crashed sessions:",
   reaped: (r: Row & { reason: string; salvageRef?: string }) =>

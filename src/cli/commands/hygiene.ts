@@ -30,7 +30,12 @@ export function renderHygiene(r: HygieneReport): string {
   );
   if (r.summary.disk)
     lines.push(`disk: ${formatBytes(r.summary.disk.bytes)} (each inode once)${r.summary.disk.complete ? "" : `, ${r.summary.disk.unmeasured} not measured`}`);
-  for (const g of r.duplicateTaskGroups) lines.push(`duplicate task ${g.task}: keep ${g.canonical}; others ${g.others.join(", ")}`);
+  for (const g of r.duplicateTaskGroups)
+    lines.push(
+      g.conflict
+        ? `duplicate task ${g.task}: conflict — several of ${g.handles.join(", ")} hold work nobody else has; remove none, their owners decide`
+        : `duplicate task ${g.task}: ${g.canonical} holds the most work; others ${g.others.join(", ")}`,
+    );
   for (const g of r.patchEquivalentGroups) lines.push(`same patch ${g.patchId.slice(0, 12)}: ${g.handles.join(", ")}`);
   lines.push(`preventable duplicates: ${r.preventableDuplicates.count}`);
   const todo = new Map<string, number>();

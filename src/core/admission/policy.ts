@@ -4,6 +4,8 @@
 // - reuse-compatible: the first candidate, if eligible and still active → `reused`.
 // - recycle-terminal: the first terminal worktree passing the recycle proof — same task first,
 //   then any with the bootstrap fingerprint the new worktree would get, oldest release first.
+// - exclusive-task: refuse `task_held_elsewhere` while another owner's live lease holds the same
+//   canonical task (a same_task candidate blocked by `live_owner`), else as reuse-compatible.
 // A dry run decides the same way and changes nothing (`planned`).
 import { resolveCommit } from "../../git/read.js";
 import type { WorktreeRow } from "../../registry/index.js";
@@ -27,6 +29,8 @@ export async function applyPolicy(ctx: Ctx, request: AddRequest, base: Base, can
       return reuseCompatible(ctx, request, candidates);
     case "recycle-terminal":
       return recycleTerminal(ctx, request, base);
+    case "exclusive-task":
+      return heldElsewhere(request, candidates) ?? reuseCompatible(ctx, request, candidates);
     default: {
       const never: never = request.policy;
       throw new Error(`unhandled policy ${String(never)}`);
@@ -47,6 +51,13 @@ function recordPreventableDuplicate(ctx: Ctx, request: AddRequest, candidates: C
       data: { candidates: eligible, handle: request.handle, branch: request.branch, policy: request.policy },
     }),
   );
+}
+
+function heldElsewhere(request: AddRequest, candidates: Candidate[]): AddResult | null {
+  const holders = candidates.filter((c) => c.kind === "same_task" && c.reasons.some((r) => r.code === "live_owner"));
+  if (holders.length === 0) return null;
+  const reasons = holders.map((c) => reason("task_held_elsewhere", { handle: c.handle, path: c.path, owner: c.reasons.find((r) => r.code === "live_owner")?.owner ?? null }));
+  return resultFor(request, "refused", { reasons, candidates });
 }
 
 async function reuseCompatible(ctx: Ctx, request: AddRequest, candidates: Candidate[]): Promise<AddResult | null> {

@@ -8,7 +8,8 @@ import { resolve } from "node:path";
 import { gatherRepo, type RepoGather } from "./gather.js";
 import { assessDisposition } from "./assess.js";
 import { suggest } from "./suggest.js";
-import { cleanupBacklog, duplicateTaskGroups, patchEquivalentGroups, summarize } from "./groups.js";
+import { cleanupBacklog, duplicateTaskGroups, patchEquivalentGroups, summarize, taskGroups } from "./groups.js";
+import { countRevs } from "../../git/read.js";
 import { listRootEntries, readHuskFacts, type KnownRepo } from "./husk.js";
 import { measureFleet } from "./disk.js";
 import { readLiveness } from "../facts/index.js";
@@ -160,7 +161,7 @@ export async function hygiene(ctxs: Ctx[], options: HygieneOptions, scopeNotes: 
     repos: fleet.gathers.map((g) => g.summary),
     summary,
     worktrees,
-    duplicateTaskGroups: duplicateTaskGroups(worktrees),
+    duplicateTaskGroups: duplicateTaskGroups(worktrees, await commitsAhead(ctxs, worktrees)),
     patchEquivalentGroups: patchEquivalentGroups(patchMembers),
     preventableDuplicates: preventableDuplicates(ctxs),
     cleanupBacklog: cleanupBacklog(worktrees, fleet.disk ? fleet.disk.backlogBytes : null),
@@ -168,6 +169,17 @@ export async function hygiene(ctxs: Ctx[], options: HygieneOptions, scopeNotes: 
   };
   if (options.html) report.html = writeHtml(options.html, report);
   return report;
+}
+
+/** Commits ahead of the recorded base, for members of duplicate-task groups only (one rev-list each; null when unknown). */
+async function commitsAhead(ctxs: Ctx[], worktrees: readonly HygieneWorktree[]): Promise<Map<string, number | null>> {
+  const primaries = new Map(ctxs.map((c) => [c.repo.identity, c.repo.primary]));
+  const ahead = new Map<string, number | null>();
+  for (const w of taskGroups(worktrees).flat()) {
+    const primary = w.repo ? primaries.get(w.repo) : undefined;
+    ahead.set(w.path, primary && w.head && w.base ? await countRevs(primary, w.head, [w.base.commit]).catch(() => null) /* an unreadable count is unknown, never a guess */ : null);
+  }
+  return ahead;
 }
 
 function preventableDuplicates(ctxs: Ctx[]): HygieneReport["preventableDuplicates"] {

@@ -66,6 +66,8 @@ export interface DuplicateTaskGroup {
   handles: string[];
   canonical: string;
   others: string[];
+  /** Two or more members hold work nobody else has: no member is to be removed. */
+  conflict: boolean;
 }
 
 export interface PatchEquivalentGroup {
