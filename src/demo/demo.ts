@@ -37,6 +37,7 @@ interface Snapshot {
   rows: (Row & { disposition: Disposition })[];
   duplicates: { task: string; handles: string[]; canonical: string; conflict: boolean; canonicalDisposition: Disposition | null }[];
   preventable: number;
+  preventablePolicies: string[];
 }
 
 /** The hygiene report, reduced to what the narration and the summary need. */
@@ -49,6 +50,7 @@ async function snapshot(orchard: Orchard): Promise<Snapshot> {
       canonicalDisposition: report.worktrees.find((w) => w.handle === g.canonical)?.disposition ?? null,
     })),
     preventable: report.preventableDuplicates.count,
+    preventablePolicies: [...new Set(report.preventableDuplicates.recent.flatMap((p) => (p.suggestion ? [p.suggestion.policy] : [])))].sort(),
   };
 }
 
@@ -57,7 +59,7 @@ function tellSnapshot(narrate: Narrate, when: "before" | "after", snap: Snapshot
   narrate(T.snapshotTitle(when));
   for (const row of snap.rows) narrate(T.disposition(row));
   for (const group of snap.duplicates) narrate(T.duplicates(group));
-  if (when === "before" && snap.preventable > 0) narrate(T.preventable(snap.preventable));
+  if (when === "before" && snap.preventable > 0) narrate(T.preventable(snap.preventable, snap.preventablePolicies));
   const seen = [...new Set(snap.rows.map((r) => r.disposition))];
   if (seen.length) narrate("");
   for (const d of seen) narrate(T.dispositionLegend(d));

@@ -62,7 +62,8 @@ export const DEMO_TEXT = {
       : g.canonicalDisposition === "reclaimable" || g.canonicalDisposition === "reapable"
         ? `  task ${g.task} has ${g.handles.length} worktrees; ${g.canonical} holds the most work, and that work is merged or pushed, so none of them needs keeping.`
         : `  task ${g.task} has ${g.handles.length} worktrees; ${g.canonical} holds the most work: keep it, the others repeat it.`,
-  preventable: (count: number) => `  ${count} worktree(s) were created although an existing one could have been reused (use --policy reuse-compatible).`,
+  preventable: (count: number, policies: readonly string[]) =>
+    `  ${count} worktree(s) were created although an existing one could have been reused${policies.length ? ` (${policies.map((p) => `--policy ${p}`).join(" or ")} would have done it)` : ""}.`,
   reapTitle: "orchard reap-orphans --salvage — the startup sweep for crashed sessions:",
   reaped: (r: Row & { reason: string; salvageRef?: string }) =>
     `  reaped  ${where(r)}: ${explain(r.reason)}${r.salvageRef ? `; its uncommitted files were saved first in ${r.salvageRef}` : ""}`,

@@ -91,7 +91,11 @@ function migrate(db: Db, hooks: MigrationHooks | null): void {
       const step = MIGRATIONS[version] as (typeof MIGRATIONS)[number];
       if (typeof step === "string") db.exec(step);
       else if (hooks) step.run(db, hooks);
-      else throw new RegistryError("registry_failed", `the registry needs migration ${version + 1}, which only orchard itself can run; run any orchard command first`);
+      else
+        throw new RegistryError(
+          "registry_failed",
+          `the registry needs migration ${version + 1}, which only orchard itself can run; run any orchard command first`,
+        );
     }
     if (current < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
   }).immediate();

@@ -21,7 +21,12 @@ const APPEND_ONLY_TRIGGERS = `
  * The one sanctioned rewrite of events: the append-only trigger is lifted inside this transaction.
  */
 function recanonicaliseTasks(db: Database.Database, hooks: MigrationHooks): void {
-  const rows = db.prepare("SELECT id, repo, task, task_raw AS raw FROM worktrees WHERE task IS NOT NULL").all() as { id: number; repo: string; task: string; raw: string | null }[];
+  const rows = db.prepare("SELECT id, repo, task, task_raw AS raw FROM worktrees WHERE task IS NOT NULL").all() as {
+    id: number;
+    repo: string;
+    task: string;
+    raw: string | null;
+  }[];
   const setRow = db.prepare("UPDATE worktrees SET task = ? WHERE id = ?");
   for (const r of rows) setRow.run(hooks.canonicalTask(r.raw ?? r.task, r.repo), r.id);
   const events = db.prepare("SELECT id, repo, task FROM events WHERE task IS NOT NULL").all() as { id: number; repo: string; task: string }[];

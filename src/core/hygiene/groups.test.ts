@@ -34,7 +34,12 @@ describe("duplicateTaskGroups: the canonical member holds the most work", () => 
     ["then most commits ahead: pushed work beats an empty newest worktree", [m("new", "live", "2026-03"), m("old", "live", "2026-01")], "old", false],
     ["then oldest createdAt", [m("a", "reclaimable", "2026-03"), m("b", "reapable", "2026-01")], "b", false],
     ["ties by handle", [m("b", "reclaimable", "2026-01"), m("a", "reclaimable", "2026-01")], "a", false],
-    ["two members with unpreserved work: conflict", [m("a", "idle", "2026-01", { work: "unpushed" }), m("b", "needs_salvage", "2026-02", { work: "dirty" }), m("c", "live", "2026-03")], "a", true],
+    [
+      "two members with unpreserved work: conflict",
+      [m("a", "idle", "2026-01", { work: "unpushed" }), m("b", "needs_salvage", "2026-02", { work: "dirty" }), m("c", "live", "2026-03")],
+      "a",
+      true,
+    ],
     ["unknown facts count as work", [m("a", "unknown", "2026-02", { work: "unknown" }), m("b", "reclaimable", "2026-01")], "a", false],
   ])("%s", (_l, members, canonical, conflict) => {
     const [group] = duplicateTaskGroups(members, ahead);
@@ -55,7 +60,9 @@ describe("duplicateTaskGroups: the canonical member holds the most work", () => 
       m("g", "reclaimable", "1", { task: "t-2" }),
     ];
     expect(duplicateTaskGroups(members)).toEqual([]);
-    expect(duplicateTaskGroups([...members, m("h", "idle", "1")])).toEqual([{ repo: "r", task: "t-1", handles: ["a", "h"], canonical: "a", others: ["h"], conflict: false }]);
+    expect(duplicateTaskGroups([...members, m("h", "idle", "1")])).toEqual([
+      { repo: "r", task: "t-1", handles: ["a", "h"], canonical: "a", others: ["h"], conflict: false },
+    ]);
   });
 });
 

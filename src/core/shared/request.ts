@@ -129,7 +129,8 @@ export async function validateAdd(ctx: Ctx, options: AddOptions): Promise<AddReq
  * diverged — the local one with note `base_diverged`. Never a network call.
  */
 export async function resolveBase(ctx: Ctx, request: AddRequest): Promise<{ base: Base; notes: Reason[] }> {
-  if (request.explicitBase) return { base: { ref: request.explicitBase, commit: (await resolveCommit(ctx.repo.primary, request.explicitBase)) as string }, notes: [] };
+  if (request.explicitBase)
+    return { base: { ref: request.explicitBase, commit: (await resolveCommit(ctx.repo.primary, request.explicitBase)) as string }, notes: [] };
   const def = await readDefaultBranch(ctx.repo);
   if (!def)
     throw usageError(
@@ -139,7 +140,8 @@ export async function resolveBase(ctx: Ctx, request: AddRequest): Promise<{ base
   const local = { ref: `refs/heads/${def.name}`, commit: await resolveCommit(ctx.repo.primary, `refs/heads/${def.name}`) };
   const remoteRef = `refs/remotes/origin/${def.name}`;
   const remote = { ref: remoteRef, commit: ctx.repo.remotes.includes("origin") ? await resolveCommit(ctx.repo.primary, remoteRef) : null };
-  if (local.commit === null && remote.commit === null) throw usageError("default_branch_unknown", `the default branch ${def.name} has no commit here; pass --base`);
+  if (local.commit === null && remote.commit === null)
+    throw usageError("default_branch_unknown", `the default branch ${def.name} has no commit here; pass --base`);
   if (local.commit === null || remote.commit === null || local.commit === remote.commit) {
     const chosen = local.commit !== null ? local : remote;
     return { base: { ref: chosen.ref, commit: chosen.commit as string }, notes: [] };

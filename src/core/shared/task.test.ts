@@ -69,7 +69,7 @@ const ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 const owner = seg(ALNUM, `${ALNUM}-`);
 const name = seg(ALNUM, `${ALNUM}._-`).filter((s) => !/\.git$/i.test(s) && s !== "." && s !== "..");
 const num = fc.integer({ min: 1, max: 99999 });
-const randomCase = (s: string, mask: number): string => [...s].map((c, i) => ((mask >> i % 31) & 1 ? c.toUpperCase() : c.toLowerCase())).join("");
+const randomCase = (s: string, mask: number): string => [...s].map((c, i) => ((mask >> (i % 31)) & 1 ? c.toUpperCase() : c.toLowerCase())).join("");
 const mask = fc.integer({ min: 0, max: 2 ** 31 - 1 });
 
 const githubRef = fc.record({ owner, repo: name, n: num });
@@ -110,7 +110,9 @@ function gitlabSpellings(r: { groups: string[]; n: number; mr: boolean }, m: num
 }
 
 const canonicalOfRef = (r: { kind: "gh"; owner: string; repo: string; n: number } | { kind: "gl"; groups: string[]; n: number; mr: boolean }): string =>
-  r.kind === "gh" ? canonicalTask(`https://github.com/${r.owner}/${r.repo}/issues/${r.n}`) : canonicalTask(`gitlab.com/${r.groups.join("/")}${r.mr ? "!" : "#"}${r.n}`);
+  r.kind === "gh"
+    ? canonicalTask(`https://github.com/${r.owner}/${r.repo}/issues/${r.n}`)
+    : canonicalTask(`gitlab.com/${r.groups.join("/")}${r.mr ? "!" : "#"}${r.n}`);
 
 describe("canonicalTask properties", () => {
   it("every spelling of one GitHub reference canonicalises to one value", () => {
@@ -134,7 +136,10 @@ describe("canonicalTask properties", () => {
   });
 
   it("different references never collide", () => {
-    const ref = fc.oneof(githubRef.map((r) => ({ kind: "gh" as const, ...r })), gitlabRef.map((r) => ({ kind: "gl" as const, ...r })));
+    const ref = fc.oneof(
+      githubRef.map((r) => ({ kind: "gh" as const, ...r })),
+      gitlabRef.map((r) => ({ kind: "gl" as const, ...r })),
+    );
     const key = (r: Parameters<typeof canonicalOfRef>[0]): string =>
       JSON.stringify(r.kind === "gh" ? ["gh", `${r.owner}/${r.repo}`.toLowerCase(), r.n] : ["gl", r.groups.join("/").toLowerCase(), r.mr, r.n]);
     fc.assert(
@@ -159,7 +164,19 @@ describe("canonicalTask properties", () => {
   });
 
   it("is idempotent, with and without an origin", () => {
-    const pieces = fc.constantFrom(..."ab:/@[].~\\ ?#!İK0".split(""), "github.com", "gitlab.com", "www.", "https://", ":443", ":80", "/-/issues/", "/pull/", "GH-", "7");
+    const pieces = fc.constantFrom(
+      ..."ab:/@[].~\\ ?#!İK0".split(""),
+      "github.com",
+      "gitlab.com",
+      "www.",
+      "https://",
+      ":443",
+      ":80",
+      "/-/issues/",
+      "/pull/",
+      "GH-",
+      "7",
+    );
     const text = fc.oneof(fc.string(), fc.string({ unit: pieces, maxLength: 12 }));
     const origin = fc.constantFrom(null, GH, GL, "local:/x", "example.com/a/b");
     fc.assert(
