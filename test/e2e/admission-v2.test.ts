@@ -162,6 +162,20 @@ describe("preventable-duplicate hints work when followed", () => {
   });
 });
 
+describe("§3.1 --policy reuse-compatible", () => {
+  it("takes the eligible active candidate even when a newer released one is listed first", () => {
+    const active = ok(["add", "fix-a", "--task", "T-1"]);
+    const released = ok(["add", "fix-b", "--task", "T-1"]);
+    ok(["release", released.handle]);
+    const r = ok(["add", "fix-c", "--task", "T-1", "--policy", "reuse-compatible"]);
+    expect(r.candidates.map((c: { handle: string; lifecycle: string; eligible: boolean }) => [c.handle, c.lifecycle, c.eligible])).toEqual([
+      [released.handle, "terminal", true],
+      [active.handle, "active", true],
+    ]);
+    expect(r).toMatchObject({ action: "reused", handle: active.handle });
+  });
+});
+
 describe("§3.1 --policy exclusive-task", () => {
   it("refuses task_held_elsewhere while another owner's live lease holds the task, and changes nothing", () => {
     const held = ok(["add", "fix-a", "--task", "https://github.com/o/r/issues/7", "--owner", "agent-1"]);

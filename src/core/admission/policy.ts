@@ -1,7 +1,7 @@
 // Admission policies (SPEC §3.1 step 5). Returns a finished result, or null to let admission create.
 // - isolated: create; an eligible candidate means the new worktree was a preventable duplicate,
 //   which is recorded as an event (the measure of waste a fleet can act on).
-// - reuse-compatible: the first candidate, if eligible and still active → `reused`.
+// - reuse-compatible: the first eligible candidate that is still active → `reused`.
 // - recycle-terminal: the first terminal worktree passing the recycle proof — same task first,
 //   then any with the bootstrap fingerprint the new worktree would get, oldest release first.
 // - exclusive-task: refuse `task_held_elsewhere` while another owner's live lease holds the same
@@ -39,13 +39,22 @@ export async function applyPolicy(ctx: Ctx, request: AddRequest, base: Base, can
 }
 
 /**
+ * reuse-compatible's pick: the first eligible candidate that is still active. (Candidates are
+ * ordered eligible first, then newest activity, so a just-released terminal one may come first;
+ * it is recycle-terminal's to take, and must not hide an eligible active one.)
+ */
+function firstReusable(candidates: readonly Candidate[]): Candidate | undefined {
+  return candidates.find((c) => c.eligible && c.lifecycle === "active");
+}
+
+/**
  * The policy that would really have reused an existing worktree for this request, and which one:
- * reuse-compatible takes only an eligible *active* first candidate; a terminal one only
+ * reuse-compatible takes only an eligible *active* candidate; a terminal one only
  * recycle-terminal can take, and only when it passes the recycle proof. Null: no policy would have.
  */
 export async function policyThatReuses(ctx: Ctx, request: AddRequest, base: Base, candidates: Candidate[]): Promise<{ policy: Policy; handle: string } | null> {
-  const first = candidates[0];
-  if (first?.eligible && first.lifecycle === "active") return { policy: "reuse-compatible", handle: first.handle };
+  const first = firstReusable(candidates);
+  if (first) return { policy: "reuse-compatible", handle: first.handle };
   const recyclable = await firstRecyclable(ctx, request, base);
   return recyclable ? { policy: "recycle-terminal", handle: recyclable.row.handle } : null;
 }
@@ -78,8 +87,8 @@ function heldElsewhere(request: AddRequest, candidates: Candidate[]): AddResult 
 }
 
 async function reuseCompatible(ctx: Ctx, request: AddRequest, candidates: Candidate[]): Promise<AddResult | null> {
-  const first = candidates[0];
-  if (!first?.eligible || first.lifecycle !== "active") return null;
+  const first = firstReusable(candidates);
+  if (!first) return null;
   const row = ctx.registry.worktrees.byHandle(first.handle);
   if (!row) return null;
   const head = await resolveCommit(row.path, "HEAD");
