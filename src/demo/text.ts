@@ -61,7 +61,7 @@ export const DEMO_TEXT = {
       ? `  task ${g.task} has ${g.handles.length} worktrees, and several hold work nobody else has: none is removed, their owners decide.`
       : g.canonicalDisposition === "reclaimable" || g.canonicalDisposition === "reapable"
         ? `  task ${g.task} has ${g.handles.length} worktrees; ${g.canonical} holds the most work, and that work is merged or pushed, so none of them needs keeping.`
-        : `  task ${g.task} has ${g.handles.length} worktrees; ${g.canonical} holds the most work: keep it, the others repeat it.`,
+        : `  task ${g.task} has ${g.handles.length} worktrees; ${g.canonical} holds the most work: keep it.`,
   preventable: (count: number, policies: readonly string[]) =>
     `  ${count} worktree(s) were created although an existing one could have been reused${policies.length ? ` (${policies.map((p) => `--policy ${p}`).join(" or ")} would have done it)` : ""}.`,
   reapTitle: "orchard reap-orphans --salvage — the startup sweep for crashed sessions:",
