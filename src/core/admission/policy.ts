@@ -52,7 +52,7 @@ function firstReusable(candidates: readonly Candidate[]): Candidate | undefined 
  * reuse-compatible takes only an eligible *active* candidate; a terminal one only
  * recycle-terminal can take, and only when it passes the recycle proof. Null: no policy would have.
  */
-export async function policyThatReuses(ctx: Ctx, request: AddRequest, base: Base, candidates: Candidate[]): Promise<{ policy: Policy; handle: string } | null> {
+async function policyThatReuses(ctx: Ctx, request: AddRequest, base: Base, candidates: Candidate[]): Promise<{ policy: Policy; handle: string } | null> {
   const first = firstReusable(candidates);
   if (first) return { policy: "reuse-compatible", handle: first.handle };
   const recyclable = await firstRecyclable(ctx, request, base);
