@@ -45,6 +45,7 @@ const SPELLINGS: [string, string | null, string][] = [
   ["a/b/c#5", GH, "a/b/c#5"],
   ["v2.0/Notes", null, "v2.0/notes"],
   ["ftp://Example.com/A", null, "ftp://example.com/a"],
+  ["https://GH-7", GH, "https://gh-7"],
 ];
 
 describe("canonicalTask", () => {

@@ -12,6 +12,7 @@
 //    `gitlab.com/<group path>#N` (issues, work items) or `…!N` (merge requests); any other URL
 //    loses scheme, user info, query, fragment, default port and trailing `/`, with its host
 //    lowercased (and the owner/repo or group path on github.com, gitlab.com, bitbucket.org);
+//    a "host" that is no host name (`https://GH-7`) keeps the scheme and is lowercased whole;
 // 3. anything else: trimmed and lowercased (`ABC-123` = `abc-123`).
 // Invariants (property-tested): idempotent; every spelling of one reference gives one value;
 // different references never give the same value.
@@ -63,7 +64,7 @@ interface Url {
 }
 
 function parseUrl(text: string): Url | null {
-  const withScheme = /^(https?):\/\/([^/?#\s]*)([^?#]*)(?:\?[^#]*)?(?:#(.*))?$/is.exec(text);
+  const withScheme = /^(https?):\/\/([^/?#\s]*)((?:\/[^?#]*)?)(?:\?[^#]*)?(?:#(.*))?$/is.exec(text);
   const bare = withScheme ? null : /^([^/?#\s@]+)([^?#]*)(?:\?[^#]*)?(?:#(.*))?$/s.exec(text);
   const m = withScheme ?? bare;
   if (!m) return null;
@@ -121,8 +122,9 @@ function canonicalUrl(url: Url): string {
     return `${forgeHost}${foldForgePath(forgeHost, url.path).replace(/[\s/]+$/, "")}`;
   }
   const key = `${url.host}${dropPort ? "" : `:${url.port}`}${url.path.replace(/[\s/]+$/, "")}`;
-  // a host that would not read back as one (scheme-less) is folded whole, as plain text is
-  return HOST_NAME.test(url.host) ? key : key.toLowerCase();
+  // a host that is no host name (`https://GH-7`) keeps its scheme, so the result never reads back
+  // as a short reference or as plain text; it is folded whole, as plain text is
+  return HOST_NAME.test(url.host) ? key : `${url.scheme ?? ""}://${key}`.toLowerCase();
 }
 
 /** The canonical form of a task; `origin` is the repo identity that `#N`, `GH-N`, `!N` resolve against. */
