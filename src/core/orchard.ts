@@ -3,6 +3,7 @@
 import { resolve } from "node:path";
 import { Registry } from "../registry/index.js";
 import { resolveRepo, type RepoContext } from "./shared/repo.js";
+import { canonicalTask } from "./shared/task.js";
 import { defaultHome, openWorkspace, type Ctx, type Workspace } from "./shared/context.js";
 import { add, adopt, type AddOptions, type AddResult, type AdoptOptions, type AdoptResult } from "./admission/index.js";
 import { release, heartbeat, type ReleaseOptions, type HeartbeatOptions, type LeaseResult } from "./lifecycle/index.js";
@@ -56,7 +57,7 @@ export class Orchard {
 
   static async open(options: OpenOptions = {}): Promise<Orchard> {
     const workspace = openWorkspace(options.home ?? defaultHome(), options.home !== undefined || Boolean(process.env.ORCHARD_HOME));
-    const registry = Registry.open(workspace.home);
+    const registry = Registry.open(workspace.home, { canonicalTask });
     return new Orchard(registry, workspace, resolve(options.repo ?? process.cwd()));
   }
 

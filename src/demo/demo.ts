@@ -35,8 +35,9 @@ export interface DemoResult {
 
 interface Snapshot {
   rows: (Row & { disposition: Disposition })[];
-  duplicates: { task: string; handles: string[]; canonical: string }[];
+  duplicates: { task: string; handles: string[]; canonical: string; conflict: boolean; canonicalDisposition: Disposition | null }[];
   preventable: number;
+  preventablePolicies: string[];
 }
 
 /** The hygiene report, reduced to what the narration and the summary need. */
@@ -44,8 +45,12 @@ async function snapshot(orchard: Orchard): Promise<Snapshot> {
   const report = await orchard.hygiene();
   return {
     rows: report.worktrees.map((w) => ({ path: w.path, branch: w.branch, disposition: w.disposition, reasons: w.reasons })),
-    duplicates: report.duplicateTaskGroups,
+    duplicates: report.duplicateTaskGroups.map((g) => ({
+      ...g,
+      canonicalDisposition: report.worktrees.find((w) => w.handle === g.canonical)?.disposition ?? null,
+    })),
     preventable: report.preventableDuplicates.count,
+    preventablePolicies: [...new Set(report.preventableDuplicates.recent.flatMap((p) => (p.suggestion ? [p.suggestion.policy] : [])))].sort(),
   };
 }
 
@@ -53,8 +58,8 @@ function tellSnapshot(narrate: Narrate, when: "before" | "after", snap: Snapshot
   narrate("");
   narrate(T.snapshotTitle(when));
   for (const row of snap.rows) narrate(T.disposition(row));
-  for (const group of snap.duplicates) narrate(T.duplicates(group.task, group.handles, group.canonical));
-  if (when === "before" && snap.preventable > 0) narrate(T.preventable(snap.preventable));
+  for (const group of snap.duplicates) narrate(T.duplicates(group));
+  if (when === "before" && snap.preventable > 0) narrate(T.preventable(snap.preventable, snap.preventablePolicies));
   const seen = [...new Set(snap.rows.map((r) => r.disposition))];
   if (seen.length) narrate("");
   for (const d of seen) narrate(T.dispositionLegend(d));

@@ -56,9 +56,14 @@ export const DEMO_TEXT = {
   snapshotTitle: (when: "before" | "after") => (when === "before" ? "orchard hygiene — one truthful report:" : "orchard hygiene — the report again:"),
   disposition: (r: Row) => `  ${(r.disposition ?? "?").padEnd(13)} ${where(r)}${because(r.reasons)}`,
   dispositionLegend: (disposition: string) => `  ${disposition.padEnd(13)} = ${DISPOSITION[disposition] ?? disposition}`,
-  duplicates: (task: string, handles: readonly string[], canonical: string) =>
-    `  task ${task} has ${handles.length} worktrees; ${canonical} is the one to keep.`,
-  preventable: (count: number) => `  ${count} worktree(s) were created although an existing one could have been reused (use --policy reuse-compatible).`,
+  duplicates: (g: { task: string; handles: readonly string[]; canonical: string; conflict: boolean; canonicalDisposition: string | null }) =>
+    g.conflict
+      ? `  task ${g.task} has ${g.handles.length} worktrees, and several hold work nobody else has: none is removed, their owners decide.`
+      : g.canonicalDisposition === "reclaimable" || g.canonicalDisposition === "reapable"
+        ? `  task ${g.task} has ${g.handles.length} worktrees; ${g.canonical} holds the most work, and that work is merged or pushed, so none of them needs keeping.`
+        : `  task ${g.task} has ${g.handles.length} worktrees; ${g.canonical} holds the most work: keep it.`,
+  preventable: (count: number, policies: readonly string[]) =>
+    `  ${count} worktree(s) were created although an existing one could have been reused${policies.length ? ` (${policies.map((p) => `--policy ${p}`).join(" or ")} would have done it)` : ""}.`,
   reapTitle: "orchard reap-orphans --salvage — the startup sweep for crashed sessions:",
   reaped: (r: Row & { reason: string; salvageRef?: string }) =>
     `  reaped  ${where(r)}: ${explain(r.reason)}${r.salvageRef ? `; its uncommitted files were saved first in ${r.salvageRef}` : ""}`,

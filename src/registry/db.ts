@@ -3,7 +3,7 @@
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { MIGRATIONS } from "./migrations.js";
+import { MIGRATIONS, type MigrationHooks } from "./migrations.js";
 
 export type Db = Database.Database;
 
@@ -40,7 +40,7 @@ export function registryFailure(error: unknown, path: string): RegistryError {
   return new RegistryError("registry_failed", `the registry ${path} failed: ${(error as Error).message}`, { cause: error });
 }
 
-function openOnce(path: string): Db {
+function openOnce(path: string, hooks: MigrationHooks | null): Db {
   const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
   try {
     db.pragma("journal_mode = WAL");
@@ -48,7 +48,7 @@ function openOnce(path: string): Db {
     db.pragma("synchronous = NORMAL");
     const check = db.pragma("quick_check", { simple: true });
     if (check !== "ok") throw Object.assign(new Error(String(check)), { code: "SQLITE_CORRUPT" });
-    migrate(db);
+    migrate(db, hooks);
     return db;
   } catch (error) {
     db.close();
@@ -63,13 +63,13 @@ const isBusy = (error: unknown): boolean => /^SQLITE_(BUSY|LOCKED)/.test((error 
  * while one of them switches it to WAL (SQLite does not always wait for that lock), so a busy open
  * is retried until the busy timeout has passed.
  */
-export function openDb(home: string): Db {
+export function openDb(home: string, hooks: MigrationHooks | null = null): Db {
   mkdirSync(home, { recursive: true });
   const path = registryPath(home);
   const deadline = Date.now() + BUSY_TIMEOUT_MS;
   for (let attempt = 1; ; attempt++) {
     try {
-      return openOnce(path);
+      return openOnce(path, hooks);
     } catch (error) {
       if (isBusy(error) && Date.now() < deadline) {
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(200, 10 * attempt)); // a synchronous pause
@@ -82,12 +82,21 @@ export function openDb(home: string): Db {
 
 /** Migrates in one IMMEDIATE transaction that also reads the version, so two processes opening a
  * fresh database at once cannot both run the same migration. */
-function migrate(db: Db): void {
+function migrate(db: Db, hooks: MigrationHooks | null): void {
   db.transaction(() => {
     const current = db.pragma("user_version", { simple: true }) as number;
     if (current > MIGRATIONS.length)
       throw new RegistryError("registry_failed", `the registry schema is version ${current}, newer than this orchard (${MIGRATIONS.length}); upgrade orchard`);
-    for (let version = current; version < MIGRATIONS.length; version++) db.exec(MIGRATIONS[version] as string);
+    for (let version = current; version < MIGRATIONS.length; version++) {
+      const step = MIGRATIONS[version] as (typeof MIGRATIONS)[number];
+      if (typeof step === "string") db.exec(step);
+      else if (hooks) step.run(db, hooks);
+      else
+        throw new RegistryError(
+          "registry_failed",
+          `the registry needs migration ${version + 1}, which only orchard itself can run; run any orchard command first`,
+        );
+    }
     if (current < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
   }).immediate();
 }

@@ -1,6 +1,42 @@
 // Numbered schema migrations: index i upgrades user_version i → i+1. Append only; never edit one
-// that has shipped.
-export const MIGRATIONS: readonly string[] = [
+// that has shipped. A migration is SQL, or a step over the rows that needs a rule of the domain:
+// that rule is handed in by core when it opens the registry (MigrationHooks), because the
+// registry never imports core.
+import type Database from "better-sqlite3";
+
+export interface MigrationHooks {
+  /** SPEC §1 task: the canonical form of a task recorded for the repo with this identity. */
+  canonicalTask(task: string, repoIdentity: string): string;
+}
+
+export type Migration = string | { needs: "hooks"; run: (db: Database.Database, hooks: MigrationHooks) => void };
+
+const APPEND_ONLY_TRIGGERS = `
+  CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+  CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;`;
+
+/**
+ * v2 forge-aware tasks: re-canonicalise every stored task (rows from their raw text, events from
+ * the canonical text they hold), so rows and lineage recorded under the v1 rule join their groups.
+ * The one sanctioned rewrite of events: the append-only trigger is lifted inside this transaction.
+ */
+function recanonicaliseTasks(db: Database.Database, hooks: MigrationHooks): void {
+  const rows = db.prepare("SELECT id, repo, task, task_raw AS raw FROM worktrees WHERE task IS NOT NULL").all() as {
+    id: number;
+    repo: string;
+    task: string;
+    raw: string | null;
+  }[];
+  const setRow = db.prepare("UPDATE worktrees SET task = ? WHERE id = ?");
+  for (const r of rows) setRow.run(hooks.canonicalTask(r.raw ?? r.task, r.repo), r.id);
+  const events = db.prepare("SELECT id, repo, task FROM events WHERE task IS NOT NULL").all() as { id: number; repo: string; task: string }[];
+  db.exec("DROP TRIGGER events_append_only_update; DROP TRIGGER events_append_only_delete;");
+  const setEvent = db.prepare("UPDATE events SET task = ? WHERE id = ?");
+  for (const e of events) setEvent.run(hooks.canonicalTask(e.task, e.repo), e.id);
+  db.exec(APPEND_ONLY_TRIGGERS);
+}
+
+export const MIGRATIONS: readonly Migration[] = [
   `
   CREATE TABLE repos (
     identity     TEXT PRIMARY KEY,
@@ -89,4 +125,5 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (repo, config_hash)
   );
   `,
+  { needs: "hooks", run: recanonicaliseTasks },
 ];

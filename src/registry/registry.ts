@@ -6,6 +6,7 @@ import * as worktrees from "./worktrees.js";
 import * as events from "./events.js";
 import * as trust from "./trust.js";
 import * as plans from "./plans.js";
+import type { MigrationHooks } from "./migrations.js";
 
 type Tail<F> = F extends (db: Db, ...rest: infer R) => infer T ? (...rest: R) => T : never;
 type Bound<M> = { [K in keyof M]: Tail<M[K]> };
@@ -64,8 +65,9 @@ export class Registry {
     );
   }
 
-  static open(home: string): Registry {
-    return new Registry(openDb(home), home);
+  /** `hooks` lend the migrations the rules of the domain they need (see migrations.ts). */
+  static open(home: string, hooks: MigrationHooks | null = null): Registry {
+    return new Registry(openDb(home, hooks), home);
   }
 
   /** Runs `fn` in one IMMEDIATE transaction. */

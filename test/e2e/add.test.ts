@@ -83,7 +83,7 @@ describe("creation", () => {
     const r = s.orchard(["add", "feature/login", "--owner", "agent-1", "--task", "https://Tracker.example.com/T/1/?x=1"]);
     expect(r.code).toBe(0);
     const j = r.json;
-    expect(j).toMatchObject({ ok: true, action: "created", branch: "feature/login", task: "https://tracker.example.com/T/1", owner: "agent-1" });
+    expect(j).toMatchObject({ ok: true, action: "created", branch: "feature/login", task: "tracker.example.com/T/1", owner: "agent-1" });
     expect(j.handle).toMatch(/^app@feature-login-[0-9a-f]{8}$/);
     expect(j.path).toBe(join(s.home, "worktrees", j.handle));
     expect(j.base).toEqual({ ref: "refs/heads/main", commit: git(s.primary, "rev-parse", "main") });

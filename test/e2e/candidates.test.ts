@@ -36,7 +36,7 @@ describe("exact handle", () => {
 describe("same_task candidates", () => {
   it("finds a worktree of the same task written differently, and records the preventable duplicate", () => {
     const first = s.orchard(["add", "feat-a", "--task", "https://X.com/t/1?a=b"]).json;
-    expect(first.task).toBe("https://x.com/t/1");
+    expect(first.task).toBe("x.com/t/1");
     const r = s.orchard(["add", "feat-b", "--task", "https://x.com/t/1/"]);
     expect(r.code).toBe(0);
     expect(r.json.action).toBe("created");
@@ -54,7 +54,7 @@ describe("same_task candidates", () => {
     ]);
     const lineage = s.orchard(["lineage", "https://X.com/t/1#frag"]).json;
     const duplicate = lineage.events.find((e: { kind: string }) => e.kind === "preventable_duplicate");
-    expect(duplicate).toMatchObject({ handle: r.json.handle, task: "https://x.com/t/1", data: { candidates: [first.handle], handle: r.json.handle } });
+    expect(duplicate).toMatchObject({ handle: r.json.handle, task: "x.com/t/1", data: { candidates: [first.handle], handle: r.json.handle } });
   });
 
   it("no task and no commits on the branch: no candidates are looked for", () => {

@@ -183,7 +183,7 @@ describe("groups", () => {
     add("task-c", "--task", "T-2");
     const r = hygiene();
     expect(r.duplicateTaskGroups).toEqual([
-      { repo: expect.any(String), task: "t-1", handles: [a.handle, b.handle].sort(), canonical: b.handle, others: [a.handle] },
+      { repo: expect.any(String), task: "t-1", handles: [a.handle, b.handle].sort(), canonical: b.handle, others: [a.handle], conflict: false },
     ]);
     expect(r.preventableDuplicates.count).toBe(1);
     expect(r.preventableDuplicates.recent[0]).toMatchObject({ handle: b.handle, data: { candidates: [a.handle] } });

@@ -87,6 +87,9 @@ describe("orchard mcp", () => {
     const add = tools.find((t) => t.name === "orchard_add");
     expect(add?.inputSchema.required).toEqual(["branch"]);
     expect(Object.keys(add?.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["branch", "task", "owner", "dryRun", "policy"]));
+    const policy = (add?.inputSchema.properties as Record<string, { enum?: string[]; description?: string }>).policy;
+    expect(policy?.enum).toEqual(["isolated", "reuse-compatible", "recycle-terminal", "exclusive-task"]);
+    for (const p of policy?.enum ?? []) expect(policy?.description).toContain(`${p} =`);
     const required = (name: string) => tools.find((t) => t.name === name)?.inputSchema.required;
     expect([required("orchard_status"), required("orchard_cleanup_apply"), required("orchard_cleanup_wave")]).toEqual([["target"], ["planId"], ["manifest"]]);
   });

@@ -13,7 +13,7 @@ export function register(program: Command): void {
     .option("--owner <id>", "the agent/session taking the lease (env ORCHARD_OWNER)")
     .option("--pid <n>", "the owner's process id (its start time is recorded)")
     .option("--ttl <duration>", "lease time to live, e.g. 30m, 2h (default 2h)")
-    .option("--policy <policy>", "isolated | reuse-compatible | recycle-terminal", "isolated")
+    .option("--policy <policy>", "isolated | reuse-compatible | recycle-terminal | exclusive-task", "isolated")
     .option("--resume", "adopt a dirty worktree of the same task")
     .option("--no-bootstrap", "skip bootstrap (copy, run, context)")
     .option("--dry-run", "decide and report, change nothing")

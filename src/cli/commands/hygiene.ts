@@ -30,9 +30,16 @@ export function renderHygiene(r: HygieneReport): string {
   );
   if (r.summary.disk)
     lines.push(`disk: ${formatBytes(r.summary.disk.bytes)} (each inode once)${r.summary.disk.complete ? "" : `, ${r.summary.disk.unmeasured} not measured`}`);
-  for (const g of r.duplicateTaskGroups) lines.push(`duplicate task ${g.task}: keep ${g.canonical}; others ${g.others.join(", ")}`);
+  for (const g of r.duplicateTaskGroups)
+    lines.push(
+      g.conflict
+        ? `duplicate task ${g.task}: conflict — several of ${g.handles.join(", ")} hold work nobody else has; remove none, their owners decide`
+        : `duplicate task ${g.task}: ${g.canonical} holds the most work; others ${g.others.join(", ")}`,
+    );
   for (const g of r.patchEquivalentGroups) lines.push(`same patch ${g.patchId.slice(0, 12)}: ${g.handles.join(", ")}`);
   lines.push(`preventable duplicates: ${r.preventableDuplicates.count}`);
+  for (const [policy, n] of countBy(r.preventableDuplicates.recent.flatMap((p) => (p.suggestion ? [p.suggestion.policy] : []))))
+    lines.push(`  --policy ${policy} would have spared ${n} of the recent ones`);
   const todo = new Map<string, number>();
   for (const w of r.worktrees) if (w.suggestion.command) todo.set(w.suggestion.command, (todo.get(w.suggestion.command) ?? 0) + 1);
   for (const [command, n] of [...todo].sort((a, b) => b[1] - a[1]).slice(0, 5)) lines.push(`  ${n}× ${command}`);
@@ -142,4 +149,10 @@ export function register(program: Command): void {
     runWith(cmd, (o) => o.cleanupRun({ ...opts, onProgress: progressOnTty() }), renderRun, failedExit),
   );
   for (const c of cleanup.commands) c.exitOverride();
+}
+
+function countBy(values: readonly string[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
 }

@@ -46,7 +46,8 @@ async function decide(ctx: Ctx, request: AddRequest): Promise<AddResult> {
     });
   const holder = entries.find((e) => e.branch === `refs/heads/${request.branch}`);
   if (holder) return resultFor(request, "refused", { reasons: [reason("branch_checked_out", { path: holder.path })], notes });
-  const base = await resolveBase(ctx, request);
+  const { base, notes: baseNotes } = await resolveBase(ctx, request);
+  notes.push(...baseNotes);
   const candidates = await findCandidates(ctx, request, base);
   const chosen = await applyPolicy(ctx, request, base, candidates);
   if (chosen) return { ...chosen, notes: [...notes, ...chosen.notes], candidates };
@@ -58,7 +59,7 @@ async function decide(ctx: Ctx, request: AddRequest): Promise<AddResult> {
 async function exactHandle(ctx: Ctx, request: AddRequest, row: WorktreeRow, entry: WorktreeEntry | undefined, notes: Reason[]): Promise<AddResult> {
   if (!existsSync(row.path)) {
     if (request.dryRun) return resultFor(request, "planned", { row, notes: [...notes, reason("recreated_missing")] });
-    const base = row.baseRef && row.baseCommit ? { ref: row.baseRef, commit: row.baseCommit } : await resolveBase(ctx, request);
+    const base = row.baseRef && row.baseCommit ? { ref: row.baseRef, commit: row.baseCommit } : (await resolveBase(ctx, request)).base;
     const created = await createWorktree(ctx, request, base, { replacing: row, staleEntry: entry ?? null });
     return { ...created, notes: [...notes, reason("recreated_missing"), ...created.notes] };
   }

@@ -8,7 +8,7 @@ import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import { readAdminDirs } from "../shared/admin.js";
 import { newRow, writeRowIdentity } from "../shared/rows.js";
-import { canonicalTask } from "../shared/identity.js";
+import { canonicalTask } from "../shared/task.js";
 import { handleForBranch } from "../shared/handle.js";
 import { parseLockOwner } from "../shared/lock-owner.js";
 import { NO_LEASE, leaseLockText, leaseView, newLease, writeLock, DEFAULT_TTL_MS, type LeaseFields } from "../shared/lease.js";
@@ -124,7 +124,7 @@ function insertAdopted(
   o: { entry: WorktreeEntry; branch: string; base: { ref: string; commit: string } | null; lease: LeaseFields; taskRaw: string | null },
 ): WorktreeRow {
   const handle = handleForBranch(ctx, o.branch);
-  const task = o.taskRaw === null ? null : canonicalTask(o.taskRaw);
+  const task = o.taskRaw === null ? null : canonicalTask(o.taskRaw, ctx.repo.identity);
   const row = ctx.registry.write(() => {
     const inserted = ctx.registry.worktrees.insert(
       newRow({

@@ -14,6 +14,7 @@ import { resultFor, type AddRequest, type AddResult } from "../shared/request.js
 import { runBootstrap } from "../bootstrap/index.js";
 import { releaseMutationLockEarly } from "../shared/mutation-lock.js";
 import { changedCount, readDirty } from "../facts/index.js";
+import { canonicalTask } from "../shared/task.js";
 
 function recordIdentity(ctx: Ctx, row: WorktreeRow): void {
   const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
@@ -159,7 +160,7 @@ export function recoverFromIdentityFile(ctx: Ctx, request: AddRequest, entry: Wo
         branch: identity.branch,
         baseRef: identity.base.ref,
         baseCommit: identity.base.commit,
-        task: identity.task,
+        task: identity.task === null ? null : canonicalTask(identity.task, identity.repo),
         taskRaw: identity.task,
         owner: identity.owner,
       }),

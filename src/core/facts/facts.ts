@@ -28,7 +28,8 @@ export interface Snapshot {
   rows: WorktreeRow[];
   admins: Map<string, string>;
   cwds: Map<number, string> | null;
-  /** Commits reachable from some worktree HEAD and from no remote-tracking ref, with parents. */
+  /** Commits reachable from some worktree HEAD, from no remote-tracking ref and not from the local
+   * default branch (its commits are the default branch's, not the worktree's: SPEC §4.6), with parents. */
   unpushedGraph: Map<string, string[]> | null;
   /** Commits reachable from some worktree HEAD and not from any target. */
   unmergedGraph: Map<string, string[]> | null;
@@ -52,8 +53,10 @@ export async function readSnapshot(repo: RepoContext, registry: Registry): Promi
   const rowHeads = rows.map((r) => refs.get(`refs/heads/${r.branch}`)?.oid);
   const heads = [...new Set([...entries.map((e) => e.head), ...rowHeads].filter((h): h is string => !!h))];
   const remoteRefs = refList.filter((r) => r.ref.startsWith("refs/remotes/")).map((r) => r.ref);
+  const localDefault = defaultBranch ? `refs/heads/${defaultBranch.name}` : null;
+  const notOwnWork = localDefault && refs.has(localDefault) ? [...remoteRefs, localDefault] : remoteRefs;
   const [unpushedGraph, unmergedGraph] = await Promise.all([
-    repo.remotes.length > 0 ? readRevListParents(repo.primary, heads, remoteRefs) : Promise.resolve(null),
+    repo.remotes.length > 0 ? readRevListParents(repo.primary, heads, notOwnWork) : Promise.resolve(null),
     targets.length > 0 ? readRevListParents(repo.primary, heads, targets) : Promise.resolve(null),
   ]);
   const fingerprints = await readFingerprintBasis(repo, registry, heads);

@@ -1,36 +1,53 @@
 import { describe, expect, it } from "vitest";
-import { cleanupBacklog, duplicateTaskGroups, patchEquivalentGroups, summarize } from "./groups.js";
+import { cleanupBacklog, duplicateTaskGroups, patchEquivalentGroups, summarize, type GroupMember } from "./groups.js";
 import type { Disposition } from "./types.js";
 
-type M = {
-  repo: string | null;
-  handle: string | null;
-  task: string | null;
-  managed: boolean;
-  disposition: Disposition;
-  lastActivity: string | null;
-  path: string;
+type M = GroupMember;
+type Work = "preserved" | "dirty" | "unpushed" | "unknown";
+const m = (handle: string, disposition: Disposition, createdAt: string, extra: Partial<M> & { work?: Work; live?: boolean } = {}): M => {
+  const { work = "preserved", live = disposition === "live", ...rest } = extra;
+  return {
+    repo: "r",
+    handle,
+    task: "t-1",
+    managed: true,
+    disposition,
+    createdAt,
+    path: `/w/${handle}`,
+    liveness: { state: live ? "live" : "none", signals: [] },
+    dirty:
+      work === "unknown"
+        ? null
+        : { tracked: work === "dirty" ? 1 : 0, untracked: 0, conflicted: 0, operation: null, ignored: { count: 0, bytes: 0, sample: [] } },
+    unpushed: work === "unpushed" ? 2 : 0,
+    merged: { target: "refs/heads/main", how: null },
+    ...rest,
+  };
 };
-const m = (handle: string, disposition: Disposition, lastActivity: string, extra: Partial<M> = {}): M => ({
-  repo: "r",
-  handle,
-  task: "t-1",
-  managed: true,
-  disposition,
-  lastActivity,
-  path: `/w/${handle}`,
-  ...extra,
-});
 
-describe("duplicateTaskGroups", () => {
-  it.each<[string, M[], string]>([
-    ["live wins", [m("a", "reclaimable", "2026-03"), m("b", "live", "2026-01"), m("c", "needs_salvage", "2026-02")], "b"],
-    ["then unpreserved work", [m("a", "reclaimable", "2026-03"), m("c", "needs_salvage", "2026-01"), m("d", "idle", "2026-02")], "d"],
-    ["then newest activity", [m("a", "reclaimable", "2026-01"), m("b", "reapable", "2026-03")], "b"],
-    ["ties by handle", [m("b", "reclaimable", "2026-01"), m("a", "reclaimable", "2026-01")], "a"],
-  ])("%s", (_l, members, canonical) => {
-    const [group] = duplicateTaskGroups(members);
+describe("duplicateTaskGroups: the canonical member holds the most work", () => {
+  const ahead = new Map([
+    ["/w/old", 3],
+    ["/w/new", 0],
+  ]);
+  it.each<[string, M[], string, boolean]>([
+    ["unpreserved work beats live", [m("a", "live", "2026-01"), m("b", "needs_salvage", "2026-02", { work: "unpushed" })], "b", false],
+    ["dirty beats live", [m("a", "live", "2026-01"), m("b", "live", "2026-02", { work: "dirty" })], "b", false],
+    ["then live", [m("a", "reclaimable", "2026-01"), m("b", "live", "2026-03")], "b", false],
+    ["then most commits ahead: pushed work beats an empty newest worktree", [m("new", "live", "2026-03"), m("old", "live", "2026-01")], "old", false],
+    ["then oldest createdAt", [m("a", "reclaimable", "2026-03"), m("b", "reapable", "2026-01")], "b", false],
+    ["ties by handle", [m("b", "reclaimable", "2026-01"), m("a", "reclaimable", "2026-01")], "a", false],
+    [
+      "two members with unpreserved work: conflict",
+      [m("a", "idle", "2026-01", { work: "unpushed" }), m("b", "needs_salvage", "2026-02", { work: "dirty" }), m("c", "live", "2026-03")],
+      "a",
+      true,
+    ],
+    ["unknown facts count as work", [m("a", "unknown", "2026-02", { work: "unknown" }), m("b", "reclaimable", "2026-01")], "a", false],
+  ])("%s", (_l, members, canonical, conflict) => {
+    const [group] = duplicateTaskGroups(members, ahead);
     expect(group?.canonical).toBe(canonical);
+    expect(group?.conflict).toBe(conflict);
     expect(group?.handles).toEqual(members.map((x) => x.handle).sort());
     expect(group?.others).toEqual(group?.handles.filter((h) => h !== canonical));
   });
@@ -46,7 +63,9 @@ describe("duplicateTaskGroups", () => {
       m("g", "reclaimable", "1", { task: "t-2" }),
     ];
     expect(duplicateTaskGroups(members)).toEqual([]);
-    expect(duplicateTaskGroups([...members, m("h", "idle", "1")])).toEqual([{ repo: "r", task: "t-1", handles: ["a", "h"], canonical: "a", others: ["h"] }]);
+    expect(duplicateTaskGroups([...members, m("h", "idle", "1")])).toEqual([
+      { repo: "r", task: "t-1", handles: ["a", "h"], canonical: "a", others: ["h"], conflict: false },
+    ]);
   });
 });
 

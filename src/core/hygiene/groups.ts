@@ -12,34 +12,54 @@ import {
   type HygieneWorktree,
   type PatchEquivalentGroup,
 } from "./types.js";
+import { assessPreservation } from "./assess.js";
+import { isClean } from "../facts/index.js";
 
-type GroupMember = Pick<HygieneWorktree, "repo" | "handle" | "task" | "managed" | "disposition" | "lastActivity" | "path">;
+export type GroupMember = Pick<
+  HygieneWorktree,
+  "repo" | "handle" | "task" | "managed" | "disposition" | "path" | "createdAt" | "liveness" | "dirty" | "unpushed" | "merged"
+>;
 
-/** Holds work nobody else has: dirty, or commits neither merged nor pushed. */
-function holdsUnpreservedWork(w: GroupMember): boolean {
-  return w.disposition === "needs_salvage" || w.disposition === "idle";
+/** Holds work nobody else has (SPEC §3.6): dirty, work not preserved, or either one unknown. */
+export function holdsUnpreservedWork(w: GroupMember): boolean {
+  if (w.disposition === "needs_salvage") return true;
+  if (!w.dirty || !isClean(w.dirty)) return true;
+  return assessPreservation(w).state !== "yes";
 }
 
-/** Canonical member: live, else holding unpreserved work, else newest activity; ties by handle. */
-export function canonicalOf<T extends GroupMember>(members: readonly T[]): T {
-  const rank = (w: T): number => (w.disposition === "live" ? 0 : holdsUnpreservedWork(w) ? 1 : 2);
-  return [...members].sort(
-    (a, b) => rank(a) - rank(b) || (b.lastActivity ?? "").localeCompare(a.lastActivity ?? "") || (a.handle ?? a.path).localeCompare(b.handle ?? b.path),
-  )[0] as T;
+/**
+ * Canonical member (SPEC §3.6): the one holding the most work — unpreserved work or dirty first,
+ * then live, then most commits ahead of its base (`ahead`, by path), then oldest `createdAt`;
+ * ties by handle. An empty new worktree never outranks one with (pushed) commits.
+ */
+export function canonicalOf<T extends GroupMember>(members: readonly T[], ahead: ReadonlyMap<string, number | null> = new Map()): T {
+  const key = (w: T) => [holdsUnpreservedWork(w) ? 0 : 1, w.liveness.state === "live" ? 0 : 1, -(ahead.get(w.path) ?? 0)];
+  const byKey = (a: T, b: T): number => {
+    const [ka, kb] = [key(a), key(b)];
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return (ka[i] as number) - (kb[i] as number);
+    return compareText(a.createdAt ?? "", b.createdAt ?? "") || compareText(a.handle ?? a.path, b.handle ?? b.path);
+  };
+  return [...members].sort(byKey)[0] as T;
 }
 
-/** Managed worktrees of one repo sharing a task (missing directories and husks are not allocations). */
-export function duplicateTaskGroups(worktrees: readonly GroupMember[]): DuplicateTaskGroup[] {
-  const groups = new Map<string, GroupMember[]>();
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Managed worktrees of one repo sharing a task, two or more (missing directories and husks are not allocations). */
+export function taskGroups<T extends GroupMember>(worktrees: readonly T[]): T[][] {
+  const groups = new Map<string, T[]>();
   for (const w of worktrees) {
     if (!w.managed || !w.task || !w.handle || !w.repo || w.disposition === "missing" || w.disposition === "husk") continue;
     const key = JSON.stringify([w.repo, w.task]);
     groups.set(key, [...(groups.get(key) ?? []), w]);
   }
+  return [...groups.values()].filter((members) => members.length > 1);
+}
+
+/** The duplicate-task groups; `conflict` when two or more members hold unpreserved work (then nothing is to be removed). */
+export function duplicateTaskGroups(worktrees: readonly GroupMember[], ahead: ReadonlyMap<string, number | null> = new Map()): DuplicateTaskGroup[] {
   const out: DuplicateTaskGroup[] = [];
-  for (const members of groups.values()) {
-    if (members.length < 2) continue;
-    const canonical = canonicalOf(members);
+  for (const members of taskGroups(worktrees)) {
+    const canonical = canonicalOf(members, ahead);
     const handles = members.map((m) => m.handle as string).sort();
     out.push({
       repo: canonical.repo as string,
@@ -47,6 +67,7 @@ export function duplicateTaskGroups(worktrees: readonly GroupMember[]): Duplicat
       handles,
       canonical: canonical.handle as string,
       others: handles.filter((h) => h !== canonical.handle),
+      conflict: members.filter(holdsUnpreservedWork).length > 1,
     });
   }
   return out.sort((a, b) => a.repo.localeCompare(b.repo) || a.task.localeCompare(b.task));

@@ -25,7 +25,7 @@ const report: HygieneReport = {
   repos: [{ identity: "r", name: "a<pp", primary: "/p", defaultBranch: "main" }],
   summary: summarize([worktree]),
   worktrees: [worktree],
-  duplicateTaskGroups: [{ repo: "r", task: "<t>", handles: ["a", "b"], canonical: "a", others: ["b"] }],
+  duplicateTaskGroups: [{ repo: "r", task: "<t>", handles: ["a", "b"], canonical: "a", others: ["b"], conflict: false }],
   patchEquivalentGroups: [],
   preventableDuplicates: { count: 0, recent: [] },
   cleanupBacklog: { count: 1, bytes: 1024, byDisposition: { reclaimable: { count: 1, bytes: 1024 } } },

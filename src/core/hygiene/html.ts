@@ -109,8 +109,10 @@ function row(w: HygieneWorktree): string {
 
 function groups(r: HygieneReport): string {
   const dup = r.duplicateTaskGroups
-    .map(
-      (g) => `<li><b>${text(g.task)}</b>: keep <code>${text(g.canonical)}</code>; duplicates ${g.others.map((o) => `<code>${text(o)}</code>`).join(", ")}</li>`,
+    .map((g) =>
+      g.conflict
+        ? `<li><b>${text(g.task)}</b>: conflict — ${g.handles.map((h) => `<code>${text(h)}</code>`).join(", ")}: several hold work nobody else has; remove none</li>`
+        : `<li><b>${text(g.task)}</b>: <code>${text(g.canonical)}</code> holds the most work; duplicates ${g.others.map((o) => `<code>${text(o)}</code>`).join(", ")}</li>`,
     )
     .join("");
   const patch = r.patchEquivalentGroups

@@ -8,7 +8,8 @@ import { resolve } from "node:path";
 import { gatherRepo, type RepoGather } from "./gather.js";
 import { assessDisposition } from "./assess.js";
 import { suggest } from "./suggest.js";
-import { cleanupBacklog, duplicateTaskGroups, patchEquivalentGroups, summarize } from "./groups.js";
+import { cleanupBacklog, duplicateTaskGroups, patchEquivalentGroups, summarize, taskGroups } from "./groups.js";
+import { countRevs } from "../../git/read.js";
 import { listRootEntries, readHuskFacts, type KnownRepo } from "./husk.js";
 import { measureFleet } from "./disk.js";
 import { readLiveness } from "../facts/index.js";
@@ -19,7 +20,7 @@ import { failure } from "../shared/errors.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import type { Ctx } from "../shared/context.js";
 import type { Facts } from "../shared/types.js";
-import type { DiskSummary, HygieneReport, HygieneWorktree, Subject, Verdict } from "./types.js";
+import type { DiskSummary, HygieneReport, HygieneWorktree, PreventableSuggestion, Subject, Verdict } from "./types.js";
 
 export interface HygieneOptions {
   allRepos?: boolean | undefined;
@@ -160,7 +161,7 @@ export async function hygiene(ctxs: Ctx[], options: HygieneOptions, scopeNotes: 
     repos: fleet.gathers.map((g) => g.summary),
     summary,
     worktrees,
-    duplicateTaskGroups: duplicateTaskGroups(worktrees),
+    duplicateTaskGroups: duplicateTaskGroups(worktrees, await commitsAhead(ctxs, worktrees)),
     patchEquivalentGroups: patchEquivalentGroups(patchMembers),
     preventableDuplicates: preventableDuplicates(ctxs),
     cleanupBacklog: cleanupBacklog(worktrees, fleet.disk ? fleet.disk.backlogBytes : null),
@@ -170,6 +171,30 @@ export async function hygiene(ctxs: Ctx[], options: HygieneOptions, scopeNotes: 
   return report;
 }
 
+/** Commits ahead of the recorded base, for members of duplicate-task groups only (one rev-list each; null when unknown). */
+async function commitsAhead(ctxs: Ctx[], worktrees: readonly HygieneWorktree[]): Promise<Map<string, number | null>> {
+  const primaries = new Map(ctxs.map((c) => [c.repo.identity, c.repo.primary]));
+  const ahead = new Map<string, number | null>();
+  for (const w of taskGroups(worktrees).flat()) {
+    const primary = w.repo ? primaries.get(w.repo) : undefined;
+    ahead.set(
+      w.path,
+      primary && w.head && w.base
+        ? await countRevs(primary, w.head, [w.base.commit]).catch(() => null) /* an unreadable count is unknown, never a guess */
+        : null,
+    );
+  }
+  return ahead;
+}
+
+/** The hint of a preventable duplicate: the policy admission recorded as the one that would have reused a worktree. */
+export function preventableSuggestion(data: Record<string, unknown>): PreventableSuggestion | null {
+  const would = data.wouldReuse as { policy?: unknown; handle?: unknown } | undefined;
+  if (typeof would?.handle !== "string" || (would.policy !== "reuse-compatible" && would.policy !== "recycle-terminal")) return null;
+  const verb = would.policy === "reuse-compatible" ? "reused" : "recycled";
+  return { policy: would.policy, handle: would.handle, action: `pass --policy ${would.policy} for this task: it would have ${verb} ${would.handle}` };
+}
+
 function preventableDuplicates(ctxs: Ctx[]): HygieneReport["preventableDuplicates"] {
   const registry = (ctxs[0] as Ctx).registry;
   let count = 0;
@@ -177,7 +202,7 @@ function preventableDuplicates(ctxs: Ctx[]): HygieneReport["preventableDuplicate
   for (const ctx of ctxs) {
     count += registry.events.count(ctx.repo.identity, "preventable_duplicate");
     for (const e of registry.events.ofKind(ctx.repo.identity, "preventable_duplicate", 20))
-      recent.push({ at: e.at, repo: e.repo, handle: e.handle, task: e.task, owner: e.owner, data: e.data });
+      recent.push({ at: e.at, repo: e.repo, handle: e.handle, task: e.task, owner: e.owner, data: e.data, suggestion: preventableSuggestion(e.data) });
   }
   recent.sort((a, b) => b.at.localeCompare(a.at));
   return { count, recent: recent.slice(0, 20) };

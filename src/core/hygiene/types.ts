@@ -70,6 +70,8 @@ export interface DuplicateTaskGroup {
   handles: string[];
   canonical: string;
   others: string[];
+  /** Two or more members hold work nobody else has: no member is to be removed. */
+  conflict: boolean;
 }
 
 export interface PatchEquivalentGroup {
@@ -103,6 +105,13 @@ export interface HygieneSummary {
   disk?: DiskSummary;
 }
 
+export interface PreventableSuggestion {
+  policy: "reuse-compatible" | "recycle-terminal";
+  /** The worktree that policy would have taken. */
+  handle: string;
+  action: string;
+}
+
 export interface HygieneReport {
   ok: true;
   generatedAt: string;
@@ -113,7 +122,16 @@ export interface HygieneReport {
   patchEquivalentGroups: PatchEquivalentGroup[];
   preventableDuplicates: {
     count: number;
-    recent: { at: string; repo: string; handle: string | null; task: string | null; owner: string | null; data: Record<string, unknown> }[];
+    recent: {
+      at: string;
+      repo: string;
+      handle: string | null;
+      task: string | null;
+      owner: string | null;
+      data: Record<string, unknown>;
+      /** The policy that would really have reused a worktree (null for events recorded before v2). */
+      suggestion: PreventableSuggestion | null;
+    }[];
   };
   cleanupBacklog: { count: number; bytes: number | null; byDisposition: Partial<Record<Disposition, BacklogBucket>> };
   notes: Reason[];

@@ -3,3 +3,4 @@ export { lineage } from "./lineage.js";
 export type { LineageEvent, LineageResult } from "./lineage.js";
 export { proveRecyclable, recycle, recycleWith } from "./recycle.js";
 export type { RecycleOptions } from "./recycle.js";
+export type { RecycleProof } from "./verdict.js";

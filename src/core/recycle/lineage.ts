@@ -3,7 +3,7 @@
 // about either end of a recycle shows the events of every handle in that chain.
 import type { EventKind, EventRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
-import { canonicalTask } from "../shared/identity.js";
+import { canonicalTask } from "../shared/task.js";
 import { usageError } from "../shared/errors.js";
 
 export interface LineageEvent {
@@ -32,7 +32,8 @@ export function lineage(ctx: Ctx, options: { target: string }): LineageResult {
   if (target.length === 0) throw usageError("invalid_argument", "lineage needs a handle or a task");
   const found = new Map<number, EventRow>();
   const mine = (events: EventRow[]) => events.filter((e) => e.repo === ctx.repo.identity);
-  for (const event of mine(ctx.registry.events.for({ task: canonicalTask(target) }))) if (event.task === canonicalTask(target)) found.set(event.id, event);
+  const task = canonicalTask(target, ctx.repo.identity);
+  for (const event of mine(ctx.registry.events.for({ task }))) if (event.task === task) found.set(event.id, event);
   const queue = [target];
   const seen = new Set<string>();
   while (queue.length > 0) {

@@ -83,11 +83,12 @@ export async function recycle(ctx: Ctx, options: RecycleOptions): Promise<AddRes
   });
   const decide = async (): Promise<AddResult> => {
     const target = await resolveTarget(ctx, options.target);
-    const base = await resolveBase(ctx, request);
+    const { base, notes } = await resolveBase(ctx, request);
     const snapshot = await readSnapshot(ctx.repo, ctx.registry);
     const proof = await proveRecyclable(ctx, snapshot, target, request);
-    if (proof.reasons.length > 0 || !proof.row) return resultFor(request, "refused", { base, reasons: proof.reasons });
-    return recycleWith(ctx, request, base, { ...proof, row: proof.row });
+    if (proof.reasons.length > 0 || !proof.row) return resultFor(request, "refused", { base, reasons: proof.reasons, notes });
+    const result = await recycleWith(ctx, request, base, { ...proof, row: proof.row });
+    return { ...result, notes: [...notes, ...result.notes] };
   };
   return request.dryRun ? decide() : withMutationLock(ctx.repo.commonDir, decide);
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalRemote, canonicalTask, disambiguateRepoName, handleFor, localIdentity, repoNameFrom, slug } from "./identity.js";
+import { canonicalRemote, disambiguateRepoName, handleFor, localIdentity, repoNameFrom, slug } from "./identity.js";
 
 const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 // Arbitrary unicode, plus strings built from URL-ish pieces so the parsers' corner cases actually get hit.
@@ -195,39 +195,5 @@ describe("slug and handleFor", () => {
       ["", "-"],
     ];
     for (const [a, b] of pairs) expect(slug(a)).not.toBe(slug(b));
-  });
-});
-
-describe("canonicalTask", () => {
-  it.each([
-    ["  HTTPS://GitHub.com/Org/Repo/issues/12/?utm=x#frag  ", "https://github.com/Org/Repo/issues/12"],
-    ["http://Example.com:80/Path/", "http://example.com/Path"],
-    ["https://example.com:443", "https://example.com"],
-    ["https://example.com:8443/A?b", "https://example.com:8443/A"],
-    ["http://example.com:443/", "http://example.com:443"],
-    ["https://User@Example.com/x", "https://User@example.com/x"],
-    ["https://example.com/", "https://example.com"],
-    ["https://example.com///", "https://example.com"],
-    ["  T-1  ", "t-1"],
-    ["JIRA-123 Fix Login", "jira-123 fix login"],
-    ["ftp://Example.com/A", "ftp://example.com/a"],
-  ])("%j → %j", (task, expected) => {
-    expect(canonicalTask(task)).toBe(expected);
-  });
-
-  it("is idempotent", () => {
-    const urlish = fc
-      .tuple(
-        fc.constantFrom("http", "HTTPS", "https", "hTTp"),
-        anyString,
-        fc.constantFrom("", ":80", ":443", ":0443", ":8080", ":"),
-        anyString,
-        fc.constantFrom("", "?q", "#f", "/", " "),
-      )
-      .map(([s, h, p, path, tail]) => `${s}://${h}${p}/${path}${tail}`);
-    fc.assert(
-      fc.property(fc.oneof(anyString, urlish), (t) => canonicalTask(canonicalTask(t)) === canonicalTask(t)),
-      { numRuns: 3000 },
-    );
   });
 });

@@ -1,4 +1,4 @@
-// Pure naming rules (SPEC §1): canonical remote keys, repo names, branch slugs, handles, canonical tasks.
+// Pure naming rules (SPEC §1): canonical remote keys, repo names, branch slugs, handles (tasks: task.ts).
 import { createHash } from "node:crypto";
 
 const sha256Hex = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
@@ -134,22 +134,4 @@ export function slug(branch: string, hashLength: HashLength = 8): string {
 
 export function handleFor(repoName: string, branch: string, hashLength: HashLength = 8): string {
   return `${repoName}@${slug(branch, hashLength)}`;
-}
-
-/** http(s) URL: no query/fragment, lowercase scheme+host, no default port, no trailing `/`; else trim+lowercase. */
-export function canonicalTask(task: string): string {
-  const t = task.trim();
-  const m = /^(https?):\/\/([^/?#\s]*)(?=$|[/?#])([^?#]*)/i.exec(t);
-  if (!m) return t.toLowerCase();
-  const scheme = asciiLower(m[1] ?? "");
-  const authority = m[2] ?? "";
-  const at = authority.lastIndexOf("@") + 1;
-  const hp = /^(\[[^\]]*\]|[^:]*)(?::(\d*))?$/.exec(authority.slice(at));
-  let host = authority.slice(at).toLowerCase();
-  if (hp) {
-    const port = stripLeadingZeros(hp[2] ?? "");
-    const dropPort = port === "" || port === (scheme === "https" ? "443" : "80");
-    host = (hp[1] ?? "").toLowerCase() + (dropPort ? "" : `:${port}`);
-  }
-  return `${scheme}://${authority.slice(0, at)}${host}${(m[3] ?? "").replace(/[\s/]+$/, "")}`;
 }

@@ -22,9 +22,11 @@ export const AddInput = z
     pid: ownerPid.optional(),
     ttl: ttl.optional(),
     policy: z
-      .enum(["isolated", "reuse-compatible", "recycle-terminal"])
+      .enum(["isolated", "reuse-compatible", "recycle-terminal", "exclusive-task"])
       .optional()
-      .describe("what to do with a candidate found before allocating (default isolated: always a new worktree)"),
+      .describe(
+        "what to do with existing worktrees of the same task or patch (default isolated): isolated = always create a new worktree (a reusable one is recorded as a preventable duplicate); reuse-compatible = take over the first eligible active candidate; recycle-terminal = recycle a released worktree that passes the recycle proof; exclusive-task = refuse (task_held_elsewhere) while another owner's live lease holds the same task, else as reuse-compatible",
+      ),
     resume: z.boolean().optional().describe("adopt a dirty worktree of the same task"),
     bootstrap: z.boolean().optional().describe("false skips bootstrap (--no-bootstrap)"),
     dryRun: z.boolean().optional().describe("decide and report, change nothing"),

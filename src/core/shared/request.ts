@@ -1,14 +1,14 @@
 // The admission request and result (SPEC §3.1), shared by `add`, `recycle` and `salvage restore`:
 // validation of the options, the default base, and the one result shape every path returns.
-import { readFullRefName, resolveCommit } from "../../git/read.js";
+import { isAncestor, readFullRefName, resolveCommit } from "../../git/read.js";
 import type { Lifecycle, WorktreeRow } from "../../registry/index.js";
-import { canonicalTask } from "./identity.js";
+import { canonicalTask } from "./task.js";
 import { handleForBranch } from "./handle.js";
 import { requireBranch, requireTtl, requireOneOf, requirePid, requireText } from "./validate.js";
 import { managedPath, type Ctx } from "./context.js";
 import { readDefaultBranch } from "./repo.js";
 import { DEFAULT_TTL_MS, leaseView } from "./lease.js";
-import type { Reason } from "./reasons.js";
+import { reason, type Reason } from "./reasons.js";
 import { usageError } from "./errors.js";
 import { parseDuration } from "./duration.js";
 import type { Lease } from "./types.js";
@@ -17,7 +17,7 @@ import type { BootstrapReport } from "./bootstrap-report.js";
 /** The commit a new worktree starts from, with the ref it was named by. */
 export type Base = { ref: string; commit: string };
 
-export const POLICIES = ["isolated", "reuse-compatible", "recycle-terminal"] as const;
+export const POLICIES = ["isolated", "reuse-compatible", "recycle-terminal", "exclusive-task"] as const;
 export type Policy = (typeof POLICIES)[number];
 
 export type CandidateKind = "same_task" | "patch_equivalent";
@@ -111,7 +111,7 @@ export async function validateAdd(ctx: Ctx, options: AddOptions): Promise<AddReq
     path: managedPath(ctx.workspace, handle),
     explicitBase,
     baseText: options.base ?? null,
-    task: taskRaw === null ? null : canonicalTask(taskRaw),
+    task: taskRaw === null ? null : canonicalTask(taskRaw, ctx.repo.identity),
     taskRaw,
     owner,
     pid: requirePid(options.pid),
@@ -123,20 +123,33 @@ export async function validateAdd(ctx: Ctx, options: AddOptions): Promise<AddReq
   };
 }
 
-/** The base a new worktree starts from: --base, else the default branch (local, else origin's). */
-export async function resolveBase(ctx: Ctx, request: AddRequest): Promise<{ ref: string; commit: string }> {
-  if (request.explicitBase) return { ref: request.explicitBase, commit: (await resolveCommit(ctx.repo.primary, request.explicitBase)) as string };
+/**
+ * The base a new worktree starts from (SPEC §4.4): --base, else the newer of the local default
+ * branch and origin's copy when one contains the other (what a `git fetch` brought in), else — they
+ * diverged — the local one with note `base_diverged`. Never a network call.
+ */
+export async function resolveBase(ctx: Ctx, request: AddRequest): Promise<{ base: Base; notes: Reason[] }> {
+  if (request.explicitBase)
+    return { base: { ref: request.explicitBase, commit: (await resolveCommit(ctx.repo.primary, request.explicitBase)) as string }, notes: [] };
   const def = await readDefaultBranch(ctx.repo);
   if (!def)
     throw usageError(
       "default_branch_unknown",
       "the default branch is unknown (a remote exists without origin/HEAD); pass --base or set defaultBranch in .orchard.json",
     );
-  for (const ref of [`refs/heads/${def.name}`, `refs/remotes/origin/${def.name}`]) {
-    const commit = await resolveCommit(ctx.repo.primary, ref);
-    if (commit) return { ref, commit };
+  const local = { ref: `refs/heads/${def.name}`, commit: await resolveCommit(ctx.repo.primary, `refs/heads/${def.name}`) };
+  const remoteRef = `refs/remotes/origin/${def.name}`;
+  const remote = { ref: remoteRef, commit: ctx.repo.remotes.includes("origin") ? await resolveCommit(ctx.repo.primary, remoteRef) : null };
+  if (local.commit === null && remote.commit === null)
+    throw usageError("default_branch_unknown", `the default branch ${def.name} has no commit here; pass --base`);
+  if (local.commit === null || remote.commit === null || local.commit === remote.commit) {
+    const chosen = local.commit !== null ? local : remote;
+    return { base: { ref: chosen.ref, commit: chosen.commit as string }, notes: [] };
   }
-  throw usageError("default_branch_unknown", `the default branch ${def.name} has no commit here; pass --base`);
+  const cwd = ctx.repo.primary;
+  if (await isAncestor(cwd, local.commit, remote.commit)) return { base: { ref: remote.ref, commit: remote.commit }, notes: [] };
+  if (await isAncestor(cwd, remote.commit, local.commit)) return { base: { ref: local.ref, commit: local.commit }, notes: [] };
+  return { base: { ref: local.ref, commit: local.commit }, notes: [reason("base_diverged", { local: local.commit, remote: remote.commit, ref: remote.ref })] };
 }
 
 export function resultFor(request: AddRequest, action: AddAction, extra: Partial<AddResult> & { row?: WorktreeRow | undefined }): AddResult {
