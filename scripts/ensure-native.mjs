@@ -1,5 +1,6 @@
 // Makes sure the native SQLite binding loads. npm may skip dependency install scripts
 // (allowScripts), which leaves better-sqlite3 without its compiled addon on a fresh clone.
+// When the addon already loads (an installed clone, `npm install` again, `npm link`), nothing is rebuilt.
 import { createRequire } from "node:module";
 import { spawnSync } from "node:child_process";
 
@@ -19,7 +20,8 @@ function loads() {
 if (!loads()) {
   process.stderr.write("building better-sqlite3 from source (node-gyp)…\n");
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const r = spawnSync(npm, ["rebuild", "better-sqlite3", "--foreground-scripts", "--allow-scripts=better-sqlite3", "--ignore-scripts=false"], {
+  // No --allow-scripts: npm 11 rejects it in a project (EALLOWSCRIPTS); package.json's allowScripts covers it.
+  const r = spawnSync(npm, ["rebuild", "better-sqlite3", "--foreground-scripts", "--ignore-scripts=false"], {
     stdio: "inherit",
   });
   if (r.status !== 0 || !loads()) {

@@ -1,33 +1,20 @@
 // `orchard hygiene --html`: the page renders in a real browser (headless Chromium through
 // playwright-core), shows one row per worktree with hostile paths escaped, filters work, fetches
-// nothing, and the console stays clean. Chromium must be installed (CI: .ci/run installs it).
+// nothing, and the console stays clean. The browser comes from npm (see test/helpers/browser.ts).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../helpers/browser.js";
 import { Scenario, deadPid } from "../helpers/scenario.js";
-
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 let browser: Browser;
 let s: Scenario;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`the HTML test needs Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (CI does this in .ci/run)`);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-});
+  browser = (await launchChromium()).browser;
+}, 120_000); // the first run unpacks the npm Chromium (about 200 MB)
 afterAll(async () => {
   await browser?.close();
 });
