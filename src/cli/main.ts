@@ -1,50 +1,9 @@
 #!/usr/bin/env node
-// The orchard command line: argv → command → render. Usage errors exit 2.
-import { Command, CommanderError } from "commander";
+// The orchard executable. `orchard --version` answers from package.json alone; anything else loads
+// the argument parser and its command declarations (program.ts), which load what they run.
 import { readFileSync } from "node:fs";
-import { printUsageError } from "./output.js";
-import * as admission from "./commands/admission.js";
-import * as inspect from "./commands/inspect.js";
-import * as hygiene from "./commands/hygiene.js";
-import * as recycle from "./commands/recycle.js";
-import * as reap from "./commands/reap.js";
-import * as mcp from "./commands/mcp.js";
-import * as demo from "./commands/demo.js";
-import * as claudeCode from "./commands/claude-code.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
-
-export function buildProgram(): Command {
-  const program = new Command("orchard")
-    .description("Keeps the git worktrees of parallel coding agents safe, reusable and clean.")
-    .version(version, "--version")
-    .option("--repo <path>", "a path inside the repository (default: cwd)")
-    .option("--home <dir>", "the workspace (default: ORCHARD_HOME or ~/.orchard)")
-    .option("--json", "print exactly one JSON object on stdout")
-    .showHelpAfterError(false)
-    .configureOutput({ outputError: () => undefined }) // printed once, by printUsageError
-    .exitOverride();
-  for (const module of [admission, inspect, recycle, hygiene, reap, claudeCode, mcp, demo]) module.register(program);
-  program.commands.forEach((c) => c.exitOverride());
-  return program;
-}
-
-async function main(argv: string[]): Promise<void> {
-  const program = buildProgram();
-  const json = argv.includes("--json");
-  try {
-    await program.parseAsync(argv);
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") {
-        process.exitCode = 0;
-        return;
-      }
-      printUsageError(error.message.replace(/^error: /, ""), { json });
-      return;
-    }
-    throw error;
-  }
-}
-
-await main(process.argv);
+const args = process.argv.slice(2);
+if (args.length === 1 && args[0] === "--version") process.stdout.write(`${version}\n`);
+else await (await import("./program.js")).main(process.argv, version);

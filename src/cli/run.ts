@@ -1,6 +1,8 @@
 // Runs one command: open the library, call it, print the result, close. Every error ends here.
+// The library is imported here, at the call, not at start-up: `--version`, `--help` and a usage
+// error never load it (docs/ARCHITECTURE.md, "Start-up cost").
 import type { Command } from "commander";
-import { Orchard } from "../core/orchard.js";
+import type { Orchard } from "../core/orchard.js";
 import { printError, printResult, type GlobalOptions, type Renderer } from "./output.js";
 
 export function globalsOf(command: Command): GlobalOptions {
@@ -16,6 +18,7 @@ export async function runWith<R extends { ok: boolean }>(
   const globals = globalsOf(command);
   let orchard: Orchard | undefined;
   try {
+    const { Orchard } = await import("../core/orchard.js");
     orchard = await Orchard.open({ ...(globals.repo ? { repo: globals.repo } : {}), ...(globals.home ? { home: globals.home } : {}) });
     const result = await fn(orchard, globals);
     printResult(result, globals, render, exitCode?.(result));

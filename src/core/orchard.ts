@@ -1,37 +1,25 @@
 // The library (SPEC §7): one object per workspace; each method takes one options object and
-// resolves to the same object as the CLI's --json. It never prints and never exits.
+// resolves to the same object as the CLI's --json. It never prints and never exits. Each method
+// imports its capability when called, so a process pays only for the commands it runs.
 import { resolve } from "node:path";
 import { Registry } from "../registry/index.js";
 import { resolveRepo, type RepoContext } from "./shared/repo.js";
 import { canonicalTask } from "./shared/task.js";
 import { defaultHome, openWorkspace, type Ctx, type Workspace } from "./shared/context.js";
-import { add, adopt, type AddOptions, type AddResult, type AdoptOptions, type AdoptResult } from "./admission/index.js";
-import { release, heartbeat, type ReleaseOptions, type HeartbeatOptions, type LeaseResult } from "./lifecycle/index.js";
-import { status, listRepo, type StatusResult, type ListResult } from "./inspect/index.js";
+import type { AddOptions, AddResult, AdoptOptions, AdoptResult } from "./admission/index.js";
+import type { ReleaseOptions, HeartbeatOptions, LeaseResult } from "./lifecycle/index.js";
+import type { StatusResult, ListResult } from "./inspect/index.js";
 import { AddInput, HeartbeatInput, ListInput, parseInput, ReleaseInput, StatusInput } from "./shared/inputs.js";
 import { AdoptInput, CleanupWaveInput, ReapOrphansInput, SalvageListInput, SalvageRestoreInput } from "./shared/inputs.js";
-import { reapOrphans, type ReapOptions, type ReapResult } from "./reap/index.js";
-import { salvageList, salvageRestore, type RestoreOptions, type RestoreResult, type SalvageListResult } from "./salvage/index.js";
-import { cleanupWave, type WaveOptions, type WaveResult } from "./wave/index.js";
+import type { ReapOptions, ReapResult } from "./reap/index.js";
+import type { RestoreOptions, RestoreResult, SalvageListResult } from "./salvage/index.js";
+import type { WaveOptions, WaveResult } from "./wave/index.js";
 import { LineageInput, RecycleInput, TrustInput } from "./shared/inputs.js";
-import { recycle, lineage, type RecycleOptions, type LineageResult } from "./recycle/index.js";
-import { trust, type TrustResult } from "./bootstrap/index.js";
+import type { RecycleOptions, LineageResult } from "./recycle/index.js";
+import type { TrustResult } from "./bootstrap/index.js";
 import { CleanupApplyInput, CleanupPlanInput, CleanupResumeInput, CleanupRunInput, HygieneInput } from "./shared/inputs.js";
-import {
-  runCleanupApply,
-  runCleanupPlan,
-  runCleanupRun,
-  runHygiene,
-  type CleanupApplyOptions,
-  type ProgressListener,
-  type CleanupPlanOptions,
-  type PlanResult,
-  type RunResult,
-  type ApplyResult,
-} from "./cleanup/index.js";
+import type { CleanupApplyOptions, ProgressListener, CleanupPlanOptions, PlanResult, RunResult, ApplyResult } from "./cleanup/index.js";
 import type { HygieneOptions, HygieneReport } from "./hygiene/index.js";
-
-import { findHostProcess, installHooks, parseCreatePayload, parseRemovePayload, worktreeCreate, worktreeRemove } from "./claude-code/index.js";
 import type { InstallOptions, InstallResult, WorktreeCreateResult, WorktreeRemoveResult } from "./claude-code/index.js";
 
 export interface OpenOptions {
@@ -73,26 +61,31 @@ export class Orchard {
   }
 
   async add(options: AddOptions & RepoOption): Promise<AddResult> {
+    const { add } = await import("./admission/index.js");
     const { repo, ...rest } = options;
     return add(await this.context(repo), parseInput(AddInput, rest) as AddOptions);
   }
 
   async release(options: ReleaseOptions & RepoOption): Promise<LeaseResult> {
+    const { release } = await import("./lifecycle/index.js");
     const { repo, ...rest } = options;
     return release(await this.context(repo), parseInput(ReleaseInput, rest) as ReleaseOptions);
   }
 
   async heartbeat(options: HeartbeatOptions & RepoOption): Promise<LeaseResult> {
+    const { heartbeat } = await import("./lifecycle/index.js");
     const { repo, ...rest } = options;
     return heartbeat(await this.context(repo), parseInput(HeartbeatInput, rest) as HeartbeatOptions);
   }
 
   async status(options: { target: string } & RepoOption): Promise<StatusResult> {
+    const { status } = await import("./inspect/index.js");
     const { repo, ...rest } = options;
     return status(await this.context(repo), parseInput(StatusInput, rest));
   }
 
   async list(options: { full?: boolean; allRepos?: boolean } & RepoOption = {}): Promise<ListResult> {
+    const { listRepo } = await import("./inspect/index.js");
     const { repo, ...rest } = options;
     const parsed = parseInput(ListInput, rest);
     const main = await listRepo(await this.context(repo), parsed);
@@ -110,45 +103,53 @@ export class Orchard {
   }
 
   async reapOrphans(options: ReapOptions & RepoOption = {}): Promise<ReapResult> {
+    const { reapOrphans } = await import("./reap/index.js");
     const { repo, ...rest } = options;
     return reapOrphans(await this.context(repo), parseInput(ReapOrphansInput, rest) as ReapOptions);
   }
 
   async salvageList(options: RepoOption = {}): Promise<SalvageListResult> {
+    const { salvageList } = await import("./salvage/index.js");
     const { repo, ...rest } = options;
     parseInput(SalvageListInput, rest);
     return salvageList(await this.context(repo));
   }
 
   async salvageRestore(options: RestoreOptions & RepoOption): Promise<RestoreResult> {
+    const { salvageRestore } = await import("./salvage/index.js");
     const { repo, ...rest } = options;
     return salvageRestore(await this.context(repo), parseInput(SalvageRestoreInput, rest) as RestoreOptions);
   }
 
   async cleanupWave(options: WaveOptions & RepoOption): Promise<WaveResult> {
+    const { cleanupWave } = await import("./wave/index.js");
     const { repo, ...rest } = options;
     return cleanupWave(await this.context(repo), parseInput(CleanupWaveInput, rest) as WaveOptions);
   }
 
   async adopt(options: AdoptOptions & RepoOption): Promise<AdoptResult> {
+    const { adopt } = await import("./admission/index.js");
     const { repo, ...rest } = options;
     return adopt(await this.context(repo), parseInput(AdoptInput, rest) as AdoptOptions);
   }
 
   /** Recycles a terminal worktree for new work (SPEC §3.4); resolves like `add`, action `recycled`. */
   async recycle(options: RecycleOptions & RepoOption): Promise<AddResult> {
+    const { recycle } = await import("./recycle/index.js");
     const { repo, ...rest } = options;
     return recycle(await this.context(repo), parseInput(RecycleInput, rest) as RecycleOptions);
   }
 
   /** The events of a handle (following recycles) or of a task, oldest first (SPEC §3.5). */
   async lineage(options: { target: string } & RepoOption): Promise<LineageResult> {
+    const { lineage } = await import("./recycle/index.js");
     const { repo, ...rest } = options;
     return lineage(await this.context(repo), parseInput(LineageInput, rest));
   }
 
   /** Trusts the repository's config as it is now: its commands may run (SPEC §6). */
   async trust(options: RepoOption = {}): Promise<TrustResult> {
+    const { trust } = await import("./bootstrap/index.js");
     const { repo, ...rest } = options;
     parseInput(TrustInput, rest);
     return trust(await this.context(repo));
@@ -156,36 +157,42 @@ export class Orchard {
 
   /** One truthful report: a disposition per worktree, groups, backlog, disk (SPEC §3.6). */
   async hygiene(options: HygieneOptions & RepoOption = {}): Promise<HygieneReport> {
+    const { runHygiene } = await import("./cleanup/index.js");
     const { repo, ...rest } = options;
     return runHygiene(this, repo, parseInput(HygieneInput, rest));
   }
 
   /** Computes and stores a cleanup plan (SPEC §3.7). */
   async cleanupPlan(options: CleanupPlanOptions & RepoOption = {}): Promise<PlanResult> {
+    const { runCleanupPlan } = await import("./cleanup/index.js");
     const { repo, ...rest } = options;
     return runCleanupPlan(this, repo, parseInput(CleanupPlanInput, rest));
   }
 
   /** Applies a stored plan: each item re-checked at the moment of use. */
   async cleanupApply(options: CleanupApplyOptions & RepoOption & { onProgress?: ProgressListener | undefined }): Promise<ApplyResult> {
+    const { runCleanupApply } = await import("./cleanup/index.js");
     const { repo, onProgress, ...rest } = options;
     return runCleanupApply(this, repo, parseInput(CleanupApplyInput, rest), onProgress);
   }
 
   /** Finishes a plan, re-checking items a crash left `applying`. */
   async cleanupResume(options: { planId: string; onProgress?: ProgressListener | undefined } & RepoOption): Promise<ApplyResult> {
+    const { runCleanupApply } = await import("./cleanup/index.js");
     const { repo, onProgress, ...rest } = options;
     return runCleanupApply(this, repo, parseInput(CleanupResumeInput, rest), onProgress);
   }
 
   /** Plan and apply until a fixed point. */
   async cleanupRun(options: CleanupPlanOptions & RepoOption & { onProgress?: ProgressListener | undefined } = {}): Promise<RunResult> {
+    const { runCleanupRun } = await import("./cleanup/index.js");
     const { repo, onProgress, ...rest } = options;
     return runCleanupRun(this, repo, parseInput(CleanupRunInput, rest), onProgress);
   }
 
   /** Claude Code's WorktreeCreate hook: `input` is the hook's stdin; the lease goes to `hostPid` (default: found up the parent chain). */
   async claudeCodeWorktreeCreate(input: string, options: { policy?: string; hostPid?: number | null } = {}): Promise<WorktreeCreateResult> {
+    const { findHostProcess, parseCreatePayload, worktreeCreate } = await import("./claude-code/index.js");
     const payload = parseCreatePayload(input);
     const hostPid = options.hostPid !== undefined ? options.hostPid : await findHostProcess(process.pid);
     return worktreeCreate(await this.context(payload.cwd), payload, { hostPid, policy: options.policy });
@@ -193,12 +200,14 @@ export class Orchard {
 
   /** Claude Code's WorktreeRemove hook: release, then remove only what cleanup's proof allows. */
   async claudeCodeWorktreeRemove(input: string): Promise<WorktreeRemoveResult> {
+    const { parseRemovePayload, worktreeRemove } = await import("./claude-code/index.js");
     const payload = parseRemovePayload(input);
     return worktreeRemove(await this.context(payload.cwd), payload);
   }
 
   /** Merge Orchard's hooks into Claude Code's settings (the project scope uses this repo's primary). */
   async claudeCodeInstall(options: Omit<InstallOptions, "primary"> & RepoOption): Promise<InstallResult> {
+    const { installHooks } = await import("./claude-code/index.js");
     const { repo, ...rest } = options;
     const primary = rest.scope === "project" ? (await this.context(repo)).repo.primary : "";
     return installHooks({ ...rest, primary });

@@ -9,7 +9,8 @@ import { fileURLToPath } from "node:url";
 import { hermeticEnv } from "./env.js";
 import { PROCESS_TIMEOUT_MS, WAIT_TIMEOUT_MS } from "./time.js";
 
-export const CLI = resolve(dirname(fileURLToPath(import.meta.url)), "../../dist/cli/main.js");
+// The shipped executable (package.json `bin`): the bundle that `npm run build` writes.
+export const CLI = resolve(dirname(fileURLToPath(import.meta.url)), "../../dist/bin/orchard.js");
 
 export function git(cwd: string, ...args: string[]): string {
   const out = execFileSync("git", args, { cwd, env: hermeticEnv(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: PROCESS_TIMEOUT_MS });

@@ -6,7 +6,7 @@
 import type { Command } from "commander";
 import { existsSync, realpathSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
-import { Orchard } from "../../core/orchard.js";
+import type { Orchard } from "../../core/orchard.js";
 import { usageError } from "../../core/shared/errors.js";
 import { globalsOf, runWith } from "../run.js";
 import type { GlobalOptions } from "../output.js";
@@ -77,6 +77,7 @@ export function register(program: Command): void {
       let orchard: Orchard | undefined;
       try {
         const input = await readStdin();
+        const { Orchard } = await import("../../core/orchard.js"); // loaded by the command, not at start-up
         orchard = await Orchard.open(globals.home ? { home: globals.home } : {});
         const created = await orchard.claudeCodeWorktreeCreate(input, opts.policy === undefined ? {} : { policy: opts.policy });
         process.stdout.write(`${created.path}\n`);

@@ -1,7 +1,6 @@
 // `orchard demo [--dir <path>]`: a narrated tour in a sandbox. Human narration streams to stdout;
 // with --json, one object summarising the run.
 import type { Command } from "commander";
-import { runDemo } from "../../demo/demo.js";
 import { globalsOf } from "../run.js";
 import { printError, printResult } from "../output.js";
 
@@ -16,6 +15,7 @@ export function register(program: Command): void {
         if (!globals.json) process.stdout.write(line + "\n");
       };
       try {
+        const { runDemo } = await import("../../demo/demo.js");
         const result = await runDemo(opts.dir ? { dir: opts.dir } : {}, narrate);
         printResult(result, globals, () => "");
       } catch (error) {

@@ -3,7 +3,8 @@
 import type { Command } from "commander";
 import { runWith } from "../run.js";
 import { table, short } from "../render.js";
-import { formatBytes, type HygieneReport } from "../../core/hygiene/index.js";
+import { formatBytes } from "../../core/shared/format.js";
+import type { HygieneReport } from "../../core/hygiene/index.js";
 import type { PlanResult, RunResult, ApplyResult, ItemView, Progress } from "../../core/cleanup/index.js";
 import type { Reason } from "../../core/shared/reasons.js";
 

@@ -1,6 +1,5 @@
 // `orchard mcp`: the MCP server on stdio. --home and --repo set the defaults of every tool call.
 import type { Command } from "commander";
-import { serveStdio } from "../../mcp/server.js";
 import { globalsOf } from "../run.js";
 import { printError } from "../output.js";
 
@@ -11,6 +10,7 @@ export function register(program: Command): void {
     .action(async (_opts: unknown, cmd: Command) => {
       const globals = globalsOf(cmd);
       try {
+        const { serveStdio } = await import("../../mcp/server.js"); // the MCP SDK loads for `mcp` only
         await serveStdio({
           ...(globals.home ? { home: globals.home } : {}),
           ...(globals.repo ? { repo: globals.repo } : {}),

@@ -2,7 +2,7 @@
 // worktrees. reap-orphans runs at every session start, so it exits 0 whatever happens except a
 // usage error: a failure is reported on stderr and as {ok:false, error}, never as a failing exit.
 import type { Command } from "commander";
-import { Orchard } from "../../core/orchard.js";
+import type { Orchard } from "../../core/orchard.js";
 import { errorObject, OrchardError } from "../../core/shared/errors.js";
 import { globalsOf, runWith } from "../run.js";
 import { printError, printResult } from "../output.js";
@@ -69,6 +69,7 @@ async function runReap(cmd: Command, options: ReapOptions): Promise<void> {
   const globals = globalsOf(cmd);
   let orchard: Orchard | undefined;
   try {
+    const { Orchard } = await import("../../core/orchard.js");
     orchard = await Orchard.open({ ...(globals.repo ? { repo: globals.repo } : {}), ...(globals.home ? { home: globals.home } : {}) });
     const result = await orchard.reapOrphans(options);
     if (result.skipped > 0) process.stderr.write(`orchard: ${result.skipped} orphan(s) skipped\n`);

@@ -3,6 +3,9 @@
 // anything. Every value from the report goes through `text()` or `attr()`: paths may hold `<`,
 // quotes, ampersands and newlines (control characters are shown as visible symbols).
 import { DISPOSITIONS, type Disposition, type HygieneReport, type HygieneWorktree } from "./types.js";
+import { formatBytes } from "../shared/format.js";
+
+export { formatBytes };
 
 const COLORS: Record<Disposition, string> = {
   live: "#2e7d32",
@@ -39,18 +42,6 @@ export function text(value: unknown): string {
     .replace(/'/g, "&#39;");
 }
 const attr = text;
-
-export function formatBytes(bytes: number | null | undefined): string {
-  if (bytes === null || bytes === undefined) return "–";
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${unit === 0 ? value : value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
 
 function badge(d: Disposition): string {
   return `<span class="badge" style="background:${COLORS[d]}">${d.replace("_", " ")}</span>`;

@@ -14,7 +14,6 @@ import { listRootEntries, readHuskFacts, type KnownRepo } from "./husk.js";
 import { measureFleet } from "./disk.js";
 import { readLiveness } from "../facts/index.js";
 import { readProcessCwds } from "../shared/process.js";
-import { renderHygieneHtml } from "./html.js";
 import { requireDuration } from "../shared/validate.js";
 import { failure } from "../shared/errors.js";
 import { reason, type Reason } from "../shared/reasons.js";
@@ -167,7 +166,7 @@ export async function hygiene(ctxs: Ctx[], options: HygieneOptions, scopeNotes: 
     cleanupBacklog: cleanupBacklog(worktrees, fleet.disk ? fleet.disk.backlogBytes : null),
     notes: [...scopeNotes, ...fleet.notes],
   };
-  if (options.html) report.html = writeHtml(options.html, report);
+  if (options.html) report.html = await writeHtml(options.html, report);
   return report;
 }
 
@@ -209,8 +208,9 @@ function preventableDuplicates(ctxs: Ctx[]): HygieneReport["preventableDuplicate
 }
 
 /** Writes the page atomically (temporary file, then rename); returns its absolute path. */
-function writeHtml(file: string, report: HygieneReport): string {
+async function writeHtml(file: string, report: HygieneReport): Promise<string> {
   const path = resolve(file);
+  const { renderHygieneHtml } = await import("./html.js"); // the renderer loads for --html only
   const html = renderHygieneHtml({ ...report, html: path });
   try {
     writeFileAtomic(path, html);

@@ -1,0 +1,45 @@
+// The orchard command line: argv → command → render. Usage errors exit 2. Each command module
+// only declares its flags; what a command runs is imported when it runs.
+import { Command, CommanderError } from "commander";
+import { printUsageError } from "./output.js";
+import * as admission from "./commands/admission.js";
+import * as inspect from "./commands/inspect.js";
+import * as hygiene from "./commands/hygiene.js";
+import * as recycle from "./commands/recycle.js";
+import * as reap from "./commands/reap.js";
+import * as mcp from "./commands/mcp.js";
+import * as demo from "./commands/demo.js";
+import * as claudeCode from "./commands/claude-code.js";
+
+export function buildProgram(version: string): Command {
+  const program = new Command("orchard")
+    .description("Keeps the git worktrees of parallel coding agents safe, reusable and clean.")
+    .version(version, "--version")
+    .option("--repo <path>", "a path inside the repository (default: cwd)")
+    .option("--home <dir>", "the workspace (default: ORCHARD_HOME or ~/.orchard)")
+    .option("--json", "print exactly one JSON object on stdout")
+    .showHelpAfterError(false)
+    .configureOutput({ outputError: () => undefined }) // printed once, by printUsageError
+    .exitOverride();
+  for (const module of [admission, inspect, recycle, hygiene, reap, claudeCode, mcp, demo]) module.register(program);
+  program.commands.forEach((c) => c.exitOverride());
+  return program;
+}
+
+export async function main(argv: string[], version: string): Promise<void> {
+  const program = buildProgram(version);
+  const json = argv.includes("--json");
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") {
+        process.exitCode = 0;
+        return;
+      }
+      printUsageError(error.message.replace(/^error: /, ""), { json });
+      return;
+    }
+    throw error;
+  }
+}
