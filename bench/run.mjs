@@ -1,20 +1,30 @@
-// `npm run bench`: runs every benchmark script in this folder (after `npm run build`), one after
-// another, so each measures on a quiet machine. Each script prints its own table of
-// measurement vs baseline with ratios. Pass names to run a subset: `npm run bench -- hygiene`.
+// `npm run bench`: the per-call cost table (table.mjs) after `npm run build`. Flags go to the
+// scripts: `npm run bench -- --n 200 --json` (N = 50, 200, 400 for the fleet rows; default 20,
+// a couple of minutes on 2 cores). Name scripts of this folder to run them instead, one after
+// another: `npm run bench -- hygiene recycle` (fleet hygiene/cleanup, recycle vs create).
 import { readdirSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const wanted = process.argv.slice(2);
+const args = process.argv.slice(2);
+const flags = [];
+const names = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i].startsWith("--")) {
+    flags.push(args[i]);
+    if (args[i + 1] !== undefined && !args[i + 1].startsWith("--") && args[i] !== "--json") flags.push(args[++i]);
+  } else names.push(args[i]);
+}
+const wanted = names.length ? names : ["table"];
 const scripts = readdirSync(here)
   .filter((f) => f.endsWith(".mjs") && f !== "run.mjs" && !f.startsWith("_"))
-  .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)));
+  .filter((f) => wanted.some((w) => f.startsWith(w)));
 let failed = 0;
 for (const script of scripts) {
-  process.stdout.write(`\n## ${script}\n`);
-  const r = spawnSync(process.execPath, [join(here, script)], { stdio: "inherit" });
+  if (!flags.includes("--json")) process.stdout.write(`\n## ${script}\n`);
+  const r = spawnSync(process.execPath, [join(here, script), ...flags], { stdio: "inherit" });
   if (r.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

@@ -1,0 +1,240 @@
+#!/usr/bin/env node
+// The per-call cost table of issue 15: each row runs orchard (A) and its baseline (B) side by
+// side, A B A B …, and reports both medians and the median of the pairwise ratios A/B (pairing
+// keeps a ratio meaningful while the machine's speed drifts). Whole processes, wall time.
+//   version   `orchard --version`                          vs `node -e 0`
+//   create    `orchard add <new branch>`                   vs `git worktree add -b <new branch>`
+//   adopt     `orchard add <same branch>` (exact repeat)   vs `git worktree add -b <new branch>`
+//   list      `orchard list` over N worktrees              vs a sequential `git status -uall` loop
+//   list-full `orchard list --full`                        vs the same loop
+//   hygiene   `orchard hygiene` over N worktrees           vs the same loop
+//   reap      `orchard reap-orphans` of R dead merged ones vs a `git worktree remove -f -f` loop
+//   mcp-*     one warm MCP server: orchard_add (adopt), orchard_heartbeat, orchard_status per call
+// The repository has FILES files (default 2,000). Usage:
+//   npm run build && node bench/table.mjs [--n 20|50|200|400] [--runs 5] [--files 2000]
+//     [--reap R (default min(50, N))] [--cli dist/bin/orchard.js] [--json] [--only version,list]
+// --cli measures another build of the CLI (e.g. main's, for a before/after).
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { hermeticRoot } from "./_hermetic.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const flag = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const N = Number(flag("n", 20));
+const RUNS = Math.max(5, Number(flag("runs", 5)));
+const FILES = Number(flag("files", 2000));
+const REAP = Number(flag("reap", Math.min(50, N)));
+const CLI = resolve(flag("cli", join(here, "../dist/bin/orchard.js")));
+const JSON_OUT = process.argv.includes("--json");
+const ONLY = flag("only", "").split(",").filter(Boolean);
+const wanted = (row) => ONLY.length === 0 || ONLY.some((w) => row.startsWith(w));
+const say = (line) => process.stderr.write(`${line}\n`);
+
+const root = hermeticRoot("table");
+const git = (cwd, ...args) => execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+const home = join(root, "home");
+const origin = join(root, "origin.git");
+const primary = join(root, "app");
+
+function makeRepo() {
+  git(root, "init", "-q", "--bare", "-b", "main", origin);
+  git(root, "init", "-q", "-b", "main", primary);
+  for (let d = 0; d < 20; d++) {
+    mkdirSync(join(primary, "src", `d${d}`), { recursive: true });
+    for (let f = 0; f < FILES / 20; f++) writeFileSync(join(primary, "src", `d${d}`, `f${f}.ts`), `export const v${f} = ${d * 1000 + f};\n`.repeat(20));
+  }
+  git(primary, "add", "-A");
+  git(primary, "commit", "-q", "-m", "initial");
+  git(primary, "remote", "add", "origin", origin);
+  git(primary, "push", "-q", "-u", "origin", "main");
+  git(primary, "remote", "set-head", "origin", "main");
+}
+
+/** Wall milliseconds of one whole process (its output discarded); throws if it fails. */
+function timed(cmd, args, options = {}) {
+  const started = performance.now();
+  const r = spawnSync(cmd, args, { cwd: primary, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", ...options });
+  const ms = performance.now() - started;
+  if (r.status !== 0 && !options.anyExit) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+const orchard = (...args) => timed(process.execPath, [CLI, "--home", home, ...args]);
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const rows = [];
+/** Runs `pair(i)` RUNS times; each returns [A ms, B ms]; `prepare(i)` runs untimed before each. */
+function row(id, measure, baseline, goal, pair, prepare = () => undefined) {
+  if (!wanted(id)) return;
+  say(`measuring ${id}…`);
+  const a = [];
+  const b = [];
+  pair(-1, prepare(-1)); // warm-up, not counted
+  for (let i = 0; i < RUNS; i++) {
+    const [x, y] = pair(i, prepare(i));
+    a.push(x);
+    b.push(y);
+  }
+  rows.push({ id, measure, baseline, goal, a: median(a), b: median(b), ratio: median(a.map((x, i) => x / b[i])), runs: RUNS });
+}
+
+let gitAdds = 0;
+function gitWorktreeAdd() {
+  const path = join(root, "plain", `g${gitAdds}`);
+  return timed("git", ["worktree", "add", "-q", "-b", `plain/g${gitAdds++}`, path, "main"]);
+}
+const managed = () => JSON.parse(execFileSync(process.execPath, [CLI, "--home", home, "--json", "list"], { cwd: primary, encoding: "utf8" })).worktrees;
+function statusLoop(paths) {
+  const started = performance.now();
+  for (const p of paths) spawnSync("git", ["-C", p, "status", "-uall", "--porcelain"], { stdio: "ignore" });
+  return performance.now() - started;
+}
+
+function deadPid() {
+  return Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
+}
+let reapRound = 0;
+/** R foreign worktrees on merged branches, locked by a dead Claude Code agent, the lock 10 min old. */
+function orphans(count) {
+  const paths = [];
+  const round = reapRound++;
+  for (let i = 0; i < count; i++) {
+    const path = join(root, "orphans", `r${round}-${i}`);
+    git(primary, "worktree", "add", "-q", "-b", `orphan/r${round}-${i}`, path, "main");
+    git(primary, "worktree", "lock", "--reason", `claude agent a${i} (pid ${deadPid()})`, path);
+    const when = new Date(Date.now() - 600_000);
+    utimesSync(join(git(path, "rev-parse", "--path-format=absolute", "--git-dir"), "locked"), when, when);
+    paths.push(path);
+  }
+  return paths;
+}
+
+/** A warm MCP server: JSON-RPC over stdio, one request at a time. */
+async function mcpRows() {
+  const child = spawn(process.execPath, [CLI, "--home", home, "mcp"], { cwd: primary, stdio: ["pipe", "pipe", "inherit"] });
+  let buffer = "";
+  const waiting = new Map();
+  child.stdout.on("data", (d) => {
+    buffer += d;
+    let nl;
+    while ((nl = buffer.indexOf("\n")) >= 0) {
+      const message = JSON.parse(buffer.slice(0, nl));
+      buffer = buffer.slice(nl + 1);
+      waiting.get(message.id)?.(message);
+    }
+  });
+  let id = 0;
+  const request = (method, params) =>
+    new Promise((done) => {
+      waiting.set(++id, done);
+      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
+    });
+  await request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } });
+  child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+  const call = async (name, args) => {
+    const started = performance.now();
+    const r = await request("tools/call", { name, arguments: args });
+    const ms = performance.now() - started;
+    if (r.error || r.result?.isError) throw new Error(`${name}: ${JSON.stringify(r)}`);
+    return { ms, result: JSON.parse(r.result.content[0].text) };
+  };
+  const first = await call("orchard_add", { branch: "bench/mcp", owner: "bench" });
+  const handle = first.result.handle;
+  for (const [tool, args] of [
+    ["orchard_add", { branch: "bench/mcp", owner: "bench" }],
+    ["orchard_heartbeat", { target: handle, owner: "bench" }],
+    ["orchard_status", { target: handle }],
+  ]) {
+    const id = `mcp-${tool.slice(8)}`;
+    if (!wanted(id)) continue;
+    say(`measuring ${id}…`);
+    await call(tool, args);
+    const times = [];
+    for (let i = 0; i < RUNS; i++) times.push((await call(tool, args)).ms);
+    rows.push({ id, measure: `MCP server, warm: ${tool} per call`, baseline: null, goal: "≤ 50 ms", a: median(times), b: null, ratio: null, runs: RUNS });
+  }
+  child.stdin.end();
+  await new Promise((done) => child.on("exit", done));
+}
+
+function machine() {
+  const version = (cmd, ...args) => execFileSync(cmd, args, { encoding: "utf8" }).trim();
+  return {
+    cpus: cpus().length,
+    model: cpus()[0]?.model ?? "?",
+    memGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    git: version("git", "--version").replace("git version ", ""),
+    loadAtStart: loadavg().map((x) => Math.round(x * 10) / 10),
+  };
+}
+
+const info = { ...machine(), cli: CLI, n: N, reap: REAP, files: FILES, runs: RUNS };
+say(`repository of ${FILES} files, ${N} managed worktrees, ${RUNS} runs per row, cli ${CLI}`);
+makeRepo();
+
+row("version", "`orchard --version` vs `node -e 0`", "node -e 0", "≤ 1.5×", () => [orchard("--version"), timed(process.execPath, ["-e", "0"])]);
+
+if (["list", "hygiene"].some(wanted)) {
+  say(`building ${N} managed worktrees…`);
+  for (let i = 0; i < N; i++) {
+    const added = execFileSync(process.execPath, [CLI, "--home", home, "--json", "add", `fleet/w${i}`, "--owner", `agent-${i}`], {
+      cwd: primary,
+      encoding: "utf8",
+    });
+    const handle = JSON.parse(added).handle;
+    if (i % 3 === 0) execFileSync(process.execPath, [CLI, "--home", home, "release", handle, "--owner", `agent-${i}`], { cwd: primary, stdio: "ignore" });
+  }
+  const paths = managed().map((w) => w.path);
+  row("list", `\`list\` (${N}) vs a sequential \`git status -uall\` loop`, "status loop", "≤ 0.1×", () => [orchard("list", "--json"), statusLoop(paths)]);
+  row("list-full", `\`list --full\` (${N}) vs the same loop`, "status loop", "—", () => [orchard("list", "--full", "--json"), statusLoop(paths)]);
+  row("hygiene", `\`hygiene\` (${N}) vs the same loop`, "status loop", "≤ 0.6×", () => [orchard("hygiene", "--json"), statusLoop(paths)]);
+}
+
+let creates = 0;
+row("create", "`add`, create, vs `git worktree add`", "git worktree add", "≤ 1.3×", () => [
+  orchard("add", `bench/c${creates++}`, "--owner", "bench"),
+  gitWorktreeAdd(),
+]);
+if (wanted("adopt")) orchard("add", "bench/adopt", "--owner", "bench");
+row("adopt", "`add`, exact repeat (adopt), vs `git worktree add`", "git worktree add", "≤ 0.8×", () => [
+  orchard("add", "bench/adopt", "--owner", "bench"),
+  gitWorktreeAdd(),
+]);
+
+row(
+  "reap",
+  `\`reap-orphans\` of ${REAP} dead merged worktrees vs a \`git worktree remove -f -f\` loop`,
+  "remove loop",
+  "≤ 0.8×",
+  () => {
+    const a = orchard("reap-orphans", "--json");
+    const paths = orphans(REAP); // made after orchard's sweep, which would take them too
+    const started = performance.now();
+    for (const p of paths) spawnSync("git", ["worktree", "remove", "-f", "-f", p], { cwd: primary, stdio: "ignore" });
+    return [a, performance.now() - started];
+  },
+  () => orphans(REAP),
+);
+
+if (["mcp"].some(wanted)) await mcpRows();
+
+const fmt = (ms) => (ms === null ? "—" : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`);
+if (JSON_OUT) process.stdout.write(JSON.stringify({ machine: info, rows }, null, 2) + "\n");
+else {
+  process.stdout.write(
+    `\n${info.cpus} cores (${info.model}), ${info.memGiB} GiB, node ${info.node}, git ${info.git}, load ${info.loadAtStart.join(" ")}; ` +
+      `N=${N}, ${FILES} files, medians of ${RUNS}\n\n| measure | orchard | baseline | ratio | goal |\n| --- | --- | --- | --- | --- |\n`,
+  );
+  for (const r of rows)
+    process.stdout.write(`| ${r.measure} | ${fmt(r.a)} | ${fmt(r.b)} | ${r.ratio === null ? "—" : `${r.ratio.toFixed(2)}×`} | ${r.goal} |\n`);
+}
+rmSync(root, { recursive: true, force: true });
