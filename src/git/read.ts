@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { git } from "./run.js";
+import { isValidRefName } from "./refname.js";
 import { parseWorktreeList, type WorktreeEntry } from "./parse/worktrees.js";
 import { parseStatusV2, type StatusSummary } from "./parse/status.js";
 import { parseRefs, REF_FORMAT, type RefRecord } from "./parse/refs.js";
@@ -96,10 +97,10 @@ export async function readSymbolicRef(cwd: string, ref: string): Promise<string 
   return r.exitCode === 0 ? r.stdout.trim() : null;
 }
 
-/** Whether `refs/heads/<branch>` is a valid branch name (the literal form, not `--branch`). */
-export async function isValidBranchName(cwd: string, branch: string): Promise<boolean> {
-  const r = await git(["check-ref-format", `refs/heads/${branch}`], { cwd, ok: [0, 1] });
-  return r.exitCode === 0;
+/** Whether `refs/heads/<branch>` is a valid branch name (the literal form, not `--branch`), by
+ * git's check-ref-format rules decided in-process (refname.ts): no process. */
+export async function isValidBranchName(_cwd: string, branch: string): Promise<boolean> {
+  return isValidRefName(`refs/heads/${branch}`);
 }
 
 export async function isAncestor(cwd: string, ancestor: string, descendant: string): Promise<boolean> {
