@@ -69,9 +69,24 @@ export async function readConfig(cwd: string, key: string): Promise<string | nul
   return r.exitCode === 0 ? r.stdout.replace(/\n$/, "") : null;
 }
 
-export async function readRemotes(cwd: string): Promise<string[]> {
-  const r = await git(["remote"], { cwd });
-  return r.stdout.split("\n").filter(Boolean);
+/** Every remote's config in one process: the names (in config order) and each one's url (the
+ * last value, as `git config --get` answers). Remotes defined only by the legacy
+ * .git/remotes and .git/branches files are not seen. */
+export async function readRemoteConfig(cwd: string): Promise<{ names: string[]; urls: Map<string, string> }> {
+  const r = await git(["config", "-z", "--get-regexp", "^remote\\."], { cwd, ok: [0, 1] });
+  const names: string[] = [];
+  const urls = new Map<string, string>();
+  for (const item of r.stdout.split("\0")) {
+    if (!item) continue;
+    const nl = item.indexOf("\n");
+    const key = nl < 0 ? item : item.slice(0, nl);
+    const dot = key.lastIndexOf(".");
+    if (dot <= "remote.".length) continue;
+    const name = key.slice("remote.".length, dot);
+    if (!names.includes(name)) names.push(name);
+    if (key.slice(dot + 1) === "url" && nl >= 0) urls.set(name, item.slice(nl + 1));
+  }
+  return { names, urls };
 }
 
 /** The commit a ref names, or null when it names none. */

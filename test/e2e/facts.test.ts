@@ -195,3 +195,29 @@ describe("list cost", () => {
     expect(full).toBeGreaterThan(many); // per-worktree status belongs to --full
   });
 });
+
+describe("one snapshot per command", () => {
+  const calls = (stderr: string, ...args: string[]) =>
+    stderr.split("\n").filter((l) => l.startsWith(`[orchard trace] git ${JSON.stringify(args).slice(0, -1)}`)).length;
+  const traced = (args: string[]) => s.orchard(args, { env: { ORCHARD_TRACE: "1" } }).stderr;
+
+  it("status and list read the worktree list once; remotes and origin's url come from one config read", () => {
+    const handle = s.orchard(["add", "feat/once"]).json.handle as string;
+    for (const args of [["status", handle], ["list"]]) {
+      const stderr = traced(args);
+      expect(calls(stderr, "worktree", "list"), args[0]).toBe(1);
+      expect(calls(stderr, "remote"), args[0]).toBe(0);
+      expect(calls(stderr, "config", "--get", "remote.origin.url"), args[0]).toBe(0);
+      expect(calls(stderr, "config", "-z", "--get-regexp"), args[0]).toBe(1);
+    }
+  });
+
+  it("add checks the branch name without git and lists worktrees once more only under its lock", () => {
+    const created = traced(["add", "feat/snap"]);
+    expect(calls(created, "check-ref-format")).toBe(0);
+    expect(calls(created, "worktree", "list")).toBe(2); // resolving the repo; again under the mutation lock
+    const adopted = traced(["add", "feat/snap"]);
+    expect(calls(adopted, "worktree", "list")).toBe(2); // the exact handle's facts reuse the locked listing
+    expect(s.orchard(["add", "bad..name"]).code).toBe(2);
+  });
+});

@@ -38,7 +38,7 @@ async function decide(ctx: Ctx, request: AddRequest): Promise<AddResult> {
   const entry = entries.slice(1).find((e) => e.path === request.path);
   if (!row && entry && !request.dryRun) row = recoverFromIdentityFile(ctx, request, entry);
   // an adopted worktree keeps its own path (§3.11): git's entry is the row's path, not the handle's
-  if (row) return exactHandle(ctx, request, row, row.path === request.path ? entry : entries.slice(1).find((e) => e.path === row.path), notes);
+  if (row) return exactHandle(ctx, request, row, row.path === request.path ? entry : entries.slice(1).find((e) => e.path === row.path), notes, entries);
   if (existsSync(request.path))
     return resultFor(request, "refused", {
       reasons: [reason("path_occupied", { path: request.path }, entry ? "registered with git but not with orchard (see `orchard adopt`)" : undefined)],
@@ -56,7 +56,14 @@ async function decide(ctx: Ctx, request: AddRequest): Promise<AddResult> {
   return { ...created, notes: [...notes, ...created.notes], candidates };
 }
 
-async function exactHandle(ctx: Ctx, request: AddRequest, row: WorktreeRow, entry: WorktreeEntry | undefined, notes: Reason[]): Promise<AddResult> {
+async function exactHandle(
+  ctx: Ctx,
+  request: AddRequest,
+  row: WorktreeRow,
+  entry: WorktreeEntry | undefined,
+  notes: Reason[],
+  listing: WorktreeEntry[],
+): Promise<AddResult> {
   if (!existsSync(row.path)) {
     if (request.dryRun) return resultFor(request, "planned", { row, notes: [...notes, reason("recreated_missing")] });
     const base = row.baseRef && row.baseCommit ? { ref: row.baseRef, commit: row.baseCommit } : (await resolveBase(ctx, request)).base;
@@ -64,7 +71,7 @@ async function exactHandle(ctx: Ctx, request: AddRequest, row: WorktreeRow, entr
     return { ...created, notes: [...notes, reason("recreated_missing"), ...created.notes] };
   }
   if (!entry) return resultFor(request, "refused", { row, reasons: [reason("path_occupied", { path: row.path })], notes });
-  const snapshot = await readSnapshot(ctx.repo, ctx.registry);
+  const snapshot = await readSnapshot(ctx.repo, ctx.registry, listing);
   const facts = await factsOf(snapshot, entry, row, { full: true });
   const verdict = assessExact(facts, request2exact(request), { strict: false });
   const allNotes = [...notes, ...verdict.notes];

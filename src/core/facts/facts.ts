@@ -38,10 +38,11 @@ export interface Snapshot {
   now: number;
 }
 
-export async function readSnapshot(repo: RepoContext, registry: Registry): Promise<Snapshot> {
+/** `listing`: the `git worktree list` this command already read (same lock, nothing changed since). */
+export async function readSnapshot(repo: RepoContext, registry: Registry, listing?: WorktreeEntry[]): Promise<Snapshot> {
   const cwds = await readProcessCwds(); // first, before our own git children start
   const [all, refList, defaultBranch] = await Promise.all([
-    readWorktrees(repo.primary),
+    listing ?? readWorktrees(repo.primary),
     readRefs(repo.primary, ["refs/heads", "refs/remotes"]),
     readDefaultBranch(repo),
   ]);

@@ -1,6 +1,7 @@
 // `status` and `list` (SPEC §3.3): read-only, no lock taken.
 import { readSnapshot, factsOf, listFacts } from "../facts/index.js";
 import { resolveTarget } from "../shared/target.js";
+import { takeListing } from "../shared/repo.js";
 import type { Ctx } from "../shared/context.js";
 import type { Facts } from "../shared/types.js";
 
@@ -10,8 +11,8 @@ export interface StatusResult {
 }
 
 export async function status(ctx: Ctx, options: { target: string }): Promise<StatusResult> {
-  const target = await resolveTarget(ctx, options.target);
-  const snapshot = await readSnapshot(ctx.repo, ctx.registry);
+  const target = await resolveTarget(ctx, options.target, takeListing(ctx.repo));
+  const snapshot = await readSnapshot(ctx.repo, ctx.registry, target.listing);
   return { ok: true, worktree: await factsOf(snapshot, target.entry, target.row, { full: true }) };
 }
 
@@ -30,7 +31,7 @@ export interface ListResult {
 }
 
 export async function listRepo(ctx: Ctx, options: { full?: boolean | undefined }): Promise<{ repo: RepoSummary; worktrees: Facts[] }> {
-  const snapshot = await readSnapshot(ctx.repo, ctx.registry);
+  const snapshot = await readSnapshot(ctx.repo, ctx.registry, takeListing(ctx.repo));
   const worktrees = await listFacts(snapshot, { full: options.full ?? false });
   return {
     repo: { identity: ctx.repo.identity, name: ctx.repo.name, primary: ctx.repo.primary, defaultBranch: snapshot.defaultBranch?.name ?? null },

@@ -84,7 +84,7 @@ export async function recycle(ctx: Ctx, options: RecycleOptions): Promise<AddRes
   const decide = async (): Promise<AddResult> => {
     const target = await resolveTarget(ctx, options.target);
     const { base, notes } = await resolveBase(ctx, request);
-    const snapshot = await readSnapshot(ctx.repo, ctx.registry);
+    const snapshot = await readSnapshot(ctx.repo, ctx.registry, target.listing);
     const proof = await proveRecyclable(ctx, snapshot, target, request);
     if (proof.reasons.length > 0 || !proof.row) return resultFor(request, "refused", { base, reasons: proof.reasons, notes });
     const result = await recycleWith(ctx, request, base, { ...proof, row: proof.row });

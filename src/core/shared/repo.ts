@@ -2,12 +2,13 @@
 // worktree leads back to it), its identity, its name in this workspace, and its default branch.
 import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import { readConfig, readGitDirs, readRemotes, readSymbolicRef, readWorktrees, resolveCommit } from "../../git/read.js";
+import { readConfig, readGitDirs, readRemoteConfig, readSymbolicRef, readWorktrees, resolveCommit } from "../../git/read.js";
 import { GitError } from "../../git/errors.js";
 import { canonicalRemote, disambiguateRepoName, localIdentity, repoNameFrom } from "./identity.js";
 import { loadConfig, type LoadedConfig } from "./config.js";
 import { usageError } from "./errors.js";
 import type { Registry } from "../../registry/index.js";
+import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 
 export interface RepoContext {
   identity: string;
@@ -18,6 +19,16 @@ export interface RepoContext {
   bare: boolean;
   remotes: string[];
   config: LoadedConfig;
+  /** The worktree listing read while resolving the repo: one read-only command may use it once
+   * (takeListing) instead of listing again. Anything under the mutation lock lists anew. */
+  listing?: WorktreeEntry[] | undefined;
+}
+
+/** The listing read while resolving the repo, once (a cached context of the MCP server lists anew). */
+export function takeListing(repo: RepoContext): WorktreeEntry[] | undefined {
+  const listing = repo.listing;
+  repo.listing = undefined;
+  return listing;
 }
 
 export async function resolveRepo(registry: Registry, repoPath: string): Promise<RepoContext> {
@@ -34,12 +45,13 @@ export async function resolveRepo(registry: Registry, repoPath: string): Promise
   const main = entries[0];
   const bare = main?.bare ?? dirs.bare;
   const primary = main?.path ?? (bare ? commonDir : dirname(commonDir));
-  const url = await readConfig(primary, "remote.origin.url");
+  const remotes = await readRemoteConfig(primary); // one process for the names and origin's url
+  const url = remotes.urls.get("origin") ?? null;
   const remote = url ? canonicalRemote(url) : null;
   const identity = remote ?? localIdentity(commonDir);
   const name = registry.write(() => recordName(registry, identity, { canonicalRemote: remote, primaryPath: primary }, commonDir));
   const config = loadConfig(bare ? commonDir : primary);
-  return { identity, name, primary, commonDir, bare, remotes: await readRemotes(primary), config };
+  return { identity, name, primary, commonDir, bare, remotes: remotes.names, config, listing: entries };
 }
 
 function recordName(registry: Registry, identity: string, source: { canonicalRemote: string | null; primaryPath: string }, commonDir: string): string {

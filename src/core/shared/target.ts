@@ -12,14 +12,17 @@ export interface Target {
   path: string;
   entry: WorktreeEntry | null;
   row: WorktreeRow | null;
+  /** The `git worktree list` this resolution read (primary first), for the command's snapshot. */
+  listing: WorktreeEntry[];
 }
 
-export async function resolveTarget(ctx: Ctx, target: string): Promise<Target> {
+export async function resolveTarget(ctx: Ctx, target: string, known?: WorktreeEntry[]): Promise<Target> {
   if (!target || target.startsWith("-")) throw usageError("invalid_argument", `${JSON.stringify(target)} is neither a handle nor a path`);
-  const entries = (await readWorktrees(ctx.repo.primary)).slice(1);
+  const listing = known ?? (await readWorktrees(ctx.repo.primary));
+  const entries = listing.slice(1);
   const byHandle = target.includes("@") ? ctx.registry.worktrees.byHandle(target) : undefined;
   if (byHandle && byHandle.repo === ctx.repo.identity)
-    return { path: byHandle.path, entry: entries.find((e) => e.path === byHandle.path) ?? null, row: byHandle };
+    return { path: byHandle.path, entry: entries.find((e) => e.path === byHandle.path) ?? null, row: byHandle, listing };
   const wanted = realOrAbsolute(target);
   const rows = ctx.registry.worktrees.current(ctx.repo.identity);
   const entry = entries.find((e) => e.path === wanted || realOrAbsolute(e.path) === wanted) ?? null;
@@ -27,10 +30,10 @@ export async function resolveTarget(ctx: Ctx, target: string): Promise<Target> {
   if (!entry && !row) {
     // not a path of a worktree: the branch name of a managed worktree (an agent knows its branch)
     const byBranch = rows.find((r) => r.branch === target && r.lifecycle !== "removed");
-    if (byBranch) return { path: byBranch.path, entry: entries.find((e) => e.path === byBranch.path) ?? null, row: byBranch };
+    if (byBranch) return { path: byBranch.path, entry: entries.find((e) => e.path === byBranch.path) ?? null, row: byBranch, listing };
   }
   if (!entry && !row) throw usageError("not_a_worktree", `${target} is not a handle, linked worktree or managed branch of ${ctx.repo.primary}`);
-  return { path: entry?.path ?? (row as WorktreeRow).path, entry, row };
+  return { path: entry?.path ?? (row as WorktreeRow).path, entry, row, listing };
 }
 
 export function requireManaged(target: Target, what: string): WorktreeRow {
