@@ -53,7 +53,8 @@ export class Orchard {
   async context(repo?: string): Promise<Ctx> {
     const path = resolve(repo ?? this.repoPath);
     let context = this.repos.get(path);
-    if (context) context.listing = undefined; // read for an earlier call: this one lists anew
+    if (context)
+      context.listing = undefined; // read for an earlier call: this one lists anew
     else {
       context = await resolveRepo(this.registry, path);
       this.repos.set(path, context);
