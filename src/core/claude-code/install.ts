@@ -13,7 +13,7 @@ export interface InstallOptions {
   scope: "user" | "project";
   /** The primary of the repo (project scope). */
   primary: string;
-  /** How the hooks run orchard, e.g. `orchard` or `'/usr/bin/node' '/x/dist/cli/main.js' --home '/h'`. */
+  /** How the hooks run orchard, e.g. `orchard` or `'/usr/bin/node' '/x/dist/bin/orchard.js' --home '/h'`. */
   command: string;
   policy?: string | undefined;
   dryRun: boolean;
