@@ -39,9 +39,10 @@ describe("addWorktree", () => {
     Object.assign(process.env, { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "user.name", GIT_CONFIG_VALUE_0: "caller" });
     await addWorktree({ cwd: repo, path: join(dir, "wt"), lockReason: "test", newBranch: "b", start: "main" });
     const seen = readFileSync(log, "utf8");
-    expect(seen).toContain("GIT_CONFIG_COUNT=2\n");
+    expect(seen).toContain("GIT_CONFIG_COUNT=3\n"); // the caller's, parallel checkout, hooks off (env.ts)
     expect(seen).toContain("GIT_CONFIG_KEY_0=user.name\n");
     expect(seen).toContain("GIT_CONFIG_KEY_1=checkout.workers\n");
     expect(seen).toContain(`GIT_CONFIG_VALUE_1=${Math.min(availableParallelism(), 4)}\n`);
+    expect(seen).toContain("GIT_CONFIG_KEY_2=core.hooksPath\n");
   });
 });
