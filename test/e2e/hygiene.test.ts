@@ -1,8 +1,8 @@
 // `orchard hygiene`: one disposition per worktree (one scenario each), groups, preventable
 // duplicates, disk accounting and --all-repos, against real git repositories.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { linkSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, ftruncateSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { spawnSync } from "node:child_process";
 import { hermeticEnv } from "../helpers/env.js";
 import { Scenario, git, deadPid, liveProcess, waitFor } from "../helpers/scenario.js";
@@ -20,7 +20,7 @@ type Row = {
   disposition: string;
   reasons: { code: string }[];
   suggestion: { command: string | null };
-  disk?: { bytes: number; uniqueBytes: number } | null;
+  disk?: { bytes: number; uniqueBytes: number; apparentBytes: number } | null;
 };
 const hygiene = (...args: string[]) => {
   const r = s.orchard(["hygiene", ...args]);
@@ -227,12 +227,52 @@ describe("disk", () => {
     const rb = row(r, b.handle);
     expect(ra.disposition).toBe("reclaimable");
     expect(ra.disk?.bytes).toBeGreaterThan(400_000);
-    expect((ra.disk?.bytes ?? 0) - (ra.disk?.uniqueBytes ?? 0)).toBe(300_000); // shared with b: not freed by removing a
+    const sharedBlocks = lstatSync(join(a.path, "node_modules", "big.bin")).blocks * 512; // allocated, as du counts
+    expect((ra.disk?.bytes ?? 0) - (ra.disk?.uniqueBytes ?? 0)).toBe(sharedBlocks); // shared with b: not freed by removing a
     expect(rb.disk?.bytes).toBeGreaterThan(300_000);
     expect(r.summary.disk.bytes).toBeLessThan((ra.disk?.bytes ?? 0) + (rb.disk?.bytes ?? 0)); // the shared inode once
     expect(r.summary.disk.complete).toBe(true);
     expect(r.cleanupBacklog.bytes).toBe(ra.disk?.uniqueBytes);
     expect(r.cleanupBacklog.byDisposition.reclaimable).toEqual({ count: 1, bytes: ra.disk?.uniqueBytes });
+  });
+
+  it("bytes are allocated blocks like du, apparent bytes beside (a sparse file and many small files)", () => {
+    noIdleGrace();
+    const w = add("disk-du");
+    mkdirSync(join(w.path, "node_modules", "small"), { recursive: true });
+    for (let i = 0; i < 40; i++) writeFileSync(join(w.path, "node_modules", "small", `f${i}`), "x"); // 1 byte, one block each
+    const sparse = join(w.path, "node_modules", "sparse.img");
+    const fd = openSync(sparse, "w");
+    ftruncateSync(fd, 50_000_000); // 50 MB apparent, (almost) nothing allocated
+    closeSync(fd);
+    const r = hygiene("--disk");
+    const rw = row(r, w.handle);
+    // du -s in the test: every inode under the worktree and its admin dir once, st_blocks × 512
+    const admin = resolve(
+      w.path,
+      readFileSync(join(w.path, ".git"), "utf8")
+        .replace(/^gitdir: /, "")
+        .trim(),
+    );
+    const du = { allocated: 0, apparent: 0 };
+    const seen = new Set<string>();
+    const walk = (p: string): void => {
+      const st = lstatSync(p);
+      if (seen.has(`${st.dev}:${st.ino}`)) return;
+      seen.add(`${st.dev}:${st.ino}`);
+      du.allocated += st.blocks * 512;
+      du.apparent += st.size;
+      if (st.isDirectory()) for (const n of readdirSync(p)) walk(join(p, n));
+    };
+    walk(w.path);
+    walk(admin);
+    expect(du.allocated).not.toBe(du.apparent);
+    expect(rw.disk).toEqual({ bytes: du.allocated, uniqueBytes: du.allocated, apparentBytes: du.apparent });
+    expect(rw.disk?.apparentBytes).toBeGreaterThan(50_000_000);
+    expect(rw.disk?.bytes).toBeLessThan(50_000_000);
+    expect(r.summary.disk.apparentBytes).toBeGreaterThanOrEqual(du.apparent);
+    const human = s.orchard(["hygiene", "--disk"], { json: false }).stdout;
+    expect(human).toMatch(/allocated, .* apparent/);
   });
 
   it("a budget that runs out leaves the rest unmeasured, with a note", () => {

@@ -9,6 +9,8 @@ import type { PlanResult, RunResult, ApplyResult, ItemView, Progress } from "../
 import type { Reason } from "../../core/shared/reasons.js";
 
 const codes = (reasons: readonly Reason[]): string => reasons.map((r) => r.code).join(", ");
+/** Dispositions whose suggestions concern work at risk: never dropped from the human output. */
+const AT_RISK: ReadonlySet<string> = new Set(["needs_salvage", "unknown"]);
 
 export function renderHygiene(r: HygieneReport): string {
   const counts = Object.entries(r.summary.byDisposition)
@@ -20,17 +22,21 @@ export function renderHygiene(r: HygieneReport): string {
     w.disposition,
     w.handle ?? (w.husk ? "(husk)" : "(foreign)"),
     w.branch ?? (w.head ? `(detached ${short(w.head)})` : "-"),
-    w.disk ? formatBytes(w.disk.bytes) : "",
+    w.owner ?? "-",
+    w.task ?? "-",
+    w.disk ? `${formatBytes(w.disk.bytes)} (${formatBytes(w.disk.apparentBytes)})` : "",
     codes(w.reasons),
     w.path,
   ]);
-  if (rows.length) lines.push("", table(["DISPOSITION", "HANDLE", "BRANCH", "DISK", "REASONS", "PATH"], rows));
+  if (rows.length) lines.push("", table(["DISPOSITION", "HANDLE", "BRANCH", "OWNER", "TASK", "DISK (APPARENT)", "REASONS", "PATH"], rows));
   lines.push(
     "",
     `cleanup backlog: ${r.cleanupBacklog.count} worktree(s)${r.cleanupBacklog.bytes === null ? "" : `, ${formatBytes(r.cleanupBacklog.bytes)} to reclaim`}`,
   );
   if (r.summary.disk)
-    lines.push(`disk: ${formatBytes(r.summary.disk.bytes)} (each inode once)${r.summary.disk.complete ? "" : `, ${r.summary.disk.unmeasured} not measured`}`);
+    lines.push(
+      `disk: ${formatBytes(r.summary.disk.bytes)} allocated, ${formatBytes(r.summary.disk.apparentBytes)} apparent (each inode once)${r.summary.disk.complete ? "" : `, ${r.summary.disk.unmeasured} not measured`}`,
+    );
   for (const g of r.duplicateTaskGroups)
     lines.push(
       g.conflict
@@ -41,9 +47,20 @@ export function renderHygiene(r: HygieneReport): string {
   lines.push(`preventable duplicates: ${r.preventableDuplicates.count}`);
   for (const [policy, n] of countBy(r.preventableDuplicates.recent.flatMap((p) => (p.suggestion ? [p.suggestion.policy] : []))))
     lines.push(`  --policy ${policy} would have spared ${n} of the recent ones`);
-  const todo = new Map<string, number>();
-  for (const w of r.worktrees) if (w.suggestion.command) todo.set(w.suggestion.command, (todo.get(w.suggestion.command) ?? 0) + 1);
-  for (const [command, n] of [...todo].sort((a, b) => b[1] - a[1]).slice(0, 5)) lines.push(`  ${n}× ${command}`);
+  // Suggestions about work at risk are never dropped (SPEC §3.6); the rest are grouped, top five.
+  const todo = new Map<string, { n: number; atRisk: boolean }>();
+  for (const w of r.worktrees) {
+    if (!w.suggestion.command) continue;
+    const entry = todo.get(w.suggestion.command) ?? { n: 0, atRisk: false };
+    entry.n++;
+    entry.atRisk ||= AT_RISK.has(w.disposition) || w.suggestion.action.includes("salvage");
+    todo.set(w.suggestion.command, entry);
+  }
+  const ranked = [...todo].sort((a, b) => Number(b[1].atRisk) - Number(a[1].atRisk) || b[1].n - a[1].n);
+  const atRisk = ranked.filter(([, e]) => e.atRisk);
+  const rest = ranked.filter(([, e]) => !e.atRisk);
+  for (const [command, e] of [...atRisk, ...rest.slice(0, 5)]) lines.push(`  ${e.n}× ${command}`);
+  if (rest.length > 5) lines.push(`  … and ${rest.length - 5} more suggestion(s) in --json`);
   for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`);
   if (r.html) lines.push(`html: ${r.html}`);
   return lines.join("\n");
@@ -86,6 +103,14 @@ export function renderRun(r: RunResult): string {
     `cleanup ${r.status.replace("_", " ")} after ${r.rounds} round(s): ${r.done} done, ${r.skipped} skipped, ${r.failed} failed; ${r.kept.length} worktree(s) left alone`,
   ];
   if (r.items.length) lines.push(itemLines(r.items));
+  if (r.kept.length)
+    lines.push(
+      "left alone:",
+      table(
+        ["DISPOSITION", "WORKTREE", "WHY"],
+        r.kept.map((k) => [k.disposition, k.handle ?? k.path, k.reasons.map((x) => x.message).join("; ") || k.disposition]),
+      ),
+    );
   for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`);
   return lines.join("\n");
 }

@@ -1,5 +1,5 @@
-// Disk accounting for hygiene --disk. Sizes are apparent sizes (st.size) of every non-directory
-// entry. Invariants:
+// Disk accounting for hygiene --disk. `bytes` are allocated blocks (st_blocks × 512), what `du`
+// reports, directories included; `apparentBytes` (st.size) sit beside them (SPEC §3.6). Invariants:
 // - a walk never follows a symbolic link (lstat only) and never leaves the root's filesystem;
 // - an inode is counted once per worktree (hard links), and `uniqueBytes` counts only inodes
 //   whose every link lies inside that worktree — what removing it alone would free;
@@ -14,21 +14,29 @@ import { reason, type Reason } from "../shared/reasons.js";
 import { formatDuration } from "../shared/duration.js";
 
 export interface DiskUsage {
+  /** Allocated bytes (st_blocks × 512), as `du` counts. */
   bytes: number;
   uniqueBytes: number;
+  /** Apparent bytes (st.size), as `du --apparent-size` counts. */
+  apparentBytes: number;
 }
 
 interface Inode {
   size: number;
+  apparent: number;
   nlink: number;
   links: number;
 }
+
+/** Allocated bytes of one lstat result (st_blocks × 512; `du`'s count). */
+export const allocatedBytes = (st: { blocks: number }): number => st.blocks * 512;
 
 export interface WalkResult extends DiskUsage {
   /** Some directory could not be read: the sizes are lower bounds. */
   partial: boolean;
   /** Bytes of single-link inodes (only ever met in this walk). */
   singleBytes: number;
+  singleApparent: number;
   /** Inodes with more than one link, by dev:ino. */
   shared: Map<string, Inode>;
 }
@@ -41,11 +49,12 @@ export async function walkDisk(roots: readonly string[], options: { deadline: nu
   const inodes = new Map<string, Inode>();
   let partial = false;
   let seen = 0;
-  const count = (st: { dev: number; ino: number; size: number; nlink: number }): void => {
+  const count = (st: { dev: number; ino: number; size: number; blocks: number; nlink: number }, directory = false): void => {
     const key = `${st.dev}:${st.ino}`;
     const known = inodes.get(key);
     if (known) known.links++;
-    else inodes.set(key, { size: st.size, nlink: st.nlink, links: 1 });
+    // a directory's nlink counts its subdirectories' `..`, not other places: it has one home
+    else inodes.set(key, { size: allocatedBytes(st), apparent: st.size, nlink: directory ? 1 : st.nlink, links: 1 });
   };
   for (const root of roots) {
     const top = lstatSync(root, { throwIfNoEntry: false });
@@ -54,6 +63,7 @@ export async function walkDisk(roots: readonly string[], options: { deadline: nu
       count(top);
       continue;
     }
+    count(top, true);
     const stack = [root];
     while (stack.length) {
       const dir = stack.pop() as string;
@@ -79,18 +89,25 @@ export async function walkDisk(roots: readonly string[], options: { deadline: nu
         }
         if (!st) continue; // vanished during the walk
         if (st.isDirectory()) {
-          if (st.dev === top.dev && !options.skip.has(path)) stack.push(path);
+          if (st.dev === top.dev && !options.skip.has(path)) {
+            count(st, true);
+            stack.push(path);
+          }
         } else count(st);
       }
     }
   }
   if (Date.now() > options.deadline) return null;
-  const result: WalkResult = { bytes: 0, uniqueBytes: 0, singleBytes: 0, partial, shared: new Map() };
+  const result: WalkResult = { bytes: 0, uniqueBytes: 0, apparentBytes: 0, singleBytes: 0, singleApparent: 0, partial, shared: new Map() };
   for (const [key, inode] of inodes) {
     result.bytes += inode.size;
+    result.apparentBytes += inode.apparent;
     if (inode.links >= inode.nlink) result.uniqueBytes += inode.size;
     if (inode.nlink > 1) result.shared.set(key, inode);
-    else result.singleBytes += inode.size;
+    else {
+      result.singleBytes += inode.size;
+      result.singleApparent += inode.apparent;
+    }
   }
   return result;
 }
@@ -98,11 +115,13 @@ export async function walkDisk(roots: readonly string[], options: { deadline: nu
 /** Fleet totals across walks: each inode once; what removing every backlog worktree frees. */
 export class DiskLedger {
   private single = 0;
+  private singleApparent = 0;
   private backlogSingle = 0;
   private readonly shared = new Map<string, Inode & { backlogLinks: number }>();
 
   add(walk: WalkResult, inBacklog: boolean): void {
     this.single += walk.singleBytes;
+    this.singleApparent += walk.singleApparent;
     if (inBacklog) this.backlogSingle += walk.singleBytes;
     for (const [key, inode] of walk.shared) {
       const known = this.shared.get(key) ?? { ...inode, links: 0, backlogLinks: 0 };
@@ -112,14 +131,16 @@ export class DiskLedger {
     }
   }
 
-  totals(): { bytes: number; backlogBytes: number } {
+  totals(): { bytes: number; apparentBytes: number; backlogBytes: number } {
     let bytes = this.single;
+    let apparentBytes = this.singleApparent;
     let backlogBytes = this.backlogSingle;
     for (const inode of this.shared.values()) {
       bytes += inode.size;
+      apparentBytes += inode.apparent;
       if (inode.backlogLinks >= inode.nlink) backlogBytes += inode.size;
     }
-    return { bytes, backlogBytes };
+    return { bytes, apparentBytes, backlogBytes };
   }
 }
 
@@ -149,7 +170,7 @@ export async function measureFleet(
     measured++;
     if (walk.partial) partial++;
     ledger.add(walk, inBacklog(item));
-    item.view.disk = { bytes: walk.bytes, uniqueBytes: walk.uniqueBytes };
+    item.view.disk = { bytes: walk.bytes, uniqueBytes: walk.uniqueBytes, apparentBytes: walk.apparentBytes };
   }
   const notes: Reason[] = [];
   const unmeasured = items.length - measured;

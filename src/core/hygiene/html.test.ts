@@ -16,7 +16,7 @@ const worktree = {
   managed: false,
   branch: "x<y",
   lifecycle: null,
-  disk: { bytes: 2048, uniqueBytes: 1024 },
+  disk: { bytes: 2048, uniqueBytes: 1024, apparentBytes: 1500 },
 } as HygieneWorktree;
 
 const report: HygieneReport = {

@@ -88,8 +88,10 @@ export interface BacklogBucket {
 }
 
 export interface DiskSummary {
-  /** Apparent bytes of every measured worktree, each inode counted once across the fleet. */
+  /** Allocated bytes (st_blocks × 512, as `du`) of every measured worktree, each inode once across the fleet. */
   bytes: number;
+  /** Apparent bytes (st.size) of the same inodes. */
+  apparentBytes: number;
   /** What removing the whole backlog would free (inodes whose every link is inside the backlog). */
   backlogBytes: number;
   measured: number;

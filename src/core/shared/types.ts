@@ -54,7 +54,7 @@ export interface Facts {
   lastActivity: string | null;
   missing: boolean;
   prunable: string | null;
-  disk?: { bytes: number; uniqueBytes: number } | null;
+  disk?: { bytes: number; uniqueBytes: number; apparentBytes: number } | null;
 }
 
 export interface Lease {
