@@ -5,7 +5,8 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { hostname } from "node:os";
 import Database from "better-sqlite3";
-import { Scenario, git, waitFor } from "../helpers/scenario.js";
+import { Scenario, git, liveProcess, waitFor } from "../helpers/scenario.js";
+import { pidState } from "../../src/core/shared/process.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -155,5 +156,41 @@ describe("registry failures are clear errors (exit 1) and never a reset", () => 
     } finally {
       holder.kill("SIGKILL");
     }
+  });
+});
+
+describe("re-adding a handle (§3.2)", () => {
+  it("without --pid keeps the recorded pid and start time of a live process", () => {
+    const p = liveProcess();
+    try {
+      const first = s.orchard(["add", "keep-pid", "--owner", "a1", "--pid", String(p.pid)]);
+      expect(first.code, first.stderr).toBe(0);
+      const before = s.orchard(["status", first.json.handle]).json.worktree;
+      expect(before.lock.owner).toMatchObject({ pid: p.pid });
+      const again = s.orchard(["add", "keep-pid", "--owner", "a1"]);
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+      expect(again.json.action).toBe("adopted");
+      const after = s.orchard(["status", first.json.handle]).json.worktree;
+      expect(after.lock.owner).toMatchObject({ pid: p.pid, startTime: before.lock.owner.startTime });
+      expect(readFileSync(join(s.adminDir(first.json.path), "locked"), "utf8")).toContain(String(p.pid));
+      expect(after.liveness.signals.map((x: { code: string }) => x.code)).toContain("pid_alive");
+    } finally {
+      p.stop();
+    }
+  });
+
+  it("drops a recorded pid that has died (it would make the fresh lease look dead)", () => {
+    const p = liveProcess();
+    const first = s.orchard(["add", "drop-pid", "--owner", "a1", "--pid", String(p.pid)]);
+    expect(first.code, first.stderr).toBe(0);
+    p.stop();
+    const pid = p.pid;
+    return waitFor(() => pidState(pid) === "dead", "the process to exit").then(() => {
+      const again = s.orchard(["add", "drop-pid", "--owner", "a1"]);
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+      const after = s.orchard(["status", first.json.handle]).json.worktree;
+      expect(after.lock.owner?.pid ?? null).toBeNull();
+      expect(after.liveness.state).toBe("live");
+    });
   });
 });

@@ -10,6 +10,7 @@ import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
 import { withMutationLock } from "../shared/mutation-lock.js";
 import { newLease, leaseLockText, type LeaseFields } from "../shared/lease.js";
+import { compareStartTime, HOST, pidState, readStartTime } from "../shared/process.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import { resolveBase, resultFor, validateAdd, SKIPPED_BOOTSTRAP, type AddOptions, type AddRequest, type AddResult } from "../shared/request.js";
 import { readSnapshot, factsOf } from "../facts/index.js";
@@ -77,7 +78,7 @@ async function exactHandle(
   const allNotes = [...notes, ...verdict.notes];
   if (verdict.reasons.length > 0) return resultFor(request, "refused", { row, head: facts.head, reasons: verdict.reasons, notes: allNotes });
   if (request.dryRun) return resultFor(request, "planned", { row, head: facts.head, notes: allNotes });
-  const lease: LeaseFields = await newLease(request);
+  const lease = await keepRecordedPid(row, request, await newLease(request));
   const renewed = renewLease(ctx, row, lease, leaseLockText(row.handle, lease), "adopted");
   return resultFor(request, "adopted", {
     row: renewed,
@@ -89,4 +90,21 @@ async function exactHandle(
 
 export function request2exact(request: AddRequest): { branch: string; task: string | null; baseRef: string | null; owner: string | null; resume: boolean } {
   return { branch: request.branch, task: request.task, baseRef: request.explicitBase, owner: request.owner, resume: request.resume };
+}
+
+/**
+ * Re-admission by the same owner without `--pid` keeps the recorded pid and start time (§3.2):
+ * the agent re-adding its handle is still that process. Kept only while the recorded process is
+ * still the one that was recorded (same host, not dead, start time not different); a pid that
+ * died or was reused would make the fresh lease look dead, so it is dropped.
+ */
+export async function keepRecordedPid(row: WorktreeRow, request: AddRequest, lease: LeaseFields): Promise<LeaseFields> {
+  if (request.pid !== null || row.pid === null || request.owner === null || request.owner !== row.owner) return lease;
+  if (row.host !== null && row.host !== HOST) return lease;
+  if (pidState(row.pid) === "dead") return lease;
+  if (row.pidStart !== null) {
+    const now = await readStartTime(row.pid);
+    if (now !== null && compareStartTime(row.pidStart, now) === "different") return lease;
+  }
+  return { ...lease, pid: row.pid, pidStart: row.pidStart };
 }
