@@ -92,10 +92,10 @@ function dirtyCell(w: HygieneWorktree): string {
 
 function row(w: HygieneWorktree): string {
   const name = w.handle ?? (w.husk ? "(husk)" : "(foreign)");
-  const search = [w.path, w.handle, w.branch, w.task, w.disposition, ...w.reasons.map((r) => r.code)].filter(Boolean).join(" ").toLowerCase();
+  const search = [w.path, w.handle, w.branch, w.owner, w.task, w.disposition, ...w.reasons.map((r) => r.code)].filter(Boolean).join(" ").toLowerCase();
   const reasons = w.reasons.map((r) => `<li title="${attr(r.message)}"><code>${text(r.code)}</code> ${text(r.message)}</li>`).join("");
   const command = w.suggestion.command ? `<code class="cmd">${text(w.suggestion.command)}</code>` : "";
-  return `<tr data-disposition="${w.disposition}" data-search="${attr(search)}"><td>${badge(w.disposition)}</td><td><div class="name">${text(name)}</div><div class="path">${text(w.path)}</div></td><td>${text(w.branch ?? (w.head ? `(detached ${w.head.slice(0, 10)})` : "–"))}</td><td>${text(w.lifecycle ?? "–")}</td><td>${text(w.liveness.state)}</td><td>${text(dirtyCell(w))}</td><td>${text(w.unpushed ?? "?")}</td><td>${text(w.merged ? (w.merged.how ?? "no") : "?")}</td><td class="num">${w.disk ? formatBytes(w.disk.bytes) : "–"}</td><td><ul class="reasons">${reasons}</ul></td><td><div>${text(w.suggestion.action)}</div>${command}</td></tr>`;
+  return `<tr data-disposition="${w.disposition}" data-search="${attr(search)}"><td>${badge(w.disposition)}</td><td><div class="name">${text(name)}</div><div class="path">${text(w.path)}</div></td><td>${text(w.branch ?? (w.head ? `(detached ${w.head.slice(0, 10)})` : "–"))}</td><td class="owner">${text(w.owner ?? "–")}</td><td class="task">${text(w.task ?? "–")}</td><td>${text(w.lifecycle ?? "–")}</td><td>${text(w.liveness.state)}</td><td>${text(dirtyCell(w))}</td><td>${text(w.unpushed ?? "?")}</td><td>${text(w.merged ? (w.merged.how ?? "no") : "?")}</td><td class="num">${w.disk ? `${formatBytes(w.disk.bytes)}<div class="muted">${formatBytes(w.disk.apparentBytes)} apparent</div>` : "–"}</td><td><ul class="reasons">${reasons}</ul></td><td><div>${text(w.suggestion.action)}</div>${command}</td></tr>`;
 }
 
 function groups(r: HygieneReport): string {
@@ -149,7 +149,7 @@ export function renderHygieneHtml(r: HygieneReport): string {
       (d) => `<button data-filter="${d}" data-color="${COLORS[d]}" title="${attr(MEANING[d])}">${d.replace("_", " ")} (${s.byDisposition[d]})</button>`,
     ),
   ].join("");
-  const head = ["disposition", "worktree", "branch", "lifecycle", "liveness", "dirty", "unpushed", "merged", "disk", "reasons", "suggested"]
+  const head = ["disposition", "worktree", "branch", "owner", "task", "lifecycle", "liveness", "dirty", "unpushed", "merged", "disk", "reasons", "suggested"]
     .map((h) => `<th>${h}</th>`)
     .join("");
   return `<!doctype html>
