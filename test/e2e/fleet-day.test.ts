@@ -17,7 +17,7 @@ const T7 = "github.com/o/r#7";
 const T8 = "github.com/o/r#8";
 const T9 = "github.com/o/r#9";
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 const ok = (args: string[]): Json => {
   const r = s.orchard(args);
   expect(r.code, `${args.join(" ")}\n${r.stdout}${r.stderr}`).toBe(0);
