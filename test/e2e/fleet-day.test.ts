@@ -28,7 +28,7 @@ const commit = (path: string, file: string): void => {
   git(path, "add", file);
   git(path, "commit", "-qm", `work on ${file}`);
 };
-const candidates = (r: Json): [string, string][] => (r.candidates as Json[]).map((c) => [c.handle, c.kind]).sort();
+const candidates = (r: Json): [string, string][] => (r.candidates as Json[]).map((c): [string, string] => [c.handle, c.kind]).sort();
 
 describe("a day of a fleet", () => {
   it("mixed spellings, merges, a crash and re-adds: the exact candidates, groups, canonical members and suggestions", async () => {
