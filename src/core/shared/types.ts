@@ -45,7 +45,8 @@ export interface Facts {
   base: { ref: string; commit: string; current: string | null; drifted: boolean | null } | null;
   lock: { locked: boolean; reason: string | null; owner: LockOwnerFacts | null };
   liveness: { state: LivenessState; signals: { code: LivenessSignalCode; detail: string }[] };
-  dirty?: { tracked: number; untracked: number; conflicted: number; operation: Operation | null; ignored: IgnoredFacts } | null;
+  /** `nested`: worktrees or repositories inside (relative paths; SPEC §4.14) — a blocking fact. */
+  dirty?: { tracked: number; untracked: number; conflicted: number; operation: Operation | null; ignored: IgnoredFacts; nested?: string[] } | null;
   upstream: { ref: string; ahead: number; behind: number } | null;
   unpushed: number | null;
   merged?: { target: string | null; how: MergedHow | null } | null;
