@@ -15,7 +15,8 @@ export type LivenessSignalCode =
   | "lease_expired"
   | "process_in_worktree"
   | "processes_unknown"
-  | "lock_owner_unknown";
+  | "lock_owner_unknown"
+  | "lease_unknown";
 
 export interface LockOwnerFacts {
   kind: "orchard" | "claude-code" | "pid" | "unknown";
