@@ -90,6 +90,20 @@ describe("nested worktrees", () => {
     survived(inner);
   });
 
+  it("cleanup-wave blocks the entry (nested_worktree) and removes nothing", () => {
+    const base = git(s.primary, "rev-parse", "main");
+    const path = s.worktree("worktree-agent-outer");
+    s.commit({ in: path, file: "agent.txt" });
+    const inner = nestInside(path);
+    const file = join(s.root, "wave.json");
+    writeFileSync(file, JSON.stringify([{ agent_id: "a", worktree_path: path, branch: "worktree-agent-outer", expected_base: base }]));
+    const r = s.orchard(["cleanup-wave", "--manifest", file]);
+    expect(r.code, r.stdout + r.stderr).toBe(3);
+    expect(r.json.result.entries[0]).toMatchObject({ status: "blocked", reason: "nested_worktree" });
+    expect(existsSync(path)).toBe(true);
+    survived(inner);
+  });
+
   it("without a nested worktree the same released worktree is removed (the test's control)", () => {
     const w = releasedWorktree("feat-outer");
     ok(s.orchard(["cleanup", "run"]));
