@@ -28,7 +28,14 @@ export async function readDirtyState(repo: RepoContext, path: string, admin: str
   for (const p of status.paths) if (p.kind === "untracked" && p.path.endsWith("/")) nested.push(p.path.replace(/\/+$/, ""));
   nested.sort();
   return {
-    dirty: { tracked: status.tracked, untracked: status.untracked, conflicted: status.conflicted, operation, ignored: ignoredFacts(ignored), nested },
+    dirty: {
+      tracked: status.tracked,
+      untracked: status.untracked,
+      conflicted: status.conflicted,
+      operation,
+      ignored: ignoredFacts(ignored),
+      ...(nested.length > 0 && { nested }),
+    },
     status,
     operation,
     ignored,

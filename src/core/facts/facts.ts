@@ -154,7 +154,7 @@ async function baseFacts(snapshot: Snapshot, row: WorktreeRow | null): Promise<F
 }
 
 /** The dirty fact of a worktree whose directory is gone: nothing left to lose there. */
-export const MISSING_DIRTY: NonNullable<Facts["dirty"]> = { tracked: 0, untracked: 0, conflicted: 0, operation: null, ignored: NO_IGNORED, nested: [] };
+export const MISSING_DIRTY: NonNullable<Facts["dirty"]> = { tracked: 0, untracked: 0, conflicted: 0, operation: null, ignored: NO_IGNORED };
 
 export interface FactsOptions {
   full: boolean;
