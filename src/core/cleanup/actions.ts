@@ -10,7 +10,7 @@ import { countNotOnRemotes, resolveCommit } from "../../git/read.js";
 import { deleteRef, removeWorktree } from "../../git/write.js";
 import { readAdminDirs, readAdminWorktreePath } from "../shared/admin.js";
 import { readDirtyState, readLiveness, proveMerged, dirtyDigest, onlyDeletions, treeDigest, type MergeTarget } from "../facts/index.js";
-import { processesInside, readProcessCwds } from "../shared/process.js";
+import { processesInside, readProcessCwds, unseenProcesses } from "../shared/process.js";
 import { salvageWorktree } from "../salvage/index.js";
 import { proveReapable } from "../reap/index.js";
 import { readGitPointer, readHuskFacts, type KnownRepo } from "../hygiene/index.js";
@@ -185,7 +185,7 @@ async function actOnHusk(b: BatchView, item: PlanItemRow, env: ItemEnv): Promise
   if (refused) return skip([changed("directory", "a directory under the managed root", refused)]);
   if (readGitPointer(item.path)?.registered) return skip([changed("registered", false, true)]);
   const cwds = await readProcessCwds();
-  const inside = cwds === null ? null : processesInside(cwds, realpathSync(item.path));
+  const inside = cwds === null || unseenProcesses(cwds) > 0 ? null : processesInside(cwds, realpathSync(item.path));
   if (inside === null || inside.length > 0) return skip([changed("liveness", "none", inside === null ? "unknown" : "live", { pids: inside })]);
   const acting = env.recovering && env.phase === "acting";
   if (!acting) {

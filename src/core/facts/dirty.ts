@@ -22,9 +22,20 @@ export interface DirtyState {
 export async function readDirtyState(repo: RepoContext, path: string, admin: string): Promise<DirtyState> {
   const status = await readStatus(path, { ignored: true });
   const operation = readOperation(admin);
-  const ignored = scanIgnored({ worktree: path, status, primary: repo.bare ? null : repo.primary, disposable: disposableOf(repo) });
+  const nested: string[] = [];
+  const ignored = scanIgnored({ worktree: path, status, primary: repo.bare ? null : repo.primary, disposable: disposableOf(repo), nested });
+  // with --untracked-files=all git lists a directory only when it is a nested repository or worktree
+  for (const p of status.paths) if (p.kind === "untracked" && p.path.endsWith("/")) nested.push(p.path.replace(/\/+$/, ""));
+  nested.sort();
   return {
-    dirty: { tracked: status.tracked, untracked: status.untracked, conflicted: status.conflicted, operation, ignored: ignoredFacts(ignored) },
+    dirty: {
+      tracked: status.tracked,
+      untracked: status.untracked,
+      conflicted: status.conflicted,
+      operation,
+      ignored: ignoredFacts(ignored),
+      ...(nested.length > 0 && { nested }),
+    },
     status,
     operation,
     ignored,
@@ -40,7 +51,7 @@ export function changedCount(dirty: DirtyFacts): number {
   return dirty.tracked + dirty.untracked + dirty.conflicted + dirty.ignored.count;
 }
 
-/** Nothing uncommitted, no unique ignored file, no operation in progress. */
+/** Nothing uncommitted, no unique ignored file, no nested worktree, no operation in progress. */
 export function isClean(dirty: DirtyFacts): boolean {
-  return changedCount(dirty) === 0 && dirty.operation === null;
+  return changedCount(dirty) === 0 && dirty.operation === null && !dirty.nested?.length;
 }

@@ -11,7 +11,7 @@ import { readDirty } from "./dirty.js";
 import { NO_IGNORED } from "./ignored.js";
 import { parseLockOwner } from "../shared/lock-owner.js";
 import { assessLiveness, type PidProbe } from "../shared/liveness.js";
-import { HOST, compareStartTime, pidState, processesInside, readProcessCwds, readStartTime } from "../shared/process.js";
+import { HOST, compareStartTime, pidState, processesInside, readProcessCwds, readStartTime, unseenProcesses } from "../shared/process.js";
 import { readDefaultBranch, targetRefs, type DefaultBranch, type RepoContext } from "../shared/repo.js";
 import { readMerged } from "./merged.js";
 import { mapLimit, DEFAULT_PARALLELISM } from "../shared/pool.js";
@@ -118,13 +118,16 @@ export async function readLiveness(options: {
     const host = owner.kind === "orchard" ? (owner.host ?? null) : null;
     probes.push(await probePid(owner.pid, host, start));
   }
-  const inside =
-    options.cwds === null || !existsSync(options.path) ? (options.cwds === null ? null : []) : processesInside(options.cwds, realOrAbsolute(options.path));
+  const present = existsSync(options.path);
+  const inside = options.cwds === null || !present ? (options.cwds === null ? null : []) : processesInside(options.cwds, realOrAbsolute(options.path));
   return assessLiveness({
     lease: hasLease ? { heartbeatAt: row.heartbeatAt, ttlMs: row.ttlMs, pid: row.pid } : null,
     pids: probes,
     lockOwnerUnknown: owner?.kind === "unknown",
+    // the lock text is a lease (§4.10): without its registry row, a pid in it decides; with none, nothing can
+    orphanLease: !row && owner?.kind === "orchard" && owner.pid === undefined ? { owner: owner.owner, handle: owner.handle } : null,
     inside,
+    unseen: options.cwds && present ? unseenProcesses(options.cwds) : 0,
     now: options.now,
   });
 }

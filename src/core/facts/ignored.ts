@@ -79,6 +79,8 @@ export function scanIgnored(options: {
   status: Pick<StatusSummary, "paths">;
   primary: string | null;
   disposable: DisposableMatcher;
+  /** Receives each ignored directory that holds its own `.git` (a nested worktree or repository, §4.14); not walked. */
+  nested?: string[];
 }): IgnoredFile[] {
   const { worktree, primary, disposable } = options;
   const unique: IgnoredFile[] = [];
@@ -90,6 +92,10 @@ export function scanIgnored(options: {
     if (!sameAsPrimary(primary, rel, file, st)) unique.push({ path: rel, size: Number(st.size) });
   };
   const walk = (dir: string): void => {
+    if (lstat(join(worktree, dir, ".git"))) {
+      options.nested?.push(dir);
+      return;
+    }
     for (const entry of readdirSync(join(worktree, dir), { withFileTypes: true })) {
       const rel = `${dir}/${entry.name}`;
       if (entry.isDirectory()) {

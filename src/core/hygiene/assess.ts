@@ -7,7 +7,9 @@
 //   4. husk           a directory under the managed root that git does not list.
 //   5. missing        registered (git or registry), directory gone.
 //   6. unknown        not listed by git outside the managed root, listed by another primary
-//                     with the same identity, or its dirty state could not be read.
+//                     with the same identity, or its dirty state could not be read, or a
+//                     worktree or repository is nested inside (§4.14: never removed, cleaned
+//                     or salvaged with the outer one).
 //   7. reapable       locked by a dead owner, clean, merged.
 //   8. reclaimable    clean and work preserved (merged, or every commit on a remote).
 //   9. unknown        clean but whether the work is preserved could not be established.
@@ -48,6 +50,7 @@ export function assessDisposition(subject: Subject): Verdict {
   if (subject.otherPrimary) return verdict("unknown", [reason("duplicate_primary", { primary: subject.otherPrimary })]);
   if (!subject.listed) return verdict("unknown", [reason("not_listed_by_git", { outsideManagedRoot: !subject.underRoot })]);
   if (!f.dirty) return verdict("unknown", [unknownFact("dirty", subject.errors.dirty ? { error: subject.errors.dirty } : {})]);
+  if (f.dirty.nested?.length) return verdict("unknown", [reason("nested_worktree", { paths: f.dirty.nested })]);
   return assessPresent(subject, f.dirty);
 }
 

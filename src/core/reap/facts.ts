@@ -95,7 +95,7 @@ export async function readCheckoutDirty(repo: RepoContext, path: string, admin: 
     const dirs = await readGitDirs(path);
     if (realOrAbsolute(dirs.gitDir) !== realOrAbsolute(admin)) return "unknown";
     const { dirty } = await readDirtyState(repo, path, admin);
-    return { changes: dirty.tracked + dirty.untracked + dirty.conflicted, operation: dirty.operation, ignored: dirty.ignored };
+    return { changes: dirty.tracked + dirty.untracked + dirty.conflicted, operation: dirty.operation, ignored: dirty.ignored, nested: dirty.nested ?? [] };
   } catch {
     return "unknown"; // status or the ignored-file scan failed: the verdict treats unknown as not safe
   }

@@ -19,6 +19,7 @@ export type ReapSkipReason =
   | "branch_not_merged"
   | "worktree_dirty"
   | "ignored_files"
+  | "nested_worktree"
   | "fact_unknown";
 
 export type ReapReason = "pid_dead_and_merged" | "lease_dead_and_merged" | "pid_dead_and_missing";
@@ -63,7 +64,7 @@ export interface WorkFacts {
   merged?: { how: MergedHow | null; target: string | null };
   missing: boolean;
   /** Changes in the checkout and its unique ignored files; `unknown` when they could not be read; absent when not needed. */
-  dirty?: { changes: number; operation: Operation | null; ignored: IgnoredFacts } | "unknown";
+  dirty?: { changes: number; operation: Operation | null; ignored: IgnoredFacts; nested?: string[] } | "unknown";
   salvage: boolean;
 }
 
@@ -76,6 +77,8 @@ export function assessWork(f: WorkFacts, leaseOwner: boolean): Verdict<{ reason:
   const reason: ReapReason = leaseOwner ? "lease_dead_and_merged" : "pid_dead_and_merged";
   if (f.dirty === undefined) throw new Error("assessWork needs the dirty fact of an existing, merged checkout");
   if (f.dirty === "unknown") return { kind: "skip", reason: "fact_unknown", detail: "git status could not be read in the worktree" };
+  // a nested worktree or repository (§4.14) blocks removal and salvage alike
+  if (f.dirty.nested?.length) return { kind: "skip", reason: "nested_worktree", detail: f.dirty.nested.join(", ") };
   const dirty = f.dirty.changes > 0 || f.dirty.operation !== null;
   const ignored = f.dirty.ignored.count > 0;
   if (!dirty && !ignored) return { kind: "go", reason, salvage: false };

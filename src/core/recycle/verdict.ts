@@ -19,6 +19,7 @@ export function assessRecycle(facts: Facts): Reason[] {
     if (dirty.tracked + dirty.untracked + dirty.conflicted > 0)
       reasons.push(reason("dirty", { tracked: dirty.tracked, untracked: dirty.untracked, conflicted: dirty.conflicted }));
     if (dirty.ignored.count > 0) reasons.push(reason("ignored_files", { ...dirty.ignored }));
+    if (dirty.nested?.length) reasons.push(reason("nested_worktree", { paths: dirty.nested }));
   }
   const merged = facts.merged?.how ?? null;
   if (merged === null && facts.unpushed !== 0)

@@ -19,6 +19,11 @@ describe("assessLiveness", () => {
     ["unparseable lock", { lockOwnerUnknown: true }, "unknown", ["lock_owner_unknown"]],
     ["process inside wins over unknowns", { lockOwnerUnknown: true, inside: [42] }, "live", ["lock_owner_unknown", "process_in_worktree"]],
     ["process table unreadable", { inside: null }, "unknown", ["processes_unknown"]],
+    // SPEC §4.14: processes the scan could not inspect make "nobody inside" unknown
+    ["nobody seen inside, some processes unseen", { unseen: 2 }, "unknown", ["processes_unknown"]],
+    ["a process seen inside beats unseen ones", { unseen: 2, inside: [42] }, "live", ["process_in_worktree"]],
+    // SPEC §4.10: an Orchard lock without its registry row is a lease we cannot read
+    ["orchard lock, no row, no pid", { orphanLease: { owner: "a", handle: "h" } }, "unknown", ["lease_unknown"]],
     // the pid beats the heartbeat (SPEC §4.11)
     ["the lease's pid dead, heartbeat fresh", { lease: { ...fresh, pid: 10 }, pids: [{ pid: 10, host: null, state: "dead" }] }, "dead", ["pid_dead"]],
     ["the lease's pid reused, heartbeat fresh", { lease: { ...fresh, pid: 10 }, pids: [{ pid: 10, host: null, state: "reused" }] }, "dead", ["pid_reused"]],

@@ -20,8 +20,12 @@ export interface LivenessInput {
   pids: PidProbe[];
   /** The lock names an owner we cannot parse. */
   lockOwnerUnknown: boolean;
+  /** An Orchard lease in the lock text whose registry row is gone and that names no pid: its heartbeat cannot be read. */
+  orphanLease?: { owner: string | null; handle: string } | null;
   /** Pids working inside, or null when the process table could not be read. */
   inside: number[] | null;
+  /** Processes the scan could not inspect (another user's, SPEC §4.14): "none inside" is then unknown. */
+  unseen?: number;
   now: number;
 }
 
@@ -79,12 +83,20 @@ export function assessLiveness(input: LivenessInput): Liveness {
     unknown = true;
     signals.push({ code: "lock_owner_unknown", detail: "the lock text names no owner orchard understands" });
   }
+  if (input.orphanLease) {
+    unknown = true;
+    const who = input.orphanLease.owner === null ? "no owner" : `owner ${input.orphanLease.owner}`;
+    signals.push({ code: "lease_unknown", detail: `an orchard lock (handle ${input.orphanLease.handle}, ${who}) without a registry row` });
+  }
   if (input.inside === null) {
     unknown = true;
     signals.push({ code: "processes_unknown", detail: "the process table could not be read" });
   } else if (input.inside.length > 0) {
     live = true;
     signals.push({ code: "process_in_worktree", detail: `pid ${input.inside.join(", ")}` });
+  } else if ((input.unseen ?? 0) > 0) {
+    unknown = true;
+    signals.push({ code: "processes_unknown", detail: `${input.unseen} process(es) of other users could not be inspected` });
   }
   if (live) return { state: "live", signals };
   if (unknown) return { state: "unknown", signals };

@@ -87,23 +87,55 @@ export function compareStartTime(recorded: string, current: string): StartCompar
   return plausibleTicks || plausibleSeconds || plausibleMillis ? "different" : "unknown";
 }
 
-/** The cwd of every process we can see, or null when the process table cannot be read. */
+/**
+ * The cwds a process scan saw, and the pids whose cwd it could not read (another user's processes
+ * when Orchard runs as a normal user). Such a scan cannot prove "no process inside" (SPEC §4.14).
+ */
+export class ProcessCwds extends Map<number, string> {
+  readonly unseen: number[] = [];
+}
+
+/** How many processes the scan could not inspect (0 for a plain map). */
+export function unseenProcesses(cwds: Map<number, string>): number {
+  return cwds instanceof ProcessCwds ? cwds.unseen.length : 0;
+}
+
+// Test-only: a directory laid out like /proc that the Linux scan reads instead (documented in
+// docs/ARCHITECTURE.md); no honest way exists to make a process unreadable to root in a test.
+const procRoot = (): string => process.env.ORCHARD_TEST_PROC_ROOT || "/proc";
+
+/** init (pid 1) and kernel threads (kthreadd, pid 2, and its children) never work inside a worktree. */
+function isSystemProcess(root: string, pid: number): boolean {
+  if (pid === 1 || pid === 2) return true;
+  try {
+    const stat = readFileSync(`${root}/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] === "2";
+  } catch {
+    return false;
+  }
+}
+
+/** The cwd of every process we can see (and the pids we cannot), or null when the process table cannot be read. */
 export async function readProcessCwds(): Promise<Map<number, string> | null> {
   if (process.platform === "darwin") return readLsofCwds();
   if (process.platform !== "linux") return null;
-  const cwds = new Map<number, string>();
+  const root = procRoot();
+  const cwds = new ProcessCwds();
   let entries: string[];
   try {
-    entries = readdirSync("/proc");
+    entries = readdirSync(root);
   } catch {
     return null;
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      cwds.set(Number(entry), readlinkSync(`/proc/${entry}/cwd`));
-    } catch {
-      // a process of another user, or one that just exited: not ours to see
+      cwds.set(Number(entry), readlinkSync(`${root}/${entry}/cwd`));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ESRCH") continue; // it just exited (or a zombie: no cwd)
+      // a process of another user: it may work inside any worktree it can enter
+      if (!isSystemProcess(root, Number(entry))) cwds.unseen.push(Number(entry));
     }
   }
   return cwds;

@@ -101,6 +101,7 @@ export const REASON_TEXT = {
   husk_has_files: "the directory holds files that are not ignored, or unique ignored files; they are salvaged before removal",
   husk_unattributed: "the directory cannot be attributed to a repository, so its files cannot be salvaged",
   symlink_not_followed: "the entry is a symbolic link; orchard never follows or removes it",
+  nested_worktree: "a worktree or repository is nested inside; it is handled on its own terms before the outer one is removed, cleaned or salvaged",
   nested_repository: "the directory holds a nested git repository, which a salvage ref cannot capture",
   not_included: "the disposition is not in --include",
   salvage_not_requested: "the work must be salvaged first; plan with --salvage",

@@ -15,7 +15,8 @@ export type LivenessSignalCode =
   | "lease_expired"
   | "process_in_worktree"
   | "processes_unknown"
-  | "lock_owner_unknown";
+  | "lock_owner_unknown"
+  | "lease_unknown";
 
 export interface LockOwnerFacts {
   kind: "orchard" | "claude-code" | "pid" | "unknown";
@@ -45,7 +46,8 @@ export interface Facts {
   base: { ref: string; commit: string; current: string | null; drifted: boolean | null } | null;
   lock: { locked: boolean; reason: string | null; owner: LockOwnerFacts | null };
   liveness: { state: LivenessState; signals: { code: LivenessSignalCode; detail: string }[] };
-  dirty?: { tracked: number; untracked: number; conflicted: number; operation: Operation | null; ignored: IgnoredFacts } | null;
+  /** `nested`: worktrees or repositories inside (relative paths; SPEC §4.14) — a blocking fact. */
+  dirty?: { tracked: number; untracked: number; conflicted: number; operation: Operation | null; ignored: IgnoredFacts; nested?: string[] } | null;
   upstream: { ref: string; ahead: number; behind: number } | null;
   unpushed: number | null;
   merged?: { target: string | null; how: MergedHow | null } | null;

@@ -42,6 +42,7 @@ export type WaveBlock =
   | "live_owner"
   | "liveness_unknown"
   | "ignored_files"
+  | "nested_worktree"
   | "merge_conflict"
   | "merge_failed"
   | "worktree_remove_failed"
@@ -178,6 +179,7 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
     const admin = readAdminDirs(ctx.repo.commonDir).get(wt.path);
     const dirty = admin ? await readCheckoutDirty(ctx.repo, wt.path, admin) : "unknown";
     if (dirty === "unknown") return blocked("worktree_dirty", "the worktree's status could not be read");
+    if (dirty.nested?.length) return blocked("nested_worktree", dirty.nested.join(", "));
     if (dirty.changes > 0 || dirty.operation)
       return blocked("worktree_dirty", `${dirty.changes} change(s)${dirty.operation ? `, ${dirty.operation} in progress` : ""}`);
     if (dirty.ignored.count > 0) return blocked("ignored_files", describeIgnored(dirty.ignored));
