@@ -1,6 +1,7 @@
 // A complete Facts value for pure tests: a clean, managed, merged worktree nobody holds.
 // Tests spread it and name only what their case changes.
 import type { Facts } from "../../src/core/shared/types.js";
+import type { HuskFacts } from "../../src/core/hygiene/types.js";
 
 export const SAMPLE_FACTS: Facts = {
   path: "/w/app@x",
@@ -25,3 +26,14 @@ export const SAMPLE_FACTS: Facts = {
   missing: false,
   prunable: null,
 };
+
+/** Facts of a husk (a directory under the managed root git no longer lists), for pure tests. */
+export const sampleHusk = (h: Partial<HuskFacts>): HuskFacts => ({
+  symlink: false,
+  empty: false,
+  salvageable: 3,
+  uniqueIgnored: 0,
+  nestedRepository: false,
+  repo: "r",
+  ...h,
+});

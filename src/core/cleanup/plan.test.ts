@@ -4,7 +4,7 @@ import { assessDisposition } from "../hygiene/assess.js";
 import { reason } from "../shared/reasons.js";
 import type { Facts } from "../shared/types.js";
 import type { HuskFacts, HygieneWorktree, Subject } from "../hygiene/types.js";
-import { SAMPLE_FACTS } from "../../../test/helpers/facts.js";
+import { SAMPLE_FACTS, sampleHusk as husk } from "../../../test/helpers/facts.js";
 
 const base: Facts = {
   ...SAMPLE_FACTS,
@@ -27,15 +27,6 @@ const request: PlanRequest = {
   now: Date.parse("2026-02-01T00:00:00Z"),
   defaultBranches: new Map([["r", "main"]]),
 };
-const husk = (h: Partial<HuskFacts>): HuskFacts => ({
-  symlink: false,
-  empty: false,
-  salvageable: 3,
-  uniqueIgnored: 0,
-  nestedRepository: false,
-  repo: "r",
-  ...h,
-});
 const dirty = { tracked: 0, untracked: 2, conflicted: 0, operation: null, ignored: { count: 0, bytes: 0, sample: [] } };
 const lockedDead = {
   lock: { locked: true, reason: "claude agent a (pid 9)", owner: { kind: "claude-code" as const, pid: 9 } },

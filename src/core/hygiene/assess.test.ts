@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { assessDisposition, assessPreservation } from "./assess.js";
 import type { Facts } from "../shared/types.js";
-import type { HuskFacts, Subject } from "./types.js";
-import { SAMPLE_FACTS } from "../../../test/helpers/facts.js";
+import type { Subject } from "./types.js";
+import { SAMPLE_FACTS, sampleHusk as husk } from "../../../test/helpers/facts.js";
 
 const facts: Facts = SAMPLE_FACTS;
 const subject = (f: Partial<Facts> = {}, s: Partial<Subject> = {}): Subject => ({
@@ -20,15 +20,6 @@ const unmerged = { merged: { target: "refs/heads/main", how: null }, unpushed: 2
 const dirty = { dirty: { tracked: 1, untracked: 0, conflicted: 0, operation: null, ignored: { count: 0, bytes: 0, sample: [] } } };
 const young = { idle: { afterMs: 24 * 3600_000, now: Date.parse("2026-06-01T12:00:00Z") } };
 const deadLease = { owner: "a1", liveness: dead };
-const husk = (h: Partial<HuskFacts>): HuskFacts => ({
-  symlink: false,
-  empty: false,
-  salvageable: 3,
-  uniqueIgnored: 0,
-  nestedRepository: false,
-  repo: "r",
-  ...h,
-});
 
 describe("assessDisposition: one disposition per worktree, by precedence", () => {
   it.each<[string, Subject, string, string[]]>([
