@@ -19,7 +19,7 @@ import { parseDuration } from "../shared/duration.js";
 import { usageError } from "../shared/errors.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import type { Ctx } from "../shared/context.js";
-import type { Lease } from "../shared/types.js";
+import type { AddResult } from "../shared/request.js";
 import { realOrAbsolute } from "../shared/paths.js";
 
 export interface AdoptOptions {
@@ -30,18 +30,11 @@ export interface AdoptOptions {
   ttl?: string;
 }
 
-export interface AdoptResult {
-  ok: boolean;
+/** The shape of an admission result, without what only `add` knows (candidates, notes, bootstrap). */
+export interface AdoptResult extends Pick<AddResult, "ok" | "path" | "base" | "head" | "task" | "owner" | "lease" | "reasons"> {
   action: "adopted" | "already_managed" | "refused";
   handle: string | null;
-  path: string;
   branch: string | null;
-  base: { ref: string; commit: string } | null;
-  head: string | null;
-  task: string | null;
-  owner: string | null;
-  lease: Lease | null;
-  reasons: Reason[];
 }
 
 /** The lease the adopted worktree starts with: the requester's (heartbeat now), else its lock's owner with no heartbeat. */
