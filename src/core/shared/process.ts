@@ -1,6 +1,6 @@
 // Facts about processes: alive, start time (to detect pid reuse), and which processes work inside
 // a directory. Linux reads /proc; macOS asks ps/lsof. Every answer may be "unknown" (null).
-import { readFileSync, readdirSync, readlinkSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import { readLsofCwds, readPsStart } from "../../git/ps.js";
 
@@ -115,6 +115,22 @@ function isSystemProcess(root: string, pid: number): boolean {
   }
 }
 
+/**
+ * One process's cwd; "gone" when it has exited (or is a zombie with no cwd); "unreadable" when it
+ * is another user's; undefined when it exited mid-read: Linux answers EACCES, not ENOENT, for a
+ * process reaped between the directory lookup and the readlink, so EACCES on a pid whose directory
+ * is gone now asks for a second look.
+ */
+function readCwd(root: string, entry: string): string | undefined {
+  try {
+    return readlinkSync(`${root}/${entry}/cwd`); // an absolute path: never "gone" or "unreadable"
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ESRCH") return "gone";
+    return existsSync(`${root}/${entry}`) ? "unreadable" : undefined;
+  }
+}
+
 /** The cwd of every process we can see (and the pids we cannot), or null when the process table cannot be read. */
 export async function readProcessCwds(): Promise<Map<number, string> | null> {
   if (process.platform === "darwin") return readLsofCwds();
@@ -129,14 +145,10 @@ export async function readProcessCwds(): Promise<Map<number, string> | null> {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      cwds.set(Number(entry), readlinkSync(`${root}/${entry}/cwd`));
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ESRCH") continue; // it just exited (or a zombie: no cwd)
-      // a process of another user: it may work inside any worktree it can enter
+    const cwd = readCwd(root, entry) ?? readCwd(root, entry); // a second look, for the exit race above
+    if (cwd === "unreadable") {
       if (!isSystemProcess(root, Number(entry))) cwds.unseen.push(Number(entry));
-    }
+    } else if (cwd !== "gone" && cwd !== undefined) cwds.set(Number(entry), cwd);
   }
   return cwds;
 }
