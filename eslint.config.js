@@ -1,9 +1,12 @@
 // Lint: type-aware rules that catch what the compiler does not — unhandled promises, switches
-// that miss a case of a union, and the layering (only src/git spawns, only src/registry opens SQLite).
+// that miss a case of a union, and the layering (only src/git spawns, only src/registry opens a database).
 import tseslint from "typescript-eslint";
 
 const SPAWN = ["child_process", "node:child_process"].map((name) => ({ name, message: "only src/git spawns processes" }));
-const SQLITE = [{ name: "better-sqlite3", message: "only src/registry touches SQLite" }];
+const SQLITE = [
+  { name: "better-sqlite3", message: "only src/registry touches SQLite" },
+  { name: "pg", message: "only src/registry touches PostgreSQL" },
+];
 
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "bench/**", "scripts/**", "*.config.*"] },
@@ -13,6 +16,8 @@ export default tseslint.config(
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      "@typescript-eslint/await-thenable": "error",
       "@typescript-eslint/switch-exhaustiveness-check": ["error", { considerDefaultExhaustiveForUnions: true }],
       "no-empty": ["error", { allowEmptyCatch: false }],
     },

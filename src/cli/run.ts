@@ -25,6 +25,6 @@ export async function runWith<R extends { ok: boolean }>(
   } catch (error) {
     printError(error, globals);
   } finally {
-    orchard?.close();
+    await orchard?.close();
   }
 }

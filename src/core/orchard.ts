@@ -27,6 +27,8 @@ export interface OpenOptions {
   repo?: string;
   /** The workspace (default: ORCHARD_HOME or ~/.orchard). */
   home?: string;
+  /** A fleet's shared PostgreSQL registry, `postgres://…` (default: ORCHARD_REGISTRY, else the workspace's SQLite file). */
+  registry?: string;
 }
 
 /** Per-call override of the repository, as the MCP tools and `--repo` allow. */
@@ -45,7 +47,7 @@ export class Orchard {
 
   static async open(options: OpenOptions = {}): Promise<Orchard> {
     const workspace = openWorkspace(options.home ?? defaultHome(), options.home !== undefined || Boolean(process.env.ORCHARD_HOME));
-    const registry = Registry.open(workspace.home, { canonicalTask });
+    const registry = await Registry.open({ home: workspace.home, url: options.registry ?? process.env.ORCHARD_REGISTRY ?? null }, { canonicalTask });
     return new Orchard(registry, workspace, resolve(options.repo ?? process.cwd()));
   }
 
@@ -93,7 +95,7 @@ export class Orchard {
     const main = await listRepo(await this.context(repo), parsed);
     if (!parsed.allRepos) return { ok: true, ...main };
     const others = [];
-    for (const known of this.registry.repos.all()) {
+    for (const known of await this.registry.repos.all()) {
       if (known.identity === main.repo.identity) continue;
       try {
         others.push(await listRepo(await this.context(known.primaryPath), parsed));
@@ -215,7 +217,7 @@ export class Orchard {
     return installHooks({ ...rest, primary });
   }
 
-  close(): void {
-    this.registry.close();
+  async close(): Promise<void> {
+    await this.registry.close();
   }
 }

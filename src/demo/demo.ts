@@ -126,7 +126,7 @@ async function play(sandbox: Sandbox, narrate: Narrate): Promise<DemoResult> {
     return { ok: true, dir: sandbox.dir, home: sandbox.home, repo: sandbox.primary, files: sandbox.files, agents, reap, cleanup, salvageRefs };
   } finally {
     await stopLive?.();
-    orchard.close();
+    await orchard.close();
   }
 }
 

@@ -36,7 +36,7 @@ export async function callTool(tool: Tool, args: unknown, options: Omit<ServeOpt
   } catch (error) {
     return errorResult(error);
   } finally {
-    orchard?.close();
+    await orchard?.close();
   }
 }
 

@@ -1,6 +1,6 @@
-// The registry's public surface: the only module core/ imports to reach SQLite.
-export { Registry } from "./registry.js";
-export { RegistryError } from "./db.js";
+// The registry's public surface: the only module core/ imports to reach a database.
+export { Registry, type RegistryTarget } from "./registry.js";
+export { RegistryError } from "./errors.js";
 export type { MigrationHooks } from "./migrations.js";
 export type { RepoRow } from "./repos.js";
 export type { WorktreeRow, NewWorktreeRow, Lifecycle, Outcome } from "./worktrees.js";

@@ -2,7 +2,7 @@
 // all its items `pending`; apply moves each item pending → applying → done|skipped|failed, every
 // transition its own committed write, so a crash leaves at most the items it was acting on in
 // `applying` (resume re-checks them). Claiming an item is a compare-and-set on its state.
-import type { Db } from "./db.js";
+import type { Sql } from "./sql.js";
 
 export type PlanStatus = "planned" | "applying" | "completed" | "needs_resume";
 export type ItemState = "pending" | "applying" | "done" | "skipped" | "failed";
@@ -53,7 +53,7 @@ interface RawItem {
   action: string;
   preconditions: string;
   reasons: string;
-  bytes: number | null;
+  bytes: number | string | null;
   state: ItemState;
   result: string | null;
   updated_at: string;
@@ -78,68 +78,68 @@ const toItem = (r: RawItem): PlanItemRow => ({
   action: r.action,
   preconditions: JSON.parse(r.preconditions) as Record<string, unknown>,
   reasons: JSON.parse(r.reasons) as unknown[],
-  bytes: r.bytes,
+  bytes: r.bytes === null ? null : Number(r.bytes),
   state: r.state,
   result: r.result === null ? null : (JSON.parse(r.result) as Record<string, unknown>),
   updatedAt: r.updated_at,
 });
 
-export function insertPlan(db: Db, plan: Omit<PlanRow, "status">, items: readonly NewPlanItem[]): void {
+export async function insertPlan(sql: Sql, plan: Omit<PlanRow, "status">, items: readonly NewPlanItem[]): Promise<void> {
   const now = new Date().toISOString();
-  db.prepare("INSERT INTO plans (id, created_at, scope, digest, options, status, skipped) VALUES (?, ?, ?, ?, ?, 'planned', ?)").run(
+  await sql.run("INSERT INTO plans (id, created_at, scope, digest, options, status, skipped) VALUES (?, ?, ?, ?, ?, 'planned', ?)", [
     plan.id,
     plan.createdAt,
     plan.scope,
     plan.digest,
     JSON.stringify(plan.options),
     JSON.stringify(plan.skipped),
-  );
-  const insert = db.prepare(
-    `INSERT INTO plan_items (plan_id, seq, repo, path, handle, action, preconditions, reasons, bytes, state, result, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', NULL, ?)`,
-  );
+  ]);
   for (const item of items)
-    insert.run(
-      plan.id,
-      item.seq,
-      item.repo,
-      item.path,
-      item.handle,
-      item.action,
-      JSON.stringify(item.preconditions),
-      JSON.stringify(item.reasons),
-      item.bytes,
-      now,
+    await sql.run(
+      `INSERT INTO plan_items (plan_id, seq, repo, path, handle, action, preconditions, reasons, bytes, state, result, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', NULL, ?)`,
+      [plan.id, item.seq, item.repo, item.path, item.handle, item.action, JSON.stringify(item.preconditions), JSON.stringify(item.reasons), item.bytes, now],
     );
 }
 
-export function loadPlan(db: Db, id: string): PlanRow | undefined {
-  const raw = db.prepare("SELECT * FROM plans WHERE id = ?").get(id) as RawPlan | undefined;
+export async function loadPlan(sql: Sql, id: string): Promise<PlanRow | undefined> {
+  const raw = await sql.get<RawPlan>("SELECT * FROM plans WHERE id = ?", [id]);
   return raw && toPlan(raw);
 }
 
-export function loadPlanItems(db: Db, id: string): PlanItemRow[] {
-  return (db.prepare("SELECT * FROM plan_items WHERE plan_id = ? ORDER BY seq").all(id) as RawItem[]).map(toItem);
+export async function loadPlanItems(sql: Sql, id: string): Promise<PlanItemRow[]> {
+  return (await sql.all<RawItem>("SELECT * FROM plan_items WHERE plan_id = ? ORDER BY seq", [id])).map(toItem);
 }
 
-export function setPlanStatus(db: Db, id: string, status: PlanStatus): void {
-  db.prepare("UPDATE plans SET status = ? WHERE id = ?").run(status, id);
+export async function setPlanStatus(sql: Sql, id: string, status: PlanStatus): Promise<void> {
+  await sql.run("UPDATE plans SET status = ? WHERE id = ?", [status, id]);
 }
 
 /** Moves an item from one state to another; false when it was not in `from` (someone else has it). */
-export function transitionItem(db: Db, key: { planId: string; seq: number }, from: ItemState, to: ItemState, result: Record<string, unknown> | null): boolean {
-  const info = db
-    .prepare("UPDATE plan_items SET state = ?, result = ?, updated_at = ? WHERE plan_id = ? AND seq = ? AND state = ?")
-    .run(to, result === null ? null : JSON.stringify(result), new Date().toISOString(), key.planId, key.seq, from);
-  return info.changes === 1;
+export async function transitionItem(
+  sql: Sql,
+  key: { planId: string; seq: number },
+  from: ItemState,
+  to: ItemState,
+  result: Record<string, unknown> | null,
+): Promise<boolean> {
+  const changed = await sql.run("UPDATE plan_items SET state = ?, result = ?, updated_at = ? WHERE plan_id = ? AND seq = ? AND state = ?", [
+    to,
+    result === null ? null : JSON.stringify(result),
+    new Date().toISOString(),
+    key.planId,
+    key.seq,
+    from,
+  ]);
+  return changed === 1;
 }
 
 /** Records progress inside an `applying` item (e.g. the salvage ref made before the removal). */
-export function noteItemResult(db: Db, key: { planId: string; seq: number }, result: Record<string, unknown>): void {
-  db.prepare("UPDATE plan_items SET result = ?, updated_at = ? WHERE plan_id = ? AND seq = ?").run(
+export async function noteItemResult(sql: Sql, key: { planId: string; seq: number }, result: Record<string, unknown>): Promise<void> {
+  await sql.run("UPDATE plan_items SET result = ?, updated_at = ? WHERE plan_id = ? AND seq = ?", [
     JSON.stringify(result),
     new Date().toISOString(),
     key.planId,
     key.seq,
-  );
+  ]);
 }

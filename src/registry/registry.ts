@@ -1,21 +1,27 @@
-// The registry as core/ sees it: typed tables behind one object, writes in transactions, and
-// every SQLite failure turned into a RegistryError (locked, corrupt) with a clear message.
-import { openDb, inTransaction, registryFailure, registryPath, type Db } from "./db.js";
+// The registry as core/ sees it: typed tables behind one async object over either backend
+// (SQLite, the embedded default; PostgreSQL, a fleet's shared registry), writes in transactions,
+// and every driver failure turned into a RegistryError with a clear message.
+//
+// One connection per process. A transaction holds it from BEGIN to COMMIT: calls made inside
+// `write` (found through AsyncLocalStorage, so table calls need no handle passed down) run in the
+// transaction; every other call waits until it ends, so no statement of another task in this
+// process can fall inside someone else's transaction.
+import { AsyncLocalStorage } from "node:async_hooks";
 import * as repos from "./repos.js";
 import * as worktrees from "./worktrees.js";
 import * as events from "./events.js";
 import * as trust from "./trust.js";
 import * as plans from "./plans.js";
 import type { MigrationHooks } from "./migrations.js";
+import type { Dialect, Sql, Store } from "./sql.js";
 
-type Tail<F> = F extends (db: Db, ...rest: infer R) => infer T ? (...rest: R) => T : never;
+type Tail<F> = F extends (sql: Sql, ...rest: infer R) => infer T ? (...rest: R) => T : never;
 type Bound<M> = { [K in keyof M]: Tail<M[K]> };
 
-function bind<M extends Record<string, (db: Db, ...rest: never[]) => unknown>>(module: M, registry: Registry): Bound<M> {
-  const bound: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(module))
-    bound[name] = (...rest: unknown[]) => registry.guard(() => (fn as (db: Db, ...r: unknown[]) => unknown)(registry.db, ...rest));
-  return bound as Bound<M>;
+/** Where the registry lives: a workspace's SQLite file, or a PostgreSQL URL. */
+export interface RegistryTarget {
+  home: string;
+  url?: string | null;
 }
 
 export class Registry {
@@ -24,68 +30,111 @@ export class Registry {
   readonly events;
   readonly trust;
   readonly plans;
-  private constructor(
-    readonly db: Db,
-    readonly home: string,
-  ) {
-    this.repos = bind(
-      {
-        load: repos.loadRepo,
-        loadByName: repos.loadRepoByName,
-        loadByCommonDir: repos.loadRepoByCommonDir,
-        all: repos.loadRepos,
-        save: repos.saveRepo,
-        moveIdentity: repos.moveRepoIdentity,
-      },
-      this,
-    );
-    this.worktrees = bind(
-      {
-        byHandle: worktrees.loadByHandle,
-        byId: worktrees.loadById,
-        current: worktrees.loadCurrent,
-        insert: worktrees.insertWorktree,
-        update: worktrees.updateWorktree,
-        delete: worktrees.deleteWorktree,
-      },
-      this,
-    );
-    this.events = bind({ append: events.appendEvent, for: events.loadEventsFor, ofKind: events.loadEventsOfKind, count: events.countEventsOfKind }, this);
-    this.trust = bind({ has: trust.isTrusted, save: trust.saveTrust }, this);
-    this.plans = bind(
-      {
-        insert: plans.insertPlan,
-        load: plans.loadPlan,
-        items: plans.loadPlanItems,
-        setStatus: plans.setPlanStatus,
-        transition: plans.transitionItem,
-        noteResult: plans.noteItemResult,
-      },
-      this,
-    );
+  private readonly inside = new AsyncLocalStorage<true>();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(private readonly store: Store) {
+    const bind = <M extends Record<string, (sql: Sql, ...rest: never[]) => Promise<unknown>>>(module: M): Bound<M> => {
+      const bound: Record<string, unknown> = {};
+      for (const [name, fn] of Object.entries(module))
+        bound[name] = (...rest: unknown[]) => this.call(() => (fn as (sql: Sql, ...r: unknown[]) => Promise<unknown>)(this.store.sql, ...rest));
+      return bound as Bound<M>;
+    };
+    this.repos = bind({
+      load: repos.loadRepo,
+      loadByName: repos.loadRepoByName,
+      loadByCommonDir: repos.loadRepoByCommonDir,
+      all: repos.loadRepos,
+      save: repos.saveRepo,
+      moveIdentity: repos.moveRepoIdentity,
+    });
+    this.worktrees = bind({
+      byHandle: worktrees.loadByHandle,
+      byId: worktrees.loadById,
+      current: worktrees.loadCurrent,
+      insert: worktrees.insertWorktree,
+      update: worktrees.updateWorktree,
+      delete: worktrees.deleteWorktree,
+    });
+    this.events = bind({ append: events.appendEvent, for: events.loadEventsFor, ofKind: events.loadEventsOfKind, count: events.countEventsOfKind });
+    this.trust = bind({ has: trust.isTrusted, save: trust.saveTrust });
+    this.plans = bind({
+      insert: plans.insertPlan,
+      load: plans.loadPlan,
+      items: plans.loadPlanItems,
+      setStatus: plans.setPlanStatus,
+      transition: plans.transitionItem,
+      noteResult: plans.noteItemResult,
+    });
   }
 
-  /** `hooks` lend the migrations the rules of the domain they need (see migrations.ts). */
-  static open(home: string, hooks: MigrationHooks | null = null): Registry {
-    return new Registry(openDb(home, hooks), home);
-  }
-
-  /** Runs `fn` in one IMMEDIATE transaction. */
-  write<T>(fn: () => T): T {
-    return this.guard(() => inTransaction(this.db, fn));
-  }
-
-  guard<T>(fn: () => T): T {
-    try {
-      return fn();
-    } catch (error) {
-      if (error instanceof Error && "code" in error && typeof error.code === "string" && error.code.startsWith("SQLITE_"))
-        throw registryFailure(error, registryPath(this.home));
-      throw error;
+  /**
+   * Opens the registry: PostgreSQL when a URL is given, else `<home>/orchard.db`. `hooks` lend
+   * the migrations the rules of the domain they need (see migrations.ts).
+   */
+  static async open(target: RegistryTarget, hooks: MigrationHooks | null = null): Promise<Registry> {
+    if (target.url) {
+      const { openPostgres } = await import("./postgres.js");
+      return new Registry(await openPostgres(target.url, hooks));
     }
+    const { openSqlite } = await import("./sqlite.js");
+    return new Registry(await openSqlite(target.home, hooks));
   }
 
-  close(): void {
-    if (this.db.open) this.db.close();
+  get dialect(): Dialect {
+    return this.store.sql.dialect;
+  }
+
+  /** The file or URL (password hidden) the registry lives at. */
+  get location(): string {
+    return this.store.location;
+  }
+
+  /**
+   * Runs `fn` in one transaction (IMMEDIATE on SQLite). `lock` names a key held until the end of
+   * the transaction (a transaction-scoped advisory lock on PostgreSQL), so deciding from what was
+   * read and writing the decision are one step for every process of the fleet. A write inside a
+   * write joins the outer transaction.
+   */
+  async write<T>(fn: () => Promise<T> | T, options: { lock?: string } = {}): Promise<T> {
+    if (this.inside.getStore()) return fn();
+    return this.exclusive(() =>
+      this.inside.run(true, async () => {
+        await this.store.begin();
+        try {
+          if (options.lock) await this.store.lock(options.lock);
+          const result = await fn();
+          await this.store.commit();
+          return result;
+        } catch (error) {
+          await this.store.rollback().catch(() => undefined);
+          throw error;
+        }
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.queue.catch(() => undefined);
+    await this.store.close();
+  }
+
+  private call<T>(fn: () => Promise<T>): Promise<T> {
+    return this.inside.getStore() ? this.guard(fn) : this.exclusive(fn);
+  }
+
+  /** Runs `fn` once every earlier call or transaction of this process has ended. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(() => this.guard(fn));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async guard<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      throw this.store.failure(error);
+    }
   }
 }

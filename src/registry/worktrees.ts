@@ -1,6 +1,6 @@
 // The worktrees table: Orchard's intent for each managed worktree (task, owner, lease, base,
 // fingerprints, lineage links). Git stays the truth about what exists.
-import type { Db } from "./db.js";
+import type { Sql } from "./sql.js";
 
 export type Lifecycle = "creating" | "active" | "terminal" | "recycled" | "removed";
 export type Outcome = "done" | "abandoned" | "failed";
@@ -67,9 +67,10 @@ const COLUMNS: Record<keyof Omit<WorktreeRow, "id">, string> = {
 };
 
 function toRow(raw: Record<string, unknown>): WorktreeRow {
-  const row: Record<string, unknown> = { id: raw.id };
+  const row: Record<string, unknown> = { id: Number(raw.id) };
   for (const [key, column] of Object.entries(COLUMNS)) row[key] = raw[column] ?? null;
-  row.createdBranch = raw.created_branch === 1;
+  for (const key of ["pid", "ttlMs", "recycledFrom", "supersededBy"] as const) if (row[key] !== null) row[key] = Number(row[key]);
+  row.createdBranch = Number(raw.created_branch) === 1;
   return row as unknown as WorktreeRow;
 }
 
@@ -80,41 +81,44 @@ function toSql(value: unknown): unknown {
 const LIVE = "lifecycle IN ('creating','active','terminal')";
 
 /** The current (not recycled or removed) row of a handle. */
-export function loadByHandle(db: Db, handle: string): WorktreeRow | undefined {
-  const raw = db.prepare(`SELECT * FROM worktrees WHERE handle = ? AND ${LIVE}`).get(handle) as Record<string, unknown> | undefined;
+export async function loadByHandle(sql: Sql, handle: string): Promise<WorktreeRow | undefined> {
+  const raw = await sql.get(`SELECT * FROM worktrees WHERE handle = ? AND ${LIVE}`, [handle]);
   return raw && toRow(raw);
 }
 
-export function loadById(db: Db, id: number): WorktreeRow | undefined {
-  const raw = db.prepare("SELECT * FROM worktrees WHERE id = ?").get(id) as Record<string, unknown> | undefined;
+export async function loadById(sql: Sql, id: number): Promise<WorktreeRow | undefined> {
+  const raw = await sql.get("SELECT * FROM worktrees WHERE id = ?", [id]);
   return raw && toRow(raw);
 }
 
 /** Current rows of a repo (or of every repo), newest first. */
-export function loadCurrent(db: Db, repo?: string): WorktreeRow[] {
+export async function loadCurrent(sql: Sql, repo?: string): Promise<WorktreeRow[]> {
   const rows = repo
-    ? db.prepare(`SELECT * FROM worktrees WHERE repo = ? AND ${LIVE} ORDER BY id DESC`).all(repo)
-    : db.prepare(`SELECT * FROM worktrees WHERE ${LIVE} ORDER BY id DESC`).all();
-  return (rows as Record<string, unknown>[]).map(toRow);
+    ? await sql.all(`SELECT * FROM worktrees WHERE repo = ? AND ${LIVE} ORDER BY id DESC`, [repo])
+    : await sql.all(`SELECT * FROM worktrees WHERE ${LIVE} ORDER BY id DESC`);
+  return rows.map(toRow);
 }
 
-export function insertWorktree(db: Db, row: NewWorktreeRow): WorktreeRow {
+export async function insertWorktree(sql: Sql, row: NewWorktreeRow): Promise<WorktreeRow> {
   const entries = Object.entries(COLUMNS).filter(([key]) => key !== "updatedAt");
   const now = new Date().toISOString();
-  const sql = `INSERT INTO worktrees (${entries.map(([, c]) => c).join(", ")}, updated_at) VALUES (${entries.map(() => "?").join(", ")}, ?)`;
+  const text = `INSERT INTO worktrees (${entries.map(([, c]) => c).join(", ")}, updated_at) VALUES (${entries.map(() => "?").join(", ")}, ?) RETURNING *`;
   const values = entries.map(([key]) => toSql((row as unknown as Record<string, unknown>)[key]));
-  const info = db.prepare(sql).run(...values, now);
-  return loadById(db, Number(info.lastInsertRowid)) as WorktreeRow;
+  return toRow((await sql.get(text, [...values, now])) as Record<string, unknown>);
 }
 
-export function updateWorktree(db: Db, id: number, patch: Partial<Omit<WorktreeRow, "id" | "updatedAt">>): WorktreeRow {
+export async function updateWorktree(sql: Sql, id: number, patch: Partial<Omit<WorktreeRow, "id" | "updatedAt">>): Promise<WorktreeRow> {
   const keys = Object.keys(patch) as (keyof typeof COLUMNS)[];
   const sets = keys.map((key) => `${COLUMNS[key]} = ?`);
   const values = keys.map((key) => toSql(patch[key as keyof typeof patch]));
-  db.prepare(`UPDATE worktrees SET ${[...sets, "updated_at = ?"].join(", ")} WHERE id = ?`).run(...values, new Date().toISOString(), id);
-  return loadById(db, id) as WorktreeRow;
+  const raw = await sql.get(`UPDATE worktrees SET ${[...sets, "updated_at = ?"].join(", ")} WHERE id = ? RETURNING *`, [
+    ...values,
+    new Date().toISOString(),
+    id,
+  ]);
+  return (raw && toRow(raw)) as WorktreeRow;
 }
 
-export function deleteWorktree(db: Db, id: number): void {
-  db.prepare("DELETE FROM worktrees WHERE id = ?").run(id);
+export async function deleteWorktree(sql: Sql, id: number): Promise<void> {
+  await sql.run("DELETE FROM worktrees WHERE id = ?", [id]);
 }

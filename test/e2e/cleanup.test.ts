@@ -451,7 +451,7 @@ describe("library and human output", () => {
       await expect(orchard.cleanupApply({ planId: "nope" })).rejects.toMatchObject({ code: "plan_not_found" });
       await expect(orchard.cleanupPlan({ include: ["reclaimable", "bogus"] })).rejects.toMatchObject({ code: "invalid_argument" });
     } finally {
-      orchard.close();
+      await orchard.close();
     }
     expect(s.orchard(["cleanup", "run"], { json: false }).stdout).toMatch(/^cleanup completed after 0 round\(s\)/);
   });

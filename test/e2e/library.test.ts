@@ -45,7 +45,7 @@ let invalid = null;
 try { await orchard.add({ branch: "-bad" }); } catch (error) { invalid = { isOrchardError: error instanceof OrchardError, code: error.code, kind: error.kind }; }
 let unknownKey = null;
 try { await orchard.list({ colour: "red" }); } catch (error) { unknownKey = { code: error.code, message: error.message }; }
-orchard.close();
+await orchard.close();
 process.stdout.write(JSON.stringify({ add, again, list, status, invalid, unknownKey }));
 `;
 
@@ -56,13 +56,13 @@ import { join } from "node:path";
 const [repo, home] = process.argv.slice(2);
 const orchard = await Orchard.open({ repo, home });
 const add = await orchard.add({ branch: "feat-close", owner: "lib-agent" });
-orchard.close();
+await orchard.close();
 const db = join(home, "orchard.db");
 const walAfterClose = existsSync(db + "-wal");
 for (const f of [db, db + "-wal", db + "-shm"]) rmSync(f, { force: true });
 const reopened = await Orchard.open({ repo, home });
 const fresh = await reopened.list();
-reopened.close();
+await reopened.close();
 process.stdout.write(JSON.stringify({ add, walAfterClose, dbRecreated: existsSync(db), fresh }));
 `;
 

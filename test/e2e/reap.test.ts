@@ -94,11 +94,11 @@ describe("reaps what crashed sessions left", () => {
     expect(entryFor(r, add.json.path)).toMatchObject({ status: "reaped", reason: "lease_dead_and_merged", owner: { kind: "orchard", name: "agent-1" } });
     const db = await openRegistry();
     try {
-      const events = db.events.for({ handle: add.json.handle });
+      const events = await db.events.for({ handle: add.json.handle });
       expect(events.map((e) => e.kind)).toEqual(["created", "reaped"]);
-      expect(db.worktrees.byHandle(add.json.handle)).toBeUndefined(); // lifecycle removed: no longer current
+      expect(await db.worktrees.byHandle(add.json.handle)).toBeUndefined(); // lifecycle removed: no longer current
     } finally {
-      db.close();
+      await db.close();
     }
   });
 });
@@ -113,18 +113,18 @@ describe("salvaging a managed worktree", () => {
     expect(e.salvageRef).toMatch(new RegExp(`^refs/orchard/salvage/${add.json.handle}/`));
     const db = await openRegistry();
     try {
-      const events = db.events.for({ handle: add.json.handle });
+      const events = await db.events.for({ handle: add.json.handle });
       expect(events.map((x) => x.kind)).toEqual(["created", "salvaged", "reaped"]);
       expect(events[1]?.data).toMatchObject({ ref: e.salvageRef, reason: "reap-orphans" });
     } finally {
-      db.close();
+      await db.close();
     }
   });
 });
 
 async function openRegistry() {
   const { Registry } = await import("../../src/registry/index.js");
-  return Registry.open(s.home);
+  return Registry.open({ home: s.home });
 }
 
 describe("skips, each with its reason, and touches nothing", () => {

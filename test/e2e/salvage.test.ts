@@ -24,7 +24,7 @@ async function withOrchard<T>(fn: (o: Orchard) => Promise<T>): Promise<T> {
   try {
     return await fn(orchard);
   } finally {
-    orchard.close();
+    await orchard.close();
   }
 }
 

@@ -85,7 +85,7 @@ export function register(program: Command): void {
         process.stderr.write(`orchard: ${error instanceof Error ? error.message : String(error)}\n`);
         process.exitCode = 1;
       } finally {
-        orchard?.close();
+        await orchard?.close();
       }
     });
 

@@ -86,7 +86,7 @@ async function runReap(cmd: Command, options: ReapOptions): Promise<void> {
     process.stderr.write(`orchard: reap-orphans failed: ${failed.error.message}\n`);
     printResult(failed, globals, renderReap, 0);
   } finally {
-    orchard?.close();
+    await orchard?.close();
   }
 }
 

@@ -28,16 +28,16 @@ export async function add(ctx: Ctx, options: AddOptions): Promise<AddResult> {
 async function decide(ctx: Ctx, request: AddRequest): Promise<AddResult> {
   const notes: Reason[] = [];
   let entries = await readWorktrees(ctx.repo.primary);
-  let row = ctx.registry.worktrees.byHandle(request.handle);
+  let row = await ctx.registry.worktrees.byHandle(request.handle);
   if (row?.lifecycle === "creating") {
     if (request.dryRun) return resultFor(request, "planned", { row, notes: [reason("creating_repaired", {}, "an interrupted add would be repaired first")] });
     await repairCreating(ctx, row, entries);
     notes.push(reason("creating_repaired"));
     entries = await readWorktrees(ctx.repo.primary);
-    row = ctx.registry.worktrees.byHandle(request.handle);
+    row = await ctx.registry.worktrees.byHandle(request.handle);
   }
   const entry = entries.slice(1).find((e) => e.path === request.path);
-  if (!row && entry && !request.dryRun) row = recoverFromIdentityFile(ctx, request, entry);
+  if (!row && entry && !request.dryRun) row = await recoverFromIdentityFile(ctx, request, entry);
   // an adopted worktree keeps its own path (§3.11): git's entry is the row's path, not the handle's
   if (row) return exactHandle(ctx, request, row, row.path === request.path ? entry : entries.slice(1).find((e) => e.path === row.path), notes, entries);
   if (existsSync(request.path))
@@ -79,7 +79,7 @@ async function exactHandle(
   if (verdict.reasons.length > 0) return resultFor(request, "refused", { row, head: facts.head, reasons: verdict.reasons, notes: allNotes });
   if (request.dryRun) return resultFor(request, "planned", { row, head: facts.head, notes: allNotes });
   const lease = await keepRecordedPid(row, request, await newLease(request));
-  const renewed = renewLease(ctx, row, lease, leaseLockText(row.handle, lease), "adopted");
+  const renewed = await renewLease(ctx, row, lease, leaseLockText(row.handle, lease), "adopted");
   return resultFor(request, "adopted", {
     row: renewed,
     head: facts.head,

@@ -84,10 +84,11 @@ export async function adopt(ctx: Ctx, options: AdoptOptions): Promise<AdoptResul
     const entry = all[index];
     if (!entry) throw usageError("not_a_worktree", `${options.path} is not a worktree of ${ctx.repo.primary}`);
     const branch = entry.branch?.replace(/^refs\/heads\//, "") ?? null;
+    const branchHandle = branch ? await handleForBranch(ctx, branch) : null;
     const view = (action: AdoptResult["action"], row: WorktreeRow | null, reasons: Reason[] = [], base: AdoptResult["base"] = null): AdoptResult => ({
       ok: action !== "refused",
       action,
-      handle: row?.handle ?? (branch ? handleForBranch(ctx, branch) : null),
+      handle: row?.handle ?? branchHandle,
       path: entry.path,
       branch,
       base: row?.baseRef && row.baseCommit ? { ref: row.baseRef, commit: row.baseCommit } : base,
@@ -97,29 +98,29 @@ export async function adopt(ctx: Ctx, options: AdoptOptions): Promise<AdoptResul
       lease: row ? leaseView(row) : null,
       reasons,
     });
-    const existing = ctx.registry.worktrees.current(ctx.repo.identity).find((r) => r.path === entry.path);
+    const existing = (await ctx.registry.worktrees.current(ctx.repo.identity)).find((r) => r.path === entry.path);
     if (existing) return view("already_managed", existing);
     const reasons: Reason[] = [];
     if (index === 0 || entry.bare) reasons.push(reason("not_adoptable", { path: entry.path }, "the primary worktree is never managed"));
     if (!branch) reasons.push(reason("detached", { path: entry.path }));
-    const taken = branch ? ctx.registry.worktrees.byHandle(handleForBranch(ctx, branch)) : undefined;
+    const taken = branch ? await ctx.registry.worktrees.byHandle(await handleForBranch(ctx, branch)) : undefined;
     if (taken) reasons.push(reason("handle_taken", { handle: taken.handle, path: taken.path }));
     if (reasons.length > 0 || !branch) return view("refused", null, reasons);
     const base = await readBase(ctx, entry.head);
     const lease = await leaseFor(entry, requester);
-    const row = insertAdopted(ctx, { entry, branch, base, lease, taskRaw });
+    const row = await insertAdopted(ctx, { entry, branch, base, lease, taskRaw });
     return view("adopted", row);
   });
 }
 
-function insertAdopted(
+async function insertAdopted(
   ctx: Ctx,
   o: { entry: WorktreeEntry; branch: string; base: { ref: string; commit: string } | null; lease: LeaseFields; taskRaw: string | null },
-): WorktreeRow {
-  const handle = handleForBranch(ctx, o.branch);
+): Promise<WorktreeRow> {
+  const handle = await handleForBranch(ctx, o.branch);
   const task = o.taskRaw === null ? null : canonicalTask(o.taskRaw, ctx.repo.identity);
-  const row = ctx.registry.write(() => {
-    const inserted = ctx.registry.worktrees.insert(
+  const row = await ctx.registry.write(async () => {
+    const inserted = await ctx.registry.worktrees.insert(
       newRow({
         repo: ctx.repo.identity,
         handle,
@@ -132,7 +133,7 @@ function insertAdopted(
         ...o.lease,
       }),
     );
-    ctx.registry.events.append({
+    await ctx.registry.events.append({
       kind: "adopted",
       repo: inserted.repo,
       handle,

@@ -23,10 +23,10 @@ function recordIdentity(ctx: Ctx, row: WorktreeRow): void {
 }
 
 /** Marks a `creating` row active and records its `created` event, in one transaction. */
-function markCreated(ctx: Ctx, row: WorktreeRow, data: Record<string, unknown>): WorktreeRow {
-  return ctx.registry.write(() => {
-    const active = ctx.registry.worktrees.update(row.id, { lifecycle: "active" });
-    ctx.registry.events.append({ kind: "created", repo: row.repo, handle: row.handle, task: row.task, owner: row.owner, data });
+async function markCreated(ctx: Ctx, row: WorktreeRow, data: Record<string, unknown>): Promise<WorktreeRow> {
+  return await ctx.registry.write(async () => {
+    const active = await ctx.registry.worktrees.update(row.id, { lifecycle: "active" });
+    await ctx.registry.events.append({ kind: "created", repo: row.repo, handle: row.handle, task: row.task, owner: row.owner, data });
     return active;
   });
 }
@@ -43,23 +43,24 @@ export async function createWorktree(
   const now = new Date().toISOString();
   const fields = { ...lease, lastActivityAt: now };
   let row: WorktreeRow = options.replacing
-    ? registry.worktrees.update(options.replacing.id, fields)
-    : registry.write(() =>
-        registry.worktrees.insert(
-          newRow({
-            repo: repo.identity,
-            handle: request.handle,
-            path: request.path,
-            branch: request.branch,
-            createdBranch: existing === null,
-            baseRef: base.ref,
-            baseCommit: base.commit,
-            task: request.task,
-            taskRaw: request.taskRaw,
-            lifecycle: "creating",
-            ...fields,
-          }),
-        ),
+    ? await registry.worktrees.update(options.replacing.id, fields)
+    : await registry.write(
+        async () =>
+          await registry.worktrees.insert(
+            newRow({
+              repo: repo.identity,
+              handle: request.handle,
+              path: request.path,
+              branch: request.branch,
+              createdBranch: existing === null,
+              baseRef: base.ref,
+              baseCommit: base.commit,
+              task: request.task,
+              taskRaw: request.taskRaw,
+              lifecycle: "creating",
+              ...fields,
+            }),
+          ),
       );
   try {
     if (options.staleEntry) await removeWorktree(repo.primary, options.staleEntry.path);
@@ -70,7 +71,7 @@ export async function createWorktree(
       ...(existing ? { start: request.branch } : { newBranch: request.branch, start: base.commit }),
     });
     recordIdentity(ctx, row);
-    row = markCreated(ctx, row, { path: row.path, branch: row.branch, base, recreated: !!options.replacing });
+    row = await markCreated(ctx, row, { path: row.path, branch: row.branch, base, recreated: !!options.replacing });
   } catch (error) {
     await rollBack(ctx, row, { createdBranch: existing === null, baseCommit: base.commit, keepRow: !!options.replacing });
     throw error;
@@ -90,7 +91,7 @@ async function rollBack(ctx: Ctx, row: WorktreeRow, options: { createdBranch: bo
   else removeUnregisteredCheckout(ctx, row.path);
   if (options.createdBranch && (await resolveCommit(repo.primary, `refs/heads/${row.branch}`)) === options.baseCommit)
     await deleteRef(repo.primary, `refs/heads/${row.branch}`, options.baseCommit);
-  if (!options.keepRow) registry.write(() => registry.worktrees.delete(row.id));
+  if (!options.keepRow) await registry.write(async () => await registry.worktrees.delete(row.id));
 }
 
 /** A checkout a killed `git worktree add` left behind: never a symlink, always under the managed root. */
@@ -112,7 +113,7 @@ export async function repairCreating(ctx: Ctx, row: WorktreeRow, entries: Worktr
     const moved = row.baseCommit !== null && entry.head !== row.baseCommit && row.createdBranch;
     if (moved || (dirty && changedCount(dirty) > 0)) {
       recordIdentity(ctx, row);
-      markCreated(ctx, row, { path: row.path, repaired: true });
+      await markCreated(ctx, row, { path: row.path, repaired: true });
       return;
     }
   }
@@ -147,12 +148,12 @@ async function clearOwnRefLock(path: string, row: WorktreeRow): Promise<void> {
 }
 
 /** The registry lost this worktree but its identity file names this handle: bring the row back. */
-export function recoverFromIdentityFile(ctx: Ctx, request: AddRequest, entry: WorktreeEntry): WorktreeRow | undefined {
+export async function recoverFromIdentityFile(ctx: Ctx, request: AddRequest, entry: WorktreeEntry): Promise<WorktreeRow | undefined> {
   const admin = readAdminDirs(ctx.repo.commonDir).get(entry.path);
   const identity = admin ? readIdentityFile(admin) : null;
   if (!identity || identity.handle !== request.handle || identity.repo !== ctx.repo.identity) return undefined;
-  return ctx.registry.write(() => {
-    const row = ctx.registry.worktrees.insert(
+  return await ctx.registry.write(async () => {
+    const row = await ctx.registry.worktrees.insert(
       newRow({
         repo: identity.repo,
         handle: identity.handle,
@@ -165,7 +166,7 @@ export function recoverFromIdentityFile(ctx: Ctx, request: AddRequest, entry: Wo
         owner: identity.owner,
       }),
     );
-    ctx.registry.events.append({
+    await ctx.registry.events.append({
       kind: "adopted",
       repo: row.repo,
       handle: row.handle,
@@ -178,13 +179,13 @@ export function recoverFromIdentityFile(ctx: Ctx, request: AddRequest, entry: Wo
 }
 
 /** Gives a worktree a new lease (git lock text replaced atomically) and records the event. */
-export function renewLease(ctx: Ctx, row: WorktreeRow, lease: LeaseFields, lockText: string, kind: EventKind): WorktreeRow {
+export async function renewLease(ctx: Ctx, row: WorktreeRow, lease: LeaseFields, lockText: string, kind: EventKind): Promise<WorktreeRow> {
   const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
   if (admin) writeLock(admin, lockText);
   const now = new Date().toISOString();
-  const renewed = ctx.registry.write(() => {
-    const updated = ctx.registry.worktrees.update(row.id, { ...lease, lifecycle: "active", outcome: null, releasedAt: null, lastActivityAt: now });
-    ctx.registry.events.append({
+  const renewed = await ctx.registry.write(async () => {
+    const updated = await ctx.registry.worktrees.update(row.id, { ...lease, lifecycle: "active", outcome: null, releasedAt: null, lastActivityAt: now });
+    await ctx.registry.events.append({
       kind,
       repo: row.repo,
       handle: row.handle,

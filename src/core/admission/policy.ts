@@ -65,15 +65,16 @@ async function recordPreventableDuplicate(ctx: Ctx, request: AddRequest, base: B
   if (eligible.length === 0 || request.dryRun) return;
   const reuse = await policyThatReuses(ctx, request, base, candidates);
   if (!reuse) return; // eligible, yet no policy could have taken it (e.g. terminal and failing the recycle proof): not preventable
-  ctx.registry.write(() =>
-    ctx.registry.events.append({
-      kind: "preventable_duplicate",
-      repo: ctx.repo.identity,
-      handle: request.handle,
-      task: request.task,
-      owner: request.owner,
-      data: { candidates: eligible, handle: request.handle, branch: request.branch, policy: request.policy, wouldReuse: reuse },
-    }),
+  await ctx.registry.write(
+    async () =>
+      await ctx.registry.events.append({
+        kind: "preventable_duplicate",
+        repo: ctx.repo.identity,
+        handle: request.handle,
+        task: request.task,
+        owner: request.owner,
+        data: { candidates: eligible, handle: request.handle, branch: request.branch, policy: request.policy, wouldReuse: reuse },
+      }),
   );
 }
 
@@ -89,14 +90,14 @@ function heldElsewhere(request: AddRequest, candidates: Candidate[]): AddResult 
 async function reuseCompatible(ctx: Ctx, request: AddRequest, candidates: Candidate[]): Promise<AddResult | null> {
   const first = firstReusable(candidates);
   if (!first) return null;
-  const row = ctx.registry.worktrees.byHandle(first.handle);
+  const row = await ctx.registry.worktrees.byHandle(first.handle);
   if (!row) return null;
   const head = await resolveCommit(row.path, "HEAD");
   const bootstrap = { status: "reused" as const, fingerprint: row.fpBootstrap, steps: [] };
   if (request.dryRun)
     return resultFor(request, "planned", { row, head, bootstrap, notes: [reason("reuse_planned", { handle: row.handle, requested: request.handle })] });
   const lease = await newLease(request);
-  const renewed = renewLease(ctx, row, lease, leaseLockText(row.handle, lease), "reused");
+  const renewed = await renewLease(ctx, row, lease, leaseLockText(row.handle, lease), "reused");
   return resultFor(request, "reused", { row: renewed, head, bootstrap });
 }
 

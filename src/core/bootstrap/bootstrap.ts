@@ -104,7 +104,7 @@ interface Recorded {
 /** The steps in order; false at the first failure. Fills `fp` with what it established. */
 async function runSteps(ctx: Ctx, row: WorktreeRow, options: BootstrapOptions, steps: BootstrapStep[], fp: Recorded): Promise<boolean> {
   const { repo } = ctx;
-  const trusted = isTrusted(repo, ctx.registry);
+  const trusted = await isTrusted(repo, ctx.registry);
   const run = (repo.config.config.bootstrap?.run ?? []).map((c) => `run: ${c}`);
   const admin = readAdminDirs(repo.commonDir).get(row.path);
   if (!admin) {
@@ -148,7 +148,9 @@ export async function runBootstrap(ctx: Ctx, row: WorktreeRow, options: Bootstra
   const fp: Recorded = { bootstrap: null, context: null, runtime: null };
   const ok = await runSteps(ctx, row, options, steps, fp);
   if (!ok) fp.bootstrap = FAILED_FINGERPRINT;
-  const updated = ctx.registry.write(() => ctx.registry.worktrees.update(row.id, { fpBootstrap: fp.bootstrap, fpContext: fp.context, fpRuntime: fp.runtime }));
+  const updated = await ctx.registry.write(
+    async () => await ctx.registry.worktrees.update(row.id, { fpBootstrap: fp.bootstrap, fpContext: fp.context, fpRuntime: fp.runtime }),
+  );
   const report: BootstrapReport = { status: !ok ? "failed" : options.reuse !== undefined ? "reused" : "ran", fingerprint: fp.bootstrap, steps };
   const failedStep = steps.find((s) => s.status === "failed");
   if (!failedStep) return { row: updated, report };

@@ -57,7 +57,7 @@ export async function readFingerprintBasis(repo: RepoContext, registry: Registry
     target,
     readTemplate(repo, template),
   ]);
-  return { repo, trusted: isTrusted(repo, registry), bootstrapConfig: canonicalBootstrapConfig(repo.config), inputs, objects, templates };
+  return { repo, trusted: await isTrusted(repo, registry), bootstrapConfig: canonicalBootstrapConfig(repo.config), inputs, objects, templates };
 }
 
 export async function readInputObjects(repo: RepoContext, heads: readonly string[], inputs: readonly string[]): Promise<Map<string, string | null>> {

@@ -6,9 +6,9 @@ import type { RepoContext } from "../shared/repo.js";
 import type { Ctx } from "../shared/context.js";
 import { usageError } from "../shared/errors.js";
 
-export function isTrusted(repo: RepoContext, registry: Registry): boolean {
+export async function isTrusted(repo: RepoContext, registry: Registry): Promise<boolean> {
   if (process.env.ORCHARD_TRUST === "1") return true;
-  return repo.config.hash !== null && registry.trust.has(repo.identity, repo.config.hash);
+  return repo.config.hash !== null && (await registry.trust.has(repo.identity, repo.config.hash));
 }
 
 export interface TrustResult {
@@ -18,10 +18,10 @@ export interface TrustResult {
   trusted: true;
 }
 
-export function trust(ctx: Ctx): TrustResult {
+export async function trust(ctx: Ctx): Promise<TrustResult> {
   const { hash, source } = ctx.repo.config;
   if (hash === null || source === null)
     throw usageError("no_config", `${ctx.repo.primary} has no .orchard.json (or ORCHARD_CONFIG); there is nothing to trust`);
-  ctx.registry.write(() => ctx.registry.trust.save(ctx.repo.identity, hash));
+  await ctx.registry.write(async () => await ctx.registry.trust.save(ctx.repo.identity, hash));
   return { ok: true, configHash: hash, source, trusted: true };
 }

@@ -37,7 +37,7 @@ export interface ItemEnv {
   phase: string | null;
   salvageRef: string | null;
   /** Records progress inside the item (committed before the next step acts). */
-  note: (progress: { phase: string; salvageRef?: string | null }) => void;
+  note: (progress: { phase: string; salvageRef?: string | null }) => Promise<void>;
 }
 
 export interface Outcome {
@@ -75,7 +75,7 @@ async function stillPreserved(b: BatchView, pre: Preconditions, head: string, re
 }
 
 async function livenessDrift(b: BatchView, item: PlanItemRow, lockReason: string | null, wantDead: boolean): Promise<Reason[]> {
-  const row = item.handle ? b.ctx.registry.worktrees.byHandle(item.handle) : undefined;
+  const row = item.handle ? await b.ctx.registry.worktrees.byHandle(item.handle) : undefined;
   const liveness = await readLiveness({
     row: row?.path === item.path ? row : null,
     lockReason,
@@ -89,8 +89,8 @@ async function livenessDrift(b: BatchView, item: PlanItemRow, lockReason: string
   return [];
 }
 
-function lifecycleDrift(b: BatchView, item: PlanItemRow, pre: Preconditions): Reason[] {
-  const row = item.handle ? b.ctx.registry.worktrees.byHandle(item.handle) : undefined;
+async function lifecycleDrift(b: BatchView, item: PlanItemRow, pre: Preconditions): Promise<Reason[]> {
+  const row = item.handle ? await b.ctx.registry.worktrees.byHandle(item.handle) : undefined;
   const now = row && row.path === item.path ? row.lifecycle : null;
   return now === pre.lifecycle ? [] : [changed("lifecycle", pre.lifecycle, now)];
 }
@@ -120,7 +120,7 @@ async function actOnWorktree(b: BatchView, item: PlanItemRow, env: ItemEnv): Pro
     return done([reason("removal_interrupted")]);
   }
   const lock = readLockText(admin);
-  const drift = [...lifecycleDrift(b, item, pre), ...(lock === pre.lockReason ? [] : [changed("lockReason", pre.lockReason, lock)])];
+  const drift = [...(await lifecycleDrift(b, item, pre)), ...(lock === pre.lockReason ? [] : [changed("lockReason", pre.lockReason, lock)])];
   drift.push(...(await livenessDrift(b, item, lock, item.action === "reap")));
   const { status, operation, ignored } = await readDirtyState(b.ctx.repo, item.path, admin);
   if (status.oid !== pre.head) drift.push(changed("head", pre.head, status.oid));
@@ -138,9 +138,9 @@ async function actOnWorktree(b: BatchView, item: PlanItemRow, env: ItemEnv): Pro
   let salvageRef = env.salvageRef;
   if (item.action === "salvage_remove" && (acting || !salvageRef)) {
     salvageRef = (await salvageWorktree(b.ctx, { path: item.path, handle: item.handle, branch: pre.branch, head: status.oid, reason: "cleanup" })).ref;
-    env.note({ phase: "salvaged", salvageRef });
+    await env.note({ phase: "salvaged", salvageRef });
   }
-  env.note({ phase: "acting", salvageRef });
+  await env.note({ phase: "acting", salvageRef });
   await removeOrFindGone(b, item.path);
   const reasons = acting ? [reason("removal_interrupted")] : [];
   return salvageRef ? done(reasons, { salvageRef }) : done(reasons);
@@ -149,7 +149,7 @@ async function actOnWorktree(b: BatchView, item: PlanItemRow, env: ItemEnv): Pro
 async function prune(b: BatchView, item: PlanItemRow): Promise<Outcome> {
   const pre = item.preconditions as unknown as Preconditions;
   if (existsSync(item.path)) return skip([changed("directory", "missing", "present")]);
-  const drift = lifecycleDrift(b, item, pre);
+  const drift = await lifecycleDrift(b, item, pre);
   const admin = registeredAdmin(b, item.path);
   const lock = admin ? readLockText(admin) : null;
   if (admin && lock !== pre.lockReason) drift.push(changed("lockReason", pre.lockReason, lock));
@@ -199,9 +199,9 @@ async function actOnHusk(b: BatchView, item: PlanItemRow, env: ItemEnv): Promise
   let salvageRef = env.salvageRef;
   if (item.action === "salvage_remove" && (acting || !salvageRef)) {
     salvageRef = (await salvageHusk(b.ctx, item.path, "cleanup")).ref;
-    env.note({ phase: "salvaged", salvageRef });
+    await env.note({ phase: "salvaged", salvageRef });
   }
-  env.note({ phase: "acting", salvageRef });
+  await env.note({ phase: "acting", salvageRef });
   removeHusk(root, item.path);
   return salvageRef ? done([], { salvageRef }) : done([]);
 }

@@ -66,7 +66,7 @@ async function readBatchView(ctx: Ctx, batch: readonly PlanItemRow[]): Promise<B
     targets: null,
     checkedOut: new Set(),
     merged: new Set(),
-    repos: ctx.registry.repos.all(),
+    repos: await ctx.registry.repos.all(),
   };
   const main = await readDefaultBranch(ctx.repo);
   if (main) {
@@ -93,7 +93,7 @@ async function runItem(view: BatchView, item: PlanItemRow, deadline: number): Pr
   const key = { planId: item.planId, seq: item.seq };
   if (item.state === "pending") {
     if (Date.now() > deadline) return null;
-    if (!registry.plans.transition(key, "pending", "applying", { phase: "claimed", applier: { pid: process.pid, host: HOST } })) return null;
+    if (!(await registry.plans.transition(key, "pending", "applying", { phase: "claimed", applier: { pid: process.pid, host: HOST } }))) return null;
   } else if (item.state !== "applying") return null;
   let phase = item.state === "applying" ? ((item.result?.phase as string | undefined) ?? null) : "claimed";
   let salvageRef = (item.result?.salvageRef as string | undefined) ?? null;
@@ -101,23 +101,23 @@ async function runItem(view: BatchView, item: PlanItemRow, deadline: number): Pr
     recovering: item.state === "applying",
     phase,
     salvageRef,
-    note: (progress) => {
+    note: async (progress) => {
       phase = progress.phase;
       salvageRef = progress.salvageRef ?? salvageRef;
-      registry.plans.noteResult(key, { phase, salvageRef, applier: { pid: process.pid, host: HOST } });
+      await registry.plans.noteResult(key, { phase, salvageRef, applier: { pid: process.pid, host: HOST } });
     },
   };
   try {
     const outcome = await applyItem(view, item, env);
     const result = { reasons: outcome.reasons, ...(outcome.salvageRef ? { salvageRef: outcome.salvageRef } : {}), recovered: env.recovering };
-    registry.write(() => {
+    await registry.write(async () => {
       if (outcome.state === "done" && outcome.retire)
-        retireRow(view.ctx, item.path, { action: item.action, planId: item.planId, ...(outcome.salvageRef ? { salvageRef: outcome.salvageRef } : {}) });
-      registry.plans.transition(key, "applying", outcome.state, result);
+        await retireRow(view.ctx, item.path, { action: item.action, planId: item.planId, ...(outcome.salvageRef ? { salvageRef: outcome.salvageRef } : {}) });
+      await registry.plans.transition(key, "applying", outcome.state, result);
     });
     return outcome.state;
   } catch (error) {
-    registry.plans.transition(key, "applying", "failed", { reasons: [failureReason(item, phase, error)], ...(salvageRef ? { salvageRef } : {}) });
+    await registry.plans.transition(key, "applying", "failed", { reasons: [failureReason(item, phase, error)], ...(salvageRef ? { salvageRef } : {}) });
     return "failed";
   }
 }
@@ -139,13 +139,13 @@ export function itemView(i: PlanItemRow): ItemView {
 
 export async function applyPlan(main: Ctx, open: (repo: string | null) => Promise<Ctx>, request: ApplyRequest): Promise<ApplyResult> {
   const { registry } = main;
-  const plan = registry.plans.load(request.planId);
+  const plan = await registry.plans.load(request.planId);
   if (!plan) throw usageError("plan_not_found", `no cleanup plan ${request.planId} in ${main.workspace.home}`);
-  const open_ = registry.plans.items(plan.id).filter((i) => i.state === "pending" || i.state === "applying");
+  const open_ = (await registry.plans.items(plan.id)).filter((i) => i.state === "pending" || i.state === "applying");
   const deadline = request.budgetMs === null ? Infinity : Date.now() + request.budgetMs;
   const notes: Reason[] = [];
   let finished = 0;
-  if (open_.length > 0) registry.plans.setStatus(plan.id, "applying");
+  if (open_.length > 0) await registry.plans.setStatus(plan.id, "applying");
   for (let i = 0; i < open_.length;) {
     if (request.limit !== null && finished >= request.limit) {
       notes.push(reason("limit_reached", { limit: request.limit }));
@@ -164,7 +164,7 @@ export async function applyPlan(main: Ctx, open: (repo: string | null) => Promis
     const repo = first.repo;
     const ctx = await open(repo);
     await withMutationLock(ctx.repo.commonDir, async () => {
-      const current = new Map(registry.plans.items(plan.id).map((it) => [it.seq, it]));
+      const current = new Map((await registry.plans.items(plan.id)).map((it) => [it.seq, it]));
       const fresh = batch.map((it) => current.get(it.seq) ?? it);
       const view = await readBatchView(ctx, fresh);
       // branch deletes one at a time: a packed ref's delete rewrites packed-refs under one lock
@@ -177,15 +177,15 @@ export async function applyPlan(main: Ctx, open: (repo: string | null) => Promis
       });
     });
   }
-  return summarizePlan(main, plan.id, notes);
+  return await summarizePlan(main, plan.id, notes);
 }
 
-export function summarizePlan(main: Ctx, planId: string, notes: Reason[] = []): ApplyResult {
-  const items = main.registry.plans.items(planId);
+export async function summarizePlan(main: Ctx, planId: string, notes: Reason[] = []): Promise<ApplyResult> {
+  const items = await main.registry.plans.items(planId);
   const count = (...states: ItemState[]): number => items.filter((i) => states.includes(i.state)).length;
   const remaining = count("pending", "applying");
   const status = remaining === 0 ? "completed" : "needs_resume";
-  main.registry.plans.setStatus(planId, status);
+  await main.registry.plans.setStatus(planId, status);
   const failed = count("failed");
   return { ok: failed === 0, planId, status, done: count("done"), skipped: count("skipped"), failed, remaining, items: items.map(itemView), notes };
 }

@@ -86,20 +86,21 @@ export async function cleanupPlan(main: Ctx, ctxs: Ctx[], options: CleanupPlanOp
   const digest = digestOf(items);
   const planId = `${salvageStamp(new Date())}-${randomBytes(4).toString("hex")}`;
   const stored = { include, salvage: options.salvage ?? false, olderThan: options.olderThan ?? null, allRepos: options.allRepos ?? false };
-  main.registry.write(() =>
-    main.registry.plans.insert(
-      { id: planId, createdAt: fleet.generatedAt, scope: options.allRepos ? "all" : main.repo.identity, digest, options: stored, skipped },
-      items.map((i) => ({
-        seq: i.seq,
-        repo: i.repo,
-        path: i.path,
-        handle: i.handle,
-        action: i.action,
-        preconditions: { ...i.preconditions },
-        reasons: i.reasons,
-        bytes: i.bytes ?? null,
-      })),
-    ),
+  await main.registry.write(
+    async () =>
+      await main.registry.plans.insert(
+        { id: planId, createdAt: fleet.generatedAt, scope: options.allRepos ? "all" : main.repo.identity, digest, options: stored, skipped },
+        items.map((i) => ({
+          seq: i.seq,
+          repo: i.repo,
+          path: i.path,
+          handle: i.handle,
+          action: i.action,
+          preconditions: { ...i.preconditions },
+          reasons: i.reasons,
+          bytes: i.bytes ?? null,
+        })),
+      ),
   );
   return { ok: true, planId, digest, items, skipped, notes: [...notes, ...fleet.notes] };
 }

@@ -23,7 +23,7 @@ export type ProgressListener = (progress: Progress) => void;
 function opener(source: ContextSource, main: Ctx): (identity: string | null) => Promise<Ctx> {
   return async (identity) => {
     if (identity === null || identity === main.repo.identity) return main;
-    const known = main.registry.repos.load(identity);
+    const known = await main.registry.repos.load(identity);
     if (!known) throw failure("repo_unknown", `the plan names a repo the registry does not know: ${identity}`);
     return source.context(known.primaryPath);
   };

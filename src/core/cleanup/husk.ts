@@ -55,16 +55,17 @@ export async function salvageHusk(ctx: Ctx, path: string, why: string): Promise<
   for (let n = 1; n <= 100; n++) {
     const ref = n === 1 ? base : `${base}-${n}`;
     if (await createRef(ctx.repo.primary, ref, commit)) {
-      const row = ctx.registry.worktrees.current(ctx.repo.identity).find((r) => r.path === path);
-      ctx.registry.write(() =>
-        ctx.registry.events.append({
-          kind: "salvaged",
-          repo: ctx.repo.identity,
-          handle: row?.handle ?? null,
-          task: row?.task ?? null,
-          owner: row?.owner ?? null,
-          data: { ref, commit, path, reason: why, husk: true },
-        }),
+      const row = (await ctx.registry.worktrees.current(ctx.repo.identity)).find((r) => r.path === path);
+      await ctx.registry.write(
+        async () =>
+          await ctx.registry.events.append({
+            kind: "salvaged",
+            repo: ctx.repo.identity,
+            handle: row?.handle ?? null,
+            task: row?.task ?? null,
+            owner: row?.owner ?? null,
+            data: { ref, commit, path, reason: why, husk: true },
+          }),
       );
       return { ref, commit };
     }

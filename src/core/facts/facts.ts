@@ -11,7 +11,7 @@ import { readDirty } from "./dirty.js";
 import { NO_IGNORED } from "./ignored.js";
 import { parseLockOwner } from "../shared/lock-owner.js";
 import { assessLiveness, type PidProbe } from "../shared/liveness.js";
-import { HOST, compareStartTime, pidState, processesInside, readProcessCwds, readStartTime, unseenProcesses } from "../shared/process.js";
+import { HOST, compareStartTime, pidState, processesInside, readProcessCwds, readStartTime, unseenDescription, unseenProcesses } from "../shared/process.js";
 import { readDefaultBranch, targetRefs, type DefaultBranch, type RepoContext } from "../shared/repo.js";
 import { readMerged } from "./merged.js";
 import { mapLimit, DEFAULT_PARALLELISM } from "../shared/pool.js";
@@ -49,7 +49,7 @@ export async function readSnapshot(repo: RepoContext, registry: Registry, listin
   const entries = all.slice(1).filter((e) => !e.bare);
   const refs = new Map(refList.map((r) => [r.ref, r]));
   const targets = defaultBranch ? targetRefs(repo, defaultBranch.name, new Set(refs.keys())) : [];
-  const rows = registry.worktrees.current(repo.identity);
+  const rows = await registry.worktrees.current(repo.identity);
   // rows git no longer lists still have a branch tip: walk from it too, or its count would read 0
   const rowHeads = rows.map((r) => refs.get(`refs/heads/${r.branch}`)?.oid);
   const heads = [...new Set([...entries.map((e) => e.head), ...rowHeads].filter((h): h is string => !!h))];
@@ -128,6 +128,7 @@ export async function readLiveness(options: {
     orphanLease: !row && owner?.kind === "orchard" && owner.pid === undefined ? { owner: owner.owner, handle: owner.handle } : null,
     inside,
     unseen: options.cwds && present ? unseenProcesses(options.cwds) : 0,
+    unseenNames: options.cwds && present ? unseenDescription(options.cwds) : "",
     now: options.now,
   });
 }

@@ -46,8 +46,8 @@ export interface Fleet {
 
 export const DEFAULT_DISK_BUDGET_MS = 5 * 60_000;
 
-function knownRepos(ctx: Ctx): KnownRepo[] {
-  return ctx.registry.repos.all().map((r) => ({ identity: r.identity, name: r.name, commonDir: r.commonDir }));
+async function knownRepos(ctx: Ctx): Promise<KnownRepo[]> {
+  return (await ctx.registry.repos.all()).map((r) => ({ identity: r.identity, name: r.name, commonDir: r.commonDir }));
 }
 
 /** A husk's Facts: nothing git knows, liveness from processes inside (and a registry lease, if any). */
@@ -116,7 +116,7 @@ function viewOf(subject: Subject, verdict: Verdict, repoPrimary: string | null):
 export async function assessFleet(ctxs: Ctx[], options: HygieneOptions): Promise<Fleet> {
   const generatedAt = new Date().toISOString();
   const budgetMs = requireDuration(options.diskBudget, "disk-budget", DEFAULT_DISK_BUDGET_MS); // invalid input fails before any work
-  const repos = knownRepos(ctxs[0] as Ctx);
+  const repos = await knownRepos(ctxs[0] as Ctx);
   const gathers: RepoGather[] = [];
   for (const ctx of ctxs) gathers.push(await gatherRepo(ctx, repos));
   const primaries = new Map(ctxs.map((c) => [c.repo.identity, c.repo.primary]));
@@ -162,7 +162,7 @@ export async function hygiene(ctxs: Ctx[], options: HygieneOptions, scopeNotes: 
     worktrees,
     duplicateTaskGroups: duplicateTaskGroups(worktrees, await commitsAhead(ctxs, worktrees)),
     patchEquivalentGroups: patchEquivalentGroups(patchMembers),
-    preventableDuplicates: preventableDuplicates(ctxs),
+    preventableDuplicates: await preventableDuplicates(ctxs),
     cleanupBacklog: cleanupBacklog(worktrees, fleet.disk ? fleet.disk.backlogBytes : null),
     notes: [...scopeNotes, ...fleet.notes],
   };
@@ -194,13 +194,13 @@ export function preventableSuggestion(data: Record<string, unknown>): Preventabl
   return { policy: would.policy, handle: would.handle, action: `pass --policy ${would.policy} for this task: it would have ${verb} ${would.handle}` };
 }
 
-function preventableDuplicates(ctxs: Ctx[]): HygieneReport["preventableDuplicates"] {
+async function preventableDuplicates(ctxs: Ctx[]): Promise<HygieneReport["preventableDuplicates"]> {
   const registry = (ctxs[0] as Ctx).registry;
   let count = 0;
   const recent: HygieneReport["preventableDuplicates"]["recent"] = [];
   for (const ctx of ctxs) {
-    count += registry.events.count(ctx.repo.identity, "preventable_duplicate");
-    for (const e of registry.events.ofKind(ctx.repo.identity, "preventable_duplicate", 20))
+    count += await registry.events.count(ctx.repo.identity, "preventable_duplicate");
+    for (const e of await registry.events.ofKind(ctx.repo.identity, "preventable_duplicate", 20))
       recent.push({ at: e.at, repo: e.repo, handle: e.handle, task: e.task, owner: e.owner, data: e.data, suggestion: preventableSuggestion(e.data) });
   }
   recent.sort((a, b) => b.at.localeCompare(a.at));
@@ -225,7 +225,7 @@ export async function resolveScope(main: Ctx, allRepos: boolean, open: (primary:
   const ctxs = [main];
   const notes: Reason[] = [];
   if (!allRepos) return { ctxs, notes };
-  for (const known of main.registry.repos.all()) {
+  for (const known of await main.registry.repos.all()) {
     if (known.identity === main.repo.identity) continue;
     try {
       ctxs.push(await open(known.primaryPath));

@@ -67,15 +67,22 @@ export async function release(ctx: Ctx, options: ReleaseOptions): Promise<LeaseR
     const lockOwner = target.entry?.locked ? parseLockOwner(target.entry.lockReason) : null;
     if (lockOwner?.kind === "orchard") await unlockWorktree(ctx.repo.primary, row.path);
     const now = new Date().toISOString();
-    const released = ctx.registry.write(() => {
-      const updated = ctx.registry.worktrees.update(row.id, {
+    const released = await ctx.registry.write(async () => {
+      const updated = await ctx.registry.worktrees.update(row.id, {
         lifecycle: "terminal",
         outcome,
         releasedAt: now,
         lastActivityAt: now,
         ...NO_LEASE,
       });
-      ctx.registry.events.append({ kind: "released", repo: row.repo, handle: row.handle, task: row.task, owner: row.owner, data: { outcome, by: owner } });
+      await ctx.registry.events.append({
+        kind: "released",
+        repo: row.repo,
+        handle: row.handle,
+        task: row.task,
+        owner: row.owner,
+        data: { outcome, by: owner },
+      });
       return updated;
     });
     return view(released, "released");
@@ -91,7 +98,7 @@ async function clearLeftoverLease(ctx: Ctx, row: WorktreeRow, lockReason: string
   // only this handle's own lease lock: a recycle into a new handle locks before it records
   if (lock?.kind === "orchard" && lock.handle === row.handle) await unlockWorktree(ctx.repo.primary, row.path);
   if (row.owner === null && row.pid === null && row.heartbeatAt === null) return view(row, "already_released");
-  const cleared = ctx.registry.write(() => ctx.registry.worktrees.update(row.id, { ...NO_LEASE }));
+  const cleared = await ctx.registry.write(async () => await ctx.registry.worktrees.update(row.id, { ...NO_LEASE }));
   return view(cleared, "already_released");
 }
 
@@ -118,7 +125,7 @@ export async function heartbeat(ctx: Ctx, options: HeartbeatOptions): Promise<Le
     if (lease.pid !== null && lease.pid === row.pid) lease.pidStart = row.pidStart;
     const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
     if (admin) writeLock(admin, leaseLockText(row.handle, lease));
-    const renewed = ctx.registry.write(() => ctx.registry.worktrees.update(row.id, { ...lease, lastActivityAt: new Date().toISOString() }));
+    const renewed = await ctx.registry.write(async () => await ctx.registry.worktrees.update(row.id, { ...lease, lastActivityAt: new Date().toISOString() }));
     return view(renewed, "renewed");
   });
 }

@@ -98,7 +98,7 @@ type Judgement = { kind: "skip"; entry: ReapEntry } | { kind: "go"; entry: ReapE
 
 /** Steps 1–6 for one worktree: the pure verdicts over freshly read facts. */
 async function judge(ctx: Ctx, wt: LockedWorktree, request: Request, defaultRefs: readonly string[], cwds: Map<number, string> | null): Promise<Judgement> {
-  const row = rowAt(ctx, wt.path);
+  const row = await rowAt(ctx, wt.path);
   const lock = await readLockFacts({ wt, row, guardMs: request.guardMs, cwds, now: Date.now() });
   const owner = ownerView(lock.ownerParsed);
   const base = { path: wt.path, branch: branchOf(wt), ...(owner ? { owner } : {}) };
@@ -125,8 +125,8 @@ function branchOf(wt: LockedWorktree): string | null {
   return head.startsWith("ref: refs/heads/") ? head.slice("ref: refs/heads/".length) : null;
 }
 
-function rowAt(ctx: Ctx, path: string): WorktreeRow | null {
-  return ctx.registry.worktrees.current(ctx.repo.identity).find((r) => r.path === path) ?? null;
+async function rowAt(ctx: Ctx, path: string): Promise<WorktreeRow | null> {
+  return (await ctx.registry.worktrees.current(ctx.repo.identity)).find((r) => r.path === path) ?? null;
 }
 
 export async function reapOrphans(ctx: Ctx, options: ReapOptions): Promise<ReapResult> {
@@ -205,7 +205,7 @@ async function applyReap(ctx: Ctx, first: LockedWorktree, request: Request, defa
       salvageRef = (
         await salvageWorktree(ctx, {
           path: wt.path,
-          handle: rowAt(ctx, wt.path)?.handle ?? null,
+          handle: (await rowAt(ctx, wt.path))?.handle ?? null,
           branch: now.entry.branch,
           head: now.head,
           reason: "reap-orphans",
@@ -223,7 +223,7 @@ async function applyReap(ctx: Ctx, first: LockedWorktree, request: Request, defa
     if (!(error instanceof GitError)) throw error;
     return { ...now.entry, ...salvaged, status: "skipped", reason: "remove_failed", detail: messageOf(error) };
   }
-  recordReaped(ctx, { path: wt.path, branch: now.entry.branch, head: now.head, reason: now.reason, lockText: wt.lockText, ...salvaged });
+  await recordReaped(ctx, { path: wt.path, branch: now.entry.branch, head: now.head, reason: now.reason, lockText: wt.lockText, ...salvaged });
   return { ...now.entry, ...salvaged, status: "reaped" };
 }
 
@@ -231,12 +231,15 @@ function messageOf(error: unknown): string {
   return error instanceof GitError ? error.result.stderr.trim() || error.message : error instanceof Error ? error.message : String(error);
 }
 
-function recordReaped(ctx: Ctx, what: { path: string; branch: string | null; head: string; reason: ReapReason; lockText: string; salvageRef?: string }): void {
-  const row = rowAt(ctx, what.path);
+async function recordReaped(
+  ctx: Ctx,
+  what: { path: string; branch: string | null; head: string; reason: ReapReason; lockText: string; salvageRef?: string },
+): Promise<void> {
+  const row = await rowAt(ctx, what.path);
   const now = new Date().toISOString();
-  ctx.registry.write(() => {
-    if (row) ctx.registry.worktrees.update(row.id, { lifecycle: "removed", lastActivityAt: now });
-    ctx.registry.events.append({
+  await ctx.registry.write(async () => {
+    if (row) await ctx.registry.worktrees.update(row.id, { lifecycle: "removed", lastActivityAt: now });
+    await ctx.registry.events.append({
       kind: "reaped",
       repo: ctx.repo.identity,
       handle: row?.handle ?? null,

@@ -23,9 +23,9 @@ import { requireInsideWorkspace, requireLinkedWorktree } from "../shared/linked.
 type Lineage = NonNullable<AddResult["lineage"]>;
 
 /** The last owner a worktree had: release clears the lease, the events keep who it was. */
-export function lastOwner(ctx: Ctx, row: WorktreeRow): string | null {
+export async function lastOwner(ctx: Ctx, row: WorktreeRow): Promise<string | null> {
   if (row.owner !== null) return row.owner;
-  const events = ctx.registry.events.for({ handle: row.handle }).filter((e) => e.handle === row.handle && e.owner !== null);
+  const events = (await ctx.registry.events.for({ handle: row.handle })).filter((e) => e.handle === row.handle && e.owner !== null);
   return events.at(-1)?.owner ?? null;
 }
 
@@ -65,7 +65,7 @@ export async function applyRecycle(ctx: Ctx, request: AddRequest, base: Base, pr
   const tip = await resolveCommit(repo.primary, `refs/heads/${request.branch}`);
   const keep = await preservedFingerprint(ctx, old, proof.facts.head, tip ?? base.commit);
   const lease = await newLease(request);
-  const lineage = lineageOf(old, proof.facts, { handle: request.handle, branch: request.branch, base, task: request.task }, lastOwner(ctx, old));
+  const lineage = lineageOf(old, proof.facts, { handle: request.handle, branch: request.branch, base, task: request.task }, await lastOwner(ctx, old));
   const undo: (() => Promise<void>)[] = [];
   // every git write in the worktree first re-checks that it is still the linked worktree git
   // registered (a directory swapped for a symlink into the primary must not switch the primary)
@@ -99,10 +99,10 @@ export async function applyRecycle(ctx: Ctx, request: AddRequest, base: Base, pr
     // `add` of the new handle (from orchard.json) instead of leaving an unexplained occupied path
     writeIdentityFile(admin, { handle: request.handle, repo: repo.identity, branch: request.branch, task: request.task, owner: lease.owner, base });
     undo.push(async () => writeRowIdentity(admin, old));
-    row = registry.write(() => {
+    row = await registry.write(async () => {
       const now = new Date().toISOString();
-      registry.worktrees.update(old.id, { lifecycle: "recycled", lastActivityAt: now });
-      const created = registry.worktrees.insert(
+      await registry.worktrees.update(old.id, { lifecycle: "recycled", lastActivityAt: now });
+      const created = await registry.worktrees.insert(
         newRow({
           repo: repo.identity,
           handle: request.handle,
@@ -120,8 +120,15 @@ export async function applyRecycle(ctx: Ctx, request: AddRequest, base: Base, pr
           lastActivityAt: now,
         }),
       );
-      registry.worktrees.update(old.id, { supersededBy: created.id });
-      registry.events.append({ kind: "recycled", repo: repo.identity, handle: created.handle, task: created.task, owner: created.owner, data: { ...lineage } });
+      await registry.worktrees.update(old.id, { supersededBy: created.id });
+      await registry.events.append({
+        kind: "recycled",
+        repo: repo.identity,
+        handle: created.handle,
+        task: created.task,
+        owner: created.owner,
+        data: { ...lineage },
+      });
       return created;
     });
   } catch (error) {

@@ -27,20 +27,20 @@ function linked(event: EventRow): string[] {
   return [data.from?.handle, data.to?.handle].filter((h): h is string => typeof h === "string");
 }
 
-export function lineage(ctx: Ctx, options: { target: string }): LineageResult {
+export async function lineage(ctx: Ctx, options: { target: string }): Promise<LineageResult> {
   const target = options.target.trim();
   if (target.length === 0) throw usageError("invalid_argument", "lineage needs a handle or a task");
   const found = new Map<number, EventRow>();
   const mine = (events: EventRow[]) => events.filter((e) => e.repo === ctx.repo.identity);
   const task = canonicalTask(target, ctx.repo.identity);
-  for (const event of mine(ctx.registry.events.for({ task }))) if (event.task === task) found.set(event.id, event);
+  for (const event of mine(await ctx.registry.events.for({ task }))) if (event.task === task) found.set(event.id, event);
   const queue = [target];
   const seen = new Set<string>();
   while (queue.length > 0) {
     const handle = queue.pop() as string;
     if (seen.has(handle)) continue;
     seen.add(handle);
-    for (const event of mine(ctx.registry.events.for({ handle }))) {
+    for (const event of mine(await ctx.registry.events.for({ handle }))) {
       if (event.handle !== handle && !linked(event).includes(handle)) continue;
       found.set(event.id, event);
       queue.push(...linked(event));

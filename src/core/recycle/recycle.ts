@@ -68,7 +68,7 @@ export async function recycleWith(ctx: Ctx, request: AddRequest, base: Base, pro
     base,
     head,
     notes: [reason("recycle_planned", { from: proof.row.handle, path: proof.row.path })],
-    lineage: lineageOf(proof.row, proof.facts, { handle: request.handle, branch: request.branch, base, task: request.task }, lastOwner(ctx, proof.row)),
+    lineage: lineageOf(proof.row, proof.facts, { handle: request.handle, branch: request.branch, base, task: request.task }, await lastOwner(ctx, proof.row)),
   });
 }
 

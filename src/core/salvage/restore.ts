@@ -90,7 +90,7 @@ async function chooseBranch(ctx: Ctx, o: { requested: string | undefined; record
   const checkedOut = new Set((await readWorktrees(ctx.repo.primary)).map((e) => e.branch));
   const usable = async (branch: string): Promise<boolean> => {
     const tip = await resolveCommit(ctx.repo.primary, `refs/heads/${branch}`);
-    if (checkedOut.has(`refs/heads/${branch}`) || ctx.registry.worktrees.byHandle(handleForBranch(ctx, branch))) return false;
+    if (checkedOut.has(`refs/heads/${branch}`) || (await ctx.registry.worktrees.byHandle(await handleForBranch(ctx, branch)))) return false;
     return tip === null || tip === o.parent;
   };
   if (o.requested !== undefined) {

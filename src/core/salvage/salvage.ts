@@ -107,7 +107,7 @@ export async function salvageWorktree(ctx: Ctx, input: SalvageInput): Promise<{ 
   }
   const base = `${SALVAGE_PREFIX}${await refKey(ctx.repo.primary, input, dirname(index))}/${salvageStamp(now)}`;
   const ref = await createUnique(ctx.repo.primary, base, commit);
-  recordEvent(ctx, input, ref, commit);
+  await recordEvent(ctx, input, ref, commit);
   return { ref, commit };
 }
 
@@ -150,18 +150,19 @@ async function createUnique(cwd: string, base: string, commit: string): Promise<
   throw failure("salvage_failed", `100 salvage refs already exist under ${base}`);
 }
 
-function recordEvent(ctx: Ctx, input: SalvageInput, ref: string, commit: string): void {
+async function recordEvent(ctx: Ctx, input: SalvageInput, ref: string, commit: string): Promise<void> {
   if (input.handle === null) return;
-  const row = ctx.registry.worktrees.byHandle(input.handle);
+  const row = await ctx.registry.worktrees.byHandle(input.handle);
   if (!row || row.repo !== ctx.repo.identity) return;
-  ctx.registry.write(() =>
-    ctx.registry.events.append({
-      kind: "salvaged",
-      repo: row.repo,
-      handle: row.handle,
-      task: row.task,
-      owner: row.owner,
-      data: { ref, commit, path: input.path, branch: input.branch, reason: input.reason },
-    }),
+  await ctx.registry.write(
+    async () =>
+      await ctx.registry.events.append({
+        kind: "salvaged",
+        repo: row.repo,
+        handle: row.handle,
+        task: row.task,
+        owner: row.owner,
+        data: { ref, commit, path: input.path, branch: input.branch, reason: input.reason },
+      }),
   );
 }

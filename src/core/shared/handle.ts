@@ -4,8 +4,8 @@
 import type { Ctx } from "./context.js";
 import { handleFor } from "./identity.js";
 
-export function handleForBranch(ctx: Pick<Ctx, "registry" | "repo">, branch: string): string {
+export async function handleForBranch(ctx: Pick<Ctx, "registry" | "repo">, branch: string): Promise<string> {
   const short = handleFor(ctx.repo.name, branch);
-  const holder = ctx.registry.worktrees.byHandle(short);
+  const holder = await ctx.registry.worktrees.byHandle(short);
   return holder === undefined || holder.branch === branch ? short : handleFor(ctx.repo.name, branch, 16);
 }

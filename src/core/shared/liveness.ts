@@ -26,6 +26,8 @@ export interface LivenessInput {
   inside: number[] | null;
   /** Processes the scan could not inspect (another user's, SPEC §4.14): "none inside" is then unknown. */
   unseen?: number;
+  /** The unseen processes named ("pid command"), for the signal's detail. */
+  unseenNames?: string;
   now: number;
 }
 
@@ -96,7 +98,10 @@ export function assessLiveness(input: LivenessInput): Liveness {
     signals.push({ code: "process_in_worktree", detail: `pid ${input.inside.join(", ")}` });
   } else if ((input.unseen ?? 0) > 0) {
     unknown = true;
-    signals.push({ code: "processes_unknown", detail: `${input.unseen} process(es) of other users could not be inspected` });
+    signals.push({
+      code: "processes_unknown",
+      detail: `${input.unseen} process(es) of other users could not be inspected${input.unseenNames ? ` (${input.unseenNames})` : ""}`,
+    });
   }
   if (live) return { state: "live", signals };
   if (unknown) return { state: "unknown", signals };

@@ -93,6 +93,23 @@ export function compareStartTime(recorded: string, current: string): StartCompar
  */
 export class ProcessCwds extends Map<number, string> {
   readonly unseen: number[] = [];
+  /** "pid command" of each unseen process, for the message that names them. */
+  readonly unseenNames: string[] = [];
+}
+
+/** The unseen processes named for a message: "4242 postgres, 4243 sshd" (at most five). */
+export function unseenDescription(cwds: Map<number, string>): string {
+  if (!(cwds instanceof ProcessCwds)) return "";
+  const names = cwds.unseenNames.slice(0, 5).join(", ");
+  return cwds.unseenNames.length > 5 ? `${names}, …` : names;
+}
+
+function readComm(root: string, entry: string): string {
+  try {
+    return readFileSync(`${root}/${entry}/comm`, "utf8").trim();
+  } catch {
+    return "?";
+  }
 }
 
 /** How many processes the scan could not inspect (0 for a plain map). */
@@ -147,7 +164,10 @@ export async function readProcessCwds(): Promise<Map<number, string> | null> {
     if (!/^\d+$/.test(entry)) continue;
     const cwd = readCwd(root, entry) ?? readCwd(root, entry); // a second look, for the exit race above
     if (cwd === "unreadable") {
-      if (!isSystemProcess(root, Number(entry))) cwds.unseen.push(Number(entry));
+      if (!isSystemProcess(root, Number(entry))) {
+        cwds.unseen.push(Number(entry));
+        cwds.unseenNames.push(`${entry} ${readComm(root, entry)}`);
+      }
     } else if (cwd !== "gone" && cwd !== undefined) cwds.set(Number(entry), cwd);
   }
   return cwds;

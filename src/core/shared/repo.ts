@@ -49,25 +49,30 @@ export async function resolveRepo(registry: Registry, repoPath: string): Promise
   const url = remotes.urls.get("origin") ?? null;
   const remote = url ? canonicalRemote(url) : null;
   const identity = remote ?? localIdentity(commonDir);
-  const name = registry.write(() => recordName(registry, identity, { canonicalRemote: remote, primaryPath: primary }, commonDir));
+  const name = await registry.write(async () => await recordName(registry, identity, { canonicalRemote: remote, primaryPath: primary }, commonDir));
   const config = loadConfig(bare ? commonDir : primary);
   return { identity, name, primary, commonDir, bare, remotes: remotes.names, config, listing: entries };
 }
 
-function recordName(registry: Registry, identity: string, source: { canonicalRemote: string | null; primaryPath: string }, commonDir: string): string {
+async function recordName(
+  registry: Registry,
+  identity: string,
+  source: { canonicalRemote: string | null; primaryPath: string },
+  commonDir: string,
+): Promise<string> {
   const primaryPath = source.primaryPath;
   // the same common dir under a new identity (its origin URL changed): carry its rows over, so
   // its managed worktrees do not turn foreign (a recorded primary elsewhere is another repo)
-  const before = registry.repos.load(identity) ? undefined : registry.repos.loadByCommonDir(commonDir);
-  if (before && before.identity !== identity && before.primaryPath === primaryPath) registry.repos.moveIdentity(before.identity, identity);
-  const known = registry.repos.load(identity);
+  const before = (await registry.repos.load(identity)) ? undefined : await registry.repos.loadByCommonDir(commonDir);
+  if (before && before.identity !== identity && before.primaryPath === primaryPath) await registry.repos.moveIdentity(before.identity, identity);
+  const known = await registry.repos.load(identity);
   if (known) {
-    registry.repos.save({ ...known, primaryPath, commonDir });
+    await registry.repos.save({ ...known, primaryPath, commonDir });
     return known.name;
   }
   let name = repoNameFrom(source);
-  if (registry.repos.loadByName(name)) name = disambiguateRepoName(name, identity);
-  registry.repos.save({ identity, name, primaryPath, commonDir, createdAt: new Date().toISOString() });
+  if (await registry.repos.loadByName(name)) name = disambiguateRepoName(name, identity);
+  await registry.repos.save({ identity, name, primaryPath, commonDir, createdAt: new Date().toISOString() });
   return name;
 }
 

@@ -104,7 +104,7 @@ export async function validateAdd(ctx: Ctx, options: AddOptions): Promise<AddReq
     if (!(await resolveCommit(ctx.repo.primary, options.base))) throw usageError("invalid_argument", `--base ${JSON.stringify(options.base)} names no commit`);
     explicitBase = (await readFullRefName(ctx.repo.primary, options.base)) ?? options.base;
   }
-  const handle = handleForBranch(ctx, branch);
+  const handle = await handleForBranch(ctx, branch);
   return {
     branch,
     handle,

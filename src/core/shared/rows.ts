@@ -44,11 +44,11 @@ export function writeRowIdentity(admin: string, row: WorktreeRow): void {
  * The managed row of a worktree that was just removed (if any): lifecycle `removed` and a `removed`
  * event carrying `data`. Runs inside the caller's transaction.
  */
-export function retireRow(ctx: Ctx, path: string, data: Record<string, unknown>): void {
-  const row = ctx.registry.worktrees.current(ctx.repo.identity).find((r) => r.path === path);
+export async function retireRow(ctx: Ctx, path: string, data: Record<string, unknown>): Promise<void> {
+  const row = (await ctx.registry.worktrees.current(ctx.repo.identity)).find((r) => r.path === path);
   if (!row) return;
-  ctx.registry.worktrees.update(row.id, { lifecycle: "removed", lastActivityAt: new Date().toISOString() });
-  ctx.registry.events.append({
+  await ctx.registry.worktrees.update(row.id, { lifecycle: "removed", lastActivityAt: new Date().toISOString() });
+  await ctx.registry.events.append({
     kind: "removed",
     repo: row.repo,
     handle: row.handle,

@@ -20,11 +20,11 @@ export async function resolveTarget(ctx: Ctx, target: string, known?: WorktreeEn
   if (!target || target.startsWith("-")) throw usageError("invalid_argument", `${JSON.stringify(target)} is neither a handle nor a path`);
   const listing = known ?? (await readWorktrees(ctx.repo.primary));
   const entries = listing.slice(1);
-  const byHandle = target.includes("@") ? ctx.registry.worktrees.byHandle(target) : undefined;
+  const byHandle = target.includes("@") ? await ctx.registry.worktrees.byHandle(target) : undefined;
   if (byHandle && byHandle.repo === ctx.repo.identity)
     return { path: byHandle.path, entry: entries.find((e) => e.path === byHandle.path) ?? null, row: byHandle, listing };
   const wanted = realOrAbsolute(target);
-  const rows = ctx.registry.worktrees.current(ctx.repo.identity);
+  const rows = await ctx.registry.worktrees.current(ctx.repo.identity);
   const entry = entries.find((e) => e.path === wanted || realOrAbsolute(e.path) === wanted) ?? null;
   const row = rows.find((r) => r.path === (entry?.path ?? wanted)) ?? null;
   if (!entry && !row) {

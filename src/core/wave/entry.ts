@@ -127,7 +127,7 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
     if (holder) return blocked("branch_checked_out", `git lists ${entry.branch} at ${holder.path}, not at ${entry.worktree_path}`);
     const st = lstatSync(entry.worktree_path, { throwIfNoEntry: false });
     if (st) {
-      const incomplete = st.isDirectory() ? incompleteRemoval(ctx, entry) : null;
+      const incomplete = st.isDirectory() ? await incompleteRemoval(ctx, entry) : null;
       if (!incomplete) return blocked("not_a_worktree", `${entry.worktree_path} exists but git lists no worktree of ${cwd} there`);
       const outcome = await finishLeftover(ctx, entry, incomplete.tip, options.dryRun);
       if (outcome) return outcome;
@@ -221,7 +221,7 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
 
 /** A process inside the worktree, or a live lease on its managed row, blocks (unless --allow-live). */
 async function liveBlock(ctx: Ctx, path: string): Promise<WaveOutcome | null> {
-  const row = ctx.registry.worktrees.current(ctx.repo.identity).find((r) => r.path === path) ?? null;
+  const row = (await ctx.registry.worktrees.current(ctx.repo.identity)).find((r) => r.path === path) ?? null;
   const liveness = await readLiveness({ row, lockReason: null, path, cwds: await readProcessCwds(), now: Date.now() });
   const detail = liveness.signals.map((s) => `${s.code}: ${s.detail}`).join("; ");
   if (liveness.state === "live")
@@ -238,7 +238,7 @@ async function finishLeftover(ctx: Ctx, entry: WaveEntry, tip: string | null, dr
   if (dryRun) return null;
   const left = removeLeftover(entry.worktree_path);
   if (left.length > 0) return blocked("worktree_remove_incomplete", `could not delete ${someFiles(left)}`, { files: left.slice(0, 100) });
-  recordStep(ctx, entry, "removed", tip);
+  await recordStep(ctx, entry, "removed", tip);
   return null;
 }
 
@@ -251,7 +251,7 @@ async function removeAndVerify(ctx: Ctx, entry: WaveEntry, path: string, tip: st
   }
   if (readAdminDirs(ctx.repo.commonDir).has(path)) return blocked("worktree_remove_failed", stderrOf(failed ?? new Error("git still lists the worktree")));
   const left = lstatSync(path, { throwIfNoEntry: false }) ? listFiles(path) : null;
-  recordStep(ctx, entry, left ? "incomplete" : "removed", tip, path);
+  await recordStep(ctx, entry, left ? "incomplete" : "removed", tip, path);
   if (!left) return null;
   return blocked("worktree_remove_incomplete", `git dropped the worktree but files remain: ${someFiles(left)}${failed ? `\n${stderrOf(failed)}` : ""}`, {
     files: left.slice(0, 100),
@@ -284,6 +284,6 @@ async function deleteBranch(ctx: Ctx, entry: WaveEntry, tip: string, reason: Don
   const holder = (await readWorktrees(ctx.repo.primary)).find((e) => e.branch === ref);
   if (holder) return { status: "warning", reason: "branch_delete_failed", stderr: `${entry.branch} is checked out in ${holder.path}` };
   if (!(await deleteRef(ctx.repo.primary, ref, tip))) return { status: "warning", reason: "branch_delete_failed", stderr: `${ref} no longer points at ${tip}` };
-  recordStep(ctx, entry, "done", tip);
+  await recordStep(ctx, entry, "done", tip);
   return { status: "merged_removed", reason };
 }

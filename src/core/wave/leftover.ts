@@ -25,13 +25,13 @@ interface WaveRecord {
 }
 
 /** Records a step of an entry: `removed`/`incomplete` when its worktree went, `done` when its branch went. */
-export function recordStep(ctx: Ctx, entry: WaveEntry, step: RemovalStep, tip: string | null, gitPath = entry.worktree_path): void {
+export async function recordStep(ctx: Ctx, entry: WaveEntry, step: RemovalStep, tip: string | null, gitPath = entry.worktree_path): Promise<void> {
   const data = { by: "cleanup-wave", step, tip, agentId: entry.agent_id, manifestPath: entry.worktree_path };
-  ctx.registry.write(() => {
-    const row = step === "done" ? undefined : ctx.registry.worktrees.current(ctx.repo.identity).find((r) => r.path === gitPath);
-    if (row) retireRow(ctx, gitPath, data);
+  await ctx.registry.write(async () => {
+    const row = step === "done" ? undefined : (await ctx.registry.worktrees.current(ctx.repo.identity)).find((r) => r.path === gitPath);
+    if (row) await retireRow(ctx, gitPath, data);
     else
-      ctx.registry.events.append({
+      await ctx.registry.events.append({
         kind: "removed",
         repo: ctx.repo.identity,
         handle: null,
@@ -42,23 +42,22 @@ export function recordStep(ctx: Ctx, entry: WaveEntry, step: RemovalStep, tip: s
   });
 }
 
-function records(ctx: Ctx, entry: WaveEntry): WaveRecord[] {
-  return ctx.registry.events
-    .ofKind(ctx.repo.identity, "removed")
+async function records(ctx: Ctx, entry: WaveEntry): Promise<WaveRecord[]> {
+  return (await ctx.registry.events.ofKind(ctx.repo.identity, "removed"))
     .map((e) => e.data)
     .filter((d) => d.by === "cleanup-wave" && d.branch === entry.branch && (d.manifestPath === entry.worktree_path || d.path === entry.worktree_path))
     .map((d) => ({ path: String(d.path), branch: entry.branch, tip: typeof d.tip === "string" ? d.tip : null, step: d.step as RemovalStep }));
 }
 
 /** The newest record says the entry's worktree removal left files behind: the tip its HEAD had. */
-export function incompleteRemoval(ctx: Ctx, entry: WaveEntry): { tip: string | null } | null {
-  const latest = records(ctx, entry)[0]; // newest first
+export async function incompleteRemoval(ctx: Ctx, entry: WaveEntry): Promise<{ tip: string | null } | null> {
+  const latest = (await records(ctx, entry))[0]; // newest first
   return latest?.step === "incomplete" ? { tip: latest.tip } : null;
 }
 
 /** Evidence that an entry with no worktree and no branch was finished: a wave record, or the wave's merge commit on the target. */
 export async function provenDone(ctx: Ctx, entry: WaveEntry, targetRef: string): Promise<boolean> {
-  if (records(ctx, entry).some((r) => r.step !== "incomplete")) return true;
+  if ((await records(ctx, entry)).some((r) => r.step !== "incomplete")) return true;
   return (await findFirstParentCommit(ctx.repo.primary, targetRef, mergeMessage(entry.branch))) !== null;
 }
 

@@ -1,0 +1,118 @@
+// The only code that opens SQLite (the embedded default registry). WAL, a busy timeout, foreign
+// keys and numbered migrations; a database that is corrupt or locked past the timeout is reported,
+// never silently recreated.
+import Database from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { RegistryError } from "./errors.js";
+import { migrate, type MigrationHooks } from "./migrations.js";
+import type { Sql, Store } from "./sql.js";
+
+export const BUSY_TIMEOUT_MS = 5_000;
+
+export function registryPath(home: string): string {
+  return join(home, "orchard.db");
+}
+
+/** Wraps a SQLite failure in a RegistryError that says what to do about it. */
+function sqliteFailure(error: unknown, path: string): RegistryError {
+  const code = (error as { code?: string }).code ?? "";
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))
+    return new RegistryError("registry_locked", `the registry ${path} stayed locked past ${BUSY_TIMEOUT_MS} ms; another orchard is writing, retry`, {
+      cause: error,
+    });
+  if (code === "SQLITE_CORRUPT" || code === "SQLITE_NOTADB")
+    return new RegistryError(
+      "registry_corrupt",
+      `the registry ${path} is not a valid database (${code}); move it aside to start over — orchard will not reset it`,
+      { cause: error },
+    );
+  return new RegistryError("registry_failed", `the registry ${path} failed: ${(error as Error).message}`, { cause: error });
+}
+
+const isSqliteError = (error: unknown): boolean =>
+  error instanceof Error && "code" in error && typeof error.code === "string" && error.code.startsWith("SQLITE_");
+
+const params = (values: readonly unknown[] | undefined): unknown[] => (values ?? []).map((v) => (typeof v === "boolean" ? (v ? 1 : 0) : v));
+
+function sqlOf(db: Database.Database): Sql {
+  return {
+    dialect: "sqlite",
+    all: async <T>(text: string, values?: readonly unknown[]) => db.prepare(text).all(...params(values)) as T[],
+    get: async <T>(text: string, values?: readonly unknown[]) => db.prepare(text).get(...params(values)) as T | undefined,
+    run: async (text: string, values?: readonly unknown[]) => db.prepare(text).run(...params(values)).changes,
+    exec: async (text: string) => void db.exec(text),
+  };
+}
+
+class SqliteStore implements Store {
+  readonly sql: Sql;
+  constructor(
+    readonly db: Database.Database,
+    readonly location: string,
+  ) {
+    this.sql = sqlOf(db);
+  }
+  /** IMMEDIATE: writers serialise at the start, not at the first write. */
+  async begin(): Promise<void> {
+    this.db.exec("BEGIN IMMEDIATE");
+  }
+  async commit(): Promise<void> {
+    this.db.exec("COMMIT");
+  }
+  async rollback(): Promise<void> {
+    if (this.db.inTransaction) this.db.exec("ROLLBACK");
+  }
+  /** One writer at a time already (BEGIN IMMEDIATE): every key is held. */
+  async lock(): Promise<void> {}
+  failure(error: unknown): unknown {
+    return isSqliteError(error) ? sqliteFailure(error, this.location) : error;
+  }
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+async function openOnce(path: string, hooks: MigrationHooks | null): Promise<SqliteStore> {
+  const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+  try {
+    db.pragma("journal_mode = WAL");
+    db.pragma("foreign_keys = ON");
+    db.pragma("synchronous = NORMAL");
+    const check = db.pragma("quick_check", { simple: true });
+    if (check !== "ok") throw Object.assign(new Error(String(check)), { code: "SQLITE_CORRUPT" });
+    const store = new SqliteStore(db, path);
+    await migrate(store, hooks, {
+      read: async () => db.pragma("user_version", { simple: true }) as number,
+      write: async (version) => void db.pragma(`user_version = ${version}`),
+    });
+    return store;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+const isBusy = (error: unknown): boolean => /^SQLITE_(BUSY|LOCKED)/.test((error as { code?: string }).code ?? "");
+
+/**
+ * Opens the SQLite registry of a workspace. Several processes opening a fresh database at once can
+ * meet SQLITE_BUSY while one of them switches it to WAL (SQLite does not always wait for that
+ * lock), so a busy open is retried until the busy timeout has passed.
+ */
+export async function openSqlite(home: string, hooks: MigrationHooks | null): Promise<Store> {
+  mkdirSync(home, { recursive: true });
+  const path = registryPath(home);
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await openOnce(path, hooks);
+    } catch (error) {
+      if (isBusy(error) && Date.now() < deadline) {
+        await new Promise((done) => setTimeout(done, Math.min(200, 10 * attempt)));
+        continue;
+      }
+      throw error instanceof RegistryError ? error : sqliteFailure(error, path);
+    }
+  }
+}
