@@ -5,6 +5,7 @@ import { resolve } from "node:path";
 import { Registry } from "../registry/index.js";
 import { resolveRepo, type RepoContext } from "./shared/repo.js";
 import { canonicalTask } from "./shared/task.js";
+import { HOST } from "./shared/process.js";
 import { defaultHome, openWorkspace, type Ctx, type Workspace } from "./shared/context.js";
 import type { AddOptions, AddResult, AdoptOptions, AdoptResult } from "./admission/index.js";
 import type { ReleaseOptions, HeartbeatOptions, LeaseResult } from "./lifecycle/index.js";
@@ -47,7 +48,10 @@ export class Orchard {
 
   static async open(options: OpenOptions = {}): Promise<Orchard> {
     const workspace = openWorkspace(options.home ?? defaultHome(), options.home !== undefined || Boolean(process.env.ORCHARD_HOME));
-    const registry = await Registry.open({ home: workspace.home, url: options.registry ?? process.env.ORCHARD_REGISTRY ?? null }, { canonicalTask });
+    const registry = await Registry.open(
+      { home: workspace.home, url: options.registry ?? (process.env.ORCHARD_REGISTRY || null), host: HOST },
+      { canonicalTask },
+    );
     return new Orchard(registry, workspace, resolve(options.repo ?? process.cwd()));
   }
 

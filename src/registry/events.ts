@@ -13,10 +13,12 @@ export interface EventRow {
   task: string | null;
   owner: string | null;
   data: Record<string, unknown>;
+  /** The host that wrote it (null only in a registry written before hosts existed). */
+  host: string | null;
 }
 
-export async function appendEvent(sql: Sql, event: Omit<EventRow, "id" | "at"> & { at?: string }): Promise<void> {
-  await sql.run("INSERT INTO events (at, kind, repo, handle, task, owner, data) VALUES (?, ?, ?, ?, ?, ?, ?)", [
+export async function appendEvent(sql: Sql, event: Omit<EventRow, "id" | "at" | "host"> & { at?: string }): Promise<void> {
+  await sql.run("INSERT INTO events (at, kind, repo, handle, task, owner, data, host) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [
     event.at ?? new Date().toISOString(),
     event.kind,
     event.repo,
@@ -24,6 +26,7 @@ export async function appendEvent(sql: Sql, event: Omit<EventRow, "id" | "at"> &
     event.task,
     event.owner,
     JSON.stringify(event.data),
+    sql.host,
   ]);
 }
 
@@ -34,7 +37,7 @@ const toEvent = (r: RawEvent): EventRow => ({ ...r, id: Number(r.id), data: JSON
 const dataHandle = (sql: Sql, side: "from" | "to"): string =>
   sql.dialect === "sqlite" ? `json_extract(data, '$.${side}.handle')` : `(data::jsonb #>> '{${side},handle}')`;
 
-/** Events that name a handle or a task (canonical), oldest first. */
+/** Events that name a handle or a task (canonical), on every host, oldest first. */
 export async function loadEventsFor(sql: Sql, key: { handle?: string; task?: string }): Promise<EventRow[]> {
   const rows = await sql.all<RawEvent>(
     `SELECT * FROM events WHERE handle = ? OR task = ? OR ${dataHandle(sql, "from")} = ? OR ${dataHandle(sql, "to")} = ? ORDER BY id`,
@@ -43,19 +46,26 @@ export async function loadEventsFor(sql: Sql, key: { handle?: string; task?: str
   return rows.map(toEvent);
 }
 
-export async function loadEventsOfKind(sql: Sql, repo: string | null, kind: EventKind, limit?: number): Promise<EventRow[]> {
-  const cap = limit === undefined ? "" : ` LIMIT ${Math.max(0, Math.floor(limit))}`;
-  const rows =
-    repo === null
-      ? await sql.all<RawEvent>(`SELECT * FROM events WHERE kind = ? ORDER BY id DESC${cap}`, [kind])
-      : await sql.all<RawEvent>(`SELECT * FROM events WHERE repo = ? AND kind = ? ORDER BY id DESC${cap}`, [repo, kind]);
-  return rows.map(toEvent);
+/** Which hosts' events a query reads: this host's (the default), or the whole fleet's. */
+export type Scope = "host" | "fleet";
+
+function where(sql: Sql, repo: string | null, kind: EventKind, scope: Scope): { text: string; values: unknown[] } {
+  const parts = ["kind = ?"];
+  const values: unknown[] = [kind];
+  if (repo !== null) (parts.push("repo = ?"), values.push(repo));
+  if (scope === "host") (parts.push("host = ?"), values.push(sql.host));
+  return { text: parts.join(" AND "), values };
 }
 
-export async function countEventsOfKind(sql: Sql, repo: string | null, kind: EventKind): Promise<number> {
-  const row =
-    repo === null
-      ? await sql.get<{ n: number | string }>("SELECT count(*) AS n FROM events WHERE kind = ?", [kind])
-      : await sql.get<{ n: number | string }>("SELECT count(*) AS n FROM events WHERE repo = ? AND kind = ?", [repo, kind]);
+/** Events of a kind, newest first: this host's, or with scope "fleet" every host's. */
+export async function loadEventsOfKind(sql: Sql, repo: string | null, kind: EventKind, limit?: number, scope: Scope = "host"): Promise<EventRow[]> {
+  const cap = limit === undefined ? "" : ` LIMIT ${Math.max(0, Math.floor(limit))}`;
+  const w = where(sql, repo, kind, scope);
+  return (await sql.all<RawEvent>(`SELECT * FROM events WHERE ${w.text} ORDER BY id DESC${cap}`, w.values)).map(toEvent);
+}
+
+export async function countEventsOfKind(sql: Sql, repo: string | null, kind: EventKind, scope: Scope = "host"): Promise<number> {
+  const w = where(sql, repo, kind, scope);
+  const row = await sql.get<{ n: number | string }>(`SELECT count(*) AS n FROM events WHERE ${w.text}`, w.values);
   return Number(row?.n ?? 0);
 }

@@ -86,13 +86,14 @@ const toItem = (r: RawItem): PlanItemRow => ({
 
 export async function insertPlan(sql: Sql, plan: Omit<PlanRow, "status">, items: readonly NewPlanItem[]): Promise<void> {
   const now = new Date().toISOString();
-  await sql.run("INSERT INTO plans (id, created_at, scope, digest, options, status, skipped) VALUES (?, ?, ?, ?, ?, 'planned', ?)", [
+  await sql.run("INSERT INTO plans (id, created_at, scope, digest, options, status, skipped, host) VALUES (?, ?, ?, ?, ?, 'planned', ?, ?)", [
     plan.id,
     plan.createdAt,
     plan.scope,
     plan.digest,
     JSON.stringify(plan.options),
     JSON.stringify(plan.skipped),
+    sql.host,
   ]);
   for (const item of items)
     await sql.run(

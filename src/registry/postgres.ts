@@ -54,6 +54,7 @@ class PostgresStore implements Store {
   constructor(
     private readonly client: pg.Client,
     readonly location: string,
+    host: string,
   ) {
     const query = async <T>(text: string, values?: readonly unknown[]) => {
       if (this.broken) throw this.broken;
@@ -61,6 +62,7 @@ class PostgresStore implements Store {
     };
     this.sql = {
       dialect: "postgres",
+      host,
       all: async <T>(text: string, values?: readonly unknown[]) => (await query<T>(text, values)).rows,
       get: async <T>(text: string, values?: readonly unknown[]) => (await query<T>(text, values)).rows[0],
       run: async (text: string, values?: readonly unknown[]) => (await query(text, values)).rowCount ?? 0,
@@ -91,7 +93,7 @@ class PostgresStore implements Store {
 }
 
 /** Connects to the fleet's registry and brings its schema up to date. */
-export async function openPostgres(url: string, hooks: MigrationHooks | null): Promise<Store> {
+export async function openPostgres(url: string, host: string, hooks: MigrationHooks | null): Promise<Store> {
   const location = redact(url);
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, types, application_name: "orchard" });
   try {
@@ -102,7 +104,7 @@ export async function openPostgres(url: string, hooks: MigrationHooks | null): P
       ? new RegistryError("registry_unreachable", `the registry ${location} is unreachable (${(error as Error).message})`, { cause: error })
       : error;
   }
-  const store = new PostgresStore(client, location);
+  const store = new PostgresStore(client, location, host);
   try {
     await migrate(store, hooks, {
       read: async () => {

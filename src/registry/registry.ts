@@ -12,6 +12,7 @@ import * as worktrees from "./worktrees.js";
 import * as events from "./events.js";
 import * as trust from "./trust.js";
 import * as plans from "./plans.js";
+import * as summaries from "./summaries.js";
 import type { MigrationHooks } from "./migrations.js";
 import type { Dialect, Sql, Store } from "./sql.js";
 
@@ -22,6 +23,8 @@ type Bound<M> = { [K in keyof M]: Tail<M[K]> };
 export interface RegistryTarget {
   home: string;
   url?: string | null;
+  /** The host this process speaks for (ORCHARD_HOST, default the hostname; core decides). */
+  host: string;
 }
 
 export class Registry {
@@ -30,6 +33,7 @@ export class Registry {
   readonly events;
   readonly trust;
   readonly plans;
+  readonly summaries;
   private readonly inside = new AsyncLocalStorage<true>();
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -52,6 +56,7 @@ export class Registry {
       byHandle: worktrees.loadByHandle,
       byId: worktrees.loadById,
       current: worktrees.loadCurrent,
+      fleet: worktrees.loadFleet,
       insert: worktrees.insertWorktree,
       update: worktrees.updateWorktree,
       delete: worktrees.deleteWorktree,
@@ -66,6 +71,7 @@ export class Registry {
       transition: plans.transitionItem,
       noteResult: plans.noteItemResult,
     });
+    this.summaries = bind({ publish: summaries.publishSummary, load: summaries.loadSummaries });
   }
 
   /**
@@ -75,10 +81,15 @@ export class Registry {
   static async open(target: RegistryTarget, hooks: MigrationHooks | null = null): Promise<Registry> {
     if (target.url) {
       const { openPostgres } = await import("./postgres.js");
-      return new Registry(await openPostgres(target.url, hooks));
+      return new Registry(await openPostgres(target.url, target.host, hooks));
     }
     const { openSqlite } = await import("./sqlite.js");
-    return new Registry(await openSqlite(target.home, hooks));
+    return new Registry(await openSqlite(target.home, target.host, hooks));
+  }
+
+  /** The host this registry speaks for. */
+  get host(): string {
+    return this.store.sql.host;
   }
 
   get dialect(): Dialect {

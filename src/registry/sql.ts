@@ -5,6 +5,8 @@ export type Dialect = "sqlite" | "postgres";
 
 export interface Sql {
   readonly dialect: Dialect;
+  /** The host this connection speaks for: what it writes carries it; what it acts on is its own. */
+  readonly host: string;
   /** Every row the statement returns. */
   all<T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<T[]>;
   /** The first row, or undefined. */

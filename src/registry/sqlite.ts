@@ -35,9 +35,10 @@ const isSqliteError = (error: unknown): boolean =>
 
 const params = (values: readonly unknown[] | undefined): unknown[] => (values ?? []).map((v) => (typeof v === "boolean" ? (v ? 1 : 0) : v));
 
-function sqlOf(db: Database.Database): Sql {
+function sqlOf(db: Database.Database, host: string): Sql {
   return {
     dialect: "sqlite",
+    host,
     all: async <T>(text: string, values?: readonly unknown[]) => db.prepare(text).all(...params(values)) as T[],
     get: async <T>(text: string, values?: readonly unknown[]) => db.prepare(text).get(...params(values)) as T | undefined,
     run: async (text: string, values?: readonly unknown[]) => db.prepare(text).run(...params(values)).changes,
@@ -50,8 +51,9 @@ class SqliteStore implements Store {
   constructor(
     readonly db: Database.Database,
     readonly location: string,
+    host: string,
   ) {
-    this.sql = sqlOf(db);
+    this.sql = sqlOf(db, host);
   }
   /** IMMEDIATE: writers serialise at the start, not at the first write. */
   async begin(): Promise<void> {
@@ -73,7 +75,7 @@ class SqliteStore implements Store {
   }
 }
 
-async function openOnce(path: string, hooks: MigrationHooks | null): Promise<SqliteStore> {
+async function openOnce(path: string, host: string, hooks: MigrationHooks | null): Promise<SqliteStore> {
   const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
   try {
     db.pragma("journal_mode = WAL");
@@ -81,7 +83,7 @@ async function openOnce(path: string, hooks: MigrationHooks | null): Promise<Sql
     db.pragma("synchronous = NORMAL");
     const check = db.pragma("quick_check", { simple: true });
     if (check !== "ok") throw Object.assign(new Error(String(check)), { code: "SQLITE_CORRUPT" });
-    const store = new SqliteStore(db, path);
+    const store = new SqliteStore(db, path, host);
     await migrate(store, hooks, {
       read: async () => db.pragma("user_version", { simple: true }) as number,
       write: async (version) => void db.pragma(`user_version = ${version}`),
@@ -100,13 +102,17 @@ const isBusy = (error: unknown): boolean => /^SQLITE_(BUSY|LOCKED)/.test((error 
  * meet SQLITE_BUSY while one of them switches it to WAL (SQLite does not always wait for that
  * lock), so a busy open is retried until the busy timeout has passed.
  */
-export async function openSqlite(home: string, hooks: MigrationHooks | null): Promise<Store> {
+export async function openSqlite(home: string, host: string, hooks: MigrationHooks | null): Promise<Store> {
   mkdirSync(home, { recursive: true });
-  const path = registryPath(home);
+  return openSqliteFile(registryPath(home), host, hooks);
+}
+
+/** Opens a SQLite registry file (a workspace's, or the source of `orchard registry migrate`). */
+export async function openSqliteFile(path: string, host: string, hooks: MigrationHooks | null): Promise<Store> {
   const deadline = Date.now() + BUSY_TIMEOUT_MS;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await openOnce(path, hooks);
+      return await openOnce(path, host, hooks);
     } catch (error) {
       if (isBusy(error) && Date.now() < deadline) {
         await new Promise((done) => setTimeout(done, Math.min(200, 10 * attempt)));

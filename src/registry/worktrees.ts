@@ -19,6 +19,7 @@ export interface WorktreeRow {
   owner: string | null;
   pid: number | null;
   pidStart: string | null;
+  /** The host the worktree lives on (set by the registry on insert, never changed). */
   host: string | null;
   heartbeatAt: string | null;
   ttlMs: number | null;
@@ -80,9 +81,9 @@ function toSql(value: unknown): unknown {
 
 const LIVE = "lifecycle IN ('creating','active','terminal')";
 
-/** The current (not recycled or removed) row of a handle. */
+/** The current (not recycled or removed) row of a handle on this host. */
 export async function loadByHandle(sql: Sql, handle: string): Promise<WorktreeRow | undefined> {
-  const raw = await sql.get(`SELECT * FROM worktrees WHERE handle = ? AND ${LIVE}`, [handle]);
+  const raw = await sql.get(`SELECT * FROM worktrees WHERE host = ? AND handle = ? AND ${LIVE}`, [sql.host, handle]);
   return raw && toRow(raw);
 }
 
@@ -91,11 +92,20 @@ export async function loadById(sql: Sql, id: number): Promise<WorktreeRow | unde
   return raw && toRow(raw);
 }
 
-/** Current rows of a repo (or of every repo), newest first. */
+/** This host's current rows of a repo (or of every repo), newest first. */
 export async function loadCurrent(sql: Sql, repo?: string): Promise<WorktreeRow[]> {
   const rows = repo
-    ? await sql.all(`SELECT * FROM worktrees WHERE repo = ? AND ${LIVE} ORDER BY id DESC`, [repo])
-    : await sql.all(`SELECT * FROM worktrees WHERE ${LIVE} ORDER BY id DESC`);
+    ? await sql.all(`SELECT * FROM worktrees WHERE host = ? AND repo = ? AND ${LIVE} ORDER BY id DESC`, [sql.host, repo])
+    : await sql.all(`SELECT * FROM worktrees WHERE host = ? AND ${LIVE} ORDER BY id DESC`, [sql.host]);
+  return rows.map(toRow);
+}
+
+/** Current rows of a repo on every host of the fleet (this one included), optionally of one task, newest first. */
+export async function loadFleet(sql: Sql, repo: string, task?: string | null): Promise<WorktreeRow[]> {
+  const rows =
+    task === undefined || task === null
+      ? await sql.all(`SELECT * FROM worktrees WHERE repo = ? AND ${LIVE} ORDER BY id DESC`, [repo])
+      : await sql.all(`SELECT * FROM worktrees WHERE repo = ? AND task = ? AND ${LIVE} ORDER BY id DESC`, [repo, task]);
   return rows.map(toRow);
 }
 
@@ -103,12 +113,12 @@ export async function insertWorktree(sql: Sql, row: NewWorktreeRow): Promise<Wor
   const entries = Object.entries(COLUMNS).filter(([key]) => key !== "updatedAt");
   const now = new Date().toISOString();
   const text = `INSERT INTO worktrees (${entries.map(([, c]) => c).join(", ")}, updated_at) VALUES (${entries.map(() => "?").join(", ")}, ?) RETURNING *`;
-  const values = entries.map(([key]) => toSql((row as unknown as Record<string, unknown>)[key]));
+  const values = entries.map(([key]) => toSql(key === "host" ? sql.host : (row as unknown as Record<string, unknown>)[key]));
   return toRow((await sql.get(text, [...values, now])) as Record<string, unknown>);
 }
 
 export async function updateWorktree(sql: Sql, id: number, patch: Partial<Omit<WorktreeRow, "id" | "updatedAt">>): Promise<WorktreeRow> {
-  const keys = Object.keys(patch) as (keyof typeof COLUMNS)[];
+  const keys = (Object.keys(patch) as (keyof typeof COLUMNS)[]).filter((key) => key !== "host"); // a worktree never changes host
   const sets = keys.map((key) => `${COLUMNS[key]} = ?`);
   const values = keys.map((key) => toSql(patch[key as keyof typeof patch]));
   const raw = await sql.get(`UPDATE worktrees SET ${[...sets, "updated_at = ?"].join(", ")} WHERE id = ? RETURNING *`, [

@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 // `orchard reap-orphans` (SPEC §3.8): every skip reason next to the reap it guards, against real
 // git worktrees locked the way Claude Code, Orchard and plain pid-writers lock them.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -124,7 +125,7 @@ describe("salvaging a managed worktree", () => {
 
 async function openRegistry() {
   const { Registry } = await import("../../src/registry/index.js");
-  return Registry.open({ home: s.home });
+  return Registry.open({ home: s.home, host: hostname() });
 }
 
 describe("skips, each with its reason, and touches nothing", () => {

@@ -80,6 +80,14 @@ describe("migration of tasks recorded under the v1 rule", () => {
       db.prepare("UPDATE events SET task = ? WHERE handle LIKE '%fix-3707'").run(URL);
       db.prepare("UPDATE events SET task = ? WHERE handle LIKE '%fix-3707-b'").run(SHORT);
       db.exec("CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;");
+      // and undo v3 (hosts), so the registry is the v1 shape the migrations start from
+      db.exec(`
+        DROP TABLE primaries; DROP TABLE host_summaries; DROP INDEX events_host_kind; DROP INDEX worktrees_host;
+        ALTER TABLE events DROP COLUMN host; ALTER TABLE plans DROP COLUMN host;
+        CREATE TABLE trust_v1 (repo TEXT NOT NULL, config_hash TEXT NOT NULL, trusted_at TEXT NOT NULL, PRIMARY KEY (repo, config_hash));
+        INSERT INTO trust_v1 SELECT repo, config_hash, trusted_at FROM trust; DROP TABLE trust; ALTER TABLE trust_v1 RENAME TO trust;
+        DROP INDEX worktrees_live_handle;
+        CREATE UNIQUE INDEX worktrees_live_handle ON worktrees(handle) WHERE lifecycle IN ('creating','active','terminal');`);
       db.pragma("user_version = 1");
     } finally {
       db.close();
@@ -101,7 +109,7 @@ describe("migration of tasks recorded under the v1 rule", () => {
 
     const db = new Database(join(s.home, "orchard.db"));
     try {
-      expect(db.pragma("user_version", { simple: true })).toBe(2);
+      expect(db.pragma("user_version", { simple: true })).toBe(3);
       expect(() => db.prepare("UPDATE events SET task = 'x'").run()).toThrow(/append-only/); // the trigger is back
     } finally {
       db.close();

@@ -4,7 +4,11 @@ import { existsSync, readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import { readLsofCwds, readPsStart } from "../../git/ps.js";
 
-export const HOST = hostname();
+/**
+ * The host this process speaks for: ORCHARD_HOST, default the hostname. Every registry row and
+ * event carries it; in a fleet, rows of other hosts are never acted on (SPEC §5).
+ */
+export const HOST = process.env.ORCHARD_HOST?.trim() || hostname();
 
 export type PidState = "alive" | "dead" | "unknown";
 
