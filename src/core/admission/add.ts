@@ -18,6 +18,7 @@ import { assessExact } from "./verdict.js";
 import { createWorktree, repairCreating, recoverFromIdentityFile, renewLease } from "./create.js";
 import { findCandidates } from "./candidates.js";
 import { applyPolicy } from "./policy.js";
+import { TaskHeld } from "./exclusive.js";
 
 export async function add(ctx: Ctx, options: AddOptions): Promise<AddResult> {
   const request = await validateAdd(ctx, options);
@@ -53,8 +54,14 @@ async function decide(ctx: Ctx, request: AddRequest): Promise<AddResult> {
   const chosen = await applyPolicy(ctx, request, base, candidates);
   if (chosen) return { ...chosen, notes: [...notes, ...chosen.notes], candidates };
   if (request.dryRun) return resultFor(request, "planned", { base, candidates, notes });
-  const created = await createWorktree(ctx, request, base);
-  return { ...created, notes: [...notes, ...created.notes], candidates };
+  try {
+    const created = await createWorktree(ctx, request, base);
+    return { ...created, notes: [...notes, ...created.notes], candidates };
+  } catch (error) {
+    // another process (on this host or another) took the task between the look and the insert
+    if (error instanceof TaskHeld) return resultFor(request, "refused", { reasons: error.reasons, candidates, notes });
+    throw error;
+  }
 }
 
 async function exactHandle(

@@ -17,6 +17,7 @@ import { assessExact } from "./verdict.js";
 import { allEstablished } from "../bootstrap/index.js";
 import { mapLimit, DEFAULT_PARALLELISM } from "../shared/pool.js";
 import type { Facts } from "../shared/types.js";
+import { leaseLive } from "./exclusive.js";
 
 type Request = Pick<AddRequest, "branch" | "task" | "explicitBase" | "owner">;
 
@@ -93,5 +94,35 @@ export async function findCandidates(ctx: Ctx, request: Request, base: { ref: st
       lastActivity: facts.lastActivity,
     };
   });
-  return orderCandidates(candidates);
+  return orderCandidates([...candidates, ...(await otherHosts(ctx, request))]);
+}
+
+/**
+ * Same-task worktrees of other hosts of the fleet (§5): shown with their host and `other_host`,
+ * never eligible (the directory is on another machine); a live lease there (by its heartbeat
+ * alone) adds `live_owner`, which exclusive-task refuses on. Patch equivalence is not looked for
+ * there: another host's branch need not exist here.
+ */
+async function otherHosts(ctx: Ctx, request: Request): Promise<Candidate[]> {
+  if (request.task === null) return [];
+  const host = ctx.registry.host;
+  const rows = (await ctx.registry.worktrees.fleet(ctx.repo.identity, request.task)).filter(
+    (r) => r.host !== host && (r.lifecycle === "active" || r.lifecycle === "terminal"),
+  );
+  const now = Date.now();
+  return rows.map((row) => {
+    const reasons = [reason("other_host", { host: row.host })];
+    if (leaseLive(row, host, now) && (request.owner === null || row.owner !== request.owner)) reasons.push(reason("live_owner", { owner: row.owner }));
+    return {
+      handle: row.handle,
+      path: row.path,
+      branch: row.branch,
+      kind: "same_task" as const,
+      lifecycle: row.lifecycle,
+      eligible: false,
+      reasons,
+      lastActivity: row.lastActivityAt,
+      host: row.host ?? "",
+    };
+  });
 }

@@ -15,6 +15,7 @@ import { runBootstrap } from "../bootstrap/index.js";
 import { releaseMutationLockEarly } from "../shared/mutation-lock.js";
 import { changedCount, readDirty } from "../facts/index.js";
 import { canonicalTask } from "../shared/task.js";
+import { heldReasons, taskHolders, taskLockKey, TaskHeld } from "./exclusive.js";
 
 function recordIdentity(ctx: Ctx, row: WorktreeRow): void {
   const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
@@ -42,11 +43,16 @@ export async function createWorktree(
   const lease = await newLease(request);
   const now = new Date().toISOString();
   const fields = { ...lease, lastActivityAt: now };
+  const exclusive = request.policy === "exclusive-task" && request.task !== null;
   let row: WorktreeRow = options.replacing
     ? await registry.worktrees.update(options.replacing.id, fields)
     : await registry.write(
-        async () =>
-          await registry.worktrees.insert(
+        async () => {
+          if (exclusive) {
+            const holders = await taskHolders(ctx, request);
+            if (holders.length > 0) throw new TaskHeld(heldReasons(holders, registry.host));
+          }
+          return await registry.worktrees.insert(
             newRow({
               repo: repo.identity,
               handle: request.handle,
@@ -60,7 +66,9 @@ export async function createWorktree(
               lifecycle: "creating",
               ...fields,
             }),
-          ),
+          );
+        },
+        exclusive ? { lock: taskLockKey(repo.identity, request.task as string) } : {},
       );
   try {
     if (options.staleEntry) await removeWorktree(repo.primary, options.staleEntry.path);

@@ -82,7 +82,12 @@ function heldElsewhere(request: AddRequest, candidates: Candidate[]): AddResult 
   const holders = candidates.filter((c) => c.kind === "same_task" && c.reasons.some((r) => r.code === "live_owner"));
   if (holders.length === 0) return null;
   const reasons = holders.map((c) =>
-    reason("task_held_elsewhere", { handle: c.handle, path: c.path, owner: c.reasons.find((r) => r.code === "live_owner")?.owner ?? null }),
+    reason("task_held_elsewhere", {
+      handle: c.handle,
+      path: c.path,
+      owner: c.reasons.find((r) => r.code === "live_owner")?.owner ?? null,
+      ...(c.host ? { host: c.host } : {}),
+    }),
   );
   return resultFor(request, "refused", { reasons, candidates });
 }

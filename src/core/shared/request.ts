@@ -31,6 +31,8 @@ export interface Candidate {
   eligible: boolean;
   reasons: Reason[];
   lastActivity: string | null;
+  /** Only on a candidate of another host of the fleet (never eligible: its directory is elsewhere). */
+  host?: string;
 }
 
 export interface AddOptions {

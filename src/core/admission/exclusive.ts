@@ -1,0 +1,52 @@
+// exclusive-task across the fleet (SPEC §3.1, §5): a live lease anywhere holding the same
+// canonical task refuses the request. The check and the insert of the new row are one registry
+// transaction under a lock keyed by the task (a transaction-scoped advisory lock on PostgreSQL;
+// SQLite's single writer on one host), so racing processes on any hosts admit exactly one.
+import type { WorktreeRow } from "../../registry/index.js";
+import type { Ctx } from "../shared/context.js";
+import { leaseExpiresAt } from "../shared/liveness.js";
+import { pidState } from "../shared/process.js";
+import { reason, type Reason } from "../shared/reasons.js";
+import type { AddRequest } from "../shared/request.js";
+
+/** The lock every admission of one task takes before it checks and inserts. */
+export const taskLockKey = (repo: string, task: string): string => `orchard:task:${repo}:${task}`;
+
+/**
+ * Whether a row's lease is live now. Another host's lease is judged by its heartbeat alone (its
+ * processes cannot be seen from here); on this host the lease's pid decides (§4.11), else the TTL.
+ */
+export function leaseLive(row: WorktreeRow, host: string, now: number): boolean {
+  if (row.owner === null && row.pid === null) return false;
+  if (row.host === host && row.pid !== null) return pidState(row.pid) !== "dead";
+  const expires = leaseExpiresAt(row);
+  return expires === null || expires > now;
+}
+
+/** Rows of another owner whose live lease holds the request's task, on any host. */
+export async function taskHolders(ctx: Ctx, request: Pick<AddRequest, "task" | "owner" | "handle">): Promise<WorktreeRow[]> {
+  if (request.task === null) return [];
+  const rows = await ctx.registry.worktrees.fleet(ctx.repo.identity, request.task);
+  const now = Date.now();
+  return rows.filter(
+    (r) =>
+      (r.lifecycle === "creating" || r.lifecycle === "active") &&
+      !(r.host === ctx.registry.host && r.handle === request.handle) &&
+      (request.owner === null || r.owner !== request.owner) &&
+      leaseLive(r, ctx.registry.host, now),
+  );
+}
+
+export function heldReasons(holders: readonly WorktreeRow[], host: string): Reason[] {
+  return holders.map((r) =>
+    reason("task_held_elsewhere", { handle: r.handle, path: r.path, owner: r.owner, ...(r.host !== host && r.host !== null ? { host: r.host } : {}) }),
+  );
+}
+
+/** Thrown inside the admission transaction when the task turned out to be held; nothing was written. */
+export class TaskHeld extends Error {
+  constructor(readonly reasons: Reason[]) {
+    super("task_held_elsewhere");
+    this.name = "TaskHeld";
+  }
+}
