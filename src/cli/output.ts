@@ -6,6 +6,7 @@ import { errorResult, exitCodeForError } from "../core/shared/errors.js";
 export interface GlobalOptions {
   repo?: string;
   home?: string;
+  registry?: string;
   json?: boolean;
 }
 

@@ -17,6 +17,7 @@ export function buildProgram(version: string): Command {
     .version(version, "--version")
     .option("--repo <path>", "a path inside the repository (default: cwd)")
     .option("--home <dir>", "the workspace (default: ORCHARD_HOME or ~/.orchard)")
+    .option("--registry <url>", "a fleet's shared PostgreSQL registry, postgres://… (default: ORCHARD_REGISTRY, else <home>/orchard.db)")
     .option("--json", "print exactly one JSON object on stdout")
     .showHelpAfterError(false)
     .configureOutput({ outputError: () => undefined }) // printed once, by printUsageError

@@ -2,11 +2,27 @@
 // The library is imported here, at the call, not at start-up: `--version`, `--help` and a usage
 // error never load it (docs/ARCHITECTURE.md, "Start-up cost").
 import type { Command } from "commander";
-import type { Orchard } from "../core/orchard.js";
+import type { OpenOptions, Orchard } from "../core/orchard.js";
 import { printError, printResult, type GlobalOptions, type Renderer } from "./output.js";
 
 export function globalsOf(command: Command): GlobalOptions {
   return command.optsWithGlobals() as GlobalOptions;
+}
+
+/** Orchard.open's options from the global flags; `local`: go on from git's facts when the registry is out of reach. */
+export function openOptions(globals: GlobalOptions, local = false): OpenOptions {
+  return {
+    ...(globals.repo ? { repo: globals.repo } : {}),
+    ...(globals.home ? { home: globals.home } : {}),
+    ...(globals.registry !== undefined ? { registry: globals.registry } : {}),
+    ...(local ? { whenUnreachable: "local" as const } : {}),
+  };
+}
+
+/** Says on stderr that a result came from this host's git facts alone. */
+export function warnUnreachable(result: object): void {
+  const why = (result as { registryUnreachable?: string }).registryUnreachable;
+  if (why) process.stderr.write(`orchard: ${why}; this answer comes from this host's git facts alone\n`);
 }
 
 export async function runWith<R extends { ok: boolean }>(
@@ -14,13 +30,15 @@ export async function runWith<R extends { ok: boolean }>(
   fn: (orchard: Orchard, globals: GlobalOptions) => Promise<R>,
   render: Renderer<R>,
   exitCode?: (result: R) => 0 | 1 | 2 | 3,
+  options: { local?: boolean } = {},
 ): Promise<void> {
   const globals = globalsOf(command);
   let orchard: Orchard | undefined;
   try {
     const { Orchard } = await import("../core/orchard.js");
-    orchard = await Orchard.open({ ...(globals.repo ? { repo: globals.repo } : {}), ...(globals.home ? { home: globals.home } : {}) });
+    orchard = await Orchard.open(openOptions(globals, options.local));
     const result = await fn(orchard, globals);
+    warnUnreachable(result);
     printResult(result, globals, render, exitCode?.(result));
   } catch (error) {
     printError(error, globals);

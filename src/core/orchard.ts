@@ -2,7 +2,8 @@
 // resolves to the same object as the CLI's --json. It never prints and never exits. Each method
 // imports its capability when called, so a process pays only for the commands it runs.
 import { resolve } from "node:path";
-import { Registry } from "../registry/index.js";
+import { Registry, RegistryError } from "../registry/index.js";
+import { usageError } from "./shared/errors.js";
 import { resolveRepo, type RepoContext } from "./shared/repo.js";
 import { canonicalTask } from "./shared/task.js";
 import { HOST } from "./shared/process.js";
@@ -30,6 +31,11 @@ export interface OpenOptions {
   home?: string;
   /** A fleet's shared PostgreSQL registry, `postgres://…` (default: ORCHARD_REGISTRY, else the workspace's SQLite file). */
   registry?: string;
+  /**
+   * When the registry cannot be reached: "fail" (the default) throws registry_unreachable; "local"
+   * goes on from this host's git facts alone (status, list, reap-orphans) and says so in each result.
+   */
+  whenUnreachable?: "fail" | "local";
 }
 
 /** Per-call override of the repository, as the MCP tools and `--repo` allow. */
@@ -37,8 +43,26 @@ export interface RepoOption {
   repo?: string;
 }
 
+/** A registry URL as given, checked: only PostgreSQL URLs name a shared registry. */
+function registryUrl(url: string | undefined): string | null {
+  if (url === undefined || url === "") return null;
+  if (!/^postgres(ql)?:\/\/./.test(url))
+    throw usageError(
+      "invalid_registry",
+      `the registry must be a postgres:// URL (got ${JSON.stringify(url.slice(0, 80))}); without one, <home>/orchard.db is used`,
+    );
+  return url;
+}
+
+/** What a result says when the registry was out of reach and this host's git facts alone answered. */
+export interface RegistryUnreachable {
+  registryUnreachable?: string;
+}
+
 export class Orchard {
   private readonly repos = new Map<string, RepoContext>();
+  /** Why the registry could not be reached, when opened with whenUnreachable "local". */
+  unreachable: string | null = null;
 
   private constructor(
     readonly registry: Registry,
@@ -48,11 +72,17 @@ export class Orchard {
 
   static async open(options: OpenOptions = {}): Promise<Orchard> {
     const workspace = openWorkspace(options.home ?? defaultHome(), options.home !== undefined || Boolean(process.env.ORCHARD_HOME));
-    const registry = await Registry.open(
-      { home: workspace.home, url: options.registry ?? (process.env.ORCHARD_REGISTRY || null), host: HOST },
-      { canonicalTask },
-    );
-    return new Orchard(registry, workspace, resolve(options.repo ?? process.cwd()));
+    const url = registryUrl(options.registry ?? (process.env.ORCHARD_REGISTRY || undefined));
+    const hooks = { canonicalTask };
+    try {
+      const registry = await Registry.open({ home: workspace.home, url, host: HOST }, hooks);
+      return new Orchard(registry, workspace, resolve(options.repo ?? process.cwd()));
+    } catch (error) {
+      if (!(error instanceof RegistryError && error.code === "registry_unreachable" && options.whenUnreachable === "local")) throw error;
+      const orchard = new Orchard(await Registry.detached(HOST, hooks), workspace, resolve(options.repo ?? process.cwd()));
+      orchard.unreachable = error.message;
+      return orchard;
+    }
   }
 
   /** The operation context for a repo path (default: the one given to open). */
@@ -86,18 +116,23 @@ export class Orchard {
     return heartbeat(await this.context(repo), parseInput(HeartbeatInput, rest) as HeartbeatOptions);
   }
 
-  async status(options: { target: string } & RepoOption): Promise<StatusResult> {
+  async status(options: { target: string } & RepoOption): Promise<StatusResult & RegistryUnreachable> {
     const { status } = await import("./inspect/index.js");
     const { repo, ...rest } = options;
-    return status(await this.context(repo), parseInput(StatusInput, rest));
+    return this.noteUnreachable(await status(await this.context(repo), parseInput(StatusInput, rest)));
   }
 
-  async list(options: { full?: boolean; allRepos?: boolean } & RepoOption = {}): Promise<ListResult> {
+  /** Marks a result answered from this host's git facts alone (the registry out of reach). */
+  private noteUnreachable<R extends object>(result: R): R & RegistryUnreachable {
+    return this.unreachable === null ? result : { ...result, registryUnreachable: this.unreachable };
+  }
+
+  async list(options: { full?: boolean; allRepos?: boolean } & RepoOption = {}): Promise<ListResult & RegistryUnreachable> {
     const { listRepo } = await import("./inspect/index.js");
     const { repo, ...rest } = options;
     const parsed = parseInput(ListInput, rest);
     const main = await listRepo(await this.context(repo), parsed);
-    if (!parsed.allRepos) return { ok: true, ...main };
+    if (!parsed.allRepos) return this.noteUnreachable({ ok: true as const, ...main });
     const others = [];
     for (const known of await this.registry.repos.all()) {
       if (known.identity === main.repo.identity) continue;
@@ -110,10 +145,15 @@ export class Orchard {
     return { ok: true, repo: main.repo, worktrees: [...main.worktrees, ...others.flatMap((o) => o.worktrees)], repos: [main, ...others] };
   }
 
-  async reapOrphans(options: ReapOptions & RepoOption = {}): Promise<ReapResult> {
+  /**
+   * With the registry out of reach, reap-orphans judges from git's facts but removes nothing: a
+   * removal it could not record would leave the fleet's registry wrong (unknown is not safe).
+   */
+  async reapOrphans(options: ReapOptions & RepoOption = {}): Promise<ReapResult & RegistryUnreachable> {
     const { reapOrphans } = await import("./reap/index.js");
     const { repo, ...rest } = options;
-    return reapOrphans(await this.context(repo), parseInput(ReapOrphansInput, rest) as ReapOptions);
+    const parsed = parseInput(ReapOrphansInput, rest) as ReapOptions;
+    return this.noteUnreachable(await reapOrphans(await this.context(repo), this.unreachable === null ? parsed : { ...parsed, dryRun: true }));
   }
 
   async salvageList(options: RepoOption = {}): Promise<SalvageListResult> {

@@ -92,6 +92,20 @@ export class Registry {
     return this.store.sql.host;
   }
 
+  /**
+   * An empty registry in memory, for commands that go on from this host's own git facts when the
+   * fleet's registry is out of reach (nothing written to it is kept).
+   */
+  static async detached(host: string, hooks: MigrationHooks | null = null): Promise<Registry> {
+    const { openSqliteFile } = await import("./sqlite.js");
+    const registry = new Registry(await openSqliteFile(":memory:", host, hooks));
+    registry.isDetached = true;
+    return registry;
+  }
+
+  /** True for the in-memory stand-in of an unreachable registry. */
+  isDetached = false;
+
   get dialect(): Dialect {
     return this.store.sql.dialect;
   }

@@ -8,7 +8,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import type { Orchard } from "../../core/orchard.js";
 import { usageError } from "../../core/shared/errors.js";
-import { globalsOf, runWith } from "../run.js";
+import { globalsOf, openOptions, runWith } from "../run.js";
 import type { GlobalOptions } from "../output.js";
 import type { InstallResult, WorktreeRemoveResult } from "../../core/claude-code/index.js";
 
@@ -78,7 +78,7 @@ export function register(program: Command): void {
       try {
         const input = await readStdin();
         const { Orchard } = await import("../../core/orchard.js"); // loaded by the command, not at start-up
-        orchard = await Orchard.open(globals.home ? { home: globals.home } : {});
+        orchard = await Orchard.open(openOptions({ ...globals, repo: "" })); // the repo comes from the hook's payload
         const created = await orchard.claudeCodeWorktreeCreate(input, opts.policy === undefined ? {} : { policy: opts.policy });
         process.stdout.write(`${created.path}\n`);
       } catch (error) {

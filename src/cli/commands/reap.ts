@@ -4,7 +4,7 @@
 import type { Command } from "commander";
 import type { Orchard } from "../../core/orchard.js";
 import { errorObject, OrchardError } from "../../core/shared/errors.js";
-import { globalsOf, runWith } from "../run.js";
+import { globalsOf, openOptions, runWith, warnUnreachable } from "../run.js";
 import { printError, printResult } from "../output.js";
 import { renderAdd, short, table } from "../render.js";
 import type { ReapOptions, ReapResult } from "../../core/reap/index.js";
@@ -70,8 +70,9 @@ async function runReap(cmd: Command, options: ReapOptions): Promise<void> {
   let orchard: Orchard | undefined;
   try {
     const { Orchard } = await import("../../core/orchard.js");
-    orchard = await Orchard.open({ ...(globals.repo ? { repo: globals.repo } : {}), ...(globals.home ? { home: globals.home } : {}) });
+    orchard = await Orchard.open(openOptions(globals, true));
     const result = await orchard.reapOrphans(options);
+    warnUnreachable(result);
     if (result.skipped > 0) process.stderr.write(`orchard: ${result.skipped} orphan(s) skipped\n`);
     if (result.reason === "default_branch_unknown") process.stderr.write("orchard: reap-orphans stopped: the default branch is unknown\n");
     printResult(result, globals, renderReap, 0);
