@@ -116,11 +116,11 @@ export class Scenario {
    * Starts the CLI in its own process group and SIGKILLs the group (git children too) as soon as
    * `when()` holds. Resolves true when the kill landed before the command finished.
    */
-  orchardKilledWhen(args: string[], when: () => boolean): Promise<boolean> {
+  orchardKilledWhen(args: string[], when: () => boolean, options: { env?: Record<string, string> } = {}): Promise<boolean> {
     return new Promise((resolvePromise) => {
       const child = spawn(process.execPath, [CLI, ...this.globals(args, true), ...args], {
         cwd: this.primary,
-        env: hermeticEnv(),
+        env: hermeticEnv(options.env),
         stdio: "ignore",
         detached: true,
       });
