@@ -103,8 +103,9 @@ export async function insertPlan(sql: Sql, plan: Omit<PlanRow, "status">, items:
     );
 }
 
+/** A plan of this host (another host's plan names paths on that machine: never applied here). */
 export async function loadPlan(sql: Sql, id: string): Promise<PlanRow | undefined> {
-  const raw = await sql.get<RawPlan>("SELECT * FROM plans WHERE id = ?", [id]);
+  const raw = await sql.get<RawPlan>("SELECT * FROM plans WHERE id = ? AND (host = ? OR host IS NULL)", [id, sql.host]);
   return raw && toPlan(raw);
 }
 
