@@ -9,11 +9,12 @@ import { numbered, type Sql, type Store } from "./sql.js";
 
 export const CONNECT_TIMEOUT_MS = 5_000;
 
-/** The URL without its password, for messages. */
+/** The URL without its password (in the userinfo or a `password`/`sslpassword` parameter), for messages. */
 export function redact(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = "***";
+    for (const key of [...parsed.searchParams.keys()]) if (/password/i.test(key)) parsed.searchParams.set(key, "***");
     return parsed.toString();
   } catch {
     return "<unparseable registry URL>";

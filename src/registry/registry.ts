@@ -5,7 +5,8 @@
 // One connection per process. A transaction holds it from BEGIN to COMMIT: calls made inside
 // `write` (found through AsyncLocalStorage, so table calls need no handle passed down) run in the
 // transaction; every other call waits until it ends, so no statement of another task in this
-// process can fall inside someone else's transaction.
+// process can fall inside someone else's transaction. A transaction's mark closes when its body
+// returns: a call that a continuation created inside it makes later waits like any other.
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as repos from "./repos.js";
 import * as worktrees from "./worktrees.js";
@@ -34,7 +35,7 @@ export class Registry {
   readonly trust;
   readonly plans;
   readonly summaries;
-  private readonly inside = new AsyncLocalStorage<true>();
+  private readonly inside = new AsyncLocalStorage<{ open: boolean }>();
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(private readonly store: Store) {
@@ -122,21 +123,24 @@ export class Registry {
    * write joins the outer transaction.
    */
   async write<T>(fn: () => Promise<T> | T, options: { lock?: string } = {}): Promise<T> {
-    if (this.inside.getStore()) return fn();
-    return this.exclusive(() =>
-      this.inside.run(true, async () => {
+    if (this.joined()) return fn();
+    return this.exclusive(() => {
+      const transaction = { open: true };
+      return this.inside.run(transaction, async () => {
         await this.store.begin();
         try {
           if (options.lock) await this.store.lock(options.lock);
           const result = await fn();
+          transaction.open = false;
           await this.store.commit();
           return result;
         } catch (error) {
-          await this.store.rollback().catch(() => undefined);
+          transaction.open = false;
+          await this.store.rollback().catch(() => undefined); // the error that ended it is what the caller needs
           throw error;
         }
-      }),
-    );
+      });
+    });
   }
 
   async close(): Promise<void> {
@@ -145,7 +149,12 @@ export class Registry {
   }
 
   private call<T>(fn: () => Promise<T>): Promise<T> {
-    return this.inside.getStore() ? this.guard(fn) : this.exclusive(fn);
+    return this.joined() ? this.guard(fn) : this.exclusive(fn);
+  }
+
+  /** Whether the caller runs inside a transaction of this registry that is still open. */
+  private joined(): boolean {
+    return this.inside.getStore()?.open === true;
   }
 
   /** Runs `fn` once every earlier call or transaction of this process has ended. */
