@@ -15,8 +15,8 @@ export interface FreshRegistry {
   schema: TestSchema | null;
   /** Runs one statement from outside the registry; the rows it returns. */
   raw(text: string): Promise<Record<string, unknown>[]>;
-  /** Opens a registry on the target; closed by cleanup(). */
-  open(): Promise<Registry>;
+  /** Opens a registry on the target, speaking for `host` (default HOST); closed by cleanup(). */
+  open(host?: string): Promise<Registry>;
   cleanup(): Promise<void>;
 }
 
@@ -29,14 +29,17 @@ export interface Backend {
 /** Migration 2 needs the canonical-task rule from core; the suite's rows hold canonical tasks. */
 export const HOOKS = { canonicalTask: (task: string) => task };
 
+/** The host the suite's registries speak for, unless a test names another. */
+export const HOST = "host-a";
+
 function tracked(target: RegistryTarget, schema: TestSchema | null, raw: FreshRegistry["raw"], drop: () => Promise<void>): FreshRegistry {
   const opened: Registry[] = [];
   return {
     target,
     schema,
     raw,
-    open: async () => {
-      const registry = await Registry.open(target, HOOKS);
+    open: async (host = target.host) => {
+      const registry = await Registry.open({ ...target, host }, HOOKS);
       opened.push(registry);
       return registry;
     },
@@ -63,7 +66,7 @@ const sqlite: Backend = {
         db.close();
       }
     };
-    return tracked({ home, url: null }, null, raw, async () => rmSync(home, { recursive: true, force: true }));
+    return tracked({ home, url: null, host: HOST }, null, raw, async () => rmSync(home, { recursive: true, force: true }));
   },
 };
 
@@ -74,7 +77,7 @@ const postgres: Backend = {
     const home = mkdtempSync(join(tmpdir(), "orchard-registry-"));
     const schema = await createSchema();
     return tracked(
-      { home, url: schema.url },
+      { home, url: schema.url, host: HOST },
       schema,
       (text) => schema.query(text),
       async () => {
@@ -118,7 +121,7 @@ export function worktreeRow(handle: string, extra: Partial<NewWorktreeRow> = {})
     owner: "claude",
     pid: 4_194_303,
     pidStart: "12345",
-    host: "host-a",
+    host: HOST,
     heartbeatAt: "2026-01-01T00:00:00.000Z",
     ttlMs: 30 * DAY_MS,
     lifecycle: "active",

@@ -71,7 +71,7 @@ describe.skipIf(!pgAvailable())("PostgreSQL registry faults", () => {
     ["as a parameter", "postgres://orchard@127.0.0.1:1/fleet?password=s3cret-pw"],
   ])("a server that is not there (password %s): registry_unreachable within the connect timeout, password hidden", async (_, url) => {
     const started = Date.now();
-    const error = await Registry.open({ home: fresh.target.home, url }, HOOKS).then(
+    const error = await Registry.open({ ...fresh.target, url }, HOOKS).then(
       (opened) => opened.close(),
       (failure: unknown) => failure,
     );

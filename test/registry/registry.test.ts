@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Registry, RegistryError } from "../../src/registry/index.js";
 import { MIGRATIONS } from "../../src/registry/migrations.js";
-import { BACKENDS, REPO, schemaVersion, worktreeRow, type FreshRegistry } from "../helpers/registry-backends.js";
+import { BACKENDS, HOST, REPO, schemaVersion, worktreeRow, type FreshRegistry } from "../helpers/registry-backends.js";
 import { waitForLockWaiter } from "../helpers/postgres.js";
 import { RegistryProcess } from "../helpers/registry-process.js";
 
@@ -179,6 +179,52 @@ for (const backend of BACKENDS) {
       expect((await registry.events.for({ handle: "mover" }))[0]?.repo).toBe(REPO.identity);
     });
 
+    it("keeps each host to its own rows, handles, trust and plans while the fleet sees them all", async () => {
+      const other = await fresh.open("host-b");
+      const mine = await registry.worktrees.insert(worktreeRow("shared", { host: "spoofed" }));
+      const theirs = await other.worktrees.insert(worktreeRow("shared", { task: "acme/app#7" })); // a handle is unique per host
+      expect([mine.host, theirs.host]).toEqual([HOST, "host-b"]);
+      expect(await registry.worktrees.update(mine.id, { host: "host-b", owner: "codex" })).toMatchObject({ host: HOST, owner: "codex" });
+      expect(await registry.worktrees.byHandle("shared")).toMatchObject({ id: mine.id });
+      expect(await other.worktrees.byHandle("shared")).toMatchObject({ id: theirs.id });
+      expect((await registry.worktrees.current()).map((r) => r.id)).toEqual([mine.id]);
+      expect((await registry.worktrees.fleet(REPO.identity)).map((r) => r.id)).toEqual([theirs.id, mine.id]);
+      expect((await registry.worktrees.fleet(REPO.identity, "acme/app#7")).map((r) => r.id)).toEqual([theirs.id]);
+
+      await other.events.append({ kind: "created", repo: REPO.identity, handle: "shared", task: "acme/app#7", owner: null, data: {} });
+      expect(await registry.events.count(REPO.identity, "created")).toBe(0);
+      expect(await registry.events.count(REPO.identity, "created", "fleet")).toBe(1);
+      expect(await registry.events.ofKind(null, "created", undefined, "fleet")).toMatchObject([{ host: "host-b" }]);
+      expect(await registry.events.for({ handle: "shared" })).toMatchObject([{ host: "host-b" }]);
+
+      await registry.trust.save(REPO.identity, "h1");
+      expect(await other.trust.has(REPO.identity, "h1")).toBe(false);
+      await registry.plans.insert({ id: "p-a", createdAt: "2026-01-01T00:00:00.000Z", scope: "all", digest: "d", options: {}, skipped: [] }, []);
+      expect(await registry.plans.load("p-a")).toMatchObject({ id: "p-a" });
+      expect(await other.plans.load("p-a")).toBeUndefined();
+
+      // one name per identity fleet-wide; where the primary lives, per host
+      expect(await other.repos.load(REPO.identity)).toMatchObject({ name: "app", primaryPath: REPO.primaryPath });
+      expect(await other.repos.all()).toEqual([]);
+      await other.repos.save({ ...REPO, name: "ignored", primaryPath: "/b/app", commonDir: "/b/app/.git" });
+      expect(await other.repos.all()).toMatchObject([{ name: "app", primaryPath: "/b/app" }]);
+      expect(await other.repos.loadByCommonDir("/b/app/.git")).toMatchObject({ identity: REPO.identity });
+      expect(await registry.repos.loadByCommonDir("/b/app/.git")).toBeUndefined();
+      expect(await registry.repos.load(REPO.identity)).toEqual(REPO);
+    });
+
+    it("keeps one published summary per host and repo", async () => {
+      const other = await fresh.open("host-b");
+      await registry.summaries.publish(REPO.identity, { worktrees: 1 });
+      await registry.summaries.publish(REPO.identity, { worktrees: 2, bytes: 5_000_000_000 });
+      await other.summaries.publish(REPO.identity, { worktrees: 3 });
+      expect((await registry.summaries.load(REPO.identity)).map((s) => [s.host, s.summary])).toEqual([
+        [HOST, { worktrees: 2, bytes: 5_000_000_000 }],
+        ["host-b", { worktrees: 3 }],
+      ]);
+      expect(await other.summaries.load("elsewhere")).toEqual([]);
+    });
+
     it("rolls a write back when it throws; a nested write joins the outer one", async () => {
       const boom = new Error("boom");
       const failed = registry.write(async () => {
@@ -244,12 +290,12 @@ for (const backend of BACKENDS) {
       expect((await registry.worktrees.current()).map((r) => r.handle)).toEqual(["straggler", "first"]);
     });
 
-    it("serialises two processes' writes on one lock key: exactly one sees the other's row", async () => {
+    it("serialises two processes' (hosts') writes on one lock key: exactly one sees the other's row", async () => {
       const key = `task:${Math.random().toString(36).slice(2)}`;
       const job = { mode: "claim", ...fresh.target, url: fresh.target.url ?? null, lock: key } as const;
-      const first = new RegistryProcess({ ...job, hold: true });
+      const first = new RegistryProcess({ ...job, host: "host-a", hold: true });
       expect((await first.reached("read")).seen).toBe(0);
-      const second = new RegistryProcess(job);
+      const second = new RegistryProcess({ ...job, host: "host-b" });
       // PostgreSQL: the second really waits for the lock (having opened the registry). SQLite:
       // BEGIN IMMEDIATE holds every key, so the second cannot even open (its migration check
       // writes) until the first commits; whenever it gets in, the first's row is there.
@@ -261,7 +307,7 @@ for (const backend of BACKENDS) {
       await first.succeeded();
       await second.succeeded();
       expect((await second.reached("done")).seen).toBe(1);
-      expect(await registry.events.count(null, "created")).toBe(1);
+      expect(await registry.events.count(null, "created", "fleet")).toBe(1);
     });
   });
 }
