@@ -20,7 +20,7 @@ const STORY: Record<Story, (a: Agent) => string> = {
   crashed_unmerged: (a) => `${a.name}, a Claude Code agent, crashed on ${a.branch} with commits that were never merged or pushed.`,
   duplicate_done: (a) => `${a.name} finished ${a.branch} for ${a.task}; merged and released.`,
   duplicate_idle: (a) =>
-    `${a.name} started over on the same task ${a.task} in a second worktree, ${a.branch}, committed, and walked away without naming an owner.`,
+    `${a.name} started over on the same task ${a.task} in a second worktree, ${a.branch} (the first, merged and released, could have been recycled), committed, and walked away without naming an owner.`,
   repeat_done: (a) => `${a.name} fixed ${a.task} on ${a.branch}, pushed it and released it.`,
   repeat_equivalent: (a) =>
     `${a.name} was then given ${a.task} again and made the same fix on ${a.branch} (a worktree it could have reused); the first fix got merged.`,

@@ -123,29 +123,48 @@ describe("§3.6: the duplicate group keeps the member with the work", () => {
 });
 
 describe("preventable-duplicate hints work when followed", () => {
-  /** The first worktree of the task: live and active, or released after its work was pushed. */
-  function firstWorktree(scenario: Scenario, released: boolean): { handle: string } {
+  type History = "live" | "released" | "wave" | "squash";
+  /**
+   * The first worktree of the task: live and active; released after its work was pushed; released
+   * and merged into local main by a wave without a push (its base has moved); or released and
+   * squash-merged into local main, its own commits on no remote.
+   */
+  function firstWorktree(scenario: Scenario, history: History): { handle: string } {
     const first = ok(["add", "fix-a", "--task", "T-1", "--owner", "agent-a"], scenario);
-    if (released) ok(["release", first.handle, "--owner", "agent-a"], scenario);
+    if (history === "live") return first;
+    if (history !== "released") {
+      scenario.commit({ in: first.path, file: "a-1.txt" });
+      scenario.commit({ in: first.path, file: "a-2.txt" });
+    }
+    ok(["release", first.handle, "--owner", "agent-a"], scenario);
+    if (history === "wave") scenario.git("merge", "-q", "--no-ff", "--no-edit", "fix-a");
+    if (history === "squash") {
+      scenario.git("merge", "-q", "--squash", "fix-a");
+      scenario.git("commit", "-qm", "fix-a, squashed");
+    }
     return first;
   }
 
   it.each([
-    ["an active candidate", "reuse-compatible", "reused", false],
-    ["a terminal candidate", "recycle-terminal", "recycled", true],
-  ])("%s → --policy %s, which really %s it", (_label, policy, action, released) => {
-    const first = firstWorktree(s, released);
-    ok(["add", "fix-b", "--task", "T-1", "--owner", "agent-a"]);
+    ["an active candidate", "reuse-compatible", "reused", "live"],
+    ["a terminal candidate", "recycle-terminal", "recycled", "released"],
+    ["a terminal candidate a wave merged into local main (its base moved)", "recycle-terminal", "recycled", "wave"],
+    ["a terminal candidate squash-merged into local main (its commits on no remote)", "recycle-terminal", "recycled", "squash"],
+  ] as const)("%s → --policy %s, which really %s it", (_label, policy, action, history) => {
+    const first = firstWorktree(s, history);
+    const second = ok(["add", "fix-b", "--task", "T-1", "--owner", "agent-a"]);
+    expect(second.candidates).toMatchObject([{ handle: first.handle, eligible: true, reasons: [] }]);
     const recent = ok(["hygiene"]).preventableDuplicates.recent;
     expect(recent).toMatchObject([{ suggestion: { policy, handle: first.handle } }]);
 
     // follow the hint: the same history, but the second request passes the suggested policy
     const again = Scenario.create();
     try {
-      const replay = firstWorktree(again, released);
+      const replay = firstWorktree(again, history);
       const followed = ok(["add", "fix-b", "--task", "T-1", "--owner", "agent-a", "--policy", policy], again);
       expect(followed).toMatchObject({ action });
       expect(followed.lineage?.from?.handle ?? followed.handle).toBe(replay.handle);
+      if (action === "recycled") expect(followed.head).toBe(again.git("rev-parse", "main")); // onto the new base
       expect(ok(["hygiene"], again).preventableDuplicates.count).toBe(0);
     } finally {
       again.cleanup();

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { orderCandidates } from "./candidates.js";
+import { assessCandidate, orderCandidates } from "./candidates.js";
 import type { Candidate } from "../shared/request.js";
 import { recycleOrder } from "./policy.js";
 import type { WorktreeRow } from "../../registry/index.js";
+import type { Facts } from "../shared/types.js";
+import { SAMPLE_FACTS } from "../../../test/helpers/facts.js";
 
 const candidate = (handle: string, kind: Candidate["kind"], eligible: boolean, lastActivity: string | null): Candidate => ({
   handle,
@@ -45,5 +47,40 @@ describe("recycleOrder", () => {
     const order = recycleOrder([sameNew, fpNew, active, otherFp, sameOld, fpOld], "t-1", "fp");
     expect(order.map((r) => r.id)).toEqual([sameOld.id, sameNew.id, fpOld.id, fpNew.id]);
     expect(recycleOrder([sameNew, fpOld], null, "fp").map((r) => r.id)).toEqual([fpOld.id]);
+  });
+});
+
+describe("assessCandidate", () => {
+  const fp = { bootstrap: "b", context: "c", runtime: "r", drift: [] };
+  const drifted = { ref: "refs/heads/main", commit: "b".repeat(40), current: "c".repeat(40), drifted: true };
+  const request: { branch: string; task: string; explicitBase: string | null; owner: string } = {
+    branch: "feat",
+    task: "t-1",
+    explicitBase: null,
+    owner: "me",
+  };
+  const codes = (lifecycle: WorktreeRow["lifecycle"], f: Partial<Facts>, r: Partial<typeof request> = {}): string[] => {
+    const facts: Facts = { ...SAMPLE_FACTS, branch: "x", lifecycle, task: "t-1", fingerprints: fp, base: drifted, ...f };
+    return assessCandidate(facts, { lifecycle, branch: "x" } as WorktreeRow, { ...request, ...r }).map((x) => x.code);
+  };
+
+  it("an active candidate whose base moved is not eligible: reusing it would continue on the old base", () => {
+    expect(codes("active", {})).toEqual(["base_drift"]);
+    expect(codes("active", { unpushed: 2 })).toEqual(["unpushed_commits", "base_drift"]);
+  });
+  it("a terminal one is only ever recycled, onto the new base: its old base does not matter", () => {
+    expect(codes("terminal", {})).toEqual([]);
+    expect(codes("terminal", { base: { ...drifted, ref: "refs/heads/dev" } }, { explicitBase: "refs/heads/main" })).toEqual([]);
+  });
+  it("a terminal one's unpushed commits do not block once merged (a local squash); unmerged they do", () => {
+    const squashed = { target: "refs/heads/main", how: "merge_adds_nothing" as const };
+    expect(codes("terminal", { unpushed: 2, merged: squashed })).toEqual([]);
+    expect(codes("terminal", { unpushed: null, merged: squashed })).toEqual([]);
+    expect(codes("terminal", { unpushed: 2, merged: { target: "refs/heads/main", how: null } })).toEqual(["unpushed_commits"]);
+  });
+  it("dirty, live or unknown still block a terminal one", () => {
+    const dirty = { ...SAMPLE_FACTS.dirty!, untracked: 1 };
+    expect(codes("terminal", { dirty })).toEqual(["dirty"]);
+    expect(codes("terminal", { liveness: { state: "unknown", signals: [] } })).toEqual(["liveness_unknown"]);
   });
 });

@@ -5,8 +5,10 @@
 // - patch_equivalent: the cumulative patch since the merge-base with the base
 //   (`git diff <merge-base> HEAD | git patch-id --stable`) equals the requested branch's.
 // Eligible = the exact-handle rules with unpushed commits and base drift blocking, judged against
-// the candidate's own branch, plus every fingerprint established. Order: eligible first, same_task
-// before patch_equivalent, newest activity, then handle — deterministic for the same state.
+// the candidate's own branch, plus every fingerprint established. A terminal candidate is only ever
+// taken by recycle, which starts it afresh at the new base: its old base does not matter, and its
+// own commits need no remote once they are merged (a departure: docs/ARCHITECTURE.md). Order:
+// eligible first, same_task before patch_equivalent, newest activity, then handle — deterministic.
 import { countRevs, readMergeBase, readPatchId, resolveCommit } from "../../git/read.js";
 import type { Ctx } from "../shared/context.js";
 import type { AddRequest, Candidate, CandidateKind } from "../shared/request.js";
@@ -41,12 +43,23 @@ async function patchIdOf(ctx: Ctx, head: string, base: string): Promise<string |
 /** Eligibility of one candidate (pure over its facts). */
 export function assessCandidate(facts: Facts, row: WorktreeRow, request: Request): Reason[] {
   const own = { branch: facts.branch ?? row.branch, task: request.task, baseRef: request.explicitBase, owner: request.owner, resume: false };
-  const reasons = assessExact(facts, own, { strict: true }).reasons;
+  const reasons = assessExact(facts, own, { strict: true }).reasons.filter((r) => !(row.lifecycle === "terminal" && mootForRecycle(r, facts)));
   if (facts.missing) reasons.push(reason("missing_directory", { path: facts.path }));
   const fp = facts.fingerprints;
   if (!allEstablished(fp) && !fp.drift.includes("fingerprint_failed"))
     reasons.push(reason("fingerprint_unknown", { bootstrap: fp.bootstrap, context: fp.context, runtime: fp.runtime }));
   return reasons;
+}
+
+/**
+ * A reason that cannot stop a recycle (§3.4), the only way a terminal candidate is taken: the base
+ * it was made from, moved or another ref (recycle starts it afresh at the requested base — and once
+ * a wave merged its work, its base has always moved), and commits on no remote once they are
+ * merged into the default branch (work preserved, as the recycle proof judges it).
+ */
+function mootForRecycle(r: Reason, facts: Facts): boolean {
+  if (r.code === "base_drift" || r.code === "base_mismatch") return true;
+  return r.code === "unpushed_commits" && (facts.merged?.how ?? null) !== null;
 }
 
 const RANK: Record<CandidateKind, number> = { same_task: 0, patch_equivalent: 1 };
