@@ -1,6 +1,7 @@
 // The exact-handle verdict (pure, SPEC §3.1 step 2): may a requester adopt an existing managed
 // worktree? Every blocking reason is collected; observations that do not block become notes.
-// The same rules, with unpushed commits and base drift made blocking, judge candidates.
+// The same rules, with unpushed commits and base drift made blocking, judge candidates (candidates.ts
+// waives the ones a recycle makes moot for a terminal candidate).
 import { reason, type Reason } from "../shared/reasons.js";
 import type { Facts } from "../shared/types.js";
 
