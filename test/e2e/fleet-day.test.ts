@@ -93,6 +93,7 @@ describe("a day of a fleet", () => {
     const a7 = add("a7", "docs", "HTTPS://github.com/o/R/pull/105");
     const a8 = add("a8", "perf", "GitHub.com/O/R/issues/106", "--pid", String(p8.pid));
     expect([a6.task, a7.task, a8.task]).toEqual([T(104), T(105), T(106)]);
+    expect([a3, a4, a6, a7, a8].map(candidates)).toEqual([[], [], [], [], []]); // each the first of its task
     // agent-9 wants #101 to itself: two live leases hold it
     const refused = run(["add", "login-x", "--task", "github.com/o/r/pull/101", "--owner", "agent-9", "--policy", "exclusive-task"], 3);
     expect(refused.reasons.map((r: Json) => [r.code, name(r.handle), r.owner])).toEqual([
