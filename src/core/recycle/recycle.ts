@@ -16,6 +16,7 @@ import { applyRecycle, lastOwner, lineageOf } from "./apply.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import { readAdminDirs } from "../shared/admin.js";
 import { whyNotLinkedWorktree } from "../shared/linked.js";
+import { repairRecycles } from "./journal.js";
 
 export interface RecycleOptions {
   target: string;
@@ -82,6 +83,8 @@ export async function recycle(ctx: Ctx, options: RecycleOptions): Promise<AddRes
     ...(options.pid !== undefined ? { pid: options.pid } : {}),
   });
   const decide = async (): Promise<AddResult> => {
+    if (!request.dryRun)
+      await repairRecycles(ctx, (j) => [j.from.handle, j.from.path, j.from.branch].includes(options.target) || j.to.handle === request.handle);
     const target = await resolveTarget(ctx, options.target);
     const { base, notes } = await resolveBase(ctx, request);
     const snapshot = await readSnapshot(ctx.repo, ctx.registry, target.listing);
