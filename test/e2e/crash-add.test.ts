@@ -103,6 +103,7 @@ describe("killed during creation: the next add rolls back and creates", () => {
     const r = s.orchard(["add", "feat-x", "--owner", "a1"]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.json).toMatchObject({ action: "adopted", bootstrap: { status: "ran" } });
+    expect(noteCodes(r)).toEqual(["bootstrap_interrupted"]);
     expect(r.json.bootstrap.fingerprint).toMatch(/^[0-9a-f]{64}$/);
     expect(s.orchard(["add", "feat-x", "--owner", "a1"]).json.bootstrap).toMatchObject({ status: "reused", fingerprint: r.json.bootstrap.fingerprint });
   });
@@ -140,6 +141,7 @@ describe("killed during bootstrap: the next add re-runs it, never `reused` unfin
     const r = s.orchard(["add", "feat-x", "--task", "T-1"], { env: TRUSTED });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.json).toMatchObject({ action: "adopted", bootstrap: { status: "ran" } });
+    expect(noteCodes(r)).toEqual(["bootstrap_interrupted"]);
     expect(r.json.bootstrap.steps.map((x: { name: string; status: string }) => `${x.name}:${x.status}`)).toEqual([
       "copy:ran",
       "context:ran",

@@ -52,6 +52,7 @@ describe("killed mid-recycle, before its registry transaction", () => {
     const r = s.orchard(RECYCLE(old.handle));
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.json).toMatchObject({ action: "recycled", handle: "app@feat-b", path: newPath(), lineage: { from: { handle: old.handle, head: old.head } } });
+    expect(r.json.notes.map((n: { code: string }) => n.code)).toContain("recycle_undone");
     expect(existsSync(old.path)).toBe(false);
     expect(existsSync(journal(newPath()))).toBe(false);
     expect(git(newPath(), "rev-parse", "--abbrev-ref", "HEAD")).toBe("feat-b");
@@ -68,6 +69,7 @@ describe("killed mid-recycle, before its registry transaction", () => {
     const r = s.orchard(["add", "feat-b", "--task", "T-2", "--owner", "a2"]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.json).toMatchObject({ action: "created", handle: "app@feat-b", path: newPath() });
+    expect(r.json.notes.map((n: { code: string }) => n.code)).toContain("recycle_undone");
     expectUndone(old);
     expectStillReachable(s, before);
   });

@@ -9,7 +9,7 @@ import { git, type CliResult, type Scenario } from "./scenario.js";
 
 /** Runs `args` killed at `point`; asserts the kill really happened (no exit, no JSON). */
 export function killedAt(s: Scenario, point: string, args: string[], env: Record<string, string> = {}): void {
-  const r: CliResult = s.orchard(args, { env: { ...env, ORCHARD_FAULT_AT: point } });
+  const r: CliResult = s.orchard(args, { env: { ...env, ORCHARD_FAULT_AT: point, TMPDIR: s.root } }); // the fault's files die with the scenario
   expect(r.code, `${point}: ${r.stdout} ${r.stderr}`).toBe(-1); // killed by a signal: no exit status
   expect(r.stdout).toBe("");
 }

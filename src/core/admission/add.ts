@@ -39,9 +39,8 @@ export async function add(ctx: Ctx, options: AddOptions): Promise<AddResult> {
 }
 
 async function decide(ctx: Ctx, request: AddRequest): Promise<AddResult | BootstrapWait> {
-  const notes: Reason[] = [];
   // a recycle that died on either side of this handle is undone first (recycle/journal.ts)
-  if (!request.dryRun) await repairRecycles(ctx, (j) => j.from.handle === request.handle || j.to.handle === request.handle);
+  const notes: Reason[] = request.dryRun ? [] : await repairRecycles(ctx, (j) => j.from.handle === request.handle || j.to.handle === request.handle);
   let entries = await readWorktrees(ctx.repo.primary);
   let row = await ctx.registry.worktrees.byHandle(request.handle);
   if (row?.lifecycle === "creating") {
@@ -121,7 +120,11 @@ async function exactHandle(
     // bootstrapped outside the lock like a new worktree; the journal stays until the fingerprints are recorded
     releaseMutationLockEarly(ctx.repo.commonDir);
     const bootstrap = await runBootstrap(ctx, renewed, { enabled: request.bootstrap, rerun: true });
-    return withBootstrap(resultFor(request, "adopted", { row: bootstrap.row, head: facts.head, notes: allNotes, bootstrap: bootstrap.report }), bootstrap);
+    const rerun = request.bootstrap ? [reason("bootstrap_interrupted")] : [];
+    return withBootstrap(
+      resultFor(request, "adopted", { row: bootstrap.row, head: facts.head, notes: [...allNotes, ...rerun], bootstrap: bootstrap.report }),
+      bootstrap,
+    );
   }
   return resultFor(request, "adopted", {
     row: renewed,

@@ -14,6 +14,7 @@ import { deleteRef, moveWorktree, switchDetached, switchToBranch, unlockWorktree
 import { readAdminWorktreePath, writeIdentityFile, type IdentityFile } from "../shared/admin.js";
 import type { Ctx } from "../shared/context.js";
 import { failure } from "../shared/errors.js";
+import { reason, type Reason } from "../shared/reasons.js";
 import { writeFileAtomic } from "../shared/files.js";
 import { writeLock } from "../shared/lease.js";
 import { requireInsideWorkspace, requireLinkedWorktree } from "../shared/linked.js";
@@ -95,17 +96,23 @@ export async function undoRecycle(ctx: Ctx, admin: string, journal: RecycleJourn
  * Settles the journals a dead recycle left (callers hold the mutation lock): a recycle whose
  * registry transaction happened only loses its journal; any other is undone. A failure is thrown
  * when `concerns` says the journal is the caller's business, else left for a command that is.
+ * Returns a `recycle_undone` note for each undone journal the caller is concerned with.
  */
-export async function repairRecycles(ctx: Ctx, concerns: (journal: RecycleJournal) => boolean): Promise<void> {
+export async function repairRecycles(ctx: Ctx, concerns: (journal: RecycleJournal) => boolean): Promise<Reason[]> {
+  const notes: Reason[] = [];
   for (const { admin, journal } of readRecycleJournals(ctx.repo.commonDir)) {
     try {
       const done = await ctx.registry.worktrees.byHandle(journal.to.handle);
       if (done && done.recycledFrom === journal.from.rowId && done.lifecycle !== "creating") removeRecycleJournal(admin);
-      else await undoRecycle(ctx, admin, journal);
+      else {
+        await undoRecycle(ctx, admin, journal);
+        if (concerns(journal)) notes.push(reason("recycle_undone", { from: journal.from.handle, to: journal.to.handle, path: journal.from.path }));
+      }
     } catch (error) {
       if (concerns(journal))
         throw failure("recycle_failed", `undoing an interrupted recycle of ${journal.from.path} failed: ${(error as Error).message}`, error);
       // not this command's worktree: its journal stays for the next command that touches it
     }
   }
+  return notes;
 }
