@@ -62,8 +62,8 @@ export function readRecycleJournals(commonDir: string): { admin: string; journal
     if (!existsSync(path)) continue;
     try {
       found.push({ admin: join(root, id), journal: JSON.parse(readFileSync(path, "utf8")) as RecycleJournal });
-    } catch (error) {
-      throw failure("recycle_journal_unreadable", `cannot read ${path}: ${(error as Error).message}`, error);
+    } catch {
+      continue; // written by one rename, so unreadable only if someone else wrote it: nothing to undo from
     }
   }
   return found;
