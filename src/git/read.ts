@@ -341,3 +341,12 @@ export async function hashFiles(cwd: string, files: readonly string[]): Promise<
   const r = await git(["hash-object", "--no-filters", "--stdin-paths"], { cwd, input: files.join("\n") + "\n" });
   return r.stdout.split("\n").filter(Boolean);
 }
+
+/** Index entries whose file is missing (`deleted`) or differs (`modified`, deleted ones excluded): `ls-files -d`, `-m`. */
+export async function readIndexDifferences(worktree: string): Promise<{ deleted: string[]; modified: string[] }> {
+  const list = async (flag: string): Promise<string[]> =>
+    (await git(["ls-files", "-z", flag], { cwd: worktree, timeoutMs: 300_000 })).stdout.split("\0").filter(Boolean);
+  const deleted = await list("--deleted");
+  const gone = new Set(deleted);
+  return { deleted, modified: (await list("--modified")).filter((p) => !gone.has(p)) };
+}

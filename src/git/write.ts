@@ -12,24 +12,37 @@ export async function addWorktree(options: {
   /** Create this branch at `start`; else check out the existing branch `start`. */
   newBranch?: string;
   start: string;
+  /** Extra config for this one call (and the checkout git runs inside it). */
+  config?: Record<string, string>;
 }): Promise<void> {
   const args = ["worktree", "add", "--lock", "--reason", options.lockReason];
   // --no-track: never write upstream config (a config.lock race, and not ours to decide)
   if (options.newBranch !== undefined) args.push("--no-track", "-b", options.newBranch);
   args.push("--end-of-options", options.path, options.start);
-  await git(args, { cwd: options.cwd, ...WRITE, env: parallelCheckout(), timeoutMs: 300_000 });
+  await git(args, { cwd: options.cwd, ...WRITE, env: configEnv({ ...parallelCheckout(), ...options.config }), timeoutMs: 300_000 });
 }
 
 /** Parallel checkout for `worktree add` (git ≥ 2.32; older gits ignore the key): up to 4 workers,
  * one per core. On a 2-core machine and a 2,000-file repository it took the median wall time of
- * `git worktree add` to 0.85–0.89× of the default, for ~1.2× its CPU. Passed through
- * GIT_CONFIG_COUNT (after any entries the caller's environment already has), so the argv stays
- * git's plain `worktree add`; it overrides a checkout.workers of the user's config. */
+ * `git worktree add` to 0.85–0.89× of the default, for ~1.2× its CPU. It overrides a
+ * checkout.workers of the user's config. */
 function parallelCheckout(): Record<string, string> {
   const workers = Math.min(availableParallelism(), 4);
-  if (workers < 2) return {};
-  const index = Number(process.env.GIT_CONFIG_COUNT ?? 0) || 0;
-  return { GIT_CONFIG_COUNT: String(index + 1), [`GIT_CONFIG_KEY_${index}`]: "checkout.workers", [`GIT_CONFIG_VALUE_${index}`]: String(workers) };
+  return workers < 2 ? {} : { "checkout.workers": String(workers) };
+}
+
+/** Config entries through GIT_CONFIG_COUNT (after any the caller's environment already has), so
+ * the argv stays git's plain command. */
+function configEnv(entries: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  let index = Number(process.env.GIT_CONFIG_COUNT ?? 0) || 0;
+  for (const [key, value] of Object.entries(entries)) {
+    env[`GIT_CONFIG_KEY_${index}`] = key;
+    env[`GIT_CONFIG_VALUE_${index}`] = value;
+    index++;
+  }
+  if (Object.keys(entries).length > 0) env.GIT_CONFIG_COUNT = String(index);
+  return env;
 }
 
 /** `remove --force --force`: removes a locked worktree in one step (no unlock-then-fail window). */
@@ -128,11 +141,6 @@ export async function setConfigInFile(cwd: string, file: string, key: string, va
   else await git(["config", "--file", file, key, value], { cwd, ...WRITE });
 }
 
-/** `switch -c`: a NEW branch at `start` (fails if it exists, so no branch is ever reset). */
-export async function switchToNewBranch(worktree: string, branch: string, start: string): Promise<void> {
-  await git(["switch", "--no-guess", "--no-track", "-c", branch, "--end-of-options", start], { cwd: worktree, ...WRITE });
-}
-
 /** `switch` to an existing branch as it is. */
 export async function switchToBranch(worktree: string, branch: string): Promise<void> {
   await git(["switch", "--no-guess", "--end-of-options", branch], { cwd: worktree, ...WRITE });
@@ -180,4 +188,17 @@ export async function writeTreeOfDirectory(gitDir: string, dir: string, indexFil
 /** `switch --detach` to a commit (puts a worktree back on a detached HEAD). */
 export async function switchDetached(worktree: string, commit: string): Promise<void> {
   await git(["switch", "--no-guess", "--detach", "--end-of-options", commit], { cwd: worktree, ...WRITE });
+}
+
+/** The index from HEAD's tree (`read-tree HEAD`, no file touched), its stat data refreshed from the files. */
+export async function writeIndexFromHead(worktree: string): Promise<void> {
+  await git(["read-tree", "HEAD"], { cwd: worktree, ...WRITE, timeoutMs: 300_000 });
+  await git(["update-index", "-q", "--refresh"], { cwd: worktree, ...WRITE, timeoutMs: 300_000 });
+}
+
+/** Writes `paths` from the index (`checkout-index -f`), into the worktree or under `prefix` (a directory ending in `/`). */
+export async function checkoutIndexPaths(worktree: string, paths: readonly string[], prefix?: string): Promise<void> {
+  if (paths.length === 0) return;
+  const args = ["checkout-index", "-f", "-z", "--stdin", ...(prefix !== undefined ? [`--prefix=${prefix}`] : [])];
+  await git(args, { cwd: worktree, ...WRITE, input: paths.map((p) => `${p}\0`).join(""), timeoutMs: 300_000 });
 }

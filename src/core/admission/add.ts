@@ -2,32 +2,45 @@
 // checked out elsewhere, look at candidates, then create under the per-repo mutation lock.
 // Creation writes the registry row as `creating` first, runs `git worktree add --lock` (no window
 // between create and lock), then marks it `active`; a failure rolls back what this call made, and
-// a row left `creating` by a crash is repaired by the next add of that handle.
+// a row left `creating` by a crash is repaired by the next add of that handle. The exact handle
+// is never handed out with its bootstrap unfinished: a bootstrap another process still runs is
+// waited for (outside the lock), one a crash interrupted is re-run.
 import { existsSync } from "node:fs";
 import { readWorktrees } from "../../git/read.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
-import { withMutationLock } from "../shared/mutation-lock.js";
+import { releaseMutationLockEarly, withMutationLock } from "../shared/mutation-lock.js";
 import { newLease, leaseLockText, type LeaseFields } from "../shared/lease.js";
 import { compareStartTime, HOST, pidState, readStartTime } from "../shared/process.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import { resolveBase, resultFor, validateAdd, SKIPPED_BOOTSTRAP, type AddOptions, type AddRequest, type AddResult } from "../shared/request.js";
 import { readSnapshot, factsOf } from "../facts/index.js";
+import { removeWorktree } from "../../git/write.js";
 import { assessExact } from "./verdict.js";
-import { createWorktree, repairCreating, recoverFromIdentityFile, renewLease } from "./create.js";
+import { createWorktree, repairCreating, recoverFromIdentityFile, renewLease, withBootstrap } from "./create.js";
+import { creationInterrupted, finishCheckout } from "./checkout.js";
+import { readAdminDirs } from "../shared/admin.js";
+import { writeRowIdentity } from "../shared/rows.js";
+import { markBootstrapInterrupted, readBootstrapJournal, runBootstrap } from "../bootstrap/index.js";
+import { waitForBootstrap, type BootstrapWait } from "./wait.js";
 import { findCandidates } from "./candidates.js";
 import { applyPolicy } from "./policy.js";
 import { TaskHeld } from "./exclusive.js";
+import { repairRecycles } from "../recycle/index.js";
 
 export async function add(ctx: Ctx, options: AddOptions): Promise<AddResult> {
   const request = await validateAdd(ctx, options);
-  if (request.dryRun) return decide(ctx, request);
-  return withMutationLock(ctx.repo.commonDir, () => decide(ctx, request));
+  for (;;) {
+    const outcome = request.dryRun ? await decide(ctx, request) : await withMutationLock(ctx.repo.commonDir, () => decide(ctx, request));
+    if (!("waitFor" in outcome)) return outcome;
+    await waitForBootstrap(ctx, outcome); // without the lock: that bootstrap may need it
+  }
 }
 
-async function decide(ctx: Ctx, request: AddRequest): Promise<AddResult> {
-  const notes: Reason[] = [];
+async function decide(ctx: Ctx, request: AddRequest): Promise<AddResult | BootstrapWait> {
+  // a recycle that died on either side of this handle is undone first (recycle/journal.ts)
+  const notes: Reason[] = request.dryRun ? [] : await repairRecycles(ctx, (j) => j.from.handle === request.handle || j.to.handle === request.handle);
   let entries = await readWorktrees(ctx.repo.primary);
   let row = await ctx.registry.worktrees.byHandle(request.handle);
   if (row?.lifecycle === "creating") {
@@ -71,7 +84,7 @@ async function exactHandle(
   entry: WorktreeEntry | undefined,
   notes: Reason[],
   listing: WorktreeEntry[],
-): Promise<AddResult> {
+): Promise<AddResult | BootstrapWait> {
   if (!existsSync(row.path)) {
     if (request.dryRun) return resultFor(request, "planned", { row, notes: [...notes, reason("recreated_missing")] });
     const base = row.baseRef && row.baseCommit ? { ref: row.baseRef, commit: row.baseCommit } : (await resolveBase(ctx, request)).base;
@@ -79,14 +92,40 @@ async function exactHandle(
     return { ...created, notes: [...notes, reason("recreated_missing"), ...created.notes] };
   }
   if (!entry) return resultFor(request, "refused", { row, reasons: [reason("path_occupied", { path: row.path })], notes });
+  const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
+  const repaired = [...notes];
+  if (admin && creationInterrupted(admin)) {
+    // a recreate (its row kept its lifecycle) killed during git's checkout: finish it as a `creating` row is
+    const note = reason("creating_repaired", {}, request.dryRun ? "an interrupted add would be repaired first" : undefined);
+    if (request.dryRun) return resultFor(request, "planned", { row, notes: [...notes, note] });
+    if ((await finishCheckout(row.path, admin)) === "unborn") {
+      await removeWorktree(ctx.repo.primary, row.path);
+      return exactHandle(ctx, request, row, undefined, [...notes, note], listing);
+    }
+    writeRowIdentity(admin, row);
+    markBootstrapInterrupted(admin);
+    repaired.push(note);
+  }
   const snapshot = await readSnapshot(ctx.repo, ctx.registry, listing);
   const facts = await factsOf(snapshot, entry, row, { full: true });
   const verdict = assessExact(facts, request2exact(request), { strict: false });
-  const allNotes = [...notes, ...verdict.notes];
+  const allNotes = [...repaired, ...verdict.notes];
   if (verdict.reasons.length > 0) return resultFor(request, "refused", { row, head: facts.head, reasons: verdict.reasons, notes: allNotes });
   if (request.dryRun) return resultFor(request, "planned", { row, head: facts.head, notes: allNotes });
+  const journal = admin ? await readBootstrapJournal(admin) : { state: "none" as const };
+  if (journal.state === "running" && admin) return { waitFor: admin, pid: journal.pid, host: journal.host };
   const lease = await keepRecordedPid(row, request, await newLease(request));
   const renewed = await renewLease(ctx, row, lease, leaseLockText(row.handle, lease), "adopted");
+  if (journal.state === "interrupted") {
+    // bootstrapped outside the lock like a new worktree; the journal stays until the fingerprints are recorded
+    releaseMutationLockEarly(ctx.repo.commonDir);
+    const bootstrap = await runBootstrap(ctx, renewed, { enabled: request.bootstrap, rerun: true });
+    const rerun = request.bootstrap ? [reason("bootstrap_interrupted")] : [];
+    return withBootstrap(
+      resultFor(request, "adopted", { row: bootstrap.row, head: facts.head, notes: [...allNotes, ...rerun], bootstrap: bootstrap.report }),
+      bootstrap,
+    );
+  }
   return resultFor(request, "adopted", {
     row: renewed,
     head: facts.head,

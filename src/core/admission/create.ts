@@ -1,9 +1,11 @@
 // Creating a managed worktree, rolling back a failed creation, and repairing one a crash left
-// `creating`. Callers hold the repo's mutation lock.
+// `creating`. Callers hold the repo's mutation lock. Order: row `creating` → new branch →
+// `git worktree add --lock` on it → identity file and bootstrap journal → row `active` → bootstrap.
+// Each step is a fault point (shared/fault.ts) that the crash tests kill the process at.
 import { existsSync, lstatSync, readFileSync, rmSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { resolveCommit } from "../../git/read.js";
-import { addWorktree, deleteRef, removeWorktree } from "../../git/write.js";
+import { addWorktree, createBranch, deleteRef, removeWorktree } from "../../git/write.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { WorktreeRow, EventKind } from "../../registry/index.js";
 import { readAdminDirs, readIdentityFile } from "../shared/admin.js";
@@ -11,16 +13,19 @@ import { newRow, writeRowIdentity } from "../shared/rows.js";
 import { isInside, type Ctx } from "../shared/context.js";
 import { leaseLockText, newLease, writeLock, type LeaseFields } from "../shared/lease.js";
 import { resultFor, type AddRequest, type AddResult } from "../shared/request.js";
-import { runBootstrap } from "../bootstrap/index.js";
+import { beginBootstrapJournal, markBootstrapInterrupted, runBootstrap, type BootstrapOutcome } from "../bootstrap/index.js";
 import { releaseMutationLockEarly } from "../shared/mutation-lock.js";
-import { changedCount, readDirty } from "../facts/index.js";
+import { isClean, readDirty } from "../facts/index.js";
 import { canonicalTask } from "../shared/task.js";
 import { heldReasons, taskHolders, taskLockKey, TaskHeld } from "./exclusive.js";
+import { faultCheckoutConfig, faultPoint } from "../shared/fault.js";
+import { finishCheckout } from "./checkout.js";
 
-function recordIdentity(ctx: Ctx, row: WorktreeRow): void {
+/** Writes the row's identity file; returns the worktree's admin dir (undefined when git does not list it). */
+function recordIdentity(ctx: Ctx, row: WorktreeRow): string | undefined {
   const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
-  if (!admin) return;
-  writeRowIdentity(admin, row);
+  if (admin) writeRowIdentity(admin, row);
+  return admin;
 }
 
 /** Marks a `creating` row active and records its `created` event, in one transaction. */
@@ -71,26 +76,39 @@ export async function createWorktree(
         exclusive ? { lock: taskLockKey(repo.identity, request.task as string) } : {},
       );
   try {
+    faultPoint("add.row");
     if (options.staleEntry) await removeWorktree(repo.primary, options.staleEntry.path);
+    if (existing === null) await createBranch(repo.primary, request.branch, base.commit);
+    faultPoint("add.branch");
+    const fault = faultCheckoutConfig("add.checkout");
     await addWorktree({
       cwd: repo.primary,
       path: row.path,
       lockReason: leaseLockText(row.handle, lease),
-      ...(existing ? { start: request.branch } : { newBranch: request.branch, start: base.commit }),
+      start: request.branch,
+      ...(fault ? { config: fault } : {}),
     });
-    recordIdentity(ctx, row);
+    faultPoint("add.checked-out");
+    const admin = recordIdentity(ctx, row);
+    if (admin && request.bootstrap) await beginBootstrapJournal(admin); // before the row is usable: a crash from here re-runs it
     row = await markCreated(ctx, row, { path: row.path, branch: row.branch, base, recreated: !!options.replacing });
   } catch (error) {
     await rollBack(ctx, row, { createdBranch: existing === null, baseCommit: base.commit, keepRow: !!options.replacing });
     throw error;
   }
+  faultPoint("add.active");
   releaseMutationLockEarly(repo.commonDir); // the worktree is locked and active: bootstrap needs no repo lock
   const bootstrap = await runBootstrap(ctx, row, { enabled: request.bootstrap });
-  const head = await resolveCommit(row.path, "HEAD");
-  const result = resultFor(request, "created", { row: bootstrap.row, head, bootstrap: bootstrap.report });
-  if (bootstrap.report.status === "failed")
-    return { ...result, ok: false, error: { code: "bootstrap_failed", message: bootstrap.message ?? "a bootstrap step failed" } };
-  return result;
+  return withBootstrap(
+    resultFor(request, "created", { row: bootstrap.row, head: await resolveCommit(row.path, "HEAD"), bootstrap: bootstrap.report }),
+    bootstrap,
+  );
+}
+
+/** A result whose bootstrap failed is `ok: false`, `bootstrap_failed` (exit 1); the worktree is kept. */
+export function withBootstrap(result: AddResult, bootstrap: BootstrapOutcome): AddResult {
+  if (bootstrap.report.status !== "failed") return result;
+  return { ...result, ok: false, error: { code: "bootstrap_failed", message: bootstrap.message ?? "a bootstrap step failed" } };
 }
 
 async function rollBack(ctx: Ctx, row: WorktreeRow, options: { createdBranch: boolean; baseCommit: string; keepRow: boolean }): Promise<void> {
@@ -109,18 +127,22 @@ function removeUnregisteredCheckout(ctx: Ctx, path: string): void {
 }
 
 /**
- * A row left `creating` by a crash: if the worktree already holds work (moved HEAD or changes),
- * finish it; otherwise roll everything back. Git may have left the ref lock of the new branch.
+ * A row left `creating` by a crash. An interrupted checkout is finished first (its files are git's,
+ * not work). Then a worktree that holds work (moved HEAD, changes, unique ignored files) is
+ * finished, its bootstrap left to re-run; anything else is rolled back. Git may have left the ref
+ * lock of the new branch. The worktree's state unknown: it throws, never guesses.
  */
 export async function repairCreating(ctx: Ctx, row: WorktreeRow, entries: WorktreeEntry[]): Promise<void> {
   const { repo } = ctx;
   const entry = entries.find((e) => e.path === row.path);
   const admin = readAdminDirs(repo.commonDir).get(row.path);
-  if (entry && admin && existsSync(row.path) && entry.head && entry.lockReason !== "initializing") {
-    const dirty = await readDirty(repo, row.path, admin).catch(() => null);
-    const moved = row.baseCommit !== null && entry.head !== row.baseCommit && row.createdBranch;
-    if (moved || (dirty && changedCount(dirty) > 0)) {
+  if (entry && admin && existsSync(row.path) && entry.lockReason !== "initializing" && (await finishCheckout(row.path, admin)) !== "unborn") {
+    const dirty = await readDirty(repo, row.path, admin);
+    const head = await resolveCommit(row.path, "HEAD");
+    const moved = row.baseCommit !== null && head !== row.baseCommit && row.createdBranch;
+    if (moved || !isClean(dirty)) {
       recordIdentity(ctx, row);
+      markBootstrapInterrupted(admin);
       await markCreated(ctx, row, { path: row.path, repaired: true });
       return;
     }

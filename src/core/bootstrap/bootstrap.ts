@@ -3,7 +3,9 @@
 // `skipped` with `config_untrusted` and the fingerprint they decide stays null (never
 // compatible). The first failing step ends the bootstrap: the worktree is kept and its bootstrap
 // fingerprint becomes `failed`. A recycled worktree whose preserved paths are still valid
-// (`reuse`) keeps its bootstrap fingerprint and does not re-run the commands.
+// (`reuse`) keeps its bootstrap fingerprint and does not re-run the commands. The fingerprints are
+// recorded in one write after the last step; the bootstrap journal (journal.ts) stands from before
+// the first step until that write, so a crash in between is re-run by the next `add`.
 import { readAdminDirs } from "../shared/admin.js";
 import { resolveCommit } from "../../git/read.js";
 import { runShell, type ProcessResult } from "../../git/run.js";
@@ -16,6 +18,8 @@ import { readBootstrapFingerprintAt, readRuntimeFingerprint } from "./fingerprin
 import { FAILED_FINGERPRINT, runtimeFingerprint } from "./fingerprints.js";
 import { isTrusted } from "./trust.js";
 import { parseDuration } from "../shared/duration.js";
+import { faultPoint } from "../shared/fault.js";
+import { beginBootstrapJournal, endBootstrapJournal, markBootstrapInterrupted } from "./journal.js";
 
 /** Each command of `bootstrap.run` gets `bootstrap.timeout` (default 10m); its process group is killed after. */
 export const DEFAULT_BOOTSTRAP_TIMEOUT_MS = 10 * 60_000;
@@ -25,6 +29,8 @@ export interface BootstrapOptions {
   enabled: boolean;
   /** The still-valid bootstrap fingerprint of a recycled worktree whose preserved paths were kept. */
   reuse?: string;
+  /** A re-run of an interrupted bootstrap: copying never overwrites a file that differs from the primary's. */
+  rerun?: boolean;
 }
 
 export interface BootstrapOutcome {
@@ -102,22 +108,18 @@ interface Recorded {
 }
 
 /** The steps in order; false at the first failure. Fills `fp` with what it established. */
-async function runSteps(ctx: Ctx, row: WorktreeRow, options: BootstrapOptions, steps: BootstrapStep[], fp: Recorded): Promise<boolean> {
+async function runSteps(ctx: Ctx, row: WorktreeRow, admin: string, options: BootstrapOptions, steps: BootstrapStep[], fp: Recorded): Promise<boolean> {
   const { repo } = ctx;
   const trusted = await isTrusted(repo, ctx.registry);
   const run = (repo.config.config.bootstrap?.run ?? []).map((c) => `run: ${c}`);
-  const admin = readAdminDirs(repo.commonDir).get(row.path);
-  if (!admin) {
-    steps.push({ name: "copy", status: "failed", ms: 0, reason: "git does not list the worktree" });
-    return false;
-  }
   const copied = await step(
     steps,
     "copy",
-    () => copyIncluded(repo, row.path),
+    () => copyIncluded(repo, row.path, { overwrite: !options.rerun }),
     (c) => ({ files: c.files, ...(c.notCopied.length ? { notCopied: c.notCopied } : {}) }),
   );
   if (!copied) return false;
+  faultPoint("bootstrap.copy");
   const context = await step(
     steps,
     "context",
@@ -125,10 +127,12 @@ async function runSteps(ctx: Ctx, row: WorktreeRow, options: BootstrapOptions, s
     (c) => ({ files: c.files }),
   );
   if (!context) return false;
+  faultPoint("bootstrap.context");
   fp.context = context.fingerprint;
   if (options.reuse !== undefined) skipAll(steps, run, "bootstrap_reused");
   else if (!trusted) skipAll(steps, run, "config_untrusted");
   else if (!(await runCommands(ctx, row, steps))) return false;
+  faultPoint("bootstrap.run");
   if ((repo.config.config.runtime?.probe ?? []).length === 0) fp.runtime = runtimeFingerprint([]);
   else if (!trusted) skipAll(steps, ["runtime"], "config_untrusted");
   else {
@@ -142,15 +146,34 @@ async function runSteps(ctx: Ctx, row: WorktreeRow, options: BootstrapOptions, s
   return true;
 }
 
+/**
+ * Bootstraps a worktree and records its fingerprints. Disabled (`--no-bootstrap`), it only ends
+ * an interrupted bootstrap's journal: the requester takes the worktree as it is.
+ */
 export async function runBootstrap(ctx: Ctx, row: WorktreeRow, options: BootstrapOptions): Promise<BootstrapOutcome> {
-  if (!options.enabled) return { row, report: { status: "skipped", fingerprint: null, steps: [] } };
+  const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
+  if (!options.enabled) {
+    if (admin) endBootstrapJournal(admin);
+    return { row, report: { status: "skipped", fingerprint: null, steps: [] } };
+  }
   const steps: BootstrapStep[] = [];
   const fp: Recorded = { bootstrap: null, context: null, runtime: null };
-  const ok = await runSteps(ctx, row, options, steps, fp);
-  if (!ok) fp.bootstrap = FAILED_FINGERPRINT;
-  const updated = await ctx.registry.write(
-    async () => await ctx.registry.worktrees.update(row.id, { fpBootstrap: fp.bootstrap, fpContext: fp.context, fpRuntime: fp.runtime }),
-  );
+  let ok = false;
+  let updated: WorktreeRow;
+  if (!admin) steps.push({ name: "copy", status: "failed", ms: 0, reason: "git does not list the worktree" });
+  else await beginBootstrapJournal(admin);
+  try {
+    ok = admin !== undefined && (await runSteps(ctx, row, admin, options, steps, fp));
+    if (!ok) fp.bootstrap = FAILED_FINGERPRINT;
+    faultPoint("bootstrap.fingerprint");
+    updated = await ctx.registry.write(
+      async () => await ctx.registry.worktrees.update(row.id, { fpBootstrap: fp.bootstrap, fpContext: fp.context, fpRuntime: fp.runtime }),
+    );
+  } catch (error) {
+    if (admin) markBootstrapInterrupted(admin); // unfinished, and this process no longer runs it
+    throw error;
+  }
+  if (admin) endBootstrapJournal(admin);
   const report: BootstrapReport = { status: !ok ? "failed" : options.reuse !== undefined ? "reused" : "ran", fingerprint: fp.bootstrap, steps };
   const failedStep = steps.find((s) => s.status === "failed");
   if (!failedStep) return { row: updated, report };

@@ -2,8 +2,9 @@
 // `bootstrap.copy` or `.worktreeinclude` (gitignore syntax, so `.env` matches at any depth) are
 // copied into a worktree at the same relative path. Invariants: a symlink is followed only to a
 // regular file inside the primary; nothing is written through a symlink or over a tracked file;
-// every write stays inside the worktree.
-import { constants, copyFileSync, lstatSync, mkdirSync, realpathSync, statSync, type Stats } from "node:fs";
+// every write stays inside the worktree; without `overwrite` (a re-run after a crash) a file that
+// differs from the primary's is kept.
+import { constants, copyFileSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
 import { dirname, join } from "node:path";
 import { readObjectIds, readUntrackedMatching } from "../../git/read.js";
 import { isInside } from "../shared/context.js";
@@ -61,7 +62,14 @@ function destinationProblem(worktree: string, rel: string, tracked: ReadonlySet<
   return null;
 }
 
-export async function copyIncluded(repo: RepoContext, worktree: string): Promise<CopyResult> {
+/** A file already at the destination that differs from the source (what a re-run must not overwrite). */
+function differs(from: string, to: string): boolean {
+  const st = lstatOrNull(to);
+  if (st === null) return false;
+  return !st.isFile() || st.size !== statSync(from).size || !readFileSync(from).equals(readFileSync(to));
+}
+
+export async function copyIncluded(repo: RepoContext, worktree: string, options: { overwrite: boolean } = { overwrite: true }): Promise<CopyResult> {
   const result: CopyResult = { files: 0, notCopied: [] };
   if (repo.bare || repo.config.copy.length === 0) return result;
   const matched = await readUntrackedMatching(repo.primary, repo.config.copy);
@@ -78,7 +86,8 @@ export async function copyIncluded(repo: RepoContext, worktree: string): Promise
       result.notCopied.push({ path: rel, why: source.why });
       continue;
     }
-    const why = destinationProblem(worktree, rel, tracked);
+    const why =
+      destinationProblem(worktree, rel, tracked) ?? (!options.overwrite && differs(source.from, join(worktree, rel)) ? "differs in the worktree" : null);
     if (why !== null) {
       result.notCopied.push({ path: rel, why });
       continue;

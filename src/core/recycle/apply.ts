@@ -3,22 +3,26 @@
 // switch to the new branch (an existing branch is checked out as it is, never reset), `git clean
 // -ffdx` keeping `bootstrap.preserve` only while the bootstrap fingerprint stays valid, move to
 // the new handle's path, then one registry transaction (old row `recycled` → new row, lineage
-// event). A failing git step undoes the earlier ones in reverse; then bootstrap runs.
-import { readAdminDirs, writeIdentityFile } from "../shared/admin.js";
+// event); then bootstrap runs. A journal (journal.ts) stands from before the lock until that
+// transaction: a failing step is undone from it at once, a crash by the next command that
+// touches either handle. Each step is a fault point (shared/fault.ts) for the crash tests.
+import { readAdminDirs, readIdentityFile, writeIdentityFile } from "../shared/admin.js";
 import { newRow, writeRowIdentity } from "../shared/rows.js";
 import { resolveCommit } from "../../git/read.js";
-import { cleanWorktree, deleteRef, lockWorktree, moveWorktree, switchDetached, switchToBranch, switchToNewBranch, unlockWorktree } from "../../git/write.js";
+import { cleanWorktree, createBranch, lockWorktree, moveWorktree, switchToBranch } from "../../git/write.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
 import { resultFor, type AddRequest, type AddResult } from "../shared/request.js";
 import { leaseLockText, newLease, writeLock } from "../shared/lease.js";
-import { runBootstrap, readBootstrapFingerprintAt, FAILED_FINGERPRINT } from "../bootstrap/index.js";
+import { beginBootstrapJournal, runBootstrap, readBootstrapFingerprintAt, readBootstrapJournal, FAILED_FINGERPRINT } from "../bootstrap/index.js";
 import { releaseMutationLockEarly } from "../shared/mutation-lock.js";
 import { failure } from "../shared/errors.js";
 import type { RecycleProof } from "./verdict.js";
 import type { Base } from "../shared/request.js";
 import type { Facts } from "../shared/types.js";
 import { requireInsideWorkspace, requireLinkedWorktree } from "../shared/linked.js";
+import { faultPoint } from "../shared/fault.js";
+import { removeRecycleJournal, undoRecycle, writeRecycleJournal, type RecycleJournal } from "./journal.js";
 
 type Lineage = NonNullable<AddResult["lineage"]>;
 
@@ -35,25 +39,25 @@ export function lineageOf(old: WorktreeRow, facts: Facts, to: Lineage["to"], own
 
 /**
  * The bootstrap fingerprint to keep when the preserved paths stay valid: the recorded one still
- * matches the old HEAD (no drift since bootstrap) and equals the new HEAD's. Else null.
+ * matches the old HEAD (no drift since bootstrap), equals the new HEAD's, and no bootstrap of the
+ * worktree is unfinished. Else null.
  */
-async function preservedFingerprint(ctx: Ctx, old: WorktreeRow, oldHead: string | null, newHead: string): Promise<string | null> {
+async function preservedFingerprint(ctx: Ctx, old: WorktreeRow, admin: string, oldHead: string | null, newHead: string): Promise<string | null> {
   if (old.fpBootstrap === null || old.fpBootstrap === FAILED_FINGERPRINT || oldHead === null) return null;
+  if ((await readBootstrapJournal(admin)).state !== "none") return null;
   const [before, after] = await Promise.all([readBootstrapFingerprintAt(ctx.repo, oldHead), readBootstrapFingerprintAt(ctx.repo, newHead)]);
   return old.fpBootstrap === before && before === after ? after : null;
 }
 
-async function undoAll(steps: (() => Promise<void>)[], error: unknown): Promise<never> {
-  const failed: string[] = [];
-  for (const step of steps.reverse()) {
-    try {
-      await step();
-    } catch (undoError) {
-      failed.push((undoError as Error).message);
-    }
+async function undoAfterFailure(ctx: Ctx, admin: string, journal: RecycleJournal, error: unknown): Promise<never> {
+  let undoError: unknown = null;
+  try {
+    await undoRecycle(ctx, admin, journal);
+  } catch (e) {
+    undoError = e; // the journal stays: the next command that touches either handle tries again
   }
   const message = (error as Error).message;
-  throw failure("recycle_failed", failed.length ? `${message}; undoing it failed too: ${failed.join("; ")}` : `${message} (undone)`, error);
+  throw failure("recycle_failed", undoError ? `${message}; undoing it failed too: ${(undoError as Error).message}` : `${message} (undone)`, error);
 }
 
 export async function applyRecycle(ctx: Ctx, request: AddRequest, base: Base, proof: RecycleProof & { row: WorktreeRow }): Promise<AddResult> {
@@ -63,42 +67,46 @@ export async function applyRecycle(ctx: Ctx, request: AddRequest, base: Base, pr
   const admin = readAdminDirs(repo.commonDir).get(from);
   if (!admin) throw failure("recycle_failed", `git no longer lists ${from}`);
   const tip = await resolveCommit(repo.primary, `refs/heads/${request.branch}`);
-  const keep = await preservedFingerprint(ctx, old, proof.facts.head, tip ?? base.commit);
+  const keep = await preservedFingerprint(ctx, old, admin, proof.facts.head, tip ?? base.commit);
   const lease = await newLease(request);
   const lineage = lineageOf(old, proof.facts, { handle: request.handle, branch: request.branch, base, task: request.task }, await lastOwner(ctx, old));
-  const undo: (() => Promise<void>)[] = [];
   // every git write in the worktree first re-checks that it is still the linked worktree git
   // registered (a directory swapped for a symlink into the primary must not switch the primary)
   const at = (path: string): string => (requireLinkedWorktree(path, admin), path);
+  const journal: RecycleJournal = {
+    from: {
+      rowId: old.id,
+      handle: old.handle,
+      path: from,
+      branch: proof.facts.branch,
+      head: proof.facts.head,
+      lock: proof.entry?.locked ? (proof.entry.lockReason ?? "") : null,
+      identity: readIdentityFile(admin),
+      bootstrapped: old.fpBootstrap !== null || old.fpContext !== null,
+    },
+    to: { handle: request.handle, path: request.path, branch: request.branch, baseCommit: base.commit, createdBranch: tip === null },
+  };
+  at(from);
+  writeRecycleJournal(admin, journal);
   let row: WorktreeRow;
   try {
-    at(from);
     const lockText = leaseLockText(request.handle, lease);
-    if (proof.entry?.locked) {
-      const previous = proof.entry.lockReason ?? "";
-      writeLock(admin, lockText);
-      undo.push(async () => writeLock(admin, previous));
-    } else {
-      await lockWorktree(repo.primary, from, lockText);
-      undo.push(() => unlockWorktree(repo.primary, from));
-    }
-    if (tip) await switchToBranch(at(from), request.branch);
-    else await switchToNewBranch(at(from), request.branch, base.commit);
-    undo.push(async () => {
-      if (proof.facts.branch) await switchToBranch(at(from), proof.facts.branch);
-      else if (proof.facts.head) await switchDetached(at(from), proof.facts.head);
-      if (!tip) await deleteRef(repo.primary, `refs/heads/${request.branch}`, base.commit);
-    });
+    if (proof.entry?.locked) writeLock(admin, lockText);
+    else await lockWorktree(repo.primary, from, lockText);
+    faultPoint("recycle.locked");
+    // a new branch is made first, so a name git cannot create fails before any file changes
+    if (!tip) await createBranch(repo.primary, request.branch, base.commit);
+    await switchToBranch(at(from), request.branch);
+    faultPoint("recycle.switched");
     await cleanWorktree(at(from), keep ? (repo.config.config.bootstrap?.preserve ?? []) : []);
+    faultPoint("recycle.cleaned");
     if (request.path !== from) {
       requireInsideWorkspace(ctx.workspace.root, request.path);
       await moveWorktree(repo.primary, at(from), request.path);
-      undo.push(() => moveWorktree(repo.primary, at(request.path), from));
     }
-    // the new identity before the registry knows it: a crash from here on is recovered by the next
-    // `add` of the new handle (from orchard.json) instead of leaving an unexplained occupied path
     writeIdentityFile(admin, { handle: request.handle, repo: repo.identity, branch: request.branch, task: request.task, owner: lease.owner, base });
-    undo.push(async () => writeRowIdentity(admin, old));
+    if (request.bootstrap) await beginBootstrapJournal(admin); // before the new row exists: a crash after it re-runs the bootstrap
+    faultPoint("recycle.moved");
     row = await registry.write(async () => {
       const now = new Date().toISOString();
       await registry.worktrees.update(old.id, { lifecycle: "recycled", lastActivityAt: now });
@@ -114,7 +122,6 @@ export async function applyRecycle(ctx: Ctx, request: AddRequest, base: Base, pr
           task: request.task,
           taskRaw: request.taskRaw,
           ...lease,
-          fpBootstrap: keep,
           recycledFrom: old.id,
           createdAt: now,
           lastActivityAt: now,
@@ -132,8 +139,10 @@ export async function applyRecycle(ctx: Ctx, request: AddRequest, base: Base, pr
       return created;
     });
   } catch (error) {
-    return undoAll(undo, error);
+    return undoAfterFailure(ctx, admin, journal, error);
   }
+  removeRecycleJournal(admin);
+  faultPoint("recycle.recorded");
   writeRowIdentity(admin, row);
   releaseMutationLockEarly(repo.commonDir); // the worktree is locked and recorded: bootstrap needs no repo lock
   const bootstrap = await runBootstrap(ctx, row, { enabled: request.bootstrap, ...(keep !== null ? { reuse: keep } : {}) });

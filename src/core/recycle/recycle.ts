@@ -16,6 +16,7 @@ import { applyRecycle, lastOwner, lineageOf } from "./apply.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import { readAdminDirs } from "../shared/admin.js";
 import { whyNotLinkedWorktree } from "../shared/linked.js";
+import { repairRecycles, type RecycleJournal } from "./journal.js";
 
 export interface RecycleOptions {
   target: string;
@@ -82,8 +83,12 @@ export async function recycle(ctx: Ctx, options: RecycleOptions): Promise<AddRes
     ...(options.pid !== undefined ? { pid: options.pid } : {}),
   });
   const decide = async (): Promise<AddResult> => {
+    const concerned = (j: RecycleJournal): boolean => [j.from.handle, j.from.path, j.from.branch].includes(options.target) || j.to.handle === request.handle;
+    const undone = request.dryRun ? [] : await repairRecycles(ctx, concerned);
     const target = await resolveTarget(ctx, options.target);
-    const { base, notes } = await resolveBase(ctx, request);
+    const resolved = await resolveBase(ctx, request);
+    const { base } = resolved;
+    const notes = [...undone, ...resolved.notes];
     const snapshot = await readSnapshot(ctx.repo, ctx.registry, target.listing);
     const proof = await proveRecyclable(ctx, snapshot, target, request);
     if (proof.reasons.length > 0 || !proof.row) return resultFor(request, "refused", { base, reasons: proof.reasons, notes });

@@ -24,7 +24,7 @@ export const REASON_TEXT = {
   recreated_missing: "the worktree directory was gone and has been recreated from its branch",
   path_occupied: "the path exists but git does not list it as a worktree",
   branch_checked_out: "the branch is checked out in another worktree",
-  creating_repaired: "an earlier add of this handle was interrupted; its leftovers were rolled back",
+  creating_repaired: "an earlier add of this handle was interrupted; what it left was finished (its checkout completed, any work kept) or rolled back",
   bootstrap_failed: "a bootstrap step failed",
   config_untrusted: "the repository's commands run only after `orchard trust`",
   fingerprint_failed: "the worktree's last bootstrap failed",
@@ -43,6 +43,8 @@ export const REASON_TEXT = {
   reuse_planned: "dry run: the request would reuse this compatible worktree of the same work",
   recycle_planned: "dry run: the request would recycle a terminal worktree",
   recycled_terminal: "a terminal worktree was recycled instead of creating a new one",
+  bootstrap_interrupted: "the worktree's last bootstrap was interrupted (a crash); it was run again before the worktree was handed out",
+  recycle_undone: "an earlier recycle of this worktree was interrupted (a crash); it was undone first",
   // reap
   lock_too_fresh: "the lock is younger than the guard",
   lock_age_unknown: "the lock's age could not be read",

@@ -1,0 +1,118 @@
+// The recycle journal (SPEC §4.10: a crash at any step leaves a state that the next command on
+// that worktree finishes or undoes). Recycle locks, switches, cleans and moves a worktree before
+// one registry transaction records the new row. `orchard-recycle.json` in the worktree's admin dir
+// (which `git worktree move` leaves where it is) is written before the first of those steps and
+// removed right after the transaction, all under the repo's mutation lock; so a journal that a
+// command holding the lock finds belongs to a recycle that died. It is undone from the state it
+// finds, not from a list of steps: move back, switch back, delete the new branch when this recycle
+// made it and nobody moved it, restore the old lock text and identity file. Every git write
+// re-checks that the path is still the linked worktree git registered (§4.10).
+import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { readSymbolicRef, resolveCommit } from "../../git/read.js";
+import { deleteRef, moveWorktree, switchDetached, switchToBranch, unlockWorktree } from "../../git/write.js";
+import { readAdminWorktreePath, writeIdentityFile, type IdentityFile } from "../shared/admin.js";
+import type { Ctx } from "../shared/context.js";
+import { failure } from "../shared/errors.js";
+import { reason, type Reason } from "../shared/reasons.js";
+import { writeFileAtomic } from "../shared/files.js";
+import { writeLock } from "../shared/lease.js";
+import { requireInsideWorkspace, requireLinkedWorktree } from "../shared/linked.js";
+import { endBootstrapJournal, markBootstrapInterrupted } from "../bootstrap/index.js";
+
+export const RECYCLE_JOURNAL = "orchard-recycle.json";
+
+export interface RecycleJournal {
+  from: {
+    rowId: number;
+    handle: string;
+    path: string;
+    /** The branch checked out before (null: detached at `head`). */
+    branch: string | null;
+    head: string | null;
+    /** The git lock text before (null: unlocked). */
+    lock: string | null;
+    identity: IdentityFile | null;
+    /** Its bootstrap had run: a clean may have removed what it made. */
+    bootstrapped: boolean;
+  };
+  to: { handle: string; path: string; branch: string; baseCommit: string; createdBranch: boolean };
+}
+
+export function writeRecycleJournal(admin: string, journal: RecycleJournal): void {
+  writeFileAtomic(join(admin, RECYCLE_JOURNAL), JSON.stringify(journal) + "\n");
+}
+
+export function removeRecycleJournal(admin: string): void {
+  rmSync(join(admin, RECYCLE_JOURNAL), { force: true });
+}
+
+/** Every journal in the repo's admin dirs: one stat per linked worktree. */
+export function readRecycleJournals(commonDir: string): { admin: string; journal: RecycleJournal }[] {
+  const root = join(commonDir, "worktrees");
+  const found: { admin: string; journal: RecycleJournal }[] = [];
+  let ids: string[];
+  try {
+    ids = readdirSync(root);
+  } catch {
+    return found; // no linked worktrees
+  }
+  for (const id of ids) {
+    const path = join(root, id, RECYCLE_JOURNAL);
+    if (!existsSync(path)) continue;
+    try {
+      found.push({ admin: join(root, id), journal: JSON.parse(readFileSync(path, "utf8")) as RecycleJournal });
+    } catch {
+      continue; // written by one rename, so unreadable only if someone else wrote it: nothing to undo from
+    }
+  }
+  return found;
+}
+
+/** Reverses whatever part of the recycle happened; the journal goes last, so a failed undo is tried again. */
+export async function undoRecycle(ctx: Ctx, admin: string, journal: RecycleJournal): Promise<void> {
+  const { repo } = ctx;
+  const { from, to } = journal;
+  const at = (path: string): string => (requireLinkedWorktree(path, admin), path);
+  if (from.path !== to.path && readAdminWorktreePath(admin) === to.path) {
+    requireInsideWorkspace(ctx.workspace.root, to.path);
+    await moveWorktree(repo.primary, at(to.path), from.path);
+  }
+  const current = await readSymbolicRef(at(from.path), "HEAD");
+  const switched = from.branch !== null ? current !== `refs/heads/${from.branch}` : current !== null || (await resolveCommit(from.path, "HEAD")) !== from.head;
+  if (switched && from.branch !== null) await switchToBranch(at(from.path), from.branch);
+  else if (switched && from.head !== null) await switchDetached(at(from.path), from.head);
+  if (to.createdBranch) await deleteRef(repo.primary, `refs/heads/${to.branch}`, to.baseCommit); // compare-and-swap: kept if it moved
+  if (from.lock !== null) writeLock(admin, from.lock);
+  else if (existsSync(join(admin, "locked"))) await unlockWorktree(repo.primary, at(from.path));
+  if (from.identity) writeIdentityFile(admin, from.identity);
+  if (switched && from.bootstrapped)
+    markBootstrapInterrupted(admin); // the clean may have removed what bootstrap made
+  else endBootstrapJournal(admin);
+  removeRecycleJournal(admin);
+}
+
+/**
+ * Settles the journals a dead recycle left (callers hold the mutation lock): a recycle whose
+ * registry transaction happened only loses its journal; any other is undone. A failure is thrown
+ * when `concerns` says the journal is the caller's business, else left for a command that is.
+ * Returns a `recycle_undone` note for each undone journal the caller is concerned with.
+ */
+export async function repairRecycles(ctx: Ctx, concerns: (journal: RecycleJournal) => boolean): Promise<Reason[]> {
+  const notes: Reason[] = [];
+  for (const { admin, journal } of readRecycleJournals(ctx.repo.commonDir)) {
+    try {
+      const done = await ctx.registry.worktrees.byHandle(journal.to.handle);
+      if (done && done.recycledFrom === journal.from.rowId && done.lifecycle !== "creating") removeRecycleJournal(admin);
+      else {
+        await undoRecycle(ctx, admin, journal);
+        if (concerns(journal)) notes.push(reason("recycle_undone", { from: journal.from.handle, to: journal.to.handle, path: journal.from.path }));
+      }
+    } catch (error) {
+      if (concerns(journal))
+        throw failure("recycle_failed", `undoing an interrupted recycle of ${journal.from.path} failed: ${(error as Error).message}`, error);
+      // not this command's worktree: its journal stays for the next command that touches it
+    }
+  }
+  return notes;
+}
