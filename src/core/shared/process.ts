@@ -1,6 +1,6 @@
 // Facts about processes: alive, start time (to detect pid reuse), and which processes work inside
 // a directory. Linux reads /proc; macOS asks ps/lsof. Every answer may be "unknown" (null).
-import { existsSync, readFileSync, readdirSync, readlinkSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { readLsofCwds, readPsStart } from "../../git/ps.js";
 
@@ -138,9 +138,9 @@ function isSystemProcess(root: string, pid: number): boolean {
 
 /**
  * One process's cwd; "gone" when it has exited (or is a zombie with no cwd); "unreadable" when it
- * is another user's; undefined when it exited mid-read: Linux answers EACCES, not ENOENT, for a
- * process reaped between the directory lookup and the readlink, so EACCES on a pid whose directory
- * is gone now asks for a second look.
+ * is another user's; undefined when it is worth another look: Linux answers EACCES, not ENOENT, for
+ * a process reaped between the directory lookup and the readlink, and one of our own processes can
+ * refuse us for a moment.
  */
 function readCwd(root: string, entry: string): string | undefined {
   try {
@@ -148,8 +148,31 @@ function readCwd(root: string, entry: string): string | undefined {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ESRCH") return "gone";
-    return existsSync(`${root}/${entry}`) ? "unreadable" : undefined;
+    if (!existsSync(`${root}/${entry}`)) return undefined;
+    // One of our own processes refused us only in passing (seen on a busy machine, mid exec): look again.
+    return ownerOf(root, entry) === process.getuid?.() ? undefined : "unreadable";
   }
+}
+
+function ownerOf(root: string, entry: string): number | null {
+  try {
+    return statSync(`${root}/${entry}`).uid;
+  } catch {
+    return null;
+  }
+}
+
+const LOOKS = 5;
+const pause = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/** A process's cwd after up to LOOKS looks a few ms apart; a process still refused after them is unreadable. */
+function settledCwd(root: string, entry: string): string | undefined {
+  for (let look = 1; look <= LOOKS; look++) {
+    const cwd = readCwd(root, entry);
+    if (cwd !== undefined) return cwd;
+    if (look < LOOKS) pause(2 * look);
+  }
+  return existsSync(`${root}/${entry}`) ? "unreadable" : "gone";
 }
 
 /** The cwd of every process we can see (and the pids we cannot), or null when the process table cannot be read. */
@@ -166,7 +189,7 @@ export async function readProcessCwds(): Promise<Map<number, string> | null> {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    const cwd = readCwd(root, entry) ?? readCwd(root, entry); // a second look, for the exit race above
+    const cwd = settledCwd(root, entry);
     if (cwd === "unreadable") {
       if (!isSystemProcess(root, Number(entry))) {
         cwds.unseen.push(Number(entry));
