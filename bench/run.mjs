@@ -17,7 +17,7 @@ for (let i = 0; i < args.length; i++) {
     if (args[i + 1] !== undefined && !args[i + 1].startsWith("--") && args[i] !== "--json") flags.push(args[++i]);
   } else names.push(args[i]);
 }
-const wanted = names.length ? names : ["table"];
+const wanted = names.length ? names : ["table", "registry"];
 const scripts = readdirSync(here)
   .filter((f) => f.endsWith(".mjs") && f !== "run.mjs" && !f.startsWith("_"))
   .filter((f) => wanted.some((w) => f.startsWith(w)));
