@@ -65,6 +65,8 @@ async function fleetHosts(sql: Sql, host: string): Promise<void> {
 
 /** How a dialect keeps its schema version. */
 export interface VersionSlot {
+  /** The version without taking any lock (null or a rejection: unknown; migrate decides under the lock). */
+  peek?(): Promise<number | null>;
   read(): Promise<number>;
   write(version: number): Promise<void>;
 }
@@ -74,6 +76,8 @@ export interface VersionSlot {
  * holds the migration lock), so two processes opening a fresh registry cannot both run a step.
  */
 export async function migrate(store: Store, hooks: MigrationHooks | null, slot: VersionSlot): Promise<void> {
+  // the common case, a registry already current, takes no lock: opening never waits for a writer
+  if ((await slot.peek?.().catch(() => null)) === MIGRATIONS.length) return;
   await store.begin();
   try {
     await store.lock("orchard:migrate");

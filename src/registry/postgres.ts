@@ -96,7 +96,8 @@ class PostgresStore implements Store {
 /** Connects to the fleet's registry and brings its schema up to date. */
 export async function openPostgres(url: string, host: string, hooks: MigrationHooks | null): Promise<Store> {
   const location = redact(url);
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, types, application_name: "orchard" });
+  // keepAlive: a connection the network silently dropped fails instead of waiting forever
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, types, application_name: "orchard" });
   try {
     await client.connect();
   } catch (error) {
@@ -108,6 +109,7 @@ export async function openPostgres(url: string, host: string, hooks: MigrationHo
   const store = new PostgresStore(client, location, host);
   try {
     await migrate(store, hooks, {
+      peek: async () => (await store.sql.get<{ version: number }>("SELECT version FROM orchard_schema"))?.version ?? null,
       read: async () => {
         await store.sql.exec("CREATE TABLE IF NOT EXISTS orchard_schema (version INTEGER NOT NULL)");
         const row = await store.sql.get<{ version: number }>("SELECT version FROM orchard_schema");

@@ -85,6 +85,7 @@ async function openOnce(path: string, host: string, hooks: MigrationHooks | null
     if (check !== "ok") throw Object.assign(new Error(String(check)), { code: "SQLITE_CORRUPT" });
     const store = new SqliteStore(db, path, host);
     await migrate(store, hooks, {
+      peek: async () => db.pragma("user_version", { simple: true }) as number,
       read: async () => db.pragma("user_version", { simple: true }) as number,
       write: async (version) => void db.pragma(`user_version = ${version}`),
     });
