@@ -101,7 +101,17 @@ export async function migrateRegistry(options: MigrateOptions): Promise<MigrateR
         const present = await dest.transfer.countHostRows(hosts, []);
         const held = Object.entries(present).filter(([, n]) => n > 0);
         if (held.length > 0)
-          return { ok: false, ...common, reasons: [reason("host_rows_present", { hosts, present: Object.fromEntries(held) }, `hosts ${hosts.join(", ")}`)] };
+          return {
+            ok: false,
+            ...common,
+            reasons: [
+              reason(
+                "host_rows_present",
+                { hosts, present: Object.fromEntries(held) },
+                `${hosts.join(", ")} already ${hosts.length === 1 ? "has" : "have"} ${held.map(([table, n]) => `${n} ${table}`).join(", ")} there; nothing was written`,
+              ),
+            ],
+          };
         const repos = await dest.transfer.load(dump, { renameRepo: disambiguateRepoName });
         faultPoint("migrate-before-commit");
         const expected = countsOf(dump);

@@ -118,7 +118,7 @@ export const REASON_TEXT = {
   in_progress_elsewhere: "another cleanup is applying this item right now",
   removal_interrupted: "a removal was interrupted; finishing it loses nothing that the plan had not checked",
   // registry migrate
-  host_rows_present: "the destination registry already holds rows of this host: it was migrated before, or the host already writes there; nothing was written",
+  host_rows_present: "the destination registry already holds rows of the source's hosts (migrated before, or the host already writes there)",
 } as const;
 
 export type ReasonCode = keyof typeof REASON_TEXT;
