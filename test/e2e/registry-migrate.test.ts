@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario } from "../helpers/scenario.js";
+import { V1 } from "../../src/registry/schema.js";
 import { createSchema, pgMissing, type TestSchema } from "../helpers/pg-private.js";
 
 const HOST = { ORCHARD_HOST: "host-a" };
@@ -122,6 +123,31 @@ describe.skipIf(pgMissing)("orchard registry migrate", () => {
     const applied = onPg(["cleanup", "apply", planId]);
     expect(applied.code, applied.stdout).toBe(0);
     expect(applied.json.done).toBeGreaterThan(0);
+  });
+
+  it("a registry from before hosts existed is migrated as a copy: its rows take this host's name, a taken repo name is disambiguated, the file stays at its version", async () => {
+    const old = join(s.root, "v2.db");
+    const db = new Database(old);
+    db.exec(V1.sqlite);
+    db.prepare("INSERT INTO repos VALUES ('file:/r', 'app', '/src/app', '/src/app/.git', 'T0', 'T0')").run();
+    db.prepare(
+      "INSERT INTO worktrees (repo, handle, path, branch, task, lifecycle, created_at, updated_at, last_activity_at) VALUES ('file:/r', 'app@x', '/w/app@x', 'x', 't-1', 'active', 'T1', 'T1', 'T1')",
+    ).run();
+    db.prepare("INSERT INTO events (at, kind, repo, handle, task, data) VALUES ('T1', 'created', 'file:/r', 'app@x', 't-1', '{}')").run();
+    db.pragma("user_version = 2");
+    db.close();
+    const before = digest(old);
+    expect(s.orchard(["list"], { env: { ORCHARD_HOST: "host-z", ORCHARD_REGISTRY: pg.url } }).code).toBe(0); // the fleet's "app" is another repo
+    const r = s.orchard(["registry", "migrate", "--from", old, "--to", pg.url], { env: { ORCHARD_HOST: "old-laptop" } });
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.json).toMatchObject({ sourceVersion: 2, hosts: ["old-laptop"], counts: { repos: 1, primaries: 1, worktrees: 1, events: 1 } });
+    expect(r.json.repos).toEqual([{ identity: "file:/r", action: "renamed", name: expect.stringMatching(/^app-[0-9a-f]{6}$/) }]);
+    expect(await pg.query("SELECT host, handle FROM worktrees")).toEqual([{ host: "old-laptop", handle: "app@x" }]);
+    expect(await pg.query("SELECT host, kind FROM events")).toEqual([{ host: "old-laptop", kind: "created" }]);
+    expect(digest(old)).toBe(before);
+    const after = new Database(old, { readonly: true });
+    expect(after.pragma("user_version", { simple: true })).toBe(2);
+    after.close();
   });
 
   it("refuses a second migration of the same host's rows: exit 3, nothing written", async () => {
