@@ -8,22 +8,16 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git } from "../helpers/scenario.js";
-import { createSchema, pgMissing, type TestSchema } from "../helpers/pg-private.js";
+import { createSchema, pgAvailable, type TestSchema } from "../helpers/postgres.js";
 
 let s: Scenario;
 let pg: TestSchema;
 let cloneB: string;
 
-beforeEach(async () => {
+beforeEach(() => {
   s = Scenario.create();
-  pg = await createSchema();
-  cloneB = join(s.root, "app-b");
-  git(s.root, "clone", "-q", s.origin, cloneB);
 });
-afterEach(async () => {
-  s.cleanup();
-  await pg.drop();
-});
+afterEach(() => s.cleanup());
 
 const hostA = (args: string[], json = true) => s.orchard(args, { env: { ORCHARD_HOST: "host-a", ORCHARD_REGISTRY: pg.url }, json });
 const hostB = (args: string[]) =>
@@ -47,7 +41,16 @@ describe("hygiene --fleet on the embedded registry", () => {
   });
 });
 
-describe.skipIf(pgMissing)("hygiene --fleet across two hosts of one PostgreSQL registry", () => {
+describe.skipIf(!pgAvailable())("hygiene --fleet across two hosts of one PostgreSQL registry", () => {
+  beforeEach(async () => {
+    pg = await createSchema();
+    cloneB = join(s.root, "app-b");
+    git(s.root, "clone", "-q", s.origin, cloneB);
+  });
+  afterEach(async () => {
+    await pg.drop();
+  });
+
   it("groups a task held on both hosts, counts preventable duplicates by host, shows each host's backlog", async () => {
     const a = hostA(["add", "feat-a", "--task", "T-1", "--owner", "alice"]).json;
     const b = hostB(["add", "feat-b", "--task", "T-1", "--owner", "<i>bob</i>"]).json;

@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario } from "../helpers/scenario.js";
 import { V1 } from "../../src/registry/schema.js";
-import { createSchema, pgMissing, type TestSchema } from "../helpers/pg-private.js";
+import { createSchema, pgAvailable, type TestSchema } from "../helpers/postgres.js";
 
 const HOST = { ORCHARD_HOST: "host-a" };
 const TABLES = {
@@ -27,15 +27,6 @@ const TABLES = {
 
 let s: Scenario;
 let pg: TestSchema;
-
-beforeEach(async () => {
-  s = Scenario.create();
-  pg = await createSchema();
-});
-afterEach(async () => {
-  s.cleanup();
-  await pg.drop();
-});
 
 const onSqlite = (args: string[]) => s.orchard(args, { env: HOST });
 const onPg = (args: string[]) => s.orchard(args, { env: { ...HOST, ORCHARD_REGISTRY: pg.url } });
@@ -90,7 +81,16 @@ const view = (report: any) => ({
   backlog: report.cleanupBacklog,
 });
 
-describe.skipIf(pgMissing)("orchard registry migrate", () => {
+describe.skipIf(!pgAvailable())("orchard registry migrate", () => {
+  beforeEach(async () => {
+    s = Scenario.create();
+    pg = await createSchema();
+  });
+  afterEach(async () => {
+    s.cleanup();
+    await pg.drop();
+  });
+
   it("moves every row into PostgreSQL: counts equal, ids remapped, lineage and hygiene the same, the source unchanged", async () => {
     const { planId } = busyWorkspace();
     const lineage = { t1: onSqlite(["lineage", "T-1"]).json, recycled: onSqlite(["lineage", "app@feat-c"]).json };
