@@ -34,7 +34,14 @@ export type {
   DiskSummary,
   Suggestion,
   HygieneOptions,
+  FleetHygieneReport,
+  CrossHostGroup,
+  CrossHostMember,
+  HostBacklog,
+  PublishedSummary,
 } from "./core/hygiene/index.js";
+export { migrateRegistry } from "./core/migrate/index.js";
+export type { MigrateOptions, MigrateResult, MigrateDone, MigrateRefused } from "./core/migrate/index.js";
 export type {
   CleanupPlanOptions,
   PlanResult,

@@ -10,6 +10,7 @@ import * as reap from "./commands/reap.js";
 import * as mcp from "./commands/mcp.js";
 import * as demo from "./commands/demo.js";
 import * as claudeCode from "./commands/claude-code.js";
+import * as registry from "./commands/registry.js";
 
 export function buildProgram(version: string): Command {
   const program = new Command("orchard")
@@ -22,7 +23,7 @@ export function buildProgram(version: string): Command {
     .showHelpAfterError(false)
     .configureOutput({ outputError: () => undefined }) // printed once, by printUsageError
     .exitOverride();
-  for (const module of [admission, inspect, recycle, hygiene, reap, claudeCode, mcp, demo]) module.register(program);
+  for (const module of [admission, inspect, recycle, hygiene, reap, claudeCode, registry, mcp, demo]) module.register(program);
   program.commands.forEach((c) => c.exitOverride());
   return program;
 }

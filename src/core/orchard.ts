@@ -3,7 +3,7 @@
 // imports its capability when called, so a process pays only for the commands it runs.
 import { resolve } from "node:path";
 import { Registry, RegistryError } from "../registry/index.js";
-import { usageError } from "./shared/errors.js";
+import { registryUrl } from "./shared/registry-url.js";
 import { resolveRepo, type RepoContext } from "./shared/repo.js";
 import { canonicalTask } from "./shared/task.js";
 import { HOST } from "./shared/process.js";
@@ -21,7 +21,7 @@ import type { RecycleOptions, LineageResult } from "./recycle/index.js";
 import type { TrustResult } from "./bootstrap/index.js";
 import { CleanupApplyInput, CleanupPlanInput, CleanupResumeInput, CleanupRunInput, HygieneInput } from "./shared/inputs.js";
 import type { CleanupApplyOptions, ProgressListener, CleanupPlanOptions, PlanResult, RunResult, ApplyResult } from "./cleanup/index.js";
-import type { HygieneOptions, HygieneReport } from "./hygiene/index.js";
+import type { FleetHygieneReport, HygieneOptions, HygieneReport } from "./hygiene/index.js";
 import type { InstallOptions, InstallResult, WorktreeCreateResult, WorktreeRemoveResult } from "./claude-code/index.js";
 
 export interface OpenOptions {
@@ -41,17 +41,6 @@ export interface OpenOptions {
 /** Per-call override of the repository, as the MCP tools and `--repo` allow. */
 export interface RepoOption {
   repo?: string;
-}
-
-/** A registry URL as given, checked: only PostgreSQL URLs name a shared registry. */
-function registryUrl(url: string | undefined): string | null {
-  if (url === undefined || url === "") return null;
-  if (!/^postgres(ql)?:\/\/./.test(url))
-    throw usageError(
-      "invalid_registry",
-      `the registry must be a postgres:// URL (got ${JSON.stringify(url.slice(0, 80))}); without one, <home>/orchard.db is used`,
-    );
-  return url;
 }
 
 /** What a result says when the registry was out of reach and this host's git facts alone answered. */
@@ -208,6 +197,13 @@ export class Orchard {
     const { runHygiene } = await import("./cleanup/index.js");
     const { repo, ...rest } = options;
     return runHygiene(this, repo, parseInput(HygieneInput, rest));
+  }
+
+  /** `hygiene --fleet` (SPEC §5): this host's hygiene (published), then duplicate tasks, preventable duplicates and backlog across hosts. */
+  async hygieneFleet(options: HygieneOptions & RepoOption = {}): Promise<FleetHygieneReport> {
+    const { runHygieneFleet } = await import("./cleanup/index.js");
+    const { repo, ...rest } = options;
+    return runHygieneFleet(this, repo, parseInput(HygieneInput, rest));
   }
 
   /** Computes and stores a cleanup plan (SPEC §3.7). */

@@ -68,6 +68,12 @@ export const TOOLS: readonly Tool[] = [
     "One truthful report: every worktree gets a disposition (live, reclaimable, reapable, needs_salvage, idle, missing, husk, unknown) with its reasons, plus duplicate tasks and the cleanup backlog.",
   ),
   tool(
+    "orchard_hygiene_fleet",
+    "hygieneFleet",
+    HygieneInput,
+    "hygiene across the hosts of a shared registry: publishes this host's summary, then duplicate-task groups across hosts (another host's liveness is its heartbeat alone), preventable duplicates by host, and each host's last published backlog with its age.",
+  ),
+  tool(
     "orchard_reap_orphans",
     "reapOrphans",
     ReapOrphansInput,

@@ -69,3 +69,13 @@ export async function countEventsOfKind(sql: Sql, repo: string | null, kind: Eve
   const row = await sql.get<{ n: number | string }>(`SELECT count(*) AS n FROM events WHERE ${w.text}`, w.values);
   return Number(row?.n ?? 0);
 }
+
+/** Events of a kind on every host, counted by the host that wrote them ("" for a row written before hosts existed). */
+export async function countEventsByHost(sql: Sql, repo: string | null, kind: EventKind): Promise<Record<string, number>> {
+  const w = where(sql, repo, kind, "fleet");
+  const rows = await sql.all<{ host: string; n: number | string }>(
+    `SELECT COALESCE(host, '') AS host, count(*) AS n FROM events WHERE ${w.text} GROUP BY COALESCE(host, '') ORDER BY 1`,
+    w.values,
+  );
+  return Object.fromEntries(rows.map((r) => [r.host, Number(r.n)]));
+}

@@ -7,3 +7,6 @@ export type { WorktreeRow, NewWorktreeRow, Lifecycle, Outcome } from "./worktree
 export type { EventRow, EventKind, Scope } from "./events.js";
 export type { HostSummary } from "./summaries.js";
 export type { PlanRow, PlanItemRow, PlanStatus, ItemState, NewPlanItem } from "./plans.js";
+export type { RegistryDump, TableCounts, RepoOutcome } from "./transfer.js";
+export { countsOf, hostsOf } from "./transfer.js";
+export type { Snapshot } from "./sqlite.js";

@@ -14,8 +14,10 @@ import * as events from "./events.js";
 import * as trust from "./trust.js";
 import * as plans from "./plans.js";
 import * as summaries from "./summaries.js";
+import * as transfer from "./transfer.js";
 import type { MigrationHooks } from "./migrations.js";
 import type { Dialect, Sql, Store } from "./sql.js";
+import type { Snapshot } from "./sqlite.js";
 
 type Tail<F> = F extends (sql: Sql, ...rest: infer R) => infer T ? (...rest: R) => T : never;
 type Bound<M> = { [K in keyof M]: Tail<M[K]> };
@@ -24,6 +26,8 @@ type Bound<M> = { [K in keyof M]: Tail<M[K]> };
 export interface RegistryTarget {
   home: string;
   url?: string | null;
+  /** A SQLite registry file other than `<home>/orchard.db` (the copy `registry migrate` reads). */
+  file?: string;
   /** The host this process speaks for (ORCHARD_HOST, default the hostname; core decides). */
   host: string;
 }
@@ -35,6 +39,7 @@ export class Registry {
   readonly trust;
   readonly plans;
   readonly summaries;
+  readonly transfer;
   private readonly inside = new AsyncLocalStorage<{ open: boolean }>();
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -62,7 +67,13 @@ export class Registry {
       update: worktrees.updateWorktree,
       delete: worktrees.deleteWorktree,
     });
-    this.events = bind({ append: events.appendEvent, for: events.loadEventsFor, ofKind: events.loadEventsOfKind, count: events.countEventsOfKind });
+    this.events = bind({
+      append: events.appendEvent,
+      for: events.loadEventsFor,
+      ofKind: events.loadEventsOfKind,
+      count: events.countEventsOfKind,
+      countByHost: events.countEventsByHost,
+    });
     this.trust = bind({ has: trust.isTrusted, save: trust.saveTrust });
     this.plans = bind({
       insert: plans.insertPlan,
@@ -73,6 +84,7 @@ export class Registry {
       noteResult: plans.noteItemResult,
     });
     this.summaries = bind({ publish: summaries.publishSummary, load: summaries.loadSummaries });
+    this.transfer = bind({ dump: transfer.dumpRegistry, countHostRows: transfer.countHostRows, load: transfer.loadDump });
   }
 
   /**
@@ -84,8 +96,15 @@ export class Registry {
       const { openPostgres } = await import("./postgres.js");
       return new Registry(await openPostgres(target.url, target.host, hooks));
     }
-    const { openSqlite } = await import("./sqlite.js");
+    const { openSqlite, openSqliteFile } = await import("./sqlite.js");
+    if (target.file) return new Registry(await openSqliteFile(target.file, target.host, hooks));
     return new Registry(await openSqlite(target.home, target.host, hooks));
+  }
+
+  /** Copies a SQLite registry file to `dest` as one snapshot, reading the source only (see sqlite.ts). */
+  static async snapshot(source: string, dest: string): Promise<Snapshot> {
+    const { snapshotSqliteFile } = await import("./sqlite.js");
+    return snapshotSqliteFile(source, dest);
   }
 
   /** The host this registry speaks for. */

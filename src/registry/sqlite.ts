@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { RegistryError } from "./errors.js";
-import { migrate, type MigrationHooks } from "./migrations.js";
+import { MIGRATIONS, migrate, type MigrationHooks } from "./migrations.js";
 import type { Sql, Store } from "./sql.js";
 
 export const BUSY_TIMEOUT_MS = 5_000;
@@ -108,7 +108,36 @@ export async function openSqlite(home: string, host: string, hooks: MigrationHoo
   return openSqliteFile(registryPath(home), host, hooks);
 }
 
-/** Opens a SQLite registry file (a workspace's, or the source of `orchard registry migrate`). */
+/** What `snapshotSqliteFile` found at a path. */
+export type Snapshot = { kind: "registry"; version: number } | { kind: "not_registry"; detail: string };
+
+/**
+ * Copies a SQLite registry file to `dest` as one consistent snapshot (VACUUM INTO, through a
+ * read-only connection: the source's content is never changed, even by a migration), after
+ * checking that it is an Orchard registry this version can read. The copy is what gets migrated.
+ */
+export function snapshotSqliteFile(source: string, dest: string): Snapshot {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(source, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    const version = db.pragma("user_version", { simple: true }) as number;
+    const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
+    const missing = ["repos", "worktrees", "events", "plans", "plan_items", "trust"].filter((t) => !tables.has(t));
+    if (version < 1 || missing.length > 0) return { kind: "not_registry", detail: `no orchard tables (${missing.join(", ") || `schema version ${version}`})` };
+    if (version > MIGRATIONS.length)
+      return { kind: "not_registry", detail: `schema version ${version} is newer than this orchard (${MIGRATIONS.length}); upgrade orchard` };
+    db.prepare("VACUUM INTO ?").run(dest);
+    return { kind: "registry", version };
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? "";
+    if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT") return { kind: "not_registry", detail: `not a SQLite database (${code})` };
+    throw sqliteFailure(error, source);
+  } finally {
+    db?.close();
+  }
+}
+
+/** Opens a SQLite registry file (a workspace's, or the copy `orchard registry migrate` reads). */
 export async function openSqliteFile(path: string, host: string, hooks: MigrationHooks | null): Promise<Store> {
   const deadline = Date.now() + BUSY_TIMEOUT_MS;
   for (let attempt = 1; ; attempt++) {

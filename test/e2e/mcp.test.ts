@@ -64,6 +64,7 @@ describe("orchard mcp", () => {
         "orchard_list",
         "orchard_recycle",
         "orchard_hygiene",
+        "orchard_hygiene_fleet",
         "orchard_reap_orphans",
         "orchard_cleanup_plan",
         "orchard_cleanup_apply",

@@ -2,9 +2,12 @@
 // default, and PostgreSQL, a fleet's shared registry (skipped, with one loud line from the global
 // setup, when no server answers; see test/helpers/postgres.ts). Each test gets a fresh registry.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Registry, RegistryError } from "../../src/registry/index.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Registry, RegistryError, countsOf, hostsOf } from "../../src/registry/index.js";
 import { MIGRATIONS } from "../../src/registry/migrations.js";
-import { BACKENDS, HOST, REPO, schemaVersion, worktreeRow, type FreshRegistry } from "../helpers/registry-backends.js";
+import { BACKENDS, HOOKS, HOST, REPO, schemaVersion, worktreeRow, type FreshRegistry } from "../helpers/registry-backends.js";
 import { waitForLockWaiter } from "../helpers/postgres.js";
 import { RegistryProcess } from "../helpers/registry-process.js";
 
@@ -223,6 +226,64 @@ for (const backend of BACKENDS) {
         ["host-b", { worktrees: 3 }],
       ]);
       expect(await other.summaries.load("elsewhere")).toEqual([]);
+    });
+
+    it("counts a kind of event by the host that wrote it", async () => {
+      const other = await fresh.open("host-b");
+      const event = { kind: "preventable_duplicate" as const, repo: REPO.identity, handle: "h", task: null, owner: null, data: {} };
+      await registry.events.append(event);
+      await other.events.append(event);
+      await other.events.append(event);
+      await other.events.append({ ...event, kind: "created" });
+      expect(await registry.events.countByHost(REPO.identity, "preventable_duplicate")).toEqual({ [HOST]: 1, "host-b": 2 });
+      expect(await registry.events.countByHost("elsewhere", "preventable_duplicate")).toEqual({});
+    });
+
+    it("takes in another registry's dump in one write: ids remapped with their links, events in order, counts equal", async () => {
+      const home = mkdtempSync(join(tmpdir(), "orchard-source-"));
+      const source = await Registry.open({ home, host: "laptop" }, HOOKS);
+      try {
+        await source.repos.save({ ...REPO, identity: "file:/src/lib", name: "lib" });
+        const old = await source.worktrees.insert(worktreeRow("old", { repo: "file:/src/lib", lifecycle: "recycled" }));
+        const next = await source.worktrees.insert(worktreeRow("new", { repo: "file:/src/lib", recycledFrom: old.id }));
+        await source.worktrees.update(old.id, { supersededBy: next.id });
+        for (const kind of ["created", "recycled"] as const)
+          await source.events.append({
+            kind,
+            repo: "file:/src/lib",
+            handle: "new",
+            task: null,
+            owner: null,
+            data: { n: kind },
+            at: `2026-01-0${kind === "created" ? 1 : 2}T00:00:00.000Z`,
+          });
+        await source.plans.insert({ id: "p-1", createdAt: "2026-01-01T00:00:00.000Z", scope: "all", digest: "d", options: {}, skipped: [] }, [
+          { seq: 1, repo: "file:/src/lib", path: "/p", handle: "old", action: "remove", preconditions: {}, reasons: [], bytes: null },
+        ]);
+        await source.trust.save("file:/src/lib", "h1");
+        await source.summaries.publish("file:/src/lib", { backlog: { count: 1 } });
+        await registry.worktrees.insert(worktreeRow("mine")); // this registry's own rows shift every id
+        const dump = await source.transfer.dump();
+        expect(hostsOf(dump)).toEqual(["laptop"]);
+        expect(await registry.transfer.countHostRows(["laptop"], [])).toMatchObject({ worktrees: 0, events: 0 });
+        const repos = await registry.write(() => registry.transfer.load(dump, { renameRepo: (name) => `${name}-2` }));
+        expect(repos).toEqual([{ identity: "file:/src/lib", action: "inserted", name: "lib" }]);
+        expect(await registry.transfer.countHostRows(["laptop"], ["file:/src/lib"])).toEqual(countsOf(dump));
+        const laptop = await fresh.open("laptop");
+        const moved = await laptop.worktrees.byHandle("new");
+        expect(moved?.id).not.toBe(next.id);
+        const from = await laptop.worktrees.byId(moved?.recycledFrom as number);
+        expect(from).toMatchObject({ handle: "old", supersededBy: moved?.id, host: "laptop" });
+        expect((await laptop.events.for({ handle: "new" })).map((e) => [e.kind, e.at, e.host])).toEqual([
+          ["created", "2026-01-01T00:00:00.000Z", "laptop"],
+          ["recycled", "2026-01-02T00:00:00.000Z", "laptop"],
+        ]);
+        expect(await laptop.plans.items("p-1")).toMatchObject([{ handle: "old", state: "pending" }]);
+        expect(await laptop.trust.has("file:/src/lib", "h1")).toBe(true);
+      } finally {
+        await source.close();
+        rmSync(home, { recursive: true, force: true });
+      }
     });
 
     it("rolls a write back when it throws; a nested write joins the outer one", async () => {

@@ -4,7 +4,8 @@ import type { Command } from "commander";
 import { runWith } from "../run.js";
 import { table, short } from "../render.js";
 import { formatBytes } from "../../core/shared/format.js";
-import type { HygieneReport } from "../../core/hygiene/index.js";
+import { formatDuration } from "../../core/shared/duration.js";
+import type { FleetHygieneReport, HygieneReport } from "../../core/hygiene/index.js";
 import type { PlanResult, RunResult, ApplyResult, ItemView, Progress } from "../../core/cleanup/index.js";
 import type { Reason } from "../../core/shared/reasons.js";
 
@@ -61,6 +62,60 @@ export function renderHygiene(r: HygieneReport): string {
   const rest = ranked.filter(([, e]) => !e.atRisk);
   for (const [command, e] of [...atRisk, ...rest.slice(0, 5)]) lines.push(`  ${e.n}× ${command}`);
   if (rest.length > 5) lines.push(`  … and ${rest.length - 5} more suggestion(s) in --json`);
+  for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`);
+  if (r.html) lines.push(`html: ${r.html}`);
+  return lines.join("\n");
+}
+
+/** An age in whole seconds, largest unit first (`2h5m3s`). */
+const ageText = (ms: number): string => formatDuration(Math.floor(ms / 1000) * 1000);
+
+export function renderFleet(r: FleetHygieneReport): string {
+  const crossHost = r.duplicateTaskGroups.filter((g) => g.crossHost).length;
+  const lines = [
+    `fleet of ${r.hosts.length} host(s) (${r.hosts.join(", ")}) in ${r.repos.map((x) => x.name).join(", ")}: backlog ${r.backlog.count}, ${r.duplicateTaskGroups.length} duplicate task(s) (${crossHost} across hosts), ${r.preventableDuplicates.count} preventable duplicate(s)`,
+  ];
+  if (r.backlog.byHost.length)
+    lines.push(
+      "",
+      "backlog by host (each host's last published hygiene):",
+      table(
+        ["HOST", "REPO", "PUBLISHED", "AGE", "WORKTREES", "BACKLOG", "RECLAIMABLE", "NEEDS ACTION", "DISK"],
+        r.backlog.byHost.map((b) => [
+          b.host,
+          r.repos.find((x) => x.identity === b.repo)?.name ?? b.repo,
+          b.publishedAt,
+          ageText(b.ageMs),
+          String(b.summary.worktrees),
+          String(b.summary.backlog.count),
+          String(b.summary.backlog.reclaimable),
+          String(b.summary.backlog.needsAction),
+          b.summary.disk ? formatBytes(b.summary.disk.bytes) : "-",
+        ]),
+      ),
+    );
+  for (const g of r.duplicateTaskGroups) {
+    lines.push(
+      "",
+      `duplicate task ${g.task} ${g.crossHost ? `across ${g.hosts.join(", ")}` : `on ${g.hosts.join("")}`}: ${g.members.length} worktrees, ${g.live} live`,
+    );
+    lines.push(
+      table(
+        ["  HOST", "HANDLE", "OWNER", "LIFECYCLE", "LIVENESS", "LEASE UNTIL", "DISPOSITION"],
+        g.members.map((m) => [
+          `  ${m.host}`,
+          m.handle,
+          m.owner ?? "-",
+          m.lifecycle,
+          `${m.liveness.state} (${m.liveness.from})`,
+          m.expiresAt ?? "-",
+          m.disposition ?? "-",
+        ]),
+      ),
+    );
+  }
+  const byHost = Object.entries(r.preventableDuplicates.byHost).map(([h, n]) => `${h || "(before hosts)"} ${n}`);
+  lines.push("", `preventable duplicates: ${r.preventableDuplicates.count}${byHost.length ? ` (${byHost.join(", ")})` : ""}`);
   for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`);
   if (r.html) lines.push(`html: ${r.html}`);
   return lines.join("\n");
@@ -141,9 +196,11 @@ export function register(program: Command): void {
     .option("--disk", "measure bytes per worktree (hard links counted once)")
     .option("--disk-budget <duration>", "stop measuring after this long (default 5m)")
     .option("--html <file>", "also write a self-contained HTML page")
-    .action((opts: { allRepos?: boolean; disk?: boolean; diskBudget?: string; html?: string }, cmd: Command) =>
-      runWith(cmd, (o) => o.hygiene(opts), renderHygiene),
-    );
+    .option("--fleet", "across the hosts of a shared registry: duplicate tasks, preventable duplicates, each host's published backlog")
+    .action((opts: { allRepos?: boolean; disk?: boolean; diskBudget?: string; html?: string; fleet?: boolean }, cmd: Command) => {
+      const { fleet, ...rest } = opts;
+      return fleet ? runWith(cmd, (o) => o.hygieneFleet(rest), renderFleet) : runWith(cmd, (o) => o.hygiene(rest), renderHygiene);
+    });
 
   const cleanup = program.command("cleanup").description("plan, apply, resume or run a converging cleanup");
   const planOptions = (c: Command): Command =>

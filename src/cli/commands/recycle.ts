@@ -19,7 +19,7 @@ function renderLineage(r: LineageResult): string {
             : e.kind === "preventable_duplicate"
               ? `could have used ${(data.candidates ?? []).join(", ")}`
               : "";
-      return [e.at, e.kind.padEnd(21), e.handle ?? "-", e.owner ? `owner ${e.owner}` : "", detail].filter(Boolean).join("  ");
+      return [e.at, e.host ?? "-", e.kind.padEnd(21), e.handle ?? "-", e.owner ? `owner ${e.owner}` : "", detail].filter(Boolean).join("  ");
     })
     .join("\n");
 }

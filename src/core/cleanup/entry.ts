@@ -1,6 +1,6 @@
 // Entry points of hygiene and cleanup for the library (`Orchard`): scope (one repo or every repo
 // of the registry), a context for each repo a plan names, and validation of the apply options.
-import { hygiene, resolveScope, type HygieneOptions, type HygieneReport } from "../hygiene/index.js";
+import { hygiene, hygieneFleet, resolveScope, type FleetHygieneReport, type HygieneOptions, type HygieneReport } from "../hygiene/index.js";
 import { cleanupPlan, cleanupRun, type CleanupPlanOptions, type PlanResult, type RunResult } from "./cleanup.js";
 import { applyPlan, type ApplyResult, type Progress } from "./apply.js";
 import { requireDuration } from "../shared/validate.js";
@@ -42,6 +42,12 @@ async function scope(
 export async function runHygiene(source: ContextSource, repo: string | undefined, options: HygieneOptions): Promise<HygieneReport> {
   const s = await scope(source, repo, options.allRepos);
   return hygiene(s.ctxs, options, s.notes);
+}
+
+/** `hygiene --fleet`: this host's hygiene (published), then the report across the registry's hosts. */
+export async function runHygieneFleet(source: ContextSource, repo: string | undefined, options: HygieneOptions): Promise<FleetHygieneReport> {
+  const s = await scope(source, repo, options.allRepos);
+  return hygieneFleet(s.ctxs, options, s.notes);
 }
 
 export async function runCleanupPlan(source: ContextSource, repo: string | undefined, options: CleanupPlanOptions): Promise<PlanResult> {

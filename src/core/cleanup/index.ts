@@ -3,6 +3,6 @@
 export type { ApplyResult, ItemView, Progress } from "./apply.js";
 export { cleanupRun } from "./cleanup.js";
 export type { CleanupPlanOptions, PlanResult, RunResult } from "./cleanup.js";
-export { runCleanupApply, runCleanupPlan, runCleanupRun, runHygiene } from "./entry.js";
+export { runCleanupApply, runCleanupPlan, runCleanupRun, runHygiene, runHygieneFleet } from "./entry.js";
 export type { CleanupApplyOptions, ProgressListener } from "./entry.js";
 export type { CleanupAction, Includable, PlannedItem, Preconditions, SkippedWorktree } from "./plan.js";

@@ -7,7 +7,7 @@ import { formatBytes } from "../shared/format.js";
 
 export { formatBytes };
 
-const COLORS: Record<Disposition, string> = {
+export const COLORS: Record<Disposition, string> = {
   live: "#2e7d32",
   reclaimable: "#1565c0",
   reapable: "#6a1b9a",
@@ -43,11 +43,11 @@ export function text(value: unknown): string {
 }
 const attr = text;
 
-function badge(d: Disposition): string {
+export function badge(d: Disposition): string {
   return `<span class="badge" style="background:${COLORS[d]}">${d.replace("_", " ")}</span>`;
 }
 
-function card(label: string, value: string, hint = ""): string {
+export function card(label: string, value: string, hint = ""): string {
   return `<div class="card"><div class="value">${value}</div><div class="label">${text(label)}</div>${hint ? `<div class="hint">${text(hint)}</div>` : ""}</div>`;
 }
 
@@ -126,7 +126,7 @@ function commands(r: HygieneReport): string {
   return `<section><h2>What to run</h2><ul class="todo">${top.map(([c, n]) => `<li><code class="cmd">${text(c)}</code> <span class="muted">${n} worktree${n === 1 ? "" : "s"}</span></li>`).join("")}</ul></section>`;
 }
 
-const STYLE = `body{font:14px/1.4 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#1d1d1f;background:#f6f7f9}header{background:#1f3a2e;color:#fff;padding:18px 28px}header h1{margin:0;font-size:22px}header p{margin:4px 0 0;opacity:.8}main{padding:20px 28px}.cards{display:flex;flex-wrap:wrap;gap:12px;margin-bottom:18px}.card{background:#fff;border-radius:8px;padding:12px 16px;min-width:130px;box-shadow:0 1px 2px #0002}.card .value{font-size:24px;font-weight:600}.card .label{color:#555}.card .hint{color:#888;font-size:12px}section{background:#fff;border-radius:8px;padding:14px 18px;margin-bottom:18px;box-shadow:0 1px 2px #0002}h2{font-size:16px;margin:4px 0 10px}.grid2{display:grid;grid-template-columns:1fr 1fr;gap:18px}svg text{font-size:12px;fill:#333}svg .num{fill:#555}g.bar{cursor:pointer}.badge{color:#fff;border-radius:10px;padding:1px 8px;font-size:12px;white-space:nowrap}table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;padding:6px 8px;border-bottom:1px solid #eee}th{position:sticky;top:0;background:#fafafa}td.num{text-align:right;white-space:nowrap}.path{color:#666;font-size:12px;word-break:break-all}.name{font-weight:600}ul.reasons{margin:0;padding-left:16px;font-size:12px}code{font:12px ui-monospace,Menlo,Consolas,monospace;background:#f0f2f4;border-radius:4px;padding:1px 4px}code.cmd{display:inline-block;word-break:break-all;user-select:all}.muted{color:#888}.filters{display:flex;gap:8px;flex-wrap:wrap;align-items:center;margin-bottom:10px}.filters button{border:1px solid #ccc;background:#fff;border-radius:14px;padding:3px 10px;cursor:pointer}.filters button.on{color:#fff}.filters input{padding:4px 8px;border:1px solid #ccc;border-radius:6px;min-width:240px}tr.hidden{display:none}@media(max-width:900px){.grid2{grid-template-columns:1fr}}`;
+export const STYLE = `body{font:14px/1.4 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#1d1d1f;background:#f6f7f9}header{background:#1f3a2e;color:#fff;padding:18px 28px}header h1{margin:0;font-size:22px}header p{margin:4px 0 0;opacity:.8}main{padding:20px 28px}.cards{display:flex;flex-wrap:wrap;gap:12px;margin-bottom:18px}.card{background:#fff;border-radius:8px;padding:12px 16px;min-width:130px;box-shadow:0 1px 2px #0002}.card .value{font-size:24px;font-weight:600}.card .label{color:#555}.card .hint{color:#888;font-size:12px}section{background:#fff;border-radius:8px;padding:14px 18px;margin-bottom:18px;box-shadow:0 1px 2px #0002}h2{font-size:16px;margin:4px 0 10px}.grid2{display:grid;grid-template-columns:1fr 1fr;gap:18px}svg text{font-size:12px;fill:#333}svg .num{fill:#555}g.bar{cursor:pointer}.badge{color:#fff;border-radius:10px;padding:1px 8px;font-size:12px;white-space:nowrap}table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;padding:6px 8px;border-bottom:1px solid #eee}th{position:sticky;top:0;background:#fafafa}td.num{text-align:right;white-space:nowrap}.path{color:#666;font-size:12px;word-break:break-all}.name{font-weight:600}ul.reasons{margin:0;padding-left:16px;font-size:12px}code{font:12px ui-monospace,Menlo,Consolas,monospace;background:#f0f2f4;border-radius:4px;padding:1px 4px}code.cmd{display:inline-block;word-break:break-all;user-select:all}.muted{color:#888}.filters{display:flex;gap:8px;flex-wrap:wrap;align-items:center;margin-bottom:10px}.filters button{border:1px solid #ccc;background:#fff;border-radius:14px;padding:3px 10px;cursor:pointer}.filters button.on{color:#fff}.filters input{padding:4px 8px;border:1px solid #ccc;border-radius:6px;min-width:240px}tr.hidden{display:none}@media(max-width:900px){.grid2{grid-template-columns:1fr}}`;
 
 const SCRIPT = `(function(){var active=null;var rows=[].slice.call(document.querySelectorAll('tbody tr'));var q=document.getElementById('q');var buttons=[].slice.call(document.querySelectorAll('[data-filter]'));function apply(){var s=(q.value||'').toLowerCase();var shown=0;rows.forEach(function(r){var ok=(!active||r.getAttribute('data-disposition')===active)&&(!s||r.getAttribute('data-search').indexOf(s)>=0);r.classList.toggle('hidden',!ok);if(ok)shown++;});document.getElementById('shown').textContent=shown+' of '+rows.length+' shown';document.querySelectorAll('.filters button').forEach(function(b){var on=b.getAttribute('data-filter')===active;b.classList.toggle('on',on);b.style.background=on?b.getAttribute('data-color'):'';});}buttons.forEach(function(b){b.addEventListener('click',function(){var f=b.getAttribute('data-filter');active=(active===f||f==='all')?null:f;apply();});});q.addEventListener('input',apply);apply();})();`;
 

@@ -12,6 +12,7 @@ import { cleanupBacklog, duplicateTaskGroups, patchEquivalentGroups, summarize, 
 import { countRevs } from "../../git/read.js";
 import { listRootEntries, readHuskFacts, type KnownRepo } from "./husk.js";
 import { measureFleet } from "./disk.js";
+import { publishSummaries } from "./publish.js";
 import { readLiveness } from "../facts/index.js";
 import { readProcessCwds } from "../shared/process.js";
 import { requireDuration } from "../shared/validate.js";
@@ -166,7 +167,11 @@ export async function hygiene(ctxs: Ctx[], options: HygieneOptions, scopeNotes: 
     cleanupBacklog: cleanupBacklog(worktrees, fleet.disk ? fleet.disk.backlogBytes : null),
     notes: [...scopeNotes, ...fleet.notes],
   };
-  if (options.html) report.html = await writeHtml(options.html, report);
+  await publishSummaries(ctxs, report);
+  if (options.html) {
+    const { renderHygieneHtml } = await import("./html.js"); // the renderer loads for --html only
+    report.html = writeHtml(options.html, (path) => renderHygieneHtml({ ...report, html: path }));
+  }
   return report;
 }
 
@@ -207,11 +212,10 @@ async function preventableDuplicates(ctxs: Ctx[]): Promise<HygieneReport["preven
   return { count, recent: recent.slice(0, 20) };
 }
 
-/** Writes the page atomically (temporary file, then rename); returns its absolute path. */
-async function writeHtml(file: string, report: HygieneReport): Promise<string> {
+/** Writes an HTML page atomically (a fresh temporary file, then rename); `render` gets its absolute path, which is returned. */
+export function writeHtml(file: string, render: (path: string) => string): string {
   const path = resolve(file);
-  const { renderHygieneHtml } = await import("./html.js"); // the renderer loads for --html only
-  const html = renderHygieneHtml({ ...report, html: path });
+  const html = render(path);
   try {
     writeFileAtomic(path, html);
   } catch (error) {

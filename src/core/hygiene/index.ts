@@ -6,15 +6,22 @@ export { readGitPointer, readHuskFacts, readHuskUniqueIgnored } from "./husk.js"
 export type { KnownRepo } from "./husk.js";
 export { assessFleet, hygiene, resolveScope } from "./hygiene.js";
 export type { Fleet, HygieneOptions } from "./hygiene.js";
+export { crossHostGroups, hygieneFleet } from "./fleet-report.js";
+export { summaryOf } from "./publish.js";
 export type {
+  CrossHostGroup,
+  CrossHostMember,
   DiskSummary,
   Disposition,
+  FleetHygieneReport,
+  HostBacklog,
   DuplicateTaskGroup,
   HuskFacts,
   HygieneReport,
   HygieneSummary,
   HygieneWorktree,
   PatchEquivalentGroup,
+  PublishedSummary,
   Subject,
   Suggestion,
 } from "./types.js";

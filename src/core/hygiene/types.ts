@@ -2,6 +2,8 @@
 import type { Facts } from "../shared/types.js";
 import type { Reason } from "../shared/reasons.js";
 import type { RepoSummary } from "../inspect/index.js";
+import type { Lifecycle } from "../../registry/index.js";
+import type { LivenessState, LivenessSignalCode } from "../shared/types.js";
 
 export const DISPOSITIONS = ["live", "reclaimable", "reapable", "needs_salvage", "idle", "missing", "husk", "unknown"] as const;
 export type Disposition = (typeof DISPOSITIONS)[number];
@@ -136,6 +138,81 @@ export interface HygieneReport {
     }[];
   };
   cleanupBacklog: { count: number; bytes: number | null; byDisposition: Partial<Record<Disposition, BacklogBucket>> };
+  notes: Reason[];
+  html?: string;
+}
+
+/** A host's summary of one repo, as `hygiene` publishes it (publish.ts). */
+export interface PublishedSummary {
+  generatedAt: string;
+  worktrees: number;
+  managed: number;
+  foreign: number;
+  byDisposition: Record<Disposition, number>;
+  /**
+   * The cleanup backlog: `reclaimable` what cleanup or reap-orphans converge as it is (reclaimable,
+   * reapable, missing, husk); `needsAction` work nobody else has (needs_salvage). `bytes` what
+   * removing each would free, null unless every member was measured.
+   */
+  backlog: { count: number; reclaimable: number; needsAction: number; bytes: number | null };
+  /** Allocated and apparent bytes of the repo's measured worktrees (a file hard-linked between two counts in each); null without --disk. */
+  disk: { bytes: number; apparentBytes: number; measured: number; unmeasured: number } | null;
+  duplicateTaskGroups: number;
+  /** This host's preventable duplicates in the repo, all time. */
+  preventableDuplicates: number;
+}
+
+export type PreventableEvent = HygieneReport["preventableDuplicates"]["recent"][number];
+
+/** One current row of a duplicate-task group across the fleet (`hygiene --fleet`). */
+export interface CrossHostMember {
+  host: string;
+  handle: string;
+  path: string;
+  branch: string;
+  owner: string | null;
+  lifecycle: Lifecycle;
+  heartbeatAt: string | null;
+  expiresAt: string | null;
+  /** This host's members: from this run's facts; another host's: its lease's heartbeat alone. */
+  liveness: { state: LivenessState; signals: { code: LivenessSignalCode; detail: string }[]; from: "facts" | "heartbeat" };
+  /** This host's members: the disposition of this run's report; null for another host's. */
+  disposition: Disposition | null;
+}
+
+/** Current rows of one repo sharing a canonical task, on any hosts, two or more. No canonical member: the work a member holds is a fact only its host can read. */
+export interface CrossHostGroup {
+  repo: string;
+  task: string;
+  hosts: string[];
+  /** Members on two or more hosts. */
+  crossHost: boolean;
+  /** Members whose liveness is live. */
+  live: number;
+  members: CrossHostMember[];
+}
+
+/** A host's last published summary of a repo and how old it is (clamped at 0 when the clocks disagree). */
+export interface HostBacklog {
+  host: string;
+  repo: string;
+  publishedAt: string;
+  ageMs: number;
+  summary: PublishedSummary;
+}
+
+export interface FleetHygieneReport {
+  ok: true;
+  generatedAt: string;
+  /** The host that made the report (its summaries were published just before). */
+  host: string;
+  repos: { identity: string; name: string }[];
+  /** Every host seen in the rows, events and summaries of the repos in scope. */
+  hosts: string[];
+  duplicateTaskGroups: CrossHostGroup[];
+  preventableDuplicates: { count: number; byHost: Record<string, number>; recent: (PreventableEvent & { host: string | null })[] };
+  /** The sum of each host's last published backlog; `bytes` null unless every host measured its backlog. */
+  backlog: { count: number; bytes: number | null; byHost: HostBacklog[] };
   notes: Reason[];
   html?: string;
 }

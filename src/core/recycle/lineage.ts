@@ -1,6 +1,9 @@
 // `orchard lineage <handle|task>` (SPEC §3.5): the append-only events of a handle or a task,
 // oldest first; they survive removal. A handle's lineage follows recycles both ways, so asking
-// about either end of a recycle shows the events of every handle in that chain.
+// about either end of a recycle shows the events of every handle in that chain. On a shared
+// registry it spans the fleet: each event names the host that wrote it, and events are ordered by
+// their time (then id), since ids say only when an event reached the registry (a migrated host's
+// history arrives after events it predates).
 import type { EventKind, EventRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
 import { canonicalTask } from "../shared/task.js";
@@ -13,6 +16,8 @@ export interface LineageEvent {
   task: string | null;
   owner: string | null;
   data: Record<string, unknown>;
+  /** The host that wrote it (null only for events written before hosts existed). */
+  host: string | null;
 }
 
 export interface LineageResult {
@@ -46,6 +51,8 @@ export async function lineage(ctx: Ctx, options: { target: string }): Promise<Li
       queue.push(...linked(event));
     }
   }
-  const events = [...found.values()].sort((a, b) => a.id - b.id).map(({ at, kind, handle, task, owner, data }) => ({ at, kind, handle, task, owner, data }));
+  const events = [...found.values()]
+    .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id - b.id))
+    .map(({ at, kind, handle, task, owner, data, host }) => ({ at, kind, handle, task, owner, data, host }));
   return { ok: true, events };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assessLiveness, type LivenessInput } from "./liveness.js";
+import { assessLiveness, assessRemoteLease, type LivenessInput } from "./liveness.js";
 
 const now = Date.parse("2026-06-01T12:00:00Z");
 const base: LivenessInput = { lease: null, pids: [], lockOwnerUnknown: false, inside: [], now };
@@ -57,5 +57,19 @@ describe("assessLiveness", () => {
     const verdict = assessLiveness({ ...base, ...input });
     expect(verdict.state).toBe(state);
     expect(verdict.signals.map((s) => s.code)).toEqual(signals);
+  });
+});
+
+describe("assessRemoteLease (another host's row: its heartbeat alone)", () => {
+  const row = { owner: "agent", pid: 42 };
+  it.each<[string, Parameters<typeof assessRemoteLease>[0], string, string[]]>([
+    ["no lease", { owner: null, pid: null, heartbeatAt: null, ttlMs: null }, "none", []],
+    ["fresh heartbeat (its pid is not looked at)", { ...row, ...fresh }, "live", ["lease_live"]],
+    ["expired heartbeat", { ...row, ...stale }, "dead", ["lease_expired"]],
+    ["a lease without a heartbeat", { ...row, heartbeatAt: null, ttlMs: null }, "unknown", ["lease_unknown"]],
+  ])("%s → %s", (_name, input, state, codes) => {
+    const result = assessRemoteLease(input, now);
+    expect(result.state).toBe(state);
+    expect(result.signals.map((s) => s.code)).toEqual(codes);
   });
 });

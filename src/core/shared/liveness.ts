@@ -108,3 +108,18 @@ export function assessLiveness(input: LivenessInput): Liveness {
   if (!input.lease && input.pids.length === 0) return { state: "none", signals };
   return { state: "dead", signals };
 }
+
+/**
+ * Liveness of another host's row (SPEC §5): its lease's heartbeat TTL alone, since its processes
+ * cannot be seen from here. A lease without a heartbeat lives as long as a pid nobody here can
+ * check: unknown.
+ */
+export function assessRemoteLease(row: { owner: string | null; pid: number | null; heartbeatAt: string | null; ttlMs: number | null }, now: number): Liveness {
+  if (row.owner === null && row.pid === null) return { state: "none", signals: [] };
+  const expires = leaseExpiresAt(row);
+  if (expires === null) return { state: "unknown", signals: [{ code: "lease_unknown", detail: "a lease without a heartbeat, on another host" }] };
+  const at = new Date(expires).toISOString();
+  return expires > now
+    ? { state: "live", signals: [{ code: "lease_live", detail: `heartbeat valid until ${at}` }] }
+    : { state: "dead", signals: [{ code: "lease_expired", detail: `expired ${at}` }] };
+}

@@ -117,6 +117,8 @@ export const REASON_TEXT = {
   budget_exhausted: "--budget ran out; resume the plan to continue",
   in_progress_elsewhere: "another cleanup is applying this item right now",
   removal_interrupted: "a removal was interrupted; finishing it loses nothing that the plan had not checked",
+  // registry migrate
+  host_rows_present: "the destination registry already holds rows of the source's hosts (migrated before, or the host already writes there)",
 } as const;
 
 export type ReasonCode = keyof typeof REASON_TEXT;
