@@ -8,6 +8,7 @@ import { resolveRepo, type RepoContext } from "./shared/repo.js";
 import { canonicalTask } from "./shared/task.js";
 import { HOST } from "./shared/process.js";
 import { defaultHome, openWorkspace, type Ctx, type Workspace } from "./shared/context.js";
+import { finishTrash, flushBackground } from "./shared/trash.js";
 import type { AddOptions, AddResult, AdoptOptions, AdoptResult } from "./admission/index.js";
 import type { ReleaseOptions, HeartbeatOptions, LeaseResult } from "./lifecycle/index.js";
 import type { StatusResult, ListResult } from "./inspect/index.js";
@@ -74,6 +75,7 @@ export class Orchard {
     const workspace = openWorkspace(options.home ?? defaultHome(), options.home !== undefined || Boolean(process.env.ORCHARD_HOME));
     const url = registryUrl(options.registry ?? (process.env.ORCHARD_REGISTRY || undefined));
     const hooks = { canonicalTask };
+    finishTrash(workspace.home); // what a crashed removal left (trash.ts)
     try {
       const registry = await Registry.open({ home: workspace.home, url, host: HOST }, hooks);
       return new Orchard(registry, workspace, resolve(options.repo ?? process.cwd()));
@@ -261,7 +263,13 @@ export class Orchard {
     return installHooks({ ...rest, primary });
   }
 
+  /** Starts the work queued to run after an answer (deleting trashed worktrees, refreshing new indexes) in one detached process. */
+  flushBackground(): void {
+    flushBackground(this.workspace.home);
+  }
+
   async close(): Promise<void> {
+    this.flushBackground();
     await this.registry.close();
   }
 }

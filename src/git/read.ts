@@ -64,6 +64,17 @@ export async function readRefs(cwd: string, patterns: readonly string[]): Promis
   return parseRefs(r.stdout);
 }
 
+/** Refs under `patterns` that name a commit → that commit, in one process (no upstream tracking computed). */
+export async function readCommitRefs(cwd: string, patterns: readonly string[]): Promise<Map<string, string>> {
+  const r = await git(["for-each-ref", "--format=%(objecttype) %(objectname) %(refname)", "--", ...patterns], { cwd });
+  const refs = new Map<string, string>();
+  for (const line of r.stdout.split("\n")) {
+    const m = /^commit ([0-9a-f]{40}(?:[0-9a-f]{24})?) (.+)$/.exec(line);
+    if (m) refs.set(m[2] as string, m[1] as string);
+  }
+  return refs;
+}
+
 export async function readConfig(cwd: string, key: string): Promise<string | null> {
   const r = await git(["config", "--get", key], { cwd, ok: [0, 1] });
   return r.exitCode === 0 ? r.stdout.replace(/\n$/, "") : null;

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import { readLsofCwds, readPsStart } from "../../git/ps.js";
+import { ownChildren } from "../../git/run.js";
 
 /**
  * The host this process speaks for: ORCHARD_HOST, default the hostname. Every registry row and
@@ -188,10 +189,12 @@ export function treatAsSelf(pids: readonly number[]): void {
   for (const pid of pids) self.add(pid);
 }
 
-/** Pids whose cwd is `dir` or below it (realpath form expected on both sides), this call's own excepted. */
+/** Pids whose cwd is `dir` or below it (realpath form expected on both sides), this call's own (and
+ * the git processes it has running) excepted. */
 export function processesInside(cwds: Map<number, string>, dir: string): number[] {
   const prefix = dir.endsWith("/") ? dir : `${dir}/`;
   const pids: number[] = [];
-  for (const [pid, cwd] of cwds) if ((cwd === dir || cwd.startsWith(prefix)) && !self.has(pid)) pids.push(pid);
+  const children = ownChildren();
+  for (const [pid, cwd] of cwds) if ((cwd === dir || cwd.startsWith(prefix)) && !self.has(pid) && !children.has(pid)) pids.push(pid);
   return pids;
 }
