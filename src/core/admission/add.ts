@@ -13,7 +13,7 @@ import { newLease, leaseLockText, type LeaseFields } from "../shared/lease.js";
 import { compareStartTime, HOST, pidState, readStartTime } from "../shared/process.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import { resolveBase, resultFor, validateAdd, SKIPPED_BOOTSTRAP, type AddOptions, type AddRequest, type AddResult } from "../shared/request.js";
-import { readSnapshot, factsOf } from "../facts/index.js";
+import { readOneFacts } from "../facts/index.js";
 import { assessExact } from "./verdict.js";
 import { createWorktree, repairCreating, recoverFromIdentityFile, renewLease } from "./create.js";
 import { findCandidates } from "./candidates.js";
@@ -79,8 +79,7 @@ async function exactHandle(
     return { ...created, notes: [...notes, reason("recreated_missing"), ...created.notes] };
   }
   if (!entry) return resultFor(request, "refused", { row, reasons: [reason("path_occupied", { path: row.path })], notes });
-  const snapshot = await readSnapshot(ctx.repo, ctx.registry, listing);
-  const facts = await factsOf(snapshot, entry, row, { full: true });
+  const { facts } = await readOneFacts(ctx.repo, ctx.registry, { entry, row, listing });
   const verdict = assessExact(facts, request2exact(request), { strict: false });
   const allNotes = [...notes, ...verdict.notes];
   if (verdict.reasons.length > 0) return resultFor(request, "refused", { row, head: facts.head, reasons: verdict.reasons, notes: allNotes });

@@ -41,13 +41,10 @@ export interface Snapshot {
 /** `listing`: the `git worktree list` this command already read (same lock, nothing changed since). */
 export async function readSnapshot(repo: RepoContext, registry: Registry, listing?: WorktreeEntry[]): Promise<Snapshot> {
   const cwds = await readProcessCwds(); // first, before our own git children start
-  const [all, refList, defaultBranch] = await Promise.all([
-    listing ?? readWorktrees(repo.primary),
-    readRefs(repo.primary, ["refs/heads", "refs/remotes"]),
-    readDefaultBranch(repo),
-  ]);
+  const [all, refList] = await Promise.all([listing ?? readWorktrees(repo.primary), readRefs(repo.primary, ["refs/heads", "refs/remotes"])]);
   const entries = all.slice(1).filter((e) => !e.bare);
   const refs = new Map(refList.map((r) => [r.ref, r]));
+  const defaultBranch = await readDefaultBranch(repo, refs);
   const targets = defaultBranch ? targetRefs(repo, defaultBranch.name, new Set(refs.keys())) : [];
   const rows = await registry.worktrees.current(repo.identity);
   // rows git no longer lists still have a branch tip: walk from it too, or its count would read 0
@@ -159,6 +156,8 @@ export const MISSING_DIRTY: NonNullable<Facts["dirty"]> = { tracked: 0, untracke
 
 export interface FactsOptions {
   full: boolean;
+  /** The worktree's dirty facts already under way (readOneFacts), instead of reading them now. */
+  dirty?: Promise<NonNullable<Facts["dirty"]>> | null;
 }
 
 /** Facts of one worktree (a git entry, a registry row, or both). */
@@ -196,10 +195,27 @@ export async function factsOf(snapshot: Snapshot, entry: WorktreeEntry | null, r
     prunable: entry?.prunable ?? null,
   };
   if (options.full) {
-    facts.dirty = missing || !admin ? (missing ? MISSING_DIRTY : null) : await readDirty(snapshot.repo, path, admin);
+    facts.dirty = missing || !admin ? (missing ? MISSING_DIRTY : null) : await (options.dirty ?? readDirty(snapshot.repo, path, admin));
     facts.merged = head ? await readMerged(snapshot, head) : null;
   }
   return facts;
+}
+
+/**
+ * Full facts of one worktree (status, adoption): its `git status`, the costly part, runs beside
+ * the snapshot's processes instead of after them. `listing`: as for readSnapshot.
+ */
+export async function readOneFacts(
+  repo: RepoContext,
+  registry: Registry,
+  target: { entry: WorktreeEntry | null; row: WorktreeRow | null; listing?: WorktreeEntry[] | undefined },
+): Promise<{ facts: Facts; snapshot: Snapshot }> {
+  const path = target.entry?.path ?? target.row?.path ?? null;
+  const admin = path === null ? undefined : readAdminDirs(repo.commonDir).get(path);
+  const dirty = path !== null && admin && existsSync(path) ? readDirty(repo, path, admin) : null;
+  dirty?.catch(() => undefined); // awaited in factsOf; a failed snapshot must not leave it unhandled
+  const snapshot = await readSnapshot(repo, registry, target.listing);
+  return { facts: await factsOf(snapshot, target.entry, target.row, { full: true, dirty }), snapshot };
 }
 
 function latest(a: string | null, b: string | null): string | null {

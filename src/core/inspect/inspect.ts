@@ -1,5 +1,5 @@
 // `status` and `list` (SPEC §3.3): read-only, no lock taken.
-import { readSnapshot, factsOf, listFacts } from "../facts/index.js";
+import { readSnapshot, readOneFacts, listFacts } from "../facts/index.js";
 import { resolveTarget } from "../shared/target.js";
 import { takeListing } from "../shared/repo.js";
 import type { Ctx } from "../shared/context.js";
@@ -12,8 +12,8 @@ export interface StatusResult {
 
 export async function status(ctx: Ctx, options: { target: string }): Promise<StatusResult> {
   const target = await resolveTarget(ctx, options.target, takeListing(ctx.repo));
-  const snapshot = await readSnapshot(ctx.repo, ctx.registry, target.listing);
-  return { ok: true, worktree: await factsOf(snapshot, target.entry, target.row, { full: true }) };
+  const { facts } = await readOneFacts(ctx.repo, ctx.registry, target);
+  return { ok: true, worktree: facts };
 }
 
 export interface RepoSummary {

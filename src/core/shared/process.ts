@@ -100,6 +100,8 @@ export class ProcessCwds extends Map<number, string> {
   readonly unseen: number[] = [];
   /** "pid command" of each unseen process, for the message that names them. */
   readonly unseenNames: string[] = [];
+  /** Processes this one had running at some moment of the scan (its own git children): never "inside". */
+  readonly ours = new Set<number>();
 }
 
 /** The unseen processes named for a message: "4242 postgres, 4243 sshd" (at most five). */
@@ -155,8 +157,15 @@ function readCwd(root: string, entry: string): string | undefined {
 
 /** The cwd of every process we can see (and the pids we cannot), or null when the process table cannot be read. */
 export async function readProcessCwds(): Promise<Map<number, string> | null> {
-  if (process.platform === "darwin") return readLsofCwds();
-  if (process.platform !== "linux") return null;
+  const before = [...ownChildren()];
+  const scanned = process.platform === "darwin" ? await readLsofCwds() : process.platform === "linux" ? scanProc() : null;
+  if (scanned === null) return null;
+  const cwds = scanned instanceof ProcessCwds ? scanned : new ProcessCwds(scanned);
+  for (const pid of [...before, ...ownChildren()]) cwds.ours.add(pid); // a child may exit mid-scan, another start
+  return cwds;
+}
+
+function scanProc(): ProcessCwds | null {
   const root = procRoot();
   const cwds = new ProcessCwds();
   let entries: string[];
@@ -194,7 +203,7 @@ export function treatAsSelf(pids: readonly number[]): void {
 export function processesInside(cwds: Map<number, string>, dir: string): number[] {
   const prefix = dir.endsWith("/") ? dir : `${dir}/`;
   const pids: number[] = [];
-  const children = ownChildren();
-  for (const [pid, cwd] of cwds) if ((cwd === dir || cwd.startsWith(prefix)) && !self.has(pid) && !children.has(pid)) pids.push(pid);
+  const ours = cwds instanceof ProcessCwds ? cwds.ours : ownChildren();
+  for (const [pid, cwd] of cwds) if ((cwd === dir || cwd.startsWith(prefix)) && !self.has(pid) && !ours.has(pid)) pids.push(pid);
   return pids;
 }
