@@ -8,7 +8,7 @@ import { spawnDetached } from "./run.js";
 
 export interface IndexRefresh {
   worktree: string;
-  /** The worktree's index file and its mtime when the caller saw it: a changed index is left alone. */
+  /** The worktree's index file and its mtime when the caller saw it: a changed (or locked) index is left alone. */
   index: string;
   mtimeMs: number;
   /** Epoch ms before which the refresh would leave the checkout's files racily clean. */
@@ -35,7 +35,7 @@ async function refresh(r) {
   await new Promise((done) => setTimeout(done, Math.max(0, r.notBefore - Date.now())));
   let st;
   try { st = fs.statSync(r.index); } catch { return; }
-  if (st.mtimeMs !== r.mtimeMs) return;
+  if (st.mtimeMs !== r.mtimeMs || fs.existsSync(r.index + ".lock")) return;
   spawnSync("git", ["update-index", "-q", "--refresh"], { cwd: r.worktree, stdio: "ignore", timeout: 120000 });
 }
 async function purge() {

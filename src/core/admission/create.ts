@@ -13,6 +13,7 @@ import { leaseLockText, newLease, writeLock, type LeaseFields } from "../shared/
 import { resultFor, type AddRequest, type AddResult } from "../shared/request.js";
 import { runBootstrap } from "../bootstrap/index.js";
 import { releaseMutationLockEarly } from "../shared/mutation-lock.js";
+import { refreshIndexSoon } from "../shared/index-refresh.js";
 import { changedCount, readDirty } from "../facts/index.js";
 import { canonicalTask } from "../shared/task.js";
 import { heldReasons, taskHolders, taskLockKey, TaskHeld } from "./exclusive.js";
@@ -86,6 +87,7 @@ export async function createWorktree(
   }
   releaseMutationLockEarly(repo.commonDir); // the worktree is locked and active: bootstrap needs no repo lock
   const bootstrap = await runBootstrap(ctx, row, { enabled: request.bootstrap });
+  await refreshIndexSoon(ctx, row.path);
   const head = await resolveCommit(row.path, "HEAD");
   const result = resultFor(request, "created", { row: bootstrap.row, head, bootstrap: bootstrap.report });
   if (bootstrap.report.status === "failed")

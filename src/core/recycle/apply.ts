@@ -19,6 +19,7 @@ import type { RecycleProof } from "./verdict.js";
 import type { Base } from "../shared/request.js";
 import type { Facts } from "../shared/types.js";
 import { requireInsideWorkspace, requireLinkedWorktree } from "../shared/linked.js";
+import { refreshIndexSoon } from "../shared/index-refresh.js";
 
 type Lineage = NonNullable<AddResult["lineage"]>;
 
@@ -137,6 +138,7 @@ export async function applyRecycle(ctx: Ctx, request: AddRequest, base: Base, pr
   writeRowIdentity(admin, row);
   releaseMutationLockEarly(repo.commonDir); // the worktree is locked and recorded: bootstrap needs no repo lock
   const bootstrap = await runBootstrap(ctx, row, { enabled: request.bootstrap, ...(keep !== null ? { reuse: keep } : {}) });
+  await refreshIndexSoon(ctx, row.path);
   const result = resultFor(request, "recycled", { row: bootstrap.row, head: await resolveCommit(row.path, "HEAD"), bootstrap: bootstrap.report, lineage });
   if (bootstrap.report.status === "failed")
     return { ...result, ok: false, error: { code: "bootstrap_failed", message: bootstrap.message ?? "a bootstrap step failed" } };
