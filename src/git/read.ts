@@ -180,6 +180,66 @@ export async function readMergeTree(
   return r.exitCode === 0 ? { tree: tree.trim(), clean: true } : { clean: false, conflicts: [...new Set(paths.filter(Boolean))] };
 }
 
+/**
+ * Many `merge-tree --write-tree` merges in one process (`--stdin`; a git without it refuses the
+ * option and the caller falls back to readMergeTree). Each pair's merged tree, or null when it conflicts.
+ * Throws GitError when git refuses the batch (e.g. unrelated histories: fatal for the whole run).
+ */
+export async function readMergeTrees(cwd: string, pairs: readonly { target: string; branch: string }[]): Promise<(string | null)[]> {
+  if (pairs.length === 0) return [];
+  const input = pairs.map((p) => `${p.target} ${p.branch}\n`).join("");
+  const r = await git(["merge-tree", "--write-tree", "--stdin", "-z", "--name-only", "--no-messages"], { cwd, input });
+  // per merge: <1 clean | 0 conflicted> NUL <tree> NUL (<conflicted path> NUL)* NUL
+  const tokens = r.stdout.split("\0");
+  const trees: (string | null)[] = [];
+  let i = 0;
+  while (trees.length < pairs.length) {
+    const status = tokens[i++];
+    const tree = tokens[i++] ?? "";
+    if ((status !== "0" && status !== "1") || !/^[0-9a-f]{40,64}$/.test(tree))
+      throw new Error(`git merge-tree --stdin: unexpected output near merge ${trees.length + 1}`);
+    while (i < tokens.length && tokens[i] !== "") i++;
+    i++;
+    trees.push(status === "1" ? tree : null);
+  }
+  return trees;
+}
+
+/**
+ * Stable patch-ids of single commits (each against its first parent, as `git cherry` compares
+ * them: no rename detection), in two processes. A commit whose diff holds a binary file, or that
+ * has no patch-id (an empty diff, a mode change only), maps to null: unknown, the caller asks git
+ * cherry instead. `--full-index` so that binary changes could never look alike by abbreviation.
+ */
+export async function readCommitPatchIds(cwd: string, commits: readonly string[]): Promise<Map<string, string | null>> {
+  const ids = new Map<string, string | null>(commits.map((c) => [c, null]));
+  if (commits.length === 0) return ids;
+  const diff = await git(["diff-tree", "--stdin", "-p", "--root", "--no-renames", "--full-index", "--no-color", "--no-ext-diff"], {
+    cwd,
+    input: commits.join("\n") + "\n",
+    timeoutMs: 300_000,
+  });
+  const binary = new Set<string>();
+  let current = "";
+  for (const line of diff.stdout.split("\n")) {
+    if (/^[0-9a-f]{40,64}$/.test(line)) current = line;
+    else if (line.startsWith("Binary files ") || line.startsWith("GIT binary patch")) binary.add(current);
+  }
+  const relabelled = diff.stdout.replace(/^([0-9a-f]{40,64})$/gm, "commit $1");
+  const r = await git(["patch-id", "--stable"], { cwd, input: relabelled, timeoutMs: 300_000 });
+  for (const line of r.stdout.split("\n")) {
+    const [patchId, commit] = line.split(" ");
+    if (patchId && commit && ids.has(commit) && !binary.has(commit)) ids.set(commit, patchId);
+  }
+  return ids;
+}
+
+/** `merge-base --octopus`: a commit every one of `commits` descends from, or null when they share none. */
+export async function readOctopusBase(cwd: string, commits: readonly string[]): Promise<string | null> {
+  const r = await git(["merge-base", "--octopus", "--end-of-options", ...commits], { cwd, ok: [0, 1] });
+  return r.exitCode === 0 ? (r.stdout.split("\n")[0]?.trim() ?? null) || null : null;
+}
+
 /** The stable patch-id of the cumulative diff `from..to`, or null for an empty diff. */
 export async function readPatchId(cwd: string, from: string, to: string): Promise<string | null> {
   const diff = await git(["diff", "--no-color", "--no-ext-diff", "--end-of-options", from, to], { cwd });

@@ -14,7 +14,8 @@ import { assessLiveness, type PidProbe } from "../shared/liveness.js";
 import { HOST, compareStartTime, pidState, processesInside, readProcessCwds, readStartTime, unseenDescription, unseenProcesses } from "../shared/process.js";
 import { readDefaultBranch, targetRefs, type DefaultBranch, type RepoContext } from "../shared/repo.js";
 import { readMerged } from "./merged.js";
-import { mapLimit, DEFAULT_PARALLELISM } from "../shared/pool.js";
+import { readMergedAll, type MergedFact } from "./merged-batch.js";
+import { mapLimit, STATUS_PARALLELISM } from "../shared/pool.js";
 import { readFingerprintBasis, readFingerprintFacts, type FingerprintBasis } from "../bootstrap/index.js";
 import type { Facts, LockOwnerFacts } from "../shared/types.js";
 import { realOrAbsolute } from "../shared/paths.js";
@@ -158,6 +159,8 @@ export interface FactsOptions {
   full: boolean;
   /** The worktree's dirty facts already under way (readOneFacts), instead of reading them now. */
   dirty?: Promise<NonNullable<Facts["dirty"]>> | null;
+  /** Merged facts of every head, batched (listFacts), instead of proving this head alone. */
+  merged?: Promise<Map<string, MergedFact | Error> | null>;
 }
 
 /** Facts of one worktree (a git entry, a registry row, or both). */
@@ -196,7 +199,7 @@ export async function factsOf(snapshot: Snapshot, entry: WorktreeEntry | null, r
   };
   if (options.full) {
     facts.dirty = missing || !admin ? (missing ? MISSING_DIRTY : null) : await (options.dirty ?? readDirty(snapshot.repo, path, admin));
-    facts.merged = head ? await readMerged(snapshot, head) : null;
+    facts.merged = head ? (options.merged ? fromBatch(await options.merged, head) : await readMerged(snapshot, head)) : null;
   }
   return facts;
 }
@@ -224,11 +227,25 @@ function latest(a: string | null, b: string | null): string | null {
   return a > b ? a : b;
 }
 
-/** Facts of every linked worktree of the repo, plus registry rows git no longer lists. */
+function fromBatch(batch: Map<string, MergedFact | Error> | null, head: string): MergedFact | null {
+  const fact = batch?.get(head) ?? null;
+  if (fact instanceof Error) throw fact;
+  return fact;
+}
+
+/** Facts of every linked worktree of the repo, plus registry rows git no longer lists. `full`: with
+ * status a few at a time and the merge proofs of all heads batched beside them. */
 export async function listFacts(snapshot: Snapshot, options: FactsOptions): Promise<Facts[]> {
   const rowsByPath = new Map(snapshot.rows.map((r) => [r.path, r]));
   const listed = new Set(snapshot.entries.map((e) => e.path));
   const pairs: [WorktreeEntry | null, WorktreeRow | null][] = snapshot.entries.map((e) => [e, rowsByPath.get(e.path) ?? null]);
   for (const row of snapshot.rows) if (!listed.has(row.path) && row.lifecycle !== "creating") pairs.push([null, row]);
-  return mapLimit(pairs, options.full ? DEFAULT_PARALLELISM : 16, ([entry, row]) => factsOf(snapshot, entry, row, options));
+  if (!options.full) return mapLimit(pairs, 16, ([entry, row]) => factsOf(snapshot, entry, row, options));
+  const heads = pairs.flatMap(([entry, row]) => {
+    const head = entry ? entry.head : row ? snapshot.refs.get(`refs/heads/${row.branch}`)?.oid : null;
+    return head ? [head] : [];
+  });
+  const merged = readMergedAll(snapshot, heads);
+  merged.catch(() => undefined); // awaited per worktree; a failed status must not leave it unhandled
+  return mapLimit(pairs, STATUS_PARALLELISM, ([entry, row]) => factsOf(snapshot, entry, row, { ...options, merged }));
 }

@@ -8,4 +8,5 @@ export { disposableOf, scanIgnored, type IgnoredFile } from "./ignored.js";
 export { disposableMatcher } from "./disposable.js";
 export type { Snapshot } from "./facts.js";
 export { proveMerged } from "./merged.js";
+export { distinctTargets, proveMergedMany, readMergedAll, type MergedFact } from "./merged-batch.js";
 export type { MergeTarget } from "./merged.js";

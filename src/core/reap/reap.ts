@@ -16,7 +16,7 @@ import { OrchardError } from "../shared/errors.js";
 import { parseDuration } from "../shared/duration.js";
 import { requireDuration, requireOneOf } from "../shared/validate.js";
 import { withMutationLock } from "../shared/mutation-lock.js";
-import { mapLimit, DEFAULT_PARALLELISM } from "../shared/pool.js";
+import { mapLimit, STATUS_PARALLELISM } from "../shared/pool.js";
 import { removeLinkedWorktree } from "../shared/removal.js";
 import { salvageWorktree } from "../salvage/index.js";
 import {
@@ -169,7 +169,7 @@ export async function reapOrphans(ctx: Ctx, options: ReapOptions): Promise<ReapR
   const cwds = await readProcessCwds(); // before our own git children start
   const view = await readView(ctx, request, defaultRefs);
   // a dry run reads everything now; a sweep reads the checkouts only of the candidates, under the lock
-  const first = await mapLimit(locked, DEFAULT_PARALLELISM, (wt) => guarded(wt, () => judge(ctx, wt, view, { cwds, dirty: request.dryRun })));
+  const first = await mapLimit(locked, STATUS_PARALLELISM, (wt) => guarded(wt, () => judge(ctx, wt, view, { cwds, dirty: request.dryRun })));
   const entries = first.map((j) => j.entry);
   const candidates = request.dryRun ? [] : locked.flatMap((wt, i) => (first[i]?.kind === "go" ? [{ wt, index: i }] : []));
   if (candidates.length > 0) {
@@ -210,7 +210,7 @@ async function applyAll(ctx: Ctx, candidates: LockedWorktree[], base: Omit<View,
       ctx.repo.commonDir,
       async () => {
         const view = await readView(ctx, base.request, base.defaultRefs);
-        return mapLimit(candidates, DEFAULT_PARALLELISM, async (first) => {
+        return mapLimit(candidates, STATUS_PARALLELISM, async (first) => {
           try {
             return await applyReap(ctx, first, view);
           } catch (error) {
