@@ -13,7 +13,7 @@ import { newLease, leaseLockText, type LeaseFields } from "../shared/lease.js";
 import { compareStartTime, HOST, pidState, readStartTime } from "../shared/process.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import { resolveBase, resultFor, validateAdd, SKIPPED_BOOTSTRAP, type AddOptions, type AddRequest, type AddResult } from "../shared/request.js";
-import { readOneFacts } from "../facts/index.js";
+import { readOneFacts, startDirty } from "../facts/index.js";
 import { assessExact } from "./verdict.js";
 import { createWorktree, repairCreating, recoverFromIdentityFile, renewLease } from "./create.js";
 import { findCandidates } from "./candidates.js";
@@ -28,8 +28,10 @@ export async function add(ctx: Ctx, options: AddOptions): Promise<AddResult> {
 
 async function decide(ctx: Ctx, request: AddRequest): Promise<AddResult> {
   const notes: Reason[] = [];
-  let entries = await readWorktrees(ctx.repo.primary);
   let row = await ctx.registry.worktrees.byHandle(request.handle);
+  // an exact handle's checkout is read while git lists the worktrees (used only if it is still there)
+  const early = row && row.lifecycle !== "creating" ? startDirty(ctx.repo, row.path) : null;
+  let entries = await readWorktrees(ctx.repo.primary);
   if (row?.lifecycle === "creating") {
     if (request.dryRun) return resultFor(request, "planned", { row, notes: [reason("creating_repaired", {}, "an interrupted add would be repaired first")] });
     await repairCreating(ctx, row, entries);
@@ -40,7 +42,7 @@ async function decide(ctx: Ctx, request: AddRequest): Promise<AddResult> {
   const entry = entries.slice(1).find((e) => e.path === request.path);
   if (!row && entry && !request.dryRun) row = await recoverFromIdentityFile(ctx, request, entry);
   // an adopted worktree keeps its own path (§3.11): git's entry is the row's path, not the handle's
-  if (row) return exactHandle(ctx, request, row, row.path === request.path ? entry : entries.slice(1).find((e) => e.path === row.path), notes, entries);
+  if (row) return exactHandle(ctx, request, row, row.path === request.path ? entry : entries.slice(1).find((e) => e.path === row.path), notes, entries, early);
   if (existsSync(request.path))
     return resultFor(request, "refused", {
       reasons: [reason("path_occupied", { path: request.path }, entry ? "registered with git but not with orchard (see `orchard adopt`)" : undefined)],
@@ -71,6 +73,7 @@ async function exactHandle(
   entry: WorktreeEntry | undefined,
   notes: Reason[],
   listing: WorktreeEntry[],
+  early: ReturnType<typeof startDirty> = null,
 ): Promise<AddResult> {
   if (!existsSync(row.path)) {
     if (request.dryRun) return resultFor(request, "planned", { row, notes: [...notes, reason("recreated_missing")] });
@@ -79,7 +82,7 @@ async function exactHandle(
     return { ...created, notes: [...notes, reason("recreated_missing"), ...created.notes] };
   }
   if (!entry) return resultFor(request, "refused", { row, reasons: [reason("path_occupied", { path: row.path })], notes });
-  const { facts } = await readOneFacts(ctx.repo, ctx.registry, { entry, row, listing });
+  const { facts } = await readOneFacts(ctx.repo, ctx.registry, { entry, row, listing }, early);
   const verdict = assessExact(facts, request2exact(request), { strict: false });
   const allNotes = [...notes, ...verdict.notes];
   if (verdict.reasons.length > 0) return resultFor(request, "refused", { row, head: facts.head, reasons: verdict.reasons, notes: allNotes });

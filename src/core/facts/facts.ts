@@ -204,21 +204,30 @@ export async function factsOf(snapshot: Snapshot, entry: WorktreeEntry | null, r
   return facts;
 }
 
+/** A worktree's dirty facts, started now (null when it is not a registered, present worktree); `path` as git lists it. */
+export function startDirty(repo: RepoContext, path: string): { path: string; dirty: Promise<NonNullable<Facts["dirty"]>> } | null {
+  const admin = readAdminDirs(repo.commonDir).get(path);
+  if (!admin || !existsSync(path)) return null;
+  const dirty = readDirty(repo, path, admin);
+  dirty.catch(() => undefined); // awaited by readOneFacts, or dropped when the target resolved elsewhere
+  return { path, dirty };
+}
+
 /**
  * Full facts of one worktree (status, adoption): its `git status`, the costly part, runs beside
- * the snapshot's processes instead of after them. `listing`: as for readSnapshot.
+ * the snapshot's processes instead of after them (or was started even earlier by the caller,
+ * `early`, and is used when it is about the same path). `listing`: as for readSnapshot.
  */
 export async function readOneFacts(
   repo: RepoContext,
   registry: Registry,
   target: { entry: WorktreeEntry | null; row: WorktreeRow | null; listing?: WorktreeEntry[] | undefined },
+  early?: ReturnType<typeof startDirty>,
 ): Promise<{ facts: Facts; snapshot: Snapshot }> {
   const path = target.entry?.path ?? target.row?.path ?? null;
-  const admin = path === null ? undefined : readAdminDirs(repo.commonDir).get(path);
-  const dirty = path !== null && admin && existsSync(path) ? readDirty(repo, path, admin) : null;
-  dirty?.catch(() => undefined); // awaited in factsOf; a failed snapshot must not leave it unhandled
+  const started = path === null ? null : early?.path === path ? early : startDirty(repo, path);
   const snapshot = await readSnapshot(repo, registry, target.listing);
-  return { facts: await factsOf(snapshot, target.entry, target.row, { full: true, dirty }), snapshot };
+  return { facts: await factsOf(snapshot, target.entry, target.row, { full: true, dirty: started?.dirty ?? null }), snapshot };
 }
 
 function latest(a: string | null, b: string | null): string | null {
