@@ -1,8 +1,9 @@
 // Work that runs after the command has answered, in one detached node process: deleting trash
-// entries (a few at a time; `fs.rm` lstat's and never follows a symbolic link) and refreshing a new
-// worktree's index once it is older than git's timestamp granularity. Nothing here decides: the
-// caller proved every trash entry deletable and names exact paths; a refresh only rewrites stat
-// data in an index nobody wrote since (git's own `update-index --refresh`, hooks off).
+// entries (two at a time, by `rm -rf`, which never follows a symbolic link; `fs.rm` where there is
+// no rm) and refreshing a new worktree's index once it is older than git's timestamp granularity.
+// Nothing here decides: the caller proved every trash entry deletable and names exact paths; a
+// refresh only rewrites stat data in an index nobody wrote since (git's own `update-index
+// --refresh`, hooks off).
 import { hardenedEnv, withoutHooks } from "./env.js";
 import { spawnDetached } from "./run.js";
 
@@ -28,9 +29,19 @@ const PURGE_PARALLELISM = 2;
 const SCRIPT = `"use strict";
 const fs = require("node:fs");
 const { join } = require("node:path");
-const { spawnSync } = require("node:child_process");
+const { spawn, spawnSync } = require("node:child_process");
 const job = JSON.parse(process.argv[1]);
 const quietly = (p) => p.catch(() => undefined);
+// rm -rf deletes a tree with half the CPU of fs.rm; without rm (Windows), fs.rm
+const nodeRm = (path) => fs.promises.rm(path, { recursive: true, force: true, maxRetries: 2 });
+const rmrf = (path) =>
+  process.platform === "win32"
+    ? nodeRm(path)
+    : new Promise((done, fail) => {
+        const child = spawn("rm", ["-rf", "--", path], { stdio: "ignore" });
+        child.on("error", () => nodeRm(path).then(done, fail));
+        child.on("close", (code) => (code === 0 ? done() : fail(new Error("rm -rf exited " + code))));
+      });
 async function refresh(r) {
   await new Promise((done) => setTimeout(done, Math.max(0, r.notBefore - Date.now())));
   let st;
@@ -44,7 +55,7 @@ async function purge() {
     while (next < job.purge.length) {
       const entry = job.purge[next++];
       try {
-        await fs.promises.rm(join(entry, "tree"), { recursive: true, force: true, maxRetries: 2 });
+        await rmrf(join(entry, "tree"));
       } catch (error) {
         await quietly(fs.promises.writeFile(join(entry, "failed"), String(error && error.message) + "\\n"));
         continue;

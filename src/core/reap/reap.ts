@@ -114,6 +114,8 @@ interface View {
   request: Request;
   defaultRefs: readonly string[];
   refs: RefView;
+  /** The registry's current rows, read once for the first pass (the second reads each row at use). */
+  rows?: readonly WorktreeRow[];
 }
 
 /** Refs and the default branch's targets read now (the second pass reads them again under the lock). */
@@ -127,7 +129,7 @@ async function readView(ctx: Ctx, request: Request, defaultRefs: readonly string
  */
 async function judge(ctx: Ctx, wt: LockedWorktree, view: View, options: { cwds: Map<number, string> | null; dirty: boolean }): Promise<Judgement> {
   const { request } = view;
-  const row = await rowAt(ctx, wt.path);
+  const row = view.rows ? (view.rows.find((r) => r.path === wt.path) ?? null) : await rowAt(ctx, wt.path);
   const lock = await readLockFacts({ wt, row, guardMs: request.guardMs, cwds: options.cwds, now: Date.now() });
   const owner = ownerView(lock.ownerParsed);
   const base = { path: wt.path, branch: branchOf(wt), ...(owner ? { owner } : {}) };
@@ -167,7 +169,7 @@ export async function reapOrphans(ctx: Ctx, options: ReapOptions): Promise<ReapR
   const defaultRefs = await readDefaultRefs(ctx);
   if (defaultRefs === null) return { ...result, ok: false, reason: "default_branch_unknown" };
   const cwds = await readProcessCwds(); // before our own git children start
-  const view = await readView(ctx, request, defaultRefs);
+  const view = { ...(await readView(ctx, request, defaultRefs)), rows: await ctx.registry.worktrees.current(ctx.repo.identity) };
   // a dry run reads everything now; a sweep reads the checkouts only of the candidates, under the lock
   const first = await mapLimit(locked, STATUS_PARALLELISM, (wt) => guarded(wt, () => judge(ctx, wt, view, { cwds, dirty: request.dryRun })));
   const entries = first.map((j) => j.entry);
