@@ -2,7 +2,8 @@
 // which codes are answers. User-given refs and paths follow --end-of-options or --.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { git } from "./run.js";
+import { DEFAULT_GIT_TIMEOUT_MS, git, runProcess } from "./run.js";
+import { hardenedEnv, withoutHooks } from "./env.js";
 import { isValidRefName } from "./refname.js";
 import { parseWorktreeList, type WorktreeEntry } from "./parse/worktrees.js";
 import { parseStatusV2, type StatusSummary } from "./parse/status.js";
@@ -54,9 +55,61 @@ function readRelativeRecords(commonDir: string): Map<string, string> {
 
 /** `ignored`: also list ignored paths, an ignored directory as one entry ending in `/` (`--ignored=matching`). */
 export async function readStatus(worktree: string, options: { ignored?: boolean } = {}): Promise<StatusSummary> {
-  const args = ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", ...(options.ignored ? ["--ignored=matching"] : [])];
-  const r = await git(args, { cwd: worktree });
+  const r = await git(statusArgs(options.ignored ?? false), { cwd: worktree });
   return parseStatusV2(r.stdout);
+}
+
+/** The arguments of readStatus's `git status`. */
+function statusArgs(ignored: boolean): string[] {
+  return ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", ...(ignored ? ["--ignored=matching"] : [])];
+}
+
+/**
+ * readStatus of many worktrees through one `sh` per slice: a big node process pays milliseconds
+ * to fork each git (its page tables), a shell a fraction of one. After each worktree's output the
+ * shell prints NUL, the exit code, NUL — status -z never prints an empty record, so the empty
+ * record marks the end. A worktree whose git failed, a slice that failed as a whole, and any host
+ * without `sh` (Windows) get readStatus of their own, so its error says what git said.
+ */
+export async function readStatuses(worktrees: readonly string[], options: { ignored?: boolean; slices: number }): Promise<(StatusSummary | Error)[]> {
+  const out: (StatusSummary | Error | null)[] = worktrees.map(() => null);
+  if (process.platform !== "win32" && worktrees.length > 1) {
+    const size = Math.ceil(worktrees.length / Math.max(1, options.slices));
+    const script = `for d in "$@"; do git -C "$d" ${statusArgs(options.ignored ?? false).join(" ")} 2>/dev/null; printf '\\0%s\\0' "$?"; done`;
+    const slices = Array.from({ length: Math.ceil(worktrees.length / size) }, (_, k) => k * size);
+    await Promise.all(
+      slices.map(async (start) => {
+        const slice = worktrees.slice(start, start + size);
+        const r = await runProcess("sh", ["-c", script, "sh", ...slice], {
+          cwd: "/",
+          env: withoutHooks(hardenedEnv({ read: true })),
+          timeoutMs: DEFAULT_GIT_TIMEOUT_MS + 2_000 * slice.length,
+        }).catch(() => null);
+        if (!r || r.exitCode !== 0) return; // each worktree of the slice is read alone below
+        const tokens = r.stdout.split("\0");
+        let at = 0;
+        for (let k = 0; k < slice.length && at < tokens.length; k++) {
+          const end = tokens.indexOf("", at);
+          if (end < 0 || tokens[end + 1] !== "0") {
+            at = end < 0 ? tokens.length : end + 2;
+            continue; // this git failed: read alone below
+          }
+          try {
+            out[start + k] = parseStatusV2(
+              tokens
+                .slice(at, end)
+                .map((t) => `${t}\0`)
+                .join(""),
+            );
+          } catch {
+            // not what status prints: read alone below
+          }
+          at = end + 2;
+        }
+      }),
+    );
+  }
+  return Promise.all(out.map(async (s, i) => s ?? (await readStatus(worktrees[i] as string, options).catch((error: unknown) => error as Error))));
 }
 
 export async function readRefs(cwd: string, patterns: readonly string[]): Promise<RefRecord[]> {

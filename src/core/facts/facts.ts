@@ -7,7 +7,7 @@ import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { RefRecord } from "../../git/parse/refs.js";
 import type { Registry, WorktreeRow } from "../../registry/index.js";
 import { readAdminActivity, readAdminCreated, readAdminDirs } from "../shared/admin.js";
-import { readDirty } from "./dirty.js";
+import { readDirty, readDirtyStates } from "./dirty.js";
 import { NO_IGNORED } from "./ignored.js";
 import { parseLockOwner } from "../shared/lock-owner.js";
 import { assessLiveness, type PidProbe } from "../shared/liveness.js";
@@ -256,5 +256,19 @@ export async function listFacts(snapshot: Snapshot, options: FactsOptions): Prom
   });
   const merged = readMergedAll(snapshot, heads);
   merged.catch(() => undefined); // awaited per worktree; a failed status must not leave it unhandled
-  return mapLimit(pairs, STATUS_PARALLELISM, ([entry, row]) => factsOf(snapshot, entry, row, { ...options, merged }));
+  const checkouts = pairs.flatMap(([entry]) => {
+    const admin = entry ? snapshot.admins.get(entry.path) : undefined;
+    return entry && admin && existsSync(entry.path) ? [{ path: entry.path, admin }] : [];
+  });
+  const states = readDirtyStates(snapshot.repo, checkouts);
+  states.catch(() => undefined); // awaited per worktree, like the merge proofs
+  const dirtyOf = async (path: string): Promise<NonNullable<Facts["dirty"]> | undefined> => {
+    const state = (await states).get(path);
+    if (state instanceof Error) throw state;
+    return state?.dirty;
+  };
+  return mapLimit(pairs, STATUS_PARALLELISM, async ([entry, row]) => {
+    const batched = entry ? await dirtyOf(entry.path) : undefined;
+    return factsOf(snapshot, entry, row, { ...options, merged, ...(batched ? { dirty: Promise.resolve(batched) } : {}) });
+  });
 }

@@ -2,7 +2,7 @@
 // dirty state, liveness, merge and push proofs. Every capability decides from these.
 export { MISSING_DIGEST, dirtyDigest, onlyDeletions, treeDigest } from "./dirty-digest.js";
 export { MISSING_DIRTY, factsOf, listFacts, readLiveness, readOneFacts, readSnapshot, startDirty } from "./facts.js";
-export { changedCount, isClean, readDirty, readDirtyState } from "./dirty.js";
+export { changedCount, isClean, readDirty, readDirtyState, readDirtyStates } from "./dirty.js";
 export type { DirtyFacts, DirtyState } from "./dirty.js";
 export { disposableOf, scanIgnored, type IgnoredFile } from "./ignored.js";
 export { disposableMatcher } from "./disposable.js";

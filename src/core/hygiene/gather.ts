@@ -15,6 +15,7 @@ import {
   distinctTargets,
   dirtyDigest,
   readDirtyState,
+  readDirtyStates,
   MISSING_DIGEST,
   MISSING_DIRTY,
   type Snapshot,
@@ -99,6 +100,13 @@ export async function gatherRepo(ctx: Ctx, repos: readonly KnownRepo[]): Promise
     facts.flatMap((f) => (f.head ? [f.head] : [])),
   );
   merged.catch(() => undefined); // awaited per subject; a failed status loop must not leave it unhandled
+  // one status per listed, present worktree, by a few shells (readDirtyStates)
+  const checkouts = facts.flatMap((f) => {
+    const admin = snapshot.admins.get(f.path);
+    return !f.missing && listed.has(f.path) && admin ? [{ path: f.path, admin }] : [];
+  });
+  const states = readDirtyStates(ctx.repo, checkouts);
+  states.catch(() => undefined); // awaited per subject, like the merge proofs
   const digests = new Map<string, string>();
   const subjects = await mapLimit(facts, STATUS_PARALLELISM, async (f): Promise<Subject> => {
     const subject: Subject = {
@@ -116,7 +124,8 @@ export async function gatherRepo(ctx: Ctx, repos: readonly KnownRepo[]): Promise
       digests.set(f.path, MISSING_DIGEST);
     } else if (subject.listed && admin) {
       try {
-        const state = await readDirtyState(ctx.repo, f.path, admin);
+        const state = (await states).get(f.path) ?? (await readDirtyState(ctx.repo, f.path, admin));
+        if (state instanceof Error) throw state;
         f.dirty = state.dirty;
         digests.set(f.path, dirtyDigest(f.path, state.status, state.operation, state.ignored));
       } catch (error) {
