@@ -4,10 +4,11 @@
 import { resolve } from "node:path";
 import { Registry, RegistryError } from "../registry/index.js";
 import { registryUrl } from "./shared/registry-url.js";
-import { resolveRepo, type RepoContext } from "./shared/repo.js";
+import { refreshRepo, repoStamp, resolveRepo, type RepoContext } from "./shared/repo.js";
 import { canonicalTask } from "./shared/task.js";
 import { HOST } from "./shared/process.js";
 import { defaultHome, openWorkspace, type Ctx, type Workspace } from "./shared/context.js";
+import { finishTrash, flushBackground } from "./shared/trash.js";
 import type { AddOptions, AddResult, AdoptOptions, AdoptResult } from "./admission/index.js";
 import type { ReleaseOptions, HeartbeatOptions, LeaseResult } from "./lifecycle/index.js";
 import type { StatusResult, ListResult } from "./inspect/index.js";
@@ -49,6 +50,7 @@ export interface RegistryUnreachable {
 }
 
 export class Orchard {
+  /** Resolved repos by path (each with the stamp it was resolved under). */
   private readonly repos = new Map<string, RepoContext>();
   /** Why the registry could not be reached, when opened with whenUnreachable "local". */
   unreachable: string | null = null;
@@ -63,6 +65,7 @@ export class Orchard {
     const workspace = openWorkspace(options.home ?? defaultHome(), options.home !== undefined || Boolean(process.env.ORCHARD_HOME));
     const url = registryUrl(options.registry ?? (process.env.ORCHARD_REGISTRY || undefined));
     const hooks = { canonicalTask };
+    finishTrash(workspace.home); // what a crashed removal left (trash.ts)
     try {
       const registry = await Registry.open({ home: workspace.home, url, host: HOST }, hooks);
       return new Orchard(registry, workspace, resolve(options.repo ?? process.cwd()));
@@ -74,15 +77,20 @@ export class Orchard {
     }
   }
 
-  /** The operation context for a repo path (default: the one given to open). */
+  /**
+   * The operation context for a repo path (default: the one given to open). A repo resolved by an
+   * earlier call is reused while its stamp holds (the path exists, the repo's config file is the
+   * same), with its configuration read again and no listing of that call: a long-lived process
+   * (the MCP server) pays git's processes for resolving a repo once, not on every call.
+   */
   async context(repo?: string): Promise<Ctx> {
     const path = resolve(repo ?? this.repoPath);
-    let context = this.repos.get(path);
-    if (context)
-      context.listing = undefined; // read for an earlier call: this one lists anew
+    const cached = this.repos.get(path);
+    let context: RepoContext;
+    if (cached && repoStamp(path, cached) === cached.stamp) context = refreshRepo(cached);
     else {
       context = await resolveRepo(this.registry, path);
-      this.repos.set(path, context);
+      this.repos.set(path, { ...context, listing: undefined });
     }
     return { registry: this.registry, workspace: this.workspace, repo: context };
   }
@@ -257,7 +265,13 @@ export class Orchard {
     return installHooks({ ...rest, primary });
   }
 
+  /** Starts the work queued to run after an answer (deleting trashed worktrees, refreshing new indexes) in one detached process. */
+  flushBackground(): void {
+    flushBackground(this.workspace.home);
+  }
+
   async close(): Promise<void> {
+    this.flushBackground();
     await this.registry.close();
   }
 }

@@ -2,7 +2,8 @@
 // which codes are answers. User-given refs and paths follow --end-of-options or --.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { git } from "./run.js";
+import { DEFAULT_GIT_TIMEOUT_MS, git, runProcess } from "./run.js";
+import { hardenedEnv, withoutHooks } from "./env.js";
 import { isValidRefName } from "./refname.js";
 import { parseWorktreeList, type WorktreeEntry } from "./parse/worktrees.js";
 import { parseStatusV2, type StatusSummary } from "./parse/status.js";
@@ -54,14 +55,77 @@ function readRelativeRecords(commonDir: string): Map<string, string> {
 
 /** `ignored`: also list ignored paths, an ignored directory as one entry ending in `/` (`--ignored=matching`). */
 export async function readStatus(worktree: string, options: { ignored?: boolean } = {}): Promise<StatusSummary> {
-  const args = ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", ...(options.ignored ? ["--ignored=matching"] : [])];
-  const r = await git(args, { cwd: worktree });
+  const r = await git(statusArgs(options.ignored ?? false), { cwd: worktree });
   return parseStatusV2(r.stdout);
+}
+
+/** The arguments of readStatus's `git status`. */
+function statusArgs(ignored: boolean): string[] {
+  return ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", ...(ignored ? ["--ignored=matching"] : [])];
+}
+
+/**
+ * readStatus of many worktrees through one `sh` per slice: a big node process pays milliseconds
+ * to fork each git (its page tables), a shell a fraction of one. After each worktree's output the
+ * shell prints NUL, the exit code, NUL — status -z never prints an empty record, so the empty
+ * record marks the end. A worktree whose git failed, a slice that failed as a whole, and any host
+ * without `sh` (Windows) get readStatus of their own, so its error says what git said.
+ */
+export async function readStatuses(worktrees: readonly string[], options: { ignored?: boolean; slices: number }): Promise<(StatusSummary | Error)[]> {
+  const out: (StatusSummary | Error | null)[] = worktrees.map(() => null);
+  if (process.platform !== "win32" && worktrees.length > 1) {
+    const size = Math.ceil(worktrees.length / Math.max(1, options.slices));
+    const script = `for d in "$@"; do git -C "$d" ${statusArgs(options.ignored ?? false).join(" ")} 2>/dev/null; printf '\\0%s\\0' "$?"; done`;
+    const slices = Array.from({ length: Math.ceil(worktrees.length / size) }, (_, k) => k * size);
+    await Promise.all(
+      slices.map(async (start) => {
+        const slice = worktrees.slice(start, start + size);
+        const r = await runProcess("sh", ["-c", script, "sh", ...slice], {
+          cwd: "/",
+          env: withoutHooks(hardenedEnv({ read: true })),
+          timeoutMs: DEFAULT_GIT_TIMEOUT_MS + 2_000 * slice.length,
+        }).catch(() => null);
+        if (!r || r.exitCode !== 0) return; // each worktree of the slice is read alone below
+        const tokens = r.stdout.split("\0");
+        let at = 0;
+        for (let k = 0; k < slice.length && at < tokens.length; k++) {
+          const end = tokens.indexOf("", at);
+          if (end < 0 || tokens[end + 1] !== "0") {
+            at = end < 0 ? tokens.length : end + 2;
+            continue; // this git failed: read alone below
+          }
+          try {
+            out[start + k] = parseStatusV2(
+              tokens
+                .slice(at, end)
+                .map((t) => `${t}\0`)
+                .join(""),
+            );
+          } catch {
+            // not what status prints: read alone below
+          }
+          at = end + 2;
+        }
+      }),
+    );
+  }
+  return Promise.all(out.map(async (s, i) => s ?? (await readStatus(worktrees[i] as string, options).catch((error: unknown) => error as Error))));
 }
 
 export async function readRefs(cwd: string, patterns: readonly string[]): Promise<RefRecord[]> {
   const r = await git(["for-each-ref", `--format=${REF_FORMAT}`, "--", ...patterns], { cwd });
   return parseRefs(r.stdout);
+}
+
+/** Refs under `patterns` that name a commit → that commit, in one process (no upstream tracking computed). */
+export async function readCommitRefs(cwd: string, patterns: readonly string[]): Promise<Map<string, string>> {
+  const r = await git(["for-each-ref", "--format=%(objecttype) %(objectname) %(refname)", "--", ...patterns], { cwd });
+  const refs = new Map<string, string>();
+  for (const line of r.stdout.split("\n")) {
+    const m = /^commit ([0-9a-f]{40}(?:[0-9a-f]{24})?) (.+)$/.exec(line);
+    if (m) refs.set(m[2] as string, m[1] as string);
+  }
+  return refs;
 }
 
 export async function readConfig(cwd: string, key: string): Promise<string | null> {
@@ -167,6 +231,66 @@ export async function readMergeTree(
   const r = await git(["merge-tree", "--write-tree", "--name-only", "-z", "--no-messages", "--end-of-options", target, branch], { cwd, ok: [0, 1] });
   const [tree = "", ...paths] = r.stdout.split("\0");
   return r.exitCode === 0 ? { tree: tree.trim(), clean: true } : { clean: false, conflicts: [...new Set(paths.filter(Boolean))] };
+}
+
+/**
+ * Many `merge-tree --write-tree` merges in one process (`--stdin`; a git without it refuses the
+ * option and the caller falls back to readMergeTree). Each pair's merged tree, or null when it conflicts.
+ * Throws GitError when git refuses the batch (e.g. unrelated histories: fatal for the whole run).
+ */
+export async function readMergeTrees(cwd: string, pairs: readonly { target: string; branch: string }[]): Promise<(string | null)[]> {
+  if (pairs.length === 0) return [];
+  const input = pairs.map((p) => `${p.target} ${p.branch}\n`).join("");
+  const r = await git(["merge-tree", "--write-tree", "--stdin", "-z", "--name-only", "--no-messages"], { cwd, input });
+  // per merge: <1 clean | 0 conflicted> NUL <tree> NUL (<conflicted path> NUL)* NUL
+  const tokens = r.stdout.split("\0");
+  const trees: (string | null)[] = [];
+  let i = 0;
+  while (trees.length < pairs.length) {
+    const status = tokens[i++];
+    const tree = tokens[i++] ?? "";
+    if ((status !== "0" && status !== "1") || !/^[0-9a-f]{40,64}$/.test(tree))
+      throw new Error(`git merge-tree --stdin: unexpected output near merge ${trees.length + 1}`);
+    while (i < tokens.length && tokens[i] !== "") i++;
+    i++;
+    trees.push(status === "1" ? tree : null);
+  }
+  return trees;
+}
+
+/**
+ * Stable patch-ids of single commits (each against its first parent, as `git cherry` compares
+ * them: no rename detection), in two processes. A commit whose diff holds a binary file, or that
+ * has no patch-id (an empty diff, a mode change only), maps to null: unknown, the caller asks git
+ * cherry instead. `--full-index` so that binary changes could never look alike by abbreviation.
+ */
+export async function readCommitPatchIds(cwd: string, commits: readonly string[]): Promise<Map<string, string | null>> {
+  const ids = new Map<string, string | null>(commits.map((c) => [c, null]));
+  if (commits.length === 0) return ids;
+  const diff = await git(["diff-tree", "--stdin", "-p", "--root", "--no-renames", "--full-index", "--no-color", "--no-ext-diff"], {
+    cwd,
+    input: commits.join("\n") + "\n",
+    timeoutMs: 300_000,
+  });
+  const binary = new Set<string>();
+  let current = "";
+  for (const line of diff.stdout.split("\n")) {
+    if (/^[0-9a-f]{40,64}$/.test(line)) current = line;
+    else if (line.startsWith("Binary files ") || line.startsWith("GIT binary patch")) binary.add(current);
+  }
+  const relabelled = diff.stdout.replace(/^([0-9a-f]{40,64})$/gm, "commit $1");
+  const r = await git(["patch-id", "--stable"], { cwd, input: relabelled, timeoutMs: 300_000 });
+  for (const line of r.stdout.split("\n")) {
+    const [patchId, commit] = line.split(" ");
+    if (patchId && commit && ids.has(commit) && !binary.has(commit)) ids.set(commit, patchId);
+  }
+  return ids;
+}
+
+/** `merge-base --octopus`: a commit every one of `commits` descends from, or null when they share none. */
+export async function readOctopusBase(cwd: string, commits: readonly string[]): Promise<string | null> {
+  const r = await git(["merge-base", "--octopus", "--end-of-options", ...commits], { cwd, ok: [0, 1] });
+  return r.exitCode === 0 ? (r.stdout.split("\n")[0]?.trim() ?? null) || null : null;
 }
 
 /** The stable patch-id of the cumulative diff `from..to`, or null for an empty diff. */

@@ -22,6 +22,18 @@ export interface RunOptions {
 export const DEFAULT_GIT_TIMEOUT_MS = 60_000;
 const MAX_OUTPUT = 256 * 1024 * 1024;
 
+/** Pids of the processes this one started and that have not exited yet (see ownChildren). */
+const running = new Set<number>();
+
+/**
+ * Our own children in flight: a process scan that looks for "someone working inside a worktree"
+ * must not count the git status this process runs there. A pid leaves the set at its exit, before
+ * the kernel may reuse it.
+ */
+export function ownChildren(): ReadonlySet<number> {
+  return running;
+}
+
 function trace(result: ProcessResult, program: string): void {
   if (process.env.ORCHARD_TRACE !== "1") return;
   const status = result.timedOut ? "timeout" : String(result.exitCode ?? result.signal);
@@ -44,6 +56,11 @@ export function runProcess(
       shell: options.shell ?? false,
       windowsHide: true,
     });
+    const pid = child.pid;
+    if (pid !== undefined) {
+      running.add(pid);
+      child.once("exit", () => running.delete(pid));
+    }
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;
@@ -69,6 +86,7 @@ export function runProcess(
     child.stderr.on("data", collect(err));
     child.on("error", (error) => {
       clearTimeout(timer);
+      if (pid !== undefined) running.delete(pid);
       reject(error);
     });
     child.on("close", (code, signal) => {
@@ -104,6 +122,24 @@ export async function git(args: readonly string[], options: RunOptions): Promise
   const ok = options.ok ?? [0];
   if (result.timedOut || result.exitCode === null || !ok.includes(result.exitCode)) throw new GitError(result);
   return result;
+}
+
+/**
+ * Starts `program args` detached (its own process group, no stdio) and does not wait for it: work
+ * that may outlive the command, such as deleting the trash. Returns its pid (null when the spawn
+ * failed at once; the work is then left for the next command).
+ */
+export function spawnDetached(program: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): number | null {
+  try {
+    const child = spawn(program, args, { cwd: options.cwd, env: options.env ?? process.env, detached: true, stdio: "ignore", windowsHide: true });
+    child.on("error", () => {
+      // the background work did not start: whatever it was to do waits for the next command
+    });
+    child.unref();
+    return child.pid ?? null;
+  } catch {
+    return null; // e.g. EAGAIN: the same as a background process killed at once
+  }
 }
 
 /** Runs a repository-provided shell command (bootstrap, runtime probe) with the same guarantees. */

@@ -50,6 +50,12 @@ export async function removeWorktree(cwd: string, path: string): Promise<void> {
   await git(["worktree", "remove", "--force", "--force", "--end-of-options", path], { cwd, ...WRITE, timeoutMs: 300_000 });
 }
 
+/** `update-index -q --refresh`: stat data of clean entries brought up to date (content untouched); false when git could not (a held index.lock). */
+export async function refreshIndex(worktree: string): Promise<boolean> {
+  const r = await git(["update-index", "-q", "--refresh"], { cwd: worktree, ...WRITE, ok: [0, 1, 128], timeoutMs: 120_000 });
+  return r.exitCode !== 128;
+}
+
 export async function lockWorktree(cwd: string, path: string, reason: string): Promise<void> {
   await git(["worktree", "lock", "--reason", reason, "--end-of-options", path], { cwd, ...WRITE });
 }

@@ -1,7 +1,9 @@
 // `orchard mcp` (SPEC §3.12): a Model Context Protocol server on stdio. A thin adapter: each call
-// opens the library for the workspace, runs one method, closes it, and answers with one text
-// content holding the same JSON object as the CLI's --json. Nothing else may reach stdout: the
-// protocol owns it, so every other write to process.stdout is sent to stderr while serving.
+// runs one method of the library and answers with one text content holding the same JSON object
+// as the CLI's --json. The server keeps one library object open for its whole life (one registry
+// connection; each repo resolved once and reused while its stamp holds, see Orchard.context) and
+// starts the work queued after each answer (trash purge, index refresh). Nothing else may reach
+// stdout: the protocol owns it, so every other write to process.stdout is sent to stderr.
 //
 // The low-level `Server` is used instead of `McpServer` on purpose: McpServer validates inputs
 // itself and answers a bad argument with plain text, while our contract is the JSON error object.
@@ -24,19 +26,43 @@ export interface ServeOptions {
 
 type JsonResult = { ok: boolean; error?: unknown };
 
+/** The library object a server shares between its calls, opened at the first call. */
+export class Session {
+  private opened: Promise<Orchard> | null = null;
+
+  constructor(private readonly options: Omit<ServeOptions, "version">) {}
+
+  open(): Promise<Orchard> {
+    this.opened ??= Orchard.open({ ...(this.options.repo ? { repo: this.options.repo } : {}), ...(this.options.home ? { home: this.options.home } : {}) });
+    this.opened.catch(() => (this.opened = null)); // a failed open is tried again by the next call
+    return this.opened;
+  }
+
+  /** Drops the library object after its registry connection broke: the next call opens a new one. */
+  async reopenAfter(error: unknown): Promise<void> {
+    if ((error as { code?: unknown }).code === "registry_unreachable") await this.close().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    const opened = this.opened;
+    this.opened = null;
+    if (opened) await (await opened.catch(() => null))?.close();
+  }
+}
+
 /** Runs one tool call. Never throws: every failure is the JSON error object. */
-export async function callTool(tool: Tool, args: unknown, options: Omit<ServeOptions, "version">): Promise<JsonResult> {
+export async function callTool(tool: Tool, args: unknown, session: Session): Promise<JsonResult> {
   let orchard: Orchard | undefined;
   try {
     const { repo, ...rest } = parseInput(tool.input, args ?? {}) as { repo?: string };
-    const target = repo ?? options.repo;
-    orchard = await Orchard.open({ ...(target ? { repo: target } : {}), ...(options.home ? { home: options.home } : {}) });
+    orchard = await session.open();
     const method = orchard[tool.method] as (this: Orchard, input: object) => Promise<JsonResult>;
-    return await method.call(orchard, rest);
+    return await method.call(orchard, repo === undefined ? rest : { ...rest, repo });
   } catch (error) {
+    await session.reopenAfter(error);
     return errorResult(error);
   } finally {
-    await orchard?.close();
+    orchard?.flushBackground();
   }
 }
 
@@ -45,16 +71,17 @@ function toContent(result: JsonResult): CallToolResult {
 }
 
 /** The server, and the calls still running (answered before the server closes). */
-export function createServer(options: ServeOptions): { server: Server; running: Set<Promise<unknown>> } {
+export function createServer(options: ServeOptions): { server: Server; running: Set<Promise<unknown>>; session: Session } {
   const server = new Server({ name: "orchard", version: options.version }, { capabilities: { tools: {} } });
   const running = new Set<Promise<unknown>>();
+  const session = new Session(options);
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: inputJsonSchema(t) })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = findTool(request.params.name);
     if (!tool) return toContent({ ok: false, error: { code: "unknown_tool", message: `no tool named ${request.params.name}` } });
-    const call = callTool(tool, request.params.arguments, options);
+    const call = callTool(tool, request.params.arguments, session);
     running.add(call);
     try {
       return toContent(await call);
@@ -62,7 +89,7 @@ export function createServer(options: ServeOptions): { server: Server; running: 
       running.delete(call);
     }
   });
-  return { server, running };
+  return { server, running, session };
 }
 
 /** Sends every stray write to stdout to stderr; returns the one stream the protocol may use. */
@@ -89,7 +116,7 @@ async function drain(running: Set<Promise<unknown>>): Promise<void> {
 
 /** Serves on stdin/stdout until the client closes stdin. */
 export async function serveStdio(options: ServeOptions): Promise<void> {
-  const { server, running } = createServer(options);
+  const { server, running, session } = createServer(options);
   const transport = new StdioServerTransport(process.stdin, guardStdout());
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
@@ -98,4 +125,5 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   });
   await server.connect(transport);
   await closed;
+  await session.close();
 }

@@ -1,8 +1,8 @@
 // `orchard add`: validation, creation, exact-handle adoption and every refusal, against real git.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, rmSync, writeFileSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Scenario, git, deadPid } from "../helpers/scenario.js";
+import { Scenario, git, deadPid, waitFor } from "../helpers/scenario.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -127,6 +127,22 @@ describe("creation", () => {
     s.commit({ message: "main moves on" });
     const r = s.orchard(["add", "hotfix", "--base", "release"]);
     expect(r.json.base).toEqual({ ref: "refs/heads/release", commit: git(s.primary, "rev-parse", "release") });
+  });
+});
+
+describe("the new worktree's index", () => {
+  it("is refreshed once it is older than git's one-second granularity: no entry stays racily clean", async () => {
+    mkdirSync(join(s.primary, "many"));
+    for (let i = 0; i < 1500; i++) writeFileSync(join(s.primary, "many", `file-${i}.txt`), `${i}\n`);
+    git(s.primary, "add", "-A");
+    git(s.primary, "commit", "-q", "-m", "many files");
+    const add = s.orchard(["add", "feat-many", "--no-bootstrap"]);
+    expect(add.code, add.stderr).toBe(0);
+    const index = git(add.json.path, "rev-parse", "--path-format=absolute", "--git-path", "index");
+    const newest = Math.max(...readdirSync(join(add.json.path, "many")).map((f) => Math.floor(statSync(join(add.json.path, "many", f)).mtimeMs / 1000)));
+    // racily clean: a tracked file written in the same second as the index (or later)
+    await waitFor(() => Math.floor(statSync(index).mtimeMs / 1000) > newest, "the index is newer than every checked-out file");
+    expect(git(add.json.path, "status", "--porcelain")).toBe("");
   });
 });
 

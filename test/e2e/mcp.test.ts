@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, CLI, git, deadPid } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
@@ -171,6 +172,19 @@ describe("orchard mcp", () => {
     const apply = await session.call("orchard_cleanup_apply", { planId: plan.json.planId });
     expect(apply.json).toMatchObject({ ok: true, status: "completed", failed: 0 });
     expect(git(s.primary, "worktree", "list").split("\n")).toHaveLength(1);
+  });
+
+  it("one server sees what changed in the repository between its calls (config, origin)", async () => {
+    session = await connect();
+    const before = (await session.call("orchard_list")).json;
+    expect(before.repo.defaultBranch).toBe("main");
+    git(s.primary, "branch", "trunk", "main");
+    writeFileSync(join(s.primary, ".orchard.json"), JSON.stringify({ defaultBranch: "trunk" }));
+    expect((await session.call("orchard_list")).json.repo.defaultBranch).toBe("trunk");
+    git(s.primary, "remote", "set-url", "origin", "https://example.invalid/Team/Moved.git");
+    const moved = (await session.call("orchard_list")).json;
+    expect(moved.repo.identity).not.toBe(before.repo.identity);
+    expect(moved.repo.identity).toBe("example.invalid/Team/Moved");
   });
 
   it("bad input is a tool error with the code, and the server keeps serving", async () => {

@@ -244,7 +244,7 @@ describe("skips, each with its reason, and touches nothing", () => {
     expect(git(s.primary, "for-each-ref", "refs/orchard")).toBe("");
   });
 
-  it("remove_failed when git cannot delete the directory; the entry is skipped", () => {
+  it("remove_failed when the directory can be neither moved into the trash nor deleted; the entry is skipped", () => {
     const path = orphan("worktree-agent-a", `claude agent a (pid ${deadPid()})`);
     const undo = makeUndeletable(path);
     if (!undo) return; // this machine cannot make a directory undeletable (no chattr, not root)
@@ -258,22 +258,17 @@ describe("skips, each with its reason, and touches nothing", () => {
   });
 });
 
-/** A file git cannot delete: immutable for root (chattr +i), else a read-only directory. */
+/** A worktree that can be neither moved into the trash nor deleted in place: the directory itself
+ * immutable for root (chattr +i), else its parent read-only. */
 function makeUndeletable(dir: string): (() => void) | null {
-  const sub = join(dir, "keep");
-  mkdirSync(sub);
-  writeFileSync(join(sub, "f"), "");
-  writeFileSync(join(dir, ".gitignore-keep"), "");
-  git(dir, "add", "keep/f", ".gitignore-keep");
-  git(dir, "commit", "-q", "-m", "keep");
-  git(s.primary, "merge", "-q", "--ff-only", "worktree-agent-a");
   if (process.getuid?.() === 0) {
-    const r = spawnSync("chattr", ["+i", join(sub, "f")]);
+    const r = spawnSync("chattr", ["+i", dir]);
     if (r.status !== 0) return null;
-    return () => void spawnSync("chattr", ["-i", join(sub, "f")]);
+    return () => void spawnSync("chattr", ["-i", dir]);
   }
-  spawnSync("chmod", ["555", sub]);
-  return () => void spawnSync("chmod", ["755", sub]);
+  const parent = join(dir, "..");
+  spawnSync("chmod", ["555", parent]);
+  return () => void spawnSync("chmod", ["755", parent]);
 }
 
 describe("the default branch and where the sweep runs", () => {

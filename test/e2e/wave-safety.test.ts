@@ -3,9 +3,9 @@
 // Each refusal sits beside its success; plain git checks that nothing was lost.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Scenario, git, gitResult, liveProcess } from "../helpers/scenario.js";
+import { Scenario, git, gitResult, liveProcess, waitFor } from "../helpers/scenario.js";
 
 let s: Scenario;
 let base: string;
@@ -15,13 +15,13 @@ beforeEach(() => {
   base = git(s.primary, "rev-parse", "main");
 });
 afterEach(() => {
-  for (const u of undo.splice(0)) u();
+  for (const u of undo.splice(0).reverse()) u();
   s.cleanup();
 });
 
-function agent(n: number, options: { file?: string; content?: string } = {}) {
+function agent(n: number, options: { file?: string; content?: string; path?: string } = {}) {
   const branch = `worktree-agent-${n}`;
-  const path = s.worktree(branch);
+  const path = s.worktree(branch, options.path ? { path: options.path } : {});
   s.commit({ in: path, file: options.file ?? `agent-${n}.txt`, content: options.content ?? `agent ${n}\n` });
   return { agent_id: `agent-${n}`, worktree_path: path, branch, expected_base: base };
 }
@@ -47,9 +47,22 @@ function pin(file: string): (() => void) | null {
   }
   const dir = join(file, "..");
   chmodSync(dir, 0o555);
-  const release = () => chmodSync(dir, 0o755);
+  const release = () => unpin(file);
   undo.push(release);
   return release;
+}
+
+function unpin(file: string): void {
+  if (process.getuid?.() === 0) spawnSync("chattr", ["-i", file]);
+  else if (existsSync(file)) chmodSync(join(file, ".."), 0o755); // gone: it moved (into the trash)
+}
+
+/** A directory on another file system than the workspace (tmpfs), where a worktree cannot be renamed into the trash; null when there is none. */
+function otherFileSystem(): string | null {
+  if (!existsSync("/dev/shm") || statSync("/dev/shm").dev === statSync(s.root).dev) return null;
+  const dir = mkdtempSync(join("/dev/shm", "orchard-wave-"));
+  undo.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 describe("every entry is checked against git's own worktree list (issue 13.4)", () => {
@@ -173,14 +186,34 @@ describe("a killed merge is finished by the rerun (issue 13.7)", () => {
 });
 
 describe("removal is verified (issue 10.7)", () => {
-  it("git dropped the entry but files remain: worktree_remove_incomplete until they are gone, never already_done", () => {
+  it("a file that cannot be deleted does not block: the worktree is renamed into the trash, which keeps it", async () => {
     const a = agent(1, { file: "pinned/agent-1.txt" });
+    if (!pin(join(a.worktree_path, "pinned", "agent-1.txt"))) return; // this host cannot make a file undeletable
+    const r = wave([a]);
+    expect(r.code, r.stdout).toBe(0);
+    expect(statuses(r)).toEqual(["merged_removed:ok"]);
+    expect(existsSync(a.worktree_path)).toBe(false);
+    expect(listed(a.worktree_path)).toBe(false);
+    // the purger leaves the entry it could not delete, with a note, and nothing else of it
+    const trash = join(s.home, "trash");
+    await waitFor(() => readdirSync(trash).some((e) => existsSync(join(trash, e, "failed"))));
+    const [entry] = readdirSync(trash);
+    const pinned = join(trash, entry as string, "tree", "pinned", "agent-1.txt");
+    expect(existsSync(pinned)).toBe(true);
+    unpin(pinned); // so that the scenario can be deleted
+  });
+
+  it("in place on another file system: git dropped the entry but files remain: worktree_remove_incomplete until they are gone, never already_done", () => {
+    const far = otherFileSystem();
+    if (!far) return; // no second file system on this host
+    const a = agent(1, { file: "pinned/agent-1.txt", path: join(far, "agent-1") });
     const release = pin(join(a.worktree_path, "pinned", "agent-1.txt"));
     if (!release) return; // this host cannot make a file undeletable
     const r = wave([a]);
     expect(r.code).toBe(3);
     expect(statuses(r)).toEqual(["blocked:worktree_remove_incomplete"]);
-    expect(r.json.result.entries[0].files).toEqual(["pinned/agent-1.txt"]);
+    // git stops at the first file it cannot delete: what else is left depends on the directory order
+    expect(r.json.result.entries[0].files).toContain("pinned/agent-1.txt");
     expect(listed(a.worktree_path)).toBe(false);
     expect(existsSync(a.worktree_path)).toBe(true);
     // the rerun sees its own leftover, not a finished entry

@@ -15,7 +15,7 @@ import { newLease, leaseLockText, type LeaseFields } from "../shared/lease.js";
 import { compareStartTime, HOST, pidState, readStartTime } from "../shared/process.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import { resolveBase, resultFor, validateAdd, SKIPPED_BOOTSTRAP, type AddOptions, type AddRequest, type AddResult } from "../shared/request.js";
-import { readSnapshot, factsOf } from "../facts/index.js";
+import { readOneFacts, startDirty } from "../facts/index.js";
 import { removeWorktree } from "../../git/write.js";
 import { assessExact } from "./verdict.js";
 import { createWorktree, repairCreating, recoverFromIdentityFile, renewLease, withBootstrap } from "./create.js";
@@ -41,8 +41,10 @@ export async function add(ctx: Ctx, options: AddOptions): Promise<AddResult> {
 async function decide(ctx: Ctx, request: AddRequest): Promise<AddResult | BootstrapWait> {
   // a recycle that died on either side of this handle is undone first (recycle/journal.ts)
   const notes: Reason[] = request.dryRun ? [] : await repairRecycles(ctx, (j) => j.from.handle === request.handle || j.to.handle === request.handle);
-  let entries = await readWorktrees(ctx.repo.primary);
   let row = await ctx.registry.worktrees.byHandle(request.handle);
+  // an exact handle's checkout is read while git lists the worktrees (used only if it is still there)
+  const early = row && row.lifecycle !== "creating" ? startDirty(ctx.repo, row.path) : null;
+  let entries = await readWorktrees(ctx.repo.primary);
   if (row?.lifecycle === "creating") {
     if (request.dryRun) return resultFor(request, "planned", { row, notes: [reason("creating_repaired", {}, "an interrupted add would be repaired first")] });
     await repairCreating(ctx, row, entries);
@@ -53,7 +55,7 @@ async function decide(ctx: Ctx, request: AddRequest): Promise<AddResult | Bootst
   const entry = entries.slice(1).find((e) => e.path === request.path);
   if (!row && entry && !request.dryRun) row = await recoverFromIdentityFile(ctx, request, entry);
   // an adopted worktree keeps its own path (§3.11): git's entry is the row's path, not the handle's
-  if (row) return exactHandle(ctx, request, row, row.path === request.path ? entry : entries.slice(1).find((e) => e.path === row.path), notes, entries);
+  if (row) return exactHandle(ctx, request, row, row.path === request.path ? entry : entries.slice(1).find((e) => e.path === row.path), notes, entries, early);
   if (existsSync(request.path))
     return resultFor(request, "refused", {
       reasons: [reason("path_occupied", { path: request.path }, entry ? "registered with git but not with orchard (see `orchard adopt`)" : undefined)],
@@ -84,6 +86,7 @@ async function exactHandle(
   entry: WorktreeEntry | undefined,
   notes: Reason[],
   listing: WorktreeEntry[],
+  early: ReturnType<typeof startDirty> = null,
 ): Promise<AddResult | BootstrapWait> {
   if (!existsSync(row.path)) {
     if (request.dryRun) return resultFor(request, "planned", { row, notes: [...notes, reason("recreated_missing")] });
@@ -106,8 +109,8 @@ async function exactHandle(
     markBootstrapInterrupted(admin);
     repaired.push(note);
   }
-  const snapshot = await readSnapshot(ctx.repo, ctx.registry, listing);
-  const facts = await factsOf(snapshot, entry, row, { full: true });
+  // a repaired checkout changed under the early read: read it anew
+  const { facts } = await readOneFacts(ctx.repo, ctx.registry, { entry, row, listing }, repaired.length > notes.length ? null : early);
   const verdict = assessExact(facts, request2exact(request), { strict: false });
   const allNotes = [...repaired, ...verdict.notes];
   if (verdict.reasons.length > 0) return resultFor(request, "refused", { row, head: facts.head, reasons: verdict.reasons, notes: allNotes });

@@ -7,7 +7,8 @@
 import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { countNotOnRemotes, resolveCommit } from "../../git/read.js";
-import { deleteRef, removeWorktree } from "../../git/write.js";
+import { deleteRef } from "../../git/write.js";
+import { removeLinkedWorktree } from "../shared/removal.js";
 import { readAdminDirs, readAdminWorktreePath } from "../shared/admin.js";
 import { readDirtyState, readLiveness, proveMerged, dirtyDigest, onlyDeletions, treeDigest, type MergeTarget } from "../facts/index.js";
 import { processesInside, readProcessCwds, unseenProcesses } from "../shared/process.js";
@@ -96,12 +97,13 @@ async function lifecycleDrift(b: BatchView, item: PlanItemRow, pre: Precondition
 }
 
 /**
- * `git worktree remove --force --force`; when it fails but the worktree is gone anyway (a git
- * child of a killed apply finishing the same removal), the goal is reached.
+ * removeLinkedWorktree (into the trash, git's entry dropped; in place by git on another file
+ * system); when it fails but the worktree is gone anyway (a git child of a killed apply finishing
+ * the same removal), the goal is reached.
  */
-async function removeOrFindGone(b: BatchView, path: string): Promise<void> {
+async function removeOrFindGone(b: BatchView, path: string, admin: string): Promise<void> {
   try {
-    await removeWorktree(b.ctx.repo.primary, path);
+    await removeLinkedWorktree(b.ctx, { path, admin });
   } catch (error) {
     if (existsSync(path) || readAdminDirs(b.ctx.repo.commonDir).has(path)) throw error;
   }
@@ -116,7 +118,7 @@ async function actOnWorktree(b: BatchView, item: PlanItemRow, env: ItemEnv): Pro
   if (!admin) return exists ? skip([changed("registered", true, false)]) : done([reason("already_done")]);
   if (!exists) {
     if (!acting) return skip([changed("directory", "present", "missing")]);
-    await removeOrFindGone(b, item.path);
+    await removeOrFindGone(b, item.path, admin);
     return done([reason("removal_interrupted")]);
   }
   const lock = readLockText(admin);
@@ -141,7 +143,7 @@ async function actOnWorktree(b: BatchView, item: PlanItemRow, env: ItemEnv): Pro
     await env.note({ phase: "salvaged", salvageRef });
   }
   await env.note({ phase: "acting", salvageRef });
-  await removeOrFindGone(b, item.path);
+  await removeOrFindGone(b, item.path, admin);
   const reasons = acting ? [reason("removal_interrupted")] : [];
   return salvageRef ? done(reasons, { salvageRef }) : done(reasons);
 }
@@ -155,7 +157,7 @@ async function prune(b: BatchView, item: PlanItemRow): Promise<Outcome> {
   if (admin && lock !== pre.lockReason) drift.push(changed("lockReason", pre.lockReason, lock));
   drift.push(...(await livenessDrift(b, item, lock, false)));
   if (drift.length > 0) return skip(drift);
-  if (admin) await removeWorktree(b.ctx.repo.primary, item.path); // exactly this registration, never a repo-wide prune
+  if (admin) await removeLinkedWorktree(b.ctx, { path: item.path, admin, entryOnly: true }); // exactly this registration, never a repo-wide prune
   return done(admin ? [] : [reason("already_done")]);
 }
 

@@ -16,7 +16,7 @@ import { reason, type Reason } from "../shared/reasons.js";
 import { applyItem, type BatchView, type ItemEnv } from "./actions.js";
 import type { Ctx } from "../shared/context.js";
 import type { ItemState, PlanItemRow } from "../../registry/index.js";
-import { distinctTargets } from "../hygiene/index.js";
+import { distinctTargets } from "../facts/index.js";
 import { retireRow } from "../shared/rows.js";
 
 const BATCH = 16;

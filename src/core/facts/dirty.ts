@@ -2,7 +2,8 @@
 // tracked, untracked and conflicted paths plus the ignored entries the unique-ignored scan walks;
 // the operation in progress is read from the admin dir. Callers that compare states later
 // (cleanup preconditions) keep the status and the unique ignored files for the digest.
-import { readStatus } from "../../git/read.js";
+import { readStatus, readStatuses } from "../../git/read.js";
+import { STATUS_PARALLELISM } from "../shared/pool.js";
 import type { StatusSummary } from "../../git/parse/status.js";
 import { readOperation } from "../shared/admin.js";
 import type { RepoContext } from "../shared/repo.js";
@@ -20,7 +21,28 @@ export interface DirtyState {
 }
 
 export async function readDirtyState(repo: RepoContext, path: string, admin: string): Promise<DirtyState> {
-  const status = await readStatus(path, { ignored: true });
+  return dirtyStateOf(repo, path, admin, await readStatus(path, { ignored: true }));
+}
+
+/** The dirty states of many worktrees, their statuses read by a few shells (readStatuses); an Error where one could not be read. */
+export async function readDirtyStates(repo: RepoContext, worktrees: readonly { path: string; admin: string }[]): Promise<Map<string, DirtyState | Error>> {
+  const statuses = await readStatuses(
+    worktrees.map((w) => w.path),
+    { ignored: true, slices: STATUS_PARALLELISM },
+  );
+  const out = new Map<string, DirtyState | Error>();
+  worktrees.forEach((w, i) => {
+    const status = statuses[i] as StatusSummary | Error;
+    try {
+      out.set(w.path, status instanceof Error ? status : dirtyStateOf(repo, w.path, w.admin, status));
+    } catch (error) {
+      out.set(w.path, error instanceof Error ? error : new Error(String(error)));
+    }
+  });
+  return out;
+}
+
+function dirtyStateOf(repo: RepoContext, path: string, admin: string, status: StatusSummary): DirtyState {
   const operation = readOperation(admin);
   const nested: string[] = [];
   const ignored = scanIgnored({ worktree: path, status, primary: repo.bare ? null : repo.primary, disposable: disposableOf(repo), nested });

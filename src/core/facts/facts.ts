@@ -7,14 +7,15 @@ import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { RefRecord } from "../../git/parse/refs.js";
 import type { Registry, WorktreeRow } from "../../registry/index.js";
 import { readAdminActivity, readAdminCreated, readAdminDirs } from "../shared/admin.js";
-import { readDirty } from "./dirty.js";
+import { readDirty, readDirtyStates } from "./dirty.js";
 import { NO_IGNORED } from "./ignored.js";
 import { parseLockOwner } from "../shared/lock-owner.js";
 import { assessLiveness, type PidProbe } from "../shared/liveness.js";
 import { HOST, compareStartTime, pidState, processesInside, readProcessCwds, readStartTime, unseenDescription, unseenProcesses } from "../shared/process.js";
 import { readDefaultBranch, targetRefs, type DefaultBranch, type RepoContext } from "../shared/repo.js";
 import { readMerged } from "./merged.js";
-import { mapLimit, DEFAULT_PARALLELISM } from "../shared/pool.js";
+import { readMergedAll, type MergedFact } from "./merged-batch.js";
+import { mapLimit, STATUS_PARALLELISM } from "../shared/pool.js";
 import { readFingerprintBasis, readFingerprintFacts, type FingerprintBasis } from "../bootstrap/index.js";
 import type { Facts, LockOwnerFacts } from "../shared/types.js";
 import { realOrAbsolute } from "../shared/paths.js";
@@ -41,13 +42,10 @@ export interface Snapshot {
 /** `listing`: the `git worktree list` this command already read (same lock, nothing changed since). */
 export async function readSnapshot(repo: RepoContext, registry: Registry, listing?: WorktreeEntry[]): Promise<Snapshot> {
   const cwds = await readProcessCwds(); // first, before our own git children start
-  const [all, refList, defaultBranch] = await Promise.all([
-    listing ?? readWorktrees(repo.primary),
-    readRefs(repo.primary, ["refs/heads", "refs/remotes"]),
-    readDefaultBranch(repo),
-  ]);
+  const [all, refList] = await Promise.all([listing ?? readWorktrees(repo.primary), readRefs(repo.primary, ["refs/heads", "refs/remotes"])]);
   const entries = all.slice(1).filter((e) => !e.bare);
   const refs = new Map(refList.map((r) => [r.ref, r]));
+  const defaultBranch = await readDefaultBranch(repo, refs);
   const targets = defaultBranch ? targetRefs(repo, defaultBranch.name, new Set(refs.keys())) : [];
   const rows = await registry.worktrees.current(repo.identity);
   // rows git no longer lists still have a branch tip: walk from it too, or its count would read 0
@@ -159,6 +157,10 @@ export const MISSING_DIRTY: NonNullable<Facts["dirty"]> = { tracked: 0, untracke
 
 export interface FactsOptions {
   full: boolean;
+  /** The worktree's dirty facts already under way (readOneFacts), instead of reading them now. */
+  dirty?: Promise<NonNullable<Facts["dirty"]>> | null;
+  /** Merged facts of every head, batched (listFacts), instead of proving this head alone. */
+  merged?: Promise<Map<string, MergedFact | Error> | null>;
 }
 
 /** Facts of one worktree (a git entry, a registry row, or both). */
@@ -196,10 +198,36 @@ export async function factsOf(snapshot: Snapshot, entry: WorktreeEntry | null, r
     prunable: entry?.prunable ?? null,
   };
   if (options.full) {
-    facts.dirty = missing || !admin ? (missing ? MISSING_DIRTY : null) : await readDirty(snapshot.repo, path, admin);
-    facts.merged = head ? await readMerged(snapshot, head) : null;
+    facts.dirty = missing || !admin ? (missing ? MISSING_DIRTY : null) : await (options.dirty ?? readDirty(snapshot.repo, path, admin));
+    facts.merged = head ? (options.merged ? fromBatch(await options.merged, head) : await readMerged(snapshot, head)) : null;
   }
   return facts;
+}
+
+/** A worktree's dirty facts, started now (null when it is not a registered, present worktree); `path` as git lists it. */
+export function startDirty(repo: RepoContext, path: string): { path: string; dirty: Promise<NonNullable<Facts["dirty"]>> } | null {
+  const admin = readAdminDirs(repo.commonDir).get(path);
+  if (!admin || !existsSync(path)) return null;
+  const dirty = readDirty(repo, path, admin);
+  dirty.catch(() => undefined); // awaited by readOneFacts, or dropped when the target resolved elsewhere
+  return { path, dirty };
+}
+
+/**
+ * Full facts of one worktree (status, adoption): its `git status`, the costly part, runs beside
+ * the snapshot's processes instead of after them (or was started even earlier by the caller,
+ * `early`, and is used when it is about the same path). `listing`: as for readSnapshot.
+ */
+export async function readOneFacts(
+  repo: RepoContext,
+  registry: Registry,
+  target: { entry: WorktreeEntry | null; row: WorktreeRow | null; listing?: WorktreeEntry[] | undefined },
+  early?: ReturnType<typeof startDirty>,
+): Promise<{ facts: Facts; snapshot: Snapshot }> {
+  const path = target.entry?.path ?? target.row?.path ?? null;
+  const started = path === null ? null : early?.path === path ? early : startDirty(repo, path);
+  const snapshot = await readSnapshot(repo, registry, target.listing);
+  return { facts: await factsOf(snapshot, target.entry, target.row, { full: true, dirty: started?.dirty ?? null }), snapshot };
 }
 
 function latest(a: string | null, b: string | null): string | null {
@@ -208,11 +236,39 @@ function latest(a: string | null, b: string | null): string | null {
   return a > b ? a : b;
 }
 
-/** Facts of every linked worktree of the repo, plus registry rows git no longer lists. */
+function fromBatch(batch: Map<string, MergedFact | Error> | null, head: string): MergedFact | null {
+  const fact = batch?.get(head) ?? null;
+  if (fact instanceof Error) throw fact;
+  return fact;
+}
+
+/** Facts of every linked worktree of the repo, plus registry rows git no longer lists. `full`: with
+ * status a few at a time and the merge proofs of all heads batched beside them. */
 export async function listFacts(snapshot: Snapshot, options: FactsOptions): Promise<Facts[]> {
   const rowsByPath = new Map(snapshot.rows.map((r) => [r.path, r]));
   const listed = new Set(snapshot.entries.map((e) => e.path));
   const pairs: [WorktreeEntry | null, WorktreeRow | null][] = snapshot.entries.map((e) => [e, rowsByPath.get(e.path) ?? null]);
   for (const row of snapshot.rows) if (!listed.has(row.path) && row.lifecycle !== "creating") pairs.push([null, row]);
-  return mapLimit(pairs, options.full ? DEFAULT_PARALLELISM : 16, ([entry, row]) => factsOf(snapshot, entry, row, options));
+  if (!options.full) return mapLimit(pairs, 16, ([entry, row]) => factsOf(snapshot, entry, row, options));
+  const heads = pairs.flatMap(([entry, row]) => {
+    const head = entry ? entry.head : row ? snapshot.refs.get(`refs/heads/${row.branch}`)?.oid : null;
+    return head ? [head] : [];
+  });
+  const merged = readMergedAll(snapshot, heads);
+  merged.catch(() => undefined); // awaited per worktree; a failed status must not leave it unhandled
+  const checkouts = pairs.flatMap(([entry]) => {
+    const admin = entry ? snapshot.admins.get(entry.path) : undefined;
+    return entry && admin && existsSync(entry.path) ? [{ path: entry.path, admin }] : [];
+  });
+  const states = readDirtyStates(snapshot.repo, checkouts);
+  states.catch(() => undefined); // awaited per worktree, like the merge proofs
+  const dirtyOf = async (path: string): Promise<NonNullable<Facts["dirty"]> | undefined> => {
+    const state = (await states).get(path);
+    if (state instanceof Error) throw state;
+    return state?.dirty;
+  };
+  return mapLimit(pairs, STATUS_PARALLELISM, async ([entry, row]) => {
+    const batched = entry ? await dirtyOf(entry.path) : undefined;
+    return factsOf(snapshot, entry, row, { ...options, merged, ...(batched ? { dirty: Promise.resolve(batched) } : {}) });
+  });
 }

@@ -1,8 +1,9 @@
 // Gathering what hygiene decides on, for one repo, without a process storm. The snapshot costs a
 // fixed number of git processes; per worktree there is exactly one `git status --ignored=matching`
-// (dirty state, unique ignored files, and the digest cleanup preconditions compare). Merged proofs come from the snapshot's graph where
-// it can answer (same commit, ancestor of the only target: no process); only heads with commits
-// of their own run the patch-level proofs. Patch-ids for patchEquivalentGroups are batched (three
+// (dirty state, unique ignored files, and the digest cleanup preconditions compare), a few at a
+// time. Merged proofs for every head are batched (proveMergedMany: the snapshot's graph answers
+// same commit and ancestor; one patch-id pass and one `merge-tree --stdin` run the patch-level
+// proofs) and run beside the statuses. Patch-ids for patchEquivalentGroups are batched (three
 // processes for the repo), their merge-bases read off the graph when it has a single boundary.
 import { basename, dirname } from "node:path";
 import { readMergeBase, readPatchIds } from "../../git/read.js";
@@ -10,15 +11,17 @@ import {
   readSnapshot,
   listFacts,
   factsOf,
-  proveMerged,
+  readMergedAll,
+  distinctTargets,
   dirtyDigest,
   readDirtyState,
+  readDirtyStates,
   MISSING_DIGEST,
   MISSING_DIRTY,
   type Snapshot,
   type MergeTarget,
 } from "../facts/index.js";
-import { mapLimit, DEFAULT_PARALLELISM } from "../shared/pool.js";
+import { mapLimit, DEFAULT_PARALLELISM, STATUS_PARALLELISM } from "../shared/pool.js";
 import { isInside, type Ctx } from "../shared/context.js";
 import { readGitPointer, readHuskFacts, type KnownRepo } from "./husk.js";
 import type { RepoSummary } from "../inspect/index.js";
@@ -36,32 +39,6 @@ export interface RepoGather {
   digests: Map<string, string>;
   /** path → stable patch-id of its own commits since the merge-base with the default branch. */
   patchIds: Map<string, string>;
-}
-
-/** Target refs, one per distinct commit (local main and origin/main usually agree: prove once). */
-export function distinctTargets(targets: readonly string[], refs: ReadonlyMap<string, { oid: string }>): MergeTarget[] {
-  const seen = new Set<string>();
-  const out: MergeTarget[] = [];
-  for (const ref of targets) {
-    const oid = refs.get(ref)?.oid;
-    if (oid && !seen.has(oid)) {
-      seen.add(oid);
-      out.push({ ref, oid });
-    }
-  }
-  return out;
-}
-
-/** Merged facts (§4.5) with the graph's answer first; null when there is no known target. */
-async function readMergedFast(snapshot: Snapshot, tips: ReadonlySet<string>, head: string): Promise<NonNullable<Facts["merged"]> | null> {
-  const targets = distinctTargets(snapshot.targets, snapshot.refs);
-  if (targets.length === 0) return null;
-  const same = targets.find((t) => t.oid === head);
-  if (same) return { target: same.ref, how: "same_commit" };
-  const graph = snapshot.unmergedGraph;
-  const known = graph !== null && tips.has(head); // the graph was walked from this head
-  if (known && !graph.has(head) && targets.length === 1) return { target: (targets[0] as MergeTarget).ref, how: "ancestor" };
-  return proveMerged(snapshot.repo.primary, head, targets, { knownUnmerged: known && graph.has(head) });
 }
 
 /** The merge-base of `head` with the only target, read off the graph when it has one boundary commit. */
@@ -116,10 +93,22 @@ export async function gatherRepo(ctx: Ctx, repos: readonly KnownRepo[]): Promise
   const listed = new Set(snapshot.entries.map((e) => e.path));
   // rows left `creating` that git does not list: listFacts leaves them out, hygiene reports them
   for (const row of snapshot.rows) if (row.lifecycle === "creating" && !listed.has(row.path)) facts.push(await factsOf(snapshot, null, row, { full: false }));
-  const tips = new Set(snapshot.entries.map((e) => e.head).filter((h): h is string => !!h));
   const rows = new Map(snapshot.rows.map((r) => [r.path, r]));
+  // the merge proofs of every head run beside the statuses below
+  const merged = readMergedAll(
+    snapshot,
+    facts.flatMap((f) => (f.head ? [f.head] : [])),
+  );
+  merged.catch(() => undefined); // awaited per subject; a failed status loop must not leave it unhandled
+  // one status per listed, present worktree, by a few shells (readDirtyStates)
+  const checkouts = facts.flatMap((f) => {
+    const admin = snapshot.admins.get(f.path);
+    return !f.missing && listed.has(f.path) && admin ? [{ path: f.path, admin }] : [];
+  });
+  const states = readDirtyStates(ctx.repo, checkouts);
+  states.catch(() => undefined); // awaited per subject, like the merge proofs
   const digests = new Map<string, string>();
-  const subjects = await mapLimit(facts, DEFAULT_PARALLELISM, async (f): Promise<Subject> => {
+  const subjects = await mapLimit(facts, STATUS_PARALLELISM, async (f): Promise<Subject> => {
     const subject: Subject = {
       facts: f,
       repo: ctx.repo.identity,
@@ -135,7 +124,8 @@ export async function gatherRepo(ctx: Ctx, repos: readonly KnownRepo[]): Promise
       digests.set(f.path, MISSING_DIGEST);
     } else if (subject.listed && admin) {
       try {
-        const state = await readDirtyState(ctx.repo, f.path, admin);
+        const state = (await states).get(f.path) ?? (await readDirtyState(ctx.repo, f.path, admin));
+        if (state instanceof Error) throw state;
         f.dirty = state.dirty;
         digests.set(f.path, dirtyDigest(f.path, state.status, state.operation, state.ignored));
       } catch (error) {
@@ -144,7 +134,9 @@ export async function gatherRepo(ctx: Ctx, repos: readonly KnownRepo[]): Promise
       }
     } else f.dirty = null;
     try {
-      f.merged = f.head ? await readMergedFast(snapshot, tips, f.head) : null;
+      const proof = f.head ? ((await merged)?.get(f.head) ?? null) : null;
+      if (proof instanceof Error) throw proof;
+      f.merged = proof;
     } catch (error) {
       f.merged = null;
       subject.errors.merged = (error as Error).message;

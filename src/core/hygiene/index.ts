@@ -1,6 +1,5 @@
 // `orchard hygiene`: one disposition per worktree, duplicate groups, disk use and the HTML report.
 export { assessPreservation } from "./assess.js";
-export { distinctTargets } from "./gather.js";
 export { formatBytes } from "../shared/format.js";
 export { readGitPointer, readHuskFacts, readHuskUniqueIgnored } from "./husk.js";
 export type { KnownRepo } from "./husk.js";

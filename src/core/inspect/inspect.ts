@@ -1,5 +1,5 @@
 // `status` and `list` (SPEC §3.3): read-only, no lock taken.
-import { readSnapshot, factsOf, listFacts } from "../facts/index.js";
+import { readSnapshot, readOneFacts, listFacts, startDirty } from "../facts/index.js";
 import { resolveTarget } from "../shared/target.js";
 import { takeListing } from "../shared/repo.js";
 import type { Ctx } from "../shared/context.js";
@@ -11,9 +11,12 @@ export interface StatusResult {
 }
 
 export async function status(ctx: Ctx, options: { target: string }): Promise<StatusResult> {
+  // a handle's recorded path: its `git status` starts while git lists the worktrees (used only if the target resolves there)
+  const row = options.target.includes("@") ? await ctx.registry.worktrees.byHandle(options.target) : undefined;
+  const early = row && row.repo === ctx.repo.identity ? startDirty(ctx.repo, row.path) : null;
   const target = await resolveTarget(ctx, options.target, takeListing(ctx.repo));
-  const snapshot = await readSnapshot(ctx.repo, ctx.registry, target.listing);
-  return { ok: true, worktree: await factsOf(snapshot, target.entry, target.row, { full: true }) };
+  const { facts } = await readOneFacts(ctx.repo, ctx.registry, target, early);
+  return { ok: true, worktree: facts };
 }
 
 export interface RepoSummary {

@@ -2,7 +2,7 @@
 // worktree, so the sweep sees the same thing from any worktree of the repo).
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { isAncestor, readGitDirs, resolveCommit } from "../../git/read.js";
+import { isAncestor, resolveCommit } from "../../git/read.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import { readAdminWorktreePath, readLockMtime } from "../shared/admin.js";
 import { parseLockOwner, type LockOwner } from "../shared/lock-owner.js";
@@ -11,6 +11,15 @@ import type { RepoContext } from "../shared/repo.js";
 import type { LockFacts, MergeMode, WorkFacts } from "./verdict.js";
 import type { Ctx } from "../shared/context.js";
 import { realOrAbsolute } from "../shared/paths.js";
+import { whyNotLinkedWorktree } from "../shared/linked.js";
+
+/** Commits of the refs under refs/heads and refs/remotes, read once for a batch (readCommitRefs). */
+export type RefView = ReadonlyMap<string, string>;
+
+/** A ref's commit from the batch's view; refs outside it (or a raw object name) ask git. */
+async function commitOf(cwd: string, ref: string, refs: RefView): Promise<string | null> {
+  return refs.get(ref) ?? (ref.startsWith("refs/heads/") || ref.startsWith("refs/remotes/") ? null : resolveCommit(cwd, ref));
+}
 
 export interface LockedWorktree {
   /** The worktree path the admin dir's `gitdir` records (a relative record resolved against the admin dir). */
@@ -28,15 +37,15 @@ export function readLockedWorktrees(commonDir: string): LockedWorktree[] {
   } catch {
     return []; // no linked worktrees
   }
-  const locked: LockedWorktree[] = [];
-  for (const id of ids) {
-    const admin = join(root, id);
-    const lockText = readText(join(admin, "locked"));
-    const path = readAdminWorktreePath(admin);
-    // no gitdir: a half-created or broken entry git itself lists as prunable; not addressable by path
-    if (lockText !== null && path !== null) locked.push({ path, admin, lockText });
-  }
-  return locked;
+  return ids.map((id) => readLockedWorktree(join(root, id))).filter((wt): wt is LockedWorktree => wt !== null);
+}
+
+/** One admin dir's locked worktree as it is now; null when it is not locked (or has no `gitdir`). */
+export function readLockedWorktree(admin: string): LockedWorktree | null {
+  const lockText = readText(join(admin, "locked"));
+  const path = readAdminWorktreePath(admin);
+  // no gitdir: a half-created or broken entry git itself lists as prunable; not addressable by path
+  return lockText !== null && path !== null ? { path, admin, lockText } : null;
 }
 
 export function readText(path: string): string | null {
@@ -67,13 +76,13 @@ export async function readLockFacts(options: {
 }
 
 /** The commit the admin dir's HEAD names: `ref: <ref>` resolved, or a 40/64-hex object name. */
-export async function readAdminTip(cwd: string, admin: string): Promise<{ tip: string | null; branch: string | null }> {
+export async function readAdminTip(cwd: string, admin: string, refs: RefView): Promise<{ tip: string | null; branch: string | null }> {
   const text = readText(join(admin, "HEAD"))?.trim() ?? null;
   if (text === null) return { tip: null, branch: null };
   if (text.startsWith("ref: ")) {
     const ref = text.slice(5).trim();
     const branch = ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : null;
-    return { tip: ref.startsWith("refs/") ? await resolveCommit(cwd, ref) : null, branch };
+    return { tip: ref.startsWith("refs/") ? await commitOf(cwd, ref, refs) : null, branch };
   }
   if (/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(text)) return { tip: await resolveCommit(cwd, text), branch: null };
   return { tip: null, branch: null };
@@ -92,8 +101,7 @@ async function readMergedInto(cwd: string, tip: string, targets: readonly MergeT
  */
 export async function readCheckoutDirty(repo: RepoContext, path: string, admin: string): Promise<NonNullable<WorkFacts["dirty"]>> {
   try {
-    const dirs = await readGitDirs(path);
-    if (realOrAbsolute(dirs.gitDir) !== realOrAbsolute(admin)) return "unknown";
+    if (whyNotLinkedWorktree(path, admin) !== null) return "unknown";
     const { dirty } = await readDirtyState(repo, path, admin);
     return { changes: dirty.tracked + dirty.untracked + dirty.conflicted, operation: dirty.operation, ignored: dirty.ignored, nested: dirty.nested ?? [] };
   } catch {
@@ -103,27 +111,27 @@ export async function readCheckoutDirty(repo: RepoContext, path: string, admin: 
 
 export async function readWorkFacts(
   ctx: Ctx,
-  options: { wt: LockedWorktree; targets: MergeTarget[]; mode: MergeMode; salvage: boolean },
+  options: { wt: LockedWorktree; targets: MergeTarget[]; mode: MergeMode; salvage: boolean; refs: RefView; dirty: boolean },
 ): Promise<WorkFacts & { branch: string | null }> {
   const cwd = ctx.repo.primary;
-  const { tip, branch } = await readAdminTip(cwd, options.wt.admin);
+  const { tip, branch } = await readAdminTip(cwd, options.wt.admin, options.refs);
   const missing = !existsSync(options.wt.path);
   const facts: WorkFacts & { branch: string | null } = { tip, branch, missing, salvage: options.salvage };
   if (tip === null) return facts;
   facts.merged = await readMergedInto(cwd, tip, options.targets, options.mode);
-  if (facts.merged.how !== null && !missing) facts.dirty = await readCheckoutDirty(ctx.repo, options.wt.path, options.wt.admin);
+  if (facts.merged.how !== null && !missing && options.dirty) facts.dirty = await readCheckoutDirty(ctx.repo, options.wt.path, options.wt.admin);
   return facts;
 }
 
 /** The refs a reaped branch may be merged into: the default branch's refs, plus the lease's recorded base branch. */
-export async function readReapTargets(cwd: string, defaultRefs: readonly string[], row: WorktreeRow | null): Promise<MergeTarget[]> {
-  const refs = [...defaultRefs];
+export async function readReapTargets(cwd: string, defaultRefs: readonly string[], row: WorktreeRow | null, refs: RefView): Promise<MergeTarget[]> {
+  const wanted = [...defaultRefs];
   const base = row?.baseRef;
-  if (base && (base.startsWith("refs/heads/") || base.startsWith("refs/remotes/")) && base !== `refs/heads/${row.branch}` && !refs.includes(base))
-    refs.push(base);
+  if (base && (base.startsWith("refs/heads/") || base.startsWith("refs/remotes/")) && base !== `refs/heads/${row.branch}` && !wanted.includes(base))
+    wanted.push(base);
   const targets: MergeTarget[] = [];
-  for (const ref of refs) {
-    const oid = await resolveCommit(cwd, ref);
+  for (const ref of wanted) {
+    const oid = await commitOf(cwd, ref, refs);
     if (oid) targets.push({ ref, oid });
   }
   return targets;

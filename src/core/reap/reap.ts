@@ -1,21 +1,34 @@
 // `orchard reap-orphans` (SPEC §3.8): the startup sweep for crashed sessions. Every linked
-// worktree with a `locked` file is judged on facts (reap-facts) by a pure verdict (reap-verdict);
-// a worktree found reapable is judged AGAIN under the mutation lock right before it is removed
-// (lock text, owner, HEAD, dirty re-read), then salvaged if asked and removed with
-// `worktree remove --force --force` — one git step, never unlock-then-remove, so there is no
-// moment in which the worktree is unlocked but still there. Never a repository-wide `worktree prune`.
+// worktree with a `locked` file is judged on facts (reap-facts) by a pure verdict (reap-verdict).
+// A first pass, without the lock and a few worktrees at a time, keeps the candidates: owner gone
+// and branch merged (a dry run also reads the checkout). The candidates are then judged AGAIN,
+// each one right before its removal, under one hold of the mutation lock (lock text, owner,
+// processes inside, HEAD, dirty re-read now), salvaged if asked, and removed by
+// removeLinkedWorktree: renamed into the workspace's trash in one step and git's entry dropped —
+// never unlock-then-remove, so there is no moment in which the worktree is unlocked but still
+// there. Never a repository-wide `worktree prune`.
 import { join } from "node:path";
 import { readProcessCwds } from "../shared/process.js";
 import { readDefaultBranch, targetRefs } from "../shared/repo.js";
-import { removeWorktree } from "../../git/write.js";
-import { readRefs } from "../../git/read.js";
+import { readCommitRefs, readRefs } from "../../git/read.js";
 import { GitError } from "../../git/errors.js";
 import { OrchardError } from "../shared/errors.js";
 import { parseDuration } from "../shared/duration.js";
 import { requireDuration, requireOneOf } from "../shared/validate.js";
 import { withMutationLock } from "../shared/mutation-lock.js";
+import { mapLimit, STATUS_PARALLELISM } from "../shared/pool.js";
+import { removeLinkedWorktree } from "../shared/removal.js";
 import { salvageWorktree } from "../salvage/index.js";
-import { readLockFacts, readLockedWorktrees, readReapTargets, readText, readWorkFacts, type LockedWorktree } from "./facts.js";
+import {
+  readLockFacts,
+  readLockedWorktree,
+  readLockedWorktrees,
+  readReapTargets,
+  readText,
+  readWorkFacts,
+  type LockedWorktree,
+  type RefView,
+} from "./facts.js";
 import { assessOwnerGone, assessWork, type MergeMode, type ReapReason, type ReapSkipReason } from "./verdict.js";
 import type { LockOwner } from "../shared/lock-owner.js";
 import type { WorktreeRow } from "../../registry/index.js";
@@ -96,26 +109,39 @@ function ownerView(owner: LockOwner): ReapOwner | undefined {
 
 type Judgement = { kind: "skip"; entry: ReapEntry } | { kind: "go"; entry: ReapEntry; reason: ReapReason; salvage: boolean; head: string };
 
-/** Steps 1–6 for one worktree: the pure verdicts over freshly read facts. */
-async function judge(ctx: Ctx, wt: LockedWorktree, request: Request, defaultRefs: readonly string[], cwds: Map<number, string> | null): Promise<Judgement> {
-  const row = await rowAt(ctx, wt.path);
-  const lock = await readLockFacts({ wt, row, guardMs: request.guardMs, cwds, now: Date.now() });
+/** What one pass reads once for all its worktrees. */
+interface View {
+  request: Request;
+  defaultRefs: readonly string[];
+  refs: RefView;
+  /** The registry's current rows, read once for the first pass (the second reads each row at use). */
+  rows?: readonly WorktreeRow[];
+}
+
+/** Refs and the default branch's targets read now (the second pass reads them again under the lock). */
+async function readView(ctx: Ctx, request: Request, defaultRefs: readonly string[]): Promise<View> {
+  return { request, defaultRefs, refs: await readCommitRefs(ctx.repo.primary, ["refs/heads", "refs/remotes"]) };
+}
+
+/**
+ * Steps 1–6 for one worktree: the pure verdicts over freshly read facts. Without `dirty` the
+ * checkout is not read and a `go` only says "owner gone and merged": a candidate for the second pass.
+ */
+async function judge(ctx: Ctx, wt: LockedWorktree, view: View, options: { cwds: Map<number, string> | null; dirty: boolean }): Promise<Judgement> {
+  const { request } = view;
+  const row = view.rows ? (view.rows.find((r) => r.path === wt.path) ?? null) : await rowAt(ctx, wt.path);
+  const lock = await readLockFacts({ wt, row, guardMs: request.guardMs, cwds: options.cwds, now: Date.now() });
   const owner = ownerView(lock.ownerParsed);
   const base = { path: wt.path, branch: branchOf(wt), ...(owner ? { owner } : {}) };
   const gone = assessOwnerGone(lock);
   if (gone.kind === "skip") return { kind: "skip", entry: { ...base, status: "skipped", reason: gone.reason, ...detail(gone.detail) } };
-  const targets = await readReapTargets(ctx.repo.primary, defaultRefs, row);
-  const work = await readWorkFacts(ctx, { wt, targets, mode: request.mode, salvage: request.salvage });
+  const targets = await readReapTargets(ctx.repo.primary, view.defaultRefs, row, view.refs);
+  const work = await readWorkFacts(ctx, { wt, targets, mode: request.mode, salvage: request.salvage, refs: view.refs, dirty: options.dirty });
   const entry = { ...base, branch: work.branch };
-  const verdict = assessWork(work, gone.leaseOwner);
-  if (verdict.kind === "skip") return { kind: "skip", entry: { ...entry, status: "skipped", reason: verdict.reason, ...detail(verdict.detail) } };
-  return {
-    kind: "go",
-    entry: { ...entry, status: "planned", reason: verdict.reason },
-    reason: verdict.reason,
-    salvage: verdict.salvage,
-    head: work.tip as string,
-  };
+  const verdict = options.dirty || work.missing || !work.merged?.how ? assessWork(work, gone.leaseOwner) : null;
+  if (verdict?.kind === "skip") return { kind: "skip", entry: { ...entry, status: "skipped", reason: verdict.reason, ...detail(verdict.detail) } };
+  const reason = verdict?.reason ?? (gone.leaseOwner ? "lease_dead_and_merged" : "pid_dead_and_merged");
+  return { kind: "go", entry: { ...entry, status: "planned", reason }, reason, salvage: verdict?.salvage ?? false, head: work.tip as string };
 }
 
 const detail = (text: string | undefined): { detail?: string } => (text ? { detail: text } : {});
@@ -143,11 +169,20 @@ export async function reapOrphans(ctx: Ctx, options: ReapOptions): Promise<ReapR
   const defaultRefs = await readDefaultRefs(ctx);
   if (defaultRefs === null) return { ...result, ok: false, reason: "default_branch_unknown" };
   const cwds = await readProcessCwds(); // before our own git children start
-  // the whole sweep waits at most REAP_LOCK_WAIT_MS for the mutation lock (a SessionStart hook
-  // has 60 s); once it gave up, the remaining entries are reported busy without waiting again
-  const lockDeadline = Date.now() + REAP_LOCK_WAIT_MS;
-  for (const wt of locked) {
-    const entry = await sweepOne(ctx, wt, { ...request, lockDeadline }, defaultRefs, cwds);
+  const view = { ...(await readView(ctx, request, defaultRefs)), rows: await ctx.registry.worktrees.current(ctx.repo.identity) };
+  // a dry run reads everything now; a sweep reads the checkouts only of the candidates, under the lock
+  const first = await mapLimit(locked, STATUS_PARALLELISM, (wt) => guarded(wt, () => judge(ctx, wt, view, { cwds, dirty: request.dryRun })));
+  const entries = first.map((j) => j.entry);
+  const candidates = request.dryRun ? [] : locked.flatMap((wt, i) => (first[i]?.kind === "go" ? [{ wt, index: i }] : []));
+  if (candidates.length > 0) {
+    const applied = await applyAll(
+      ctx,
+      candidates.map((c) => c.wt),
+      { request, defaultRefs },
+    );
+    candidates.forEach((c, i) => (entries[c.index] = applied[i] as ReapEntry));
+  }
+  for (const entry of entries) {
     result.entries.push(entry);
     if (entry.status === "reaped") result.reaped++;
     else if (entry.status === "skipped") result.skipped++;
@@ -156,24 +191,41 @@ export async function reapOrphans(ctx: Ctx, options: ReapOptions): Promise<ReapR
   return result;
 }
 
-/** One worktree; a git command that fails on it skips it (`fact_unknown`) rather than ending the sweep. */
-async function sweepOne(
-  ctx: Ctx,
-  wt: LockedWorktree,
-  request: Request & { lockDeadline: number },
-  defaultRefs: readonly string[],
-  cwds: Map<number, string> | null,
-): Promise<ReapEntry> {
+/** A git command that fails on one worktree skips it (`fact_unknown`) rather than ending the sweep. */
+async function guarded(wt: LockedWorktree, fn: () => Promise<Judgement>): Promise<Judgement> {
   try {
-    const first = await judge(ctx, wt, request, defaultRefs, cwds);
-    if (first.kind === "skip" || request.dryRun) return first.entry;
-    const timeoutMs = Math.max(0, request.lockDeadline - Date.now());
-    return await withMutationLock(ctx.repo.commonDir, () => applyReap(ctx, wt, request, defaultRefs), { timeoutMs });
+    return await fn();
   } catch (error) {
-    if (error instanceof OrchardError && error.code === "repo_busy")
-      return { path: wt.path, branch: branchOf(wt), status: "skipped", reason: "repo_busy", detail: error.message };
     if (!(error instanceof GitError)) throw error;
-    return { path: wt.path, branch: branchOf(wt), status: "skipped", reason: "fact_unknown", detail: messageOf(error) };
+    return { kind: "skip", entry: { path: wt.path, branch: branchOf(wt), status: "skipped", reason: "fact_unknown", detail: messageOf(error) } };
+  }
+}
+
+/**
+ * Step 7 for every candidate under one hold of the mutation lock: the sweep waits at most
+ * REAP_LOCK_WAIT_MS for it (a SessionStart hook has 60 s); when it gives up, every candidate is
+ * reported busy. Each candidate is re-judged right before its own removal.
+ */
+async function applyAll(ctx: Ctx, candidates: LockedWorktree[], base: Omit<View, "refs">): Promise<ReapEntry[]> {
+  try {
+    return await withMutationLock(
+      ctx.repo.commonDir,
+      async () => {
+        const view = await readView(ctx, base.request, base.defaultRefs);
+        return mapLimit(candidates, STATUS_PARALLELISM, async (first) => {
+          try {
+            return await applyReap(ctx, first, view);
+          } catch (error) {
+            if (!(error instanceof GitError)) throw error;
+            return { path: first.path, branch: branchOf(first), status: "skipped", reason: "fact_unknown", detail: messageOf(error) };
+          }
+        });
+      },
+      { timeoutMs: REAP_LOCK_WAIT_MS },
+    );
+  } catch (error) {
+    if (!(error instanceof OrchardError && error.code === "repo_busy")) throw error;
+    return candidates.map((wt) => ({ path: wt.path, branch: branchOf(wt), status: "skipped", reason: "repo_busy", detail: error.message }));
   }
 }
 
@@ -187,9 +239,9 @@ async function readDefaultRefs(ctx: Ctx): Promise<string[] | null> {
 }
 
 /** Step 7 at the moment of use (the caller holds the mutation lock): re-judge, salvage if asked, remove, record. */
-async function applyReap(ctx: Ctx, first: LockedWorktree, request: Request, defaultRefs: readonly string[]): Promise<ReapEntry> {
-  const wt = readLockedWorktrees(ctx.repo.commonDir).find((w) => w.admin === first.admin && w.path === first.path);
-  if (!wt)
+async function applyReap(ctx: Ctx, first: LockedWorktree, view: View): Promise<ReapEntry> {
+  const wt = readLockedWorktree(first.admin);
+  if (!wt || wt.path !== first.path)
     return {
       path: first.path,
       branch: branchOf(first),
@@ -197,7 +249,8 @@ async function applyReap(ctx: Ctx, first: LockedWorktree, request: Request, defa
       reason: "precondition_changed",
       detail: "the worktree was unlocked or removed during the sweep",
     };
-  const now = await judge(ctx, wt, request, defaultRefs, await readProcessCwds());
+  // the process scan last before the checkout is read and removed (our own git children do not count)
+  const now = await judge(ctx, wt, view, { cwds: await readProcessCwds(), dirty: true });
   if (now.kind === "skip") return now.entry;
   let salvageRef: string | undefined;
   if (now.salvage) {
@@ -218,9 +271,9 @@ async function applyReap(ctx: Ctx, first: LockedWorktree, request: Request, defa
   }
   const salvaged = salvageRef ? { salvageRef } : {};
   try {
-    await removeWorktree(ctx.repo.primary, wt.path);
+    await removeLinkedWorktree(ctx, { path: wt.path, admin: wt.admin });
   } catch (error) {
-    if (!(error instanceof GitError)) throw error;
+    // git's refusal, the path no longer being that worktree, or an I/O error: the sweep goes on
     return { ...now.entry, ...salvaged, status: "skipped", reason: "remove_failed", detail: messageOf(error) };
   }
   await recordReaped(ctx, { path: wt.path, branch: now.entry.branch, head: now.head, reason: now.reason, lockText: wt.lockText, ...salvaged });
@@ -272,7 +325,7 @@ export async function proveReapable(
   if (defaultRefs === null) return { go: false, reason: "default_branch_unknown" };
   const configGuard = ctx.repo.config.config.reap?.guard;
   const request: Request = { guardMs: configGuard ? parseDuration(configGuard) : DEFAULT_GUARD_MS, salvage: false, mode: "ancestor", dryRun: true };
-  const verdict = await judge(ctx, wt, request, defaultRefs, await readProcessCwds());
+  const verdict = await judge(ctx, wt, await readView(ctx, request, defaultRefs), { cwds: await readProcessCwds(), dirty: true });
   if (verdict.kind === "go") return { go: true, reason: verdict.reason };
   const { reason, detail: why } = verdict.entry;
   return { go: false, reason: reason as ReapSkipReason, ...(why ? { detail: why } : {}) };

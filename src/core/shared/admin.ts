@@ -1,9 +1,9 @@
 // The private git dir ("admin dir") of each linked worktree: <common>/worktrees/<id>. Git does
 // not print it, so it is found by reading each admin dir's `gitdir` file. Orchard keeps its
 // identity file `orchard.json` there so a worktree's identity survives the loss of the registry.
-import { readdirSync, readFileSync, existsSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, existsSync, rmSync, rmdirSync, statSync } from "node:fs";
 import { writeFileAtomic } from "./files.js";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { Operation } from "./types.js";
 
 /** Map of worktree path (as git lists it) → its admin dir. */
@@ -39,6 +39,23 @@ export function readAdminWorktreePath(admin: string): string | null {
   }
   const gitdir = text.replace(/\r?\n$/, "");
   return gitdir === "" ? null : dirname(resolve(admin, gitdir));
+}
+
+/**
+ * Drops a linked worktree's registration as `git worktree remove` does once the directory is gone:
+ * deletes its admin dir, then `<common>/worktrees` when that is empty. Only ever an admin dir
+ * directly under `<commonDir>/worktrees` (never a path a record could point anywhere else).
+ */
+export function deleteAdminDir(commonDir: string, admin: string): void {
+  const root = join(commonDir, "worktrees");
+  if (resolve(dirname(admin)) !== resolve(root) || basename(admin) === "" || basename(admin) === "..")
+    throw new Error(`refusing to delete ${admin}: not an admin dir of ${commonDir}`);
+  rmSync(admin, { recursive: true, force: true });
+  try {
+    rmdirSync(root);
+  } catch {
+    // other worktrees remain (ENOTEMPTY) or it is gone already: git leaves it the same way
+  }
 }
 
 const OPERATION_FILES: [string, Operation][] = [

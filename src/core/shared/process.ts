@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { readLsofCwds, readPsStart } from "../../git/ps.js";
+import { ownChildren } from "../../git/run.js";
 
 /**
  * The host this process speaks for: ORCHARD_HOST, default the hostname. Every registry row and
@@ -99,6 +100,8 @@ export class ProcessCwds extends Map<number, string> {
   readonly unseen: number[] = [];
   /** "pid command" of each unseen process, for the message that names them. */
   readonly unseenNames: string[] = [];
+  /** Processes this one had running at some moment of the scan (its own git children): never "inside". */
+  readonly ours = new Set<number>();
 }
 
 /** The unseen processes named for a message: "4242 postgres, 4243 sshd" (at most five). */
@@ -177,8 +180,15 @@ function settledCwd(root: string, entry: string): string | undefined {
 
 /** The cwd of every process we can see (and the pids we cannot), or null when the process table cannot be read. */
 export async function readProcessCwds(): Promise<Map<number, string> | null> {
-  if (process.platform === "darwin") return readLsofCwds();
-  if (process.platform !== "linux") return null;
+  const before = [...ownChildren()];
+  const scanned = process.platform === "darwin" ? await readLsofCwds() : process.platform === "linux" ? scanProc() : null;
+  if (scanned === null) return null;
+  const cwds = scanned instanceof ProcessCwds ? scanned : new ProcessCwds(scanned);
+  for (const pid of [...before, ...ownChildren()]) cwds.ours.add(pid); // a child may exit mid-scan, another start
+  return cwds;
+}
+
+function scanProc(): ProcessCwds | null {
   const root = procRoot();
   const cwds = new ProcessCwds();
   let entries: string[];
@@ -211,10 +221,12 @@ export function treatAsSelf(pids: readonly number[]): void {
   for (const pid of pids) self.add(pid);
 }
 
-/** Pids whose cwd is `dir` or below it (realpath form expected on both sides), this call's own excepted. */
+/** Pids whose cwd is `dir` or below it (realpath form expected on both sides), this call's own (and
+ * the git processes it has running) excepted. */
 export function processesInside(cwds: Map<number, string>, dir: string): number[] {
   const prefix = dir.endsWith("/") ? dir : `${dir}/`;
   const pids: number[] = [];
-  for (const [pid, cwd] of cwds) if ((cwd === dir || cwd.startsWith(prefix)) && !self.has(pid)) pids.push(pid);
+  const ours = cwds instanceof ProcessCwds ? cwds.ours : ownChildren();
+  for (const [pid, cwd] of cwds) if ((cwd === dir || cwd.startsWith(prefix)) && !self.has(pid) && !ours.has(pid)) pids.push(pid);
   return pids;
 }

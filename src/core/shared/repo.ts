@@ -1,6 +1,7 @@
 // Finding the repo a command is about: the primary (through the common dir, so every linked
 // worktree leads back to it), its identity, its name in this workspace, and its default branch.
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { basename, dirname } from "node:path";
 import { readConfig, readGitDirs, readRemoteConfig, readSymbolicRef, readWorktrees, resolveCommit } from "../../git/read.js";
 import { GitError } from "../../git/errors.js";
@@ -22,6 +23,8 @@ export interface RepoContext {
   /** The worktree listing read while resolving the repo: one read-only command may use it once
    * (takeListing) instead of listing again. Anything under the mutation lock lists anew. */
   listing?: WorktreeEntry[] | undefined;
+  /** repoStamp taken before the remotes were read: a cached context is reused while it holds. */
+  stamp?: string;
 }
 
 /** The listing read while resolving the repo, once (a cached context of the MCP server lists anew). */
@@ -41,6 +44,7 @@ export async function resolveRepo(registry: Registry, repoPath: string): Promise
     throw error;
   }
   const commonDir = realpathSync(dirs.commonDir);
+  const stamp = repoStamp(repoPath, { commonDir });
   const entries = await readWorktrees(repoPath);
   const main = entries[0];
   const bare = main?.bare ?? dirs.bare;
@@ -51,7 +55,22 @@ export async function resolveRepo(registry: Registry, repoPath: string): Promise
   const identity = remote ?? localIdentity(commonDir);
   const name = await registry.write(async () => await recordName(registry, identity, { canonicalRemote: remote, primaryPath: primary }, commonDir));
   const config = loadConfig(bare ? commonDir : primary);
-  return { identity, name, primary, commonDir, bare, remotes: remotes.names, config, listing: entries };
+  return { identity, name, primary, commonDir, bare, remotes: remotes.names, config, listing: entries, stamp };
+}
+
+/**
+ * What a resolved context depends on that can change under a long-lived process (the MCP server):
+ * the path still exists, and the repository's own config file (remotes, so the identity) is the
+ * same file — git rewrites it through a lock file and a rename, so any change gives a new inode.
+ */
+export function repoStamp(path: string, repo: Pick<RepoContext, "commonDir">): string {
+  const st = statSync(join(repo.commonDir, "config"), { throwIfNoEntry: false });
+  return `${existsSync(path)}:${st ? `${st.ino}:${st.size}:${st.mtimeMs}` : "none"}`;
+}
+
+/** A cached context for one more call: no listing of an earlier call, the configuration read again (trust pins its text). */
+export function refreshRepo(repo: RepoContext): RepoContext {
+  return { ...repo, listing: undefined, config: loadConfig(repo.bare ? repo.commonDir : repo.primary) };
 }
 
 async function recordName(
@@ -78,11 +97,17 @@ async function recordName(
 
 export type DefaultBranch = { name: string; source: "config" | "origin_head" | "init_default" | "main" | "master" } | null;
 
-/** SPEC §4.4. Never the current branch. Null = unknown (a remote exists without origin/HEAD). */
-export async function readDefaultBranch(repo: RepoContext): Promise<DefaultBranch> {
+/**
+ * SPEC §4.4. Never the current branch. Null = unknown (a remote exists without origin/HEAD).
+ * `refs`: every ref under refs/heads and refs/remotes read just now (for-each-ref with %(symref)),
+ * so that origin/HEAD (when listed) and the local branches need no process of their own.
+ */
+export async function readDefaultBranch(repo: RepoContext, refs?: ReadonlyMap<string, { oid: string; symref: string | null }>): Promise<DefaultBranch> {
   const configured = repo.config.config.defaultBranch;
   if (configured) return { name: configured, source: "config" };
-  const originHead = await readSymbolicRef(repo.primary, "refs/remotes/origin/HEAD");
+  // for-each-ref leaves out a dangling origin/HEAD, which symbolic-ref still names: ask git then
+  const listed = refs?.get("refs/remotes/origin/HEAD");
+  const originHead = listed ? listed.symref : await readSymbolicRef(repo.primary, "refs/remotes/origin/HEAD");
   if (originHead?.startsWith("refs/remotes/origin/")) return { name: originHead.slice("refs/remotes/origin/".length), source: "origin_head" };
   if (repo.remotes.length > 0) return null;
   const init = await readConfig(repo.primary, "init.defaultBranch").catch(() => null);
@@ -91,7 +116,7 @@ export async function readDefaultBranch(repo: RepoContext): Promise<DefaultBranc
     ["main", "main"],
     ["master", "master"],
   ] as const) {
-    if (name && (await resolveCommit(repo.primary, `refs/heads/${name}`))) return { name, source };
+    if (name && (refs ? refs.has(`refs/heads/${name}`) : await resolveCommit(repo.primary, `refs/heads/${name}`))) return { name, source };
   }
   return null;
 }

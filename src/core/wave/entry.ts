@@ -17,7 +17,8 @@ import {
   readGitDirs,
   readSymbolicRef,
 } from "../../git/read.js";
-import { abortMerge, commitMerge, commitTree, deleteRef, mergeNoCommit, removeWorktree } from "../../git/write.js";
+import { abortMerge, commitMerge, commitTree, deleteRef, mergeNoCommit } from "../../git/write.js";
+import { removeLinkedWorktree } from "../shared/removal.js";
 import { GitError } from "../../git/errors.js";
 import { readAdminDirs, readOperation } from "../shared/admin.js";
 import { proveMerged, readLiveness } from "../facts/index.js";
@@ -244,8 +245,10 @@ async function finishLeftover(ctx: Ctx, entry: WaveEntry, tip: string | null, dr
 
 async function removeAndVerify(ctx: Ctx, entry: WaveEntry, path: string, tip: string): Promise<WaveOutcome | null> {
   let failed: unknown = null;
+  const admin = readAdminDirs(ctx.repo.commonDir).get(path);
   try {
-    await removeWorktree(ctx.repo.primary, path);
+    if (!admin) throw new Error(`git has no admin dir for ${path}`);
+    await removeLinkedWorktree(ctx, { path, admin });
   } catch (error) {
     failed = error;
   }

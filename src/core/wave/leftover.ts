@@ -6,8 +6,8 @@
 // worktree nor a branch was really done rather than never there. A rerun finishes a leftover under
 // the husk rules: every file in it must be byte-identical to the removed worktree's HEAD (so its
 // content is in the merged commit); anything else is reported and kept.
-import { lstatSync, readdirSync, rmSync } from "node:fs";
-import { join, relative } from "node:path";
+import { lstatSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import { findFirstParentCommit, hashFiles, readTreeBlobs } from "../../git/read.js";
 import { retireRow } from "../shared/rows.js";
 import type { Ctx } from "../shared/context.js";
@@ -96,7 +96,18 @@ export async function uniqueLeftovers(ctx: Ctx, dir: string, tip: string | null)
     regular.map((f) => join(dir, f)),
   );
   const same = new Set(ids.length === regular.length ? regular.filter((f, i) => blobs.get(f) === ids[i]) : []);
+  if (isStalePointer(ctx, join(dir, ".git"))) same.add(".git");
   return files.filter((f) => !same.has(f));
+}
+
+/** The removed worktree's own `.git` file (git deletes it in no fixed order): it points at an admin
+ * dir of this repository that no longer exists, and holds nothing else. */
+function isStalePointer(ctx: Ctx, file: string): boolean {
+  if (!lstatSync(file, { throwIfNoEntry: false })?.isFile()) return false;
+  const m = /^gitdir: (.+?)\r?\n?$/.exec(readFileSync(file, "utf8"));
+  if (!m) return false;
+  const admin = resolve(dirname(file), m[1] as string);
+  return dirname(admin) === join(ctx.repo.commonDir, "worktrees") && !lstatSync(admin, { throwIfNoEntry: false });
 }
 
 /** Deletes a leftover directory (never following links); the files still there afterwards. */

@@ -1,0 +1,74 @@
+// The detached background job: it deletes exactly the trash entries it is given (tree first, never
+// following a symbolic link out of them) and refreshes an index that nobody wrote since.
+import { afterEach, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { waitFor } from "../../test/helpers/scenario.js";
+import { hermeticEnv } from "../../test/helpers/env.js";
+import { startBackground } from "./background.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function temp(): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "orchard-bg-")));
+  dirs.push(dir);
+  return dir;
+}
+
+describe("startBackground", () => {
+  it("deletes the named trash entries and nothing a symbolic link in them points at", async () => {
+    const dir = temp();
+    const outside = join(dir, "outside");
+    mkdirSync(outside);
+    writeFileSync(join(outside, "keep.txt"), "not in the trash\n");
+    const entries = [1, 2, 3].map((n) => {
+      const entry = join(dir, "trash", `e${n}`);
+      mkdirSync(join(entry, "tree", "src"), { recursive: true });
+      writeFileSync(join(entry, "journal.json"), "{}\n");
+      writeFileSync(join(entry, "tree", "src", "a.txt"), "a\n");
+      symlinkSync(outside, join(entry, "tree", "link"));
+      return entry;
+    });
+    const untouched = join(dir, "trash", "e4");
+    mkdirSync(untouched);
+    expect(startBackground({ purge: entries, refresh: [] }, dir)).toEqual(expect.any(Number));
+    await waitFor(() => entries.every((e) => !existsSync(e)), "the entries are gone");
+    expect(readFileSync(join(outside, "keep.txt"), "utf8")).toBe("not in the trash\n");
+    expect(existsSync(untouched)).toBe(true);
+  });
+
+  it("refreshes an index nobody wrote since, once it may", async () => {
+    const repo = join(temp(), "repo");
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env: hermeticEnv(), encoding: "utf8" });
+    mkdirSync(repo);
+    git("init", "-q");
+    writeFileSync(join(repo, "a.txt"), "a\n");
+    git("add", "a.txt");
+    const index = join(repo, ".git", "index");
+    const before = statSync(index);
+    const saved = { ...process.env };
+    Object.assign(process.env, hermeticEnv());
+    try {
+      startBackground({ purge: [], refresh: [{ worktree: repo, index, mtimeMs: before.mtimeMs, notBefore: Date.now() }] }, repo);
+    } finally {
+      process.env = saved;
+    }
+    await waitFor(() => statSync(index).mtimeMs !== before.mtimeMs, "the index is rewritten");
+  });
+
+  it("leaves an index that changed since the caller saw it", async () => {
+    const dir = temp();
+    const index = join(dir, "index");
+    writeFileSync(index, "not an index: git would fail on it\n");
+    const trash = join(dir, "entry");
+    mkdirSync(join(trash, "tree"), { recursive: true });
+    startBackground({ purge: [trash], refresh: [{ worktree: dir, index, mtimeMs: 1, notBefore: Date.now() }] }, dir);
+    await waitFor(() => !existsSync(trash), "the job has run");
+    expect(readFileSync(index, "utf8")).toBe("not an index: git would fail on it\n");
+  });
+});
