@@ -188,11 +188,11 @@ const LIVE_HANDLE = `CREATE UNIQUE INDEX worktrees_live_handle ON worktrees(host
  * v3, a fleet: every row and event names its host. A repo identity keeps one name fleet-wide; where
  * its primary is lives per host (primaries). Handles are unique per host; trust is given per host;
  * each host publishes its hygiene summary (host_summaries).
+ * One text for both dialects but for PostgreSQL's deferrable foreign key (moveRepoIdentity).
  */
-export const V3: Record<Dialect, string> = {
-  sqlite: `
+const v3 = (deferrable: string): string => `
   CREATE TABLE primaries (
-    identity     TEXT NOT NULL REFERENCES repos(identity),
+    identity     TEXT NOT NULL REFERENCES repos(identity)${deferrable},
     host         TEXT NOT NULL,
     primary_path TEXT NOT NULL,
     common_dir   TEXT NOT NULL,
@@ -219,38 +219,9 @@ export const V3: Record<Dialect, string> = {
     summary      TEXT NOT NULL,
     PRIMARY KEY (host, repo)
   );
-  `,
-  postgres: `
-  CREATE TABLE primaries (
-    identity     TEXT NOT NULL REFERENCES repos(identity) DEFERRABLE,
-    host         TEXT NOT NULL,
-    primary_path TEXT NOT NULL,
-    common_dir   TEXT NOT NULL,
-    seen_at      TEXT NOT NULL,
-    PRIMARY KEY (identity, host)
-  );
-  CREATE INDEX primaries_common_dir ON primaries(host, common_dir);
-  ALTER TABLE events ADD COLUMN host TEXT;
-  CREATE INDEX events_host_kind ON events(host, repo, kind);
-  ALTER TABLE plans ADD COLUMN host TEXT;
-  CREATE TABLE trust_v3 (
-    repo        TEXT NOT NULL,
-    config_hash TEXT NOT NULL,
-    host        TEXT NOT NULL,
-    trusted_at  TEXT NOT NULL,
-    PRIMARY KEY (repo, config_hash, host)
-  );
-  DROP INDEX worktrees_live_handle;
-  CREATE INDEX worktrees_host ON worktrees(host, repo, lifecycle);
-  CREATE TABLE host_summaries (
-    host         TEXT NOT NULL,
-    repo         TEXT NOT NULL,
-    published_at TEXT NOT NULL,
-    summary      TEXT NOT NULL,
-    PRIMARY KEY (host, repo)
-  );
-  `,
-};
+  `;
+
+export const V3: Record<Dialect, string> = { sqlite: v3(""), postgres: v3(" DEFERRABLE") };
 
 /** After v3's backfill: the per-host handle index and the new trust table in place of the old. */
 export const V3_FINISH = `

@@ -3,16 +3,15 @@
 // could be wrong: squash merges, cherry-picks, partial picks, a change re-applied after its revert,
 // binary files, a file mode, merge commits, an old fork, a second target that differs, unrelated history.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { hermeticEnv } from "../../../test/helpers/env.js";
+import { git as gitIn } from "../../../test/helpers/scenario.js";
 import { proveMerged } from "./merged.js";
 import { proveMergedMany } from "./merged-batch.js";
 
 let dir: string;
-const git = (...args: string[]): string => execFileSync("git", args, { cwd: dir, env: hermeticEnv(), encoding: "utf8" }).trim();
+const git = (...args: string[]): string => gitIn(dir, ...args);
 const write = (file: string, content: string | Buffer): void => writeFileSync(join(dir, file), content);
 function commit(file: string, content: string | Buffer, message = file): string {
   write(file, content);
