@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, CLI, git, deadPid } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
@@ -92,6 +92,10 @@ describe("orchard mcp", () => {
     const policy = (add?.inputSchema.properties as Record<string, { enum?: string[]; description?: string }>).policy;
     expect(policy?.enum).toEqual(["isolated", "reuse-compatible", "recycle-terminal", "exclusive-task"]);
     for (const p of policy?.enum ?? []) expect(policy?.description).toContain(`${p} =`);
+    // every `target` takes a handle, a path or a branch name (SPEC §3.12), and says so
+    const targets = tools.filter((t) => "target" in (t.inputSchema.properties ?? {}));
+    expect(targets.map((t) => t.name).sort()).toEqual(["orchard_heartbeat", "orchard_lineage", "orchard_recycle", "orchard_release", "orchard_status"]);
+    for (const t of targets) expect((t.inputSchema.properties as Record<string, { description: string }>).target?.description, t.name).toMatch(/branch/);
     const required = (name: string) => tools.find((t) => t.name === name)?.inputSchema.required;
     expect([required("orchard_status"), required("orchard_cleanup_apply"), required("orchard_cleanup_wave")]).toEqual([["target"], ["planId"], ["manifest"]]);
   });
@@ -132,6 +136,57 @@ describe("orchard mcp", () => {
     const restore = await session.call("orchard_salvage_restore", { ref: "refs/orchard/salvage/none/20260101T000000Z" });
     expect(restore.isError).toBe(true);
     expect(restore.json.ok).toBe(false);
+  });
+
+  it("`target` takes a branch name in every tool that has one, lineage too", async () => {
+    session = await connect();
+    const add = await session.call("orchard_add", { branch: "feat/t", task: "T-3", owner: "a1" });
+    expect(add.json).toMatchObject({ ok: true, action: "created" });
+    expect((await session.call("orchard_heartbeat", { target: "feat/t", owner: "a1" })).json).toMatchObject({ ok: true, handle: add.json.handle });
+    expect((await session.call("orchard_status", { target: "feat/t" })).json.worktree.handle).toBe(add.json.handle);
+    const byHandle = (await session.call("orchard_lineage", { target: add.json.handle })).json;
+    expect(byHandle.events.map((e: { kind: string }) => e.kind)).toEqual(["created"]);
+    expect((await session.call("orchard_lineage", { target: "feat/t" })).json).toEqual(byHandle);
+    expect((await session.call("orchard_lineage", { target: add.json.path })).json).toEqual(byHandle);
+    expect((await session.call("orchard_release", { target: "feat/t", owner: "a1" })).json).toMatchObject({ ok: true, lifecycle: "terminal" });
+    const recycled = await session.call("orchard_recycle", { target: "feat/t", branch: "feat/u", owner: "a2" });
+    expect(recycled.json).toMatchObject({ ok: true, action: "recycled", branch: "feat/u", lineage: { from: { handle: add.json.handle } } });
+    // the new branch names the recycled worktree, whose lineage runs back through the recycle
+    const chain = (await session.call("orchard_lineage", { target: "feat/u" })).json.events.map((e: { kind: string; handle: string }) => [e.kind, e.handle]);
+    expect(chain).toEqual(
+      expect.arrayContaining([
+        ["created", add.json.handle],
+        ["released", add.json.handle],
+        ["recycled", recycled.json.handle],
+      ]),
+    );
+    expect(chain).toEqual((await s.orchard(["lineage", "feat/u"]).json.events).map((e: { kind: string; handle: string }) => [e.kind, e.handle]));
+  });
+
+  it("cleanup resume finishes a plan that stopped early; the work it salvaged is listed and restored", async () => {
+    session = await connect();
+    for (const branch of ["done-1", "done-2"]) {
+      const w = await session.call("orchard_add", { branch, owner: "a1" });
+      await session.call("orchard_release", { target: w.json.handle, owner: "a1" });
+    }
+    const wip = (await session.call("orchard_add", { branch: "wip-1", owner: "a1" })).json;
+    writeFileSync(join(wip.path, "notes.txt"), "unfinished\n");
+    await session.call("orchard_release", { target: "wip-1", owner: "a1" });
+    const plan = (await session.call("orchard_cleanup_plan", { include: ["reclaimable", "needs_salvage"], salvage: true })).json;
+    expect(plan.items.map((i: { action: string }) => i.action)).toContain("salvage_remove");
+    const first = await session.call("orchard_cleanup_apply", { planId: plan.planId, limit: 1 });
+    expect(first.json).toMatchObject({ ok: true, status: "needs_resume", done: 1 });
+    const resumed = await session.call("orchard_cleanup_resume", { planId: plan.planId });
+    expect(resumed.isError).toBe(false);
+    expect(resumed.json).toMatchObject({ ok: true, status: "completed", remaining: 0, failed: 0 });
+    expect(git(s.primary, "worktree", "list").split("\n")).toHaveLength(1);
+
+    const salvages = await session.call("orchard_salvage_list");
+    expect(salvages.json).toEqual(s.orchard(["salvage", "list"]).json);
+    expect(salvages.json.salvages).toEqual([expect.objectContaining({ handle: wip.handle, branch: "wip-1", path: wip.path })]);
+    const restored = await session.call("orchard_salvage_restore", { ref: salvages.json.salvages[0].ref, branch: "wip-1-rescued" });
+    expect(restored.json).toMatchObject({ ok: true, action: "created", branch: "wip-1-rescued", restoredFrom: { ref: salvages.json.salvages[0].ref } });
+    expect(readFileSync(join(restored.json.path, "notes.txt"), "utf8")).toBe("unfinished\n");
   });
 
   it("`repo` names another repository for one call", async () => {

@@ -45,7 +45,7 @@ export function register(program: Command): void {
 
   program
     .command("lineage")
-    .description("the events of a handle (following recycles) or of a task, oldest first")
+    .description("the events of a handle (following recycles) or of a task, oldest first; a managed worktree's path or branch names its handle")
     .argument("<handle|task>")
     .action((target: string, _opts: unknown, cmd: Command) => runWith(cmd, (o) => o.lineage({ target }), renderLineage));
 

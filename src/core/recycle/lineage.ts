@@ -1,5 +1,6 @@
 // `orchard lineage <handle|task>` (SPEC §3.5): the append-only events of a handle or a task,
-// oldest first; they survive removal. A handle's lineage follows recycles both ways, so asking
+// oldest first; they survive removal. Like every `target` (SPEC §3.12), the path or branch of a
+// current managed worktree names its handle too. A handle's lineage follows recycles both ways, so asking
 // about either end of a recycle shows the events of every handle in that chain. On a shared
 // registry it spans the fleet: each event names the host that wrote it, and events are ordered by
 // their time (then id), since ids say only when an event reached the registry (a migrated host's
@@ -8,6 +9,7 @@ import type { EventKind, EventRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
 import { canonicalTask } from "../shared/task.js";
 import { usageError } from "../shared/errors.js";
+import { realOrAbsolute } from "../shared/paths.js";
 
 export interface LineageEvent {
   at: string;
@@ -32,6 +34,13 @@ function linked(event: EventRow): string[] {
   return [data.from?.handle, data.to?.handle].filter((h): h is string => typeof h === "string");
 }
 
+/** The handles of this repo's current managed worktrees whose branch or path is `target`. */
+async function handlesNamedBy(ctx: Ctx, target: string): Promise<string[]> {
+  const path = realOrAbsolute(target);
+  const rows = await ctx.registry.worktrees.current(ctx.repo.identity);
+  return rows.filter((r) => r.branch === target || r.path === path).map((r) => r.handle);
+}
+
 export async function lineage(ctx: Ctx, options: { target: string }): Promise<LineageResult> {
   const target = options.target.trim();
   if (target.length === 0) throw usageError("invalid_argument", "lineage needs a handle or a task");
@@ -39,7 +48,7 @@ export async function lineage(ctx: Ctx, options: { target: string }): Promise<Li
   const mine = (events: EventRow[]) => events.filter((e) => e.repo === ctx.repo.identity);
   const task = canonicalTask(target, ctx.repo.identity);
   for (const event of mine(await ctx.registry.events.for({ task }))) if (event.task === task) found.set(event.id, event);
-  const queue = [target];
+  const queue = [target, ...(await handlesNamedBy(ctx, target))];
   const seen = new Set<string>();
   while (queue.length > 0) {
     const handle = queue.pop() as string;

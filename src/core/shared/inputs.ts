@@ -95,7 +95,7 @@ export const RecycleInput = z
   })
   .strict();
 
-export const LineageInput = z.object({ target: text.describe("a handle, or a task (any spelling of it)") }).strict();
+export const LineageInput = z.object({ target: text.describe("a handle, a task (any spelling of it), or the path or branch of a managed worktree") }).strict();
 
 export const TrustInput = z.object({}).strict();
 
