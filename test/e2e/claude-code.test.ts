@@ -14,19 +14,19 @@ beforeEach(() => {
 });
 afterEach(() => s.cleanup());
 
-function hook(command: "worktree-create" | "worktree-remove", payload: unknown, args: string[] = []) {
+function hook(command: "worktree-create" | "worktree-remove", payload: unknown, args: string[] = [], env: Record<string, string> = {}) {
   const input = typeof payload === "string" ? payload : JSON.stringify(payload);
   const r = spawnSync(process.execPath, [CLI, "--home", s.home, "claude-code", command, ...args], {
     cwd: s.primary,
-    env: hermeticEnv(),
+    env: hermeticEnv(env),
     input,
     encoding: "utf8",
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-const create = (name: string, extra: Record<string, unknown> = {}) =>
-  hook("worktree-create", { session_id: "s-1", transcript_path: "/x.jsonl", cwd: s.primary, hook_event_name: "WorktreeCreate", name, ...extra });
+const create = (name: string, extra: Record<string, unknown> = {}, env: Record<string, string> = {}) =>
+  hook("worktree-create", { session_id: "s-1", transcript_path: "/x.jsonl", cwd: s.primary, hook_event_name: "WorktreeCreate", name, ...extra }, [], env);
 const remove = (path: string) => hook("worktree-remove", { session_id: "s-1", cwd: s.primary, hook_event_name: "WorktreeRemove", worktree_path: path });
 
 describe("worktree-create", () => {
@@ -60,6 +60,24 @@ describe("worktree-create", () => {
     expect(refused.stdout).toBe("");
     expect(refused.stderr).toContain("branch_checked_out");
     expect(s.orchard(["list"]).json.worktrees.filter((w: any) => w.managed)).toEqual([]);
+  });
+});
+
+describe("worktree-create for a name taken before", () => {
+  it("takes the worktree back with its work, but not from another live session nor for another task", () => {
+    const path = create("f1", {}, { ORCHARD_TASK: "T-1" }).stdout.trim();
+    writeFileSync(join(path, "wip.txt"), "half done\n");
+    // the lease's pid is this test process, alive: another session may not take it
+    const other = create("f1", { session_id: "s-2" }, { ORCHARD_TASK: "T-1" });
+    expect(other).toMatchObject({ code: 1, stdout: "" });
+    expect(other.stderr).toContain("live_owner");
+    const otherTask = create("f1", {}, { ORCHARD_TASK: "T-2" });
+    expect(otherTask).toMatchObject({ code: 1, stdout: "" });
+    expect(otherTask.stderr).toContain("task_mismatch");
+    const again = create("f1", {}, { ORCHARD_TASK: "T-1" });
+    expect(again).toMatchObject({ code: 0, stdout: `${path}\n` });
+    expect(readFileSync(join(path, "wip.txt"), "utf8")).toBe("half done\n");
+    expect(s.orchard(["list"]).json.worktrees).toHaveLength(1);
   });
 });
 

@@ -62,6 +62,10 @@ export interface ClaudeRun {
 
 /** Starts `claude <args>` in `cwd` against the fake API at `apiUrl`, with `home` as its HOME. */
 export function startClaude(args: string[], options: { cwd: string; home: string; apiUrl: string; env?: Record<string, string> }): ClaudeRun {
+  // Claude Code's own scratch files (per-project notes, its messaging socket) go under the test's
+  // HOME rather than into /tmp/claude-<uid> and /tmp/cc-socks, where they would outlive the test
+  const scratch = join(options.home, "tmp");
+  mkdirSync(scratch, { recursive: true, mode: 0o700 });
   const child = spawn(claudeBinary(), args, {
     cwd: options.cwd,
     env: hermeticEnv({
@@ -71,6 +75,7 @@ export function startClaude(args: string[], options: { cwd: string; home: string
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
       DISABLE_AUTOUPDATER: "1",
       DISABLE_TELEMETRY: "1",
+      CLAUDE_CODE_TMPDIR: scratch,
       ...options.env,
     }),
     stdio: ["ignore", "pipe", "pipe"],

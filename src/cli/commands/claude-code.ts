@@ -1,8 +1,9 @@
 // orchard claude-code install|worktree-create|worktree-remove (SPEC §3.14). The two hook commands
 // read Claude Code's JSON on stdin. worktree-create prints exactly one line on stdout — the
-// worktree's absolute path — and nothing else: Claude Code takes the last stdout line as the
-// directory and hangs on a relative or missing path or on JSON. Every failure goes to stderr with
-// exit 1 (Claude Code shows it). worktree-remove never fails a session over a kept worktree.
+// worktree's absolute path — and nothing else: Claude Code takes the last non-empty stdout line as
+// the directory (a relative one against the session's cwd) and fails on a missing path or on JSON.
+// Every failure goes to stderr with exit 1 (Claude Code shows it). worktree-remove never fails a
+// session over a kept worktree.
 import type { Command } from "commander";
 import { existsSync, realpathSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";

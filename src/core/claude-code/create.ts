@@ -1,8 +1,11 @@
 // `orchard claude-code worktree-create` (SPEC §3.14): Claude Code's WorktreeCreate hook. The
 // session's worktree is admitted like any `add`: branch `worktree-<name>`, owner
 // `claude-code:<session_id>`, leased to the Claude Code process (found up the parent chain), task
-// from ORCHARD_TASK, base per §4.4. The caller prints only the path: Claude Code reads the last
-// line of stdout as the worktree directory, and hangs on anything that is not an existing one.
+// from ORCHARD_TASK, base per §4.4. The same name again is the same worktree, taken back with the
+// work a previous session left in it (`--resume`: same task, nobody else live), as Claude Code
+// does with its own worktrees. The caller prints only the path: Claude Code reads the last
+// non-empty line of stdout as the worktree directory (relative to the session's cwd if relative)
+// and fails the session on anything that is not an existing directory.
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { add, type AddResult } from "../admission/index.js";
@@ -29,6 +32,7 @@ export async function worktreeCreate(ctx: Ctx, payload: CreatePayload, options: 
   const result = await add(ctx, {
     branch: branchForName(payload.name),
     owner: ownerOf(payload.sessionId),
+    resume: true,
     ...(options.hostPid === null ? {} : { pid: options.hostPid }),
     ...(options.policy === undefined ? {} : { policy: options.policy }),
   });
