@@ -1,13 +1,14 @@
 // Agent-tool subagents with worktree isolation, run by the real Claude Code: with Orchard's hook the
 // subagent's worktree is managed and leased to Claude Code, whose `kill -9` ends the lease at once
 // (SPEC §4.11); without the hook, Claude Code's own locked agent worktree is reaped by
-// `reap-orphans` only when nothing would be lost. The subagent's request is held unanswered, so the
-// kill lands mid-subagent.
+// `reap-orphans` only when nothing would be lost, and so is the lock Claude Code leaves on a
+// `claude --worktree` session's own worktree. The subagent's request is held unanswered, so the kill
+// lands mid-subagent.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git, waitFor } from "../helpers/scenario.js";
-import { FakeMessagesApi, type Turn } from "../helpers/fake-messages-api.js";
+import { FakeMessagesApi, mentions, type Turn } from "../helpers/fake-messages-api.js";
 import { startClaude, type ClaudeRun } from "../helpers/claude-code.js";
 
 let s: Scenario;
@@ -39,7 +40,7 @@ const SUBAGENT: Turn = {
 
 /** Starts Claude Code, whose first turn spawns an isolated subagent; resolves once the subagent is mid-request. */
 async function claudeWithSubagent(): Promise<ClaudeRun> {
-  api = await FakeMessagesApi.start((_request, index) => (index === 0 ? SUBAGENT : { hold: true }));
+  api = await FakeMessagesApi.start((request, index) => (index === 0 ? SUBAGENT : mentions(request, "SUBAGENT-TASK") ? { hold: true } : { text: "done" }));
   const run = startClaude(["-p", "start an isolated subagent", "--allowedTools", "Agent"], { cwd: s.primary, home: claudeHome, apiUrl: api.url });
   await waitFor(() => (api as FakeMessagesApi).holding > 0, "the subagent's first request");
   return run;
@@ -66,7 +67,21 @@ describe("an Agent-tool subagent through Orchard's hook", () => {
     expect(s.orchard(["status", w.path]).json.worktree.liveness.state).toBe("dead");
     const cleaned = s.orchard(["cleanup", "run"]);
     expect(cleaned.code, cleaned.stderr).toBe(0);
+    expect(cleaned.json.items).toContainEqual(expect.objectContaining({ path: w.path, action: "reap", state: "done" }));
     expect(existsSync(w.path)).toBe(false);
+  });
+
+  it("after kill -9, reap-orphans reaps the subagent's clean worktree by its dead lease", async () => {
+    const run = await claudeWithSubagent();
+    const [w] = worktrees().filter((x) => x.managed);
+    run.kill();
+    await run.done;
+    s.ageLock(w.path, 3600); // past the reaper's guard for fresh locks
+    const r = s.orchard(["reap-orphans"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json.entries).toEqual([expect.objectContaining({ path: w.path, status: "reaped" })]);
+    expect(existsSync(w.path)).toBe(false);
+    expect(s.orchard(["lineage", w.handle]).json.events.map((e: any) => e.kind)).toContain("reaped");
   });
 
   it("after kill -9, a subagent worktree holding work is kept by cleanup and reap-orphans", async () => {
@@ -75,9 +90,15 @@ describe("an Agent-tool subagent through Orchard's hook", () => {
     writeFileSync(join(w.path, "agent-notes.txt"), "unfinished\n");
     run.kill();
     await run.done;
-    expect(s.orchard(["cleanup", "run"]).code).toBe(0);
-    expect(s.orchard(["reap-orphans"]).code).toBe(0);
+    s.ageLock(w.path, 3600);
+    const cleaned = s.orchard(["cleanup", "run"]);
+    expect(cleaned.code, cleaned.stderr).toBe(0);
+    expect(cleaned.json.kept).toContainEqual(expect.objectContaining({ path: w.path, disposition: "needs_salvage" }));
+    const reaped = s.orchard(["reap-orphans"]);
+    expect(reaped.code, reaped.stderr).toBe(0);
+    expect(reaped.json.entries).toEqual([expect.objectContaining({ path: w.path, status: "skipped" })]);
     expect(readFileSync(join(w.path, "agent-notes.txt"), "utf8")).toBe("unfinished\n");
+    expect(worktrees().filter((x) => x.managed)).toEqual([expect.objectContaining({ path: w.path, handle: w.handle })]);
   });
 });
 
@@ -92,6 +113,23 @@ describe("Claude Code's own agent worktree (no Orchard hook)", () => {
     s.ageLock(w.path, 3600); // the crash was an hour ago: past the reaper's guard for fresh locks
     const r = s.orchard(["reap-orphans"]);
     expect(r.code, r.stderr).toBe(0);
+    expect(r.json.entries).toEqual([expect.objectContaining({ path: w.path, status: "reaped" })]);
+    expect(existsSync(w.path)).toBe(false);
+  });
+
+  it("a `claude --worktree` session's own lock stays after the session; reap-orphans reaps it when merged and clean", async () => {
+    api = await FakeMessagesApi.start(() => ({ text: "done" }));
+    const run = startClaude(["--worktree", "f1", "-p", "hello"], { cwd: s.primary, home: claudeHome, apiUrl: api.url });
+    const done = await run.done;
+    expect(done.code, done.stderr).toBe(0);
+    const [w] = worktrees();
+    expect(w).toMatchObject({ path: join(s.primary, ".claude", "worktrees", "f1"), branch: "worktree-f1", managed: false });
+    // Claude Code locks its --worktree sessions too, and leaves the lock when a -p session ends
+    expect(w.lock.reason).toMatch(new RegExp(`^claude session f1 \\(pid ${run.pid} start \\d+\\)$`));
+    expect(w.lock.owner).toMatchObject({ kind: "claude-code", pid: run.pid });
+    expect(w.liveness.state).toBe("dead");
+    s.ageLock(w.path, 3600);
+    const r = s.orchard(["reap-orphans"]);
     expect(r.json.entries).toEqual([expect.objectContaining({ path: w.path, status: "reaped" })]);
     expect(existsSync(w.path)).toBe(false);
   });

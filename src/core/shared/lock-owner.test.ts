@@ -27,7 +27,7 @@ describe("parseLockOwner", () => {
     ],
     ["claude agent a1b2c3 (pid 4242)", { kind: "claude-code", form: "agent", id: "a1b2c3", pid: 4242 }],
     ["claude agent a1b2c3 (pid 4242)\n", { kind: "claude-code", form: "agent", id: "a1b2c3", pid: 4242 }],
-    // The `claude session …` text Claude Code never wrote (older Orchard docs showed it): still read.
+    // `claude --worktree <name>` sessions: `claude session <name> (pid N start T)`, the name as given.
     ["claude session my task (pid 7 start 1700000000)", { kind: "claude-code", form: "session", id: "my task", pid: 7, startTime: "1700000000" }],
     ["claude session a/b c (pid 7)", { kind: "claude-code", form: "session", id: "a/b c", pid: 7 }],
     ["claude session x (pid 1) (pid 2 start Mon Jan 1)", { kind: "claude-code", form: "session", id: "x (pid 1)", pid: 2, startTime: "Mon Jan 1" }],

@@ -51,10 +51,10 @@ function parseOrchard(json: string): LockOwner {
 }
 const optionalString = (v: unknown): v is string | undefined => v === undefined || typeof v === "string";
 
-// Claude Code writes one lock, for Agent-tool worktrees: `claude agent <slug> (pid N start T)` (T:
-// clock ticks since boot on Linux, `ps -o lstart` text in UTC on macOS), or without ` start T`.
-// `claude session <name> (…)` was never written by Claude Code; older Orchard documentation showed
-// it, so it is still read (form "session") rather than turned into an unknown owner.
+// Claude Code locks its Agent-tool worktrees `claude agent <slug> (pid N start T)` (T: clock ticks
+// since boot on Linux, `ps -o lstart` text in UTC on macOS), or without ` start T`, and its
+// `claude --worktree <name>` sessions' worktrees `claude session <name> (pid N start T)` (form
+// "session"; the name as given, `/` included; 2.1.332 leaves it after a `-p` session ends).
 // Greedy name + `$` anchor: the LAST `(pid …)` group at the end of the text wins.
 const CLAUDE = /^claude (agent|session) (.+) \(pid (\d+)(?: start (\S(?:[^()]*\S)?))?\)$/s;
 
