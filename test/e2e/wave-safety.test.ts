@@ -233,6 +233,33 @@ describe("removal is verified (issue 10.7)", () => {
     expect(branchExists(a.branch)).toBe(false);
     expect(statuses(wave([a]))).toEqual(["merged_removed:already_done"]);
   });
+
+  it("git's entry that cannot be dropped is worktree_remove_failed, never merged_removed; the rerun finishes once it can", () => {
+    if (process.getuid?.() !== 0) return; // only root can make the admin dir itself undeletable (chattr +i)
+    const a = agent(1);
+    const b = agent(2);
+    const admin = s.adminDir(a.worktree_path);
+    const release = pin(admin);
+    if (!release) return; // no immutable attribute on this file system
+    const r = wave([a, b]);
+    expect(r.code, r.stdout).toBe(3);
+    expect(statuses(r)).toEqual(["blocked:worktree_remove_failed"]);
+    expect(r.json.result.entries[0].stderr).toContain(admin); // what could not be deleted
+    expect(r.json.result.pending.map((e: { branch: string }) => e.branch)).toEqual([b.branch]);
+    expect(listed(a.worktree_path)).toBe(true);
+    expect(branchExists(a.branch)).toBe(true);
+    expect(existsSync(join(s.primary, "agent-1.txt"))).toBe(true); // merged before the removal
+    // still blocked while git's entry stays
+    expect(statuses(wave([a, b]))).toEqual(["blocked:worktree_remove_failed"]);
+    release();
+    const done = wave([a, b]);
+    expect(done.code, done.stdout).toBe(0);
+    expect(statuses(done)).toEqual(["merged_removed:already_done", "merged_removed:ok"]); // the trash entry finished first: gone and merged
+    expect(listed(a.worktree_path)).toBe(false);
+    expect(existsSync(a.worktree_path)).toBe(false);
+    expect(branchExists(a.branch)).toBe(false);
+    expect(git(s.primary, "log", "--format=%s", "--first-parent", "main").match(/worktree-agent-1/g)).toHaveLength(1);
+  });
 });
 
 describe("--dry-run (SPEC §3.9)", () => {
