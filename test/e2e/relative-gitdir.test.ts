@@ -2,7 +2,7 @@
 // its `.git` file as paths relative to the file's own directory. git here is older, so the
 // relative records are written by hand; Orchard must resolve them, not read them literally.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { Scenario, deadPid, type CliResult } from "../helpers/scenario.js";
 
@@ -37,6 +37,20 @@ describe("relative gitdir records (git ≥ 2.48)", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(entryFor(r, path)).toMatchObject({ status: "skipped", reason: "worktree_dirty" });
     expect(s.git("worktree", "list", "--porcelain")).toContain("worktree-agent-rel");
+  });
+
+  it("a clean merged one behind relative records is reapable, and reap-orphans removes it and drops git's entry", () => {
+    const path = deadAgentWorktree("worktree-agent-rel");
+    const admin = s.adminDir(path);
+    makeRecordsRelative(path);
+    const row = s.orchard(["hygiene"]).json.worktrees.find((w: { path: string }) => w.path === path);
+    expect(row).toMatchObject({ disposition: "reapable", missing: false });
+    const r = s.orchard(["reap-orphans"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(entryFor(r, path)).toMatchObject({ status: "reaped", reason: "pid_dead_and_merged" });
+    expect(existsSync(path)).toBe(false);
+    expect(existsSync(admin)).toBe(false);
+    expect(s.git("worktree", "list", "--porcelain")).not.toContain("worktree-agent-rel");
   });
 
   it("hygiene sees the worktree where the record points: needs_salvage, not missing", () => {
