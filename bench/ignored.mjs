@@ -4,9 +4,11 @@
 // `node_modules/` of 40 files (disposable: listed as one entry, never walked) and the `.env`
 // bootstrap copied (identical to the primary's: compared once, sizes first); every fifth also
 // holds unique work — `.planning/` (3 files), `TO-DOS.md` and a changed `.env`. Measures
-// `hygiene` per call (median of 7) with this build, and with a baseline build that has no scan
-// when `--baseline <dir of a built dist>` is given (e.g. main's), on the same fleet, calls alternating.
-// Usage: npm run build && node bench/ignored.mjs [--size 200] [--baseline ../main/dist]
+// `hygiene` per call (median of 7) with this build, and with a baseline build when `--baseline <dir
+// of a built dist>` is given, calls alternating. Each build builds its own fleet (same content, its
+// own primary and workspace), so a baseline from before a registry schema change works too: e.g. a
+// build of the commit before the scan (b5a3165^, schema 1), or this tree with the scan switched off.
+// Usage: npm run build && node bench/ignored.mjs [--size 200] [--baseline ../before/dist]
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -26,11 +28,12 @@ const put = (dir, rel, content) => {
   writeFileSync(join(dir, rel), content);
 };
 
-async function buildFleet(Orchard) {
-  const origin = join(root, "origin.git");
-  const primary = join(root, "app");
-  git(root, "init", "-q", "--bare", "-b", "main", origin);
-  git(root, "init", "-q", "-b", "main", primary);
+async function buildFleet(Orchard, dir) {
+  mkdirSync(dir);
+  const origin = join(dir, "origin.git");
+  const primary = join(dir, "app");
+  git(dir, "init", "-q", "--bare", "-b", "main", origin);
+  git(dir, "init", "-q", "-b", "main", primary);
   for (let i = 0; i < 200; i++) put(primary, `src/f${i}.txt`, `line ${i}\n`);
   writeFileSync(join(primary, ".gitignore"), "node_modules/\n.planning/\nTO-DOS.md\n.env\n");
   git(primary, "add", "-A");
@@ -40,7 +43,7 @@ async function buildFleet(Orchard) {
   git(primary, "remote", "set-head", "origin", "main");
   const env = "API_KEY=primary\n" + "X=1\n".repeat(50);
   writeFileSync(join(primary, ".env"), env);
-  const orchard = await Orchard.open({ repo: primary, home: join(root, "home") });
+  const orchard = await Orchard.open({ repo: primary, home: join(dir, "home") });
   for (let i = 0; i < N; i++) {
     const w = await orchard.add({ branch: `agent/w-${i}`, bootstrap: false });
     for (let k = 0; k < 40; k++) put(w.path, `node_modules/pkg-${k % 8}/file-${k}.js`, `module.exports = ${k};\n`);
@@ -56,9 +59,13 @@ async function buildFleet(Orchard) {
   return primary;
 }
 
-async function open(dist, primary) {
+/** One build with its own fleet under `root/<name>`, opened and warmed. */
+async function open(dist, name) {
   const { Orchard } = await import(pathToFileURL(join(resolve(dist), "index.js")).href);
-  const orchard = await Orchard.open({ repo: primary, home: join(root, "home") });
+  process.stdout.write(`building a fleet of ${N} with ${name}…\n`);
+  const dir = join(root, name);
+  const primary = await buildFleet(Orchard, dir);
+  const orchard = await Orchard.open({ repo: primary, home: join(dir, "home") });
   await orchard.hygiene({}); // warm the file cache
   return { orchard, times: [], result: null };
 }
@@ -79,10 +86,7 @@ async function measure(builds) {
 }
 
 const here = new URL("../dist/", import.meta.url).pathname;
-const { Orchard } = await import(pathToFileURL(join(here, "index.js")).href);
-process.stdout.write(`building a fleet of ${N}…\n`);
-const primary = await buildFleet(Orchard);
-const builds = [await open(here, primary), ...(baseline ? [await open(baseline, primary)] : [])];
+const builds = [await open(here, "this"), ...(baseline ? [await open(baseline, "baseline")] : [])];
 const [after, before] = await measure(builds);
 const mix = (d) =>
   Object.entries(d)
