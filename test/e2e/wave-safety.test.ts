@@ -186,9 +186,9 @@ describe("a killed merge is finished by the rerun (issue 13.7)", () => {
 });
 
 describe("removal is verified (issue 10.7)", () => {
-  it("a file that cannot be deleted does not block: the worktree is renamed into the trash, which keeps it", async () => {
+  it("a file that cannot be deleted does not block: the worktree is renamed into the trash, which keeps it", async (ctx) => {
     const a = agent(1, { file: "pinned/agent-1.txt" });
-    if (!pin(join(a.worktree_path, "pinned", "agent-1.txt"))) return; // this host cannot make a file undeletable
+    if (!pin(join(a.worktree_path, "pinned", "agent-1.txt"))) return ctx.skip("this host cannot make a file undeletable");
     const r = wave([a]);
     expect(r.code, r.stdout).toBe(0);
     expect(statuses(r)).toEqual(["merged_removed:ok"]);
@@ -203,12 +203,12 @@ describe("removal is verified (issue 10.7)", () => {
     unpin(pinned); // so that the scenario can be deleted
   });
 
-  it("in place on another file system: git dropped the entry but files remain: worktree_remove_incomplete until they are gone, never already_done", () => {
+  it("in place on another file system: git dropped the entry but files remain: worktree_remove_incomplete until they are gone, never already_done", (ctx) => {
     const far = otherFileSystem();
-    if (!far) return; // no second file system on this host
+    if (!far) return ctx.skip("no second file system on this host");
     const a = agent(1, { file: "pinned/agent-1.txt", path: join(far, "agent-1") });
     const release = pin(join(a.worktree_path, "pinned", "agent-1.txt"));
-    if (!release) return; // this host cannot make a file undeletable
+    if (!release) return ctx.skip("this host cannot make a file undeletable");
     const r = wave([a]);
     expect(r.code).toBe(3);
     expect(statuses(r)).toEqual(["blocked:worktree_remove_incomplete"]);
@@ -234,13 +234,13 @@ describe("removal is verified (issue 10.7)", () => {
     expect(statuses(wave([a]))).toEqual(["merged_removed:already_done"]);
   });
 
-  it("git's entry that cannot be dropped is worktree_remove_failed, never merged_removed; the rerun finishes once it can", () => {
-    if (process.getuid?.() !== 0) return; // only root can make the admin dir itself undeletable (chattr +i)
+  it("git's entry that cannot be dropped is worktree_remove_failed, never merged_removed; the rerun finishes once it can", (ctx) => {
+    if (process.getuid?.() !== 0) return ctx.skip("only root can make the admin dir itself undeletable (chattr +i)");
     const a = agent(1);
     const b = agent(2);
     const admin = s.adminDir(a.worktree_path);
     const release = pin(admin);
-    if (!release) return; // no immutable attribute on this file system
+    if (!release) return ctx.skip("no immutable attribute on this file system");
     const r = wave([a, b]);
     expect(r.code, r.stdout).toBe(3);
     expect(statuses(r)).toEqual(["blocked:worktree_remove_failed"]);
