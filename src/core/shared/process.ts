@@ -165,15 +165,20 @@ function ownerOf(root: string, entry: string): number | null {
   }
 }
 
-const LOOKS = 5;
+/** Pauses between looks at a process that refuses its cwd: 2 ms doubling, about half a second in
+ * all. A process of our own refuses only while it execs or exits, which takes a few ms on an idle
+ * machine and, under load, was seen to take longer than the 20 ms this used to allow. */
+const PAUSES_MS = [2, 4, 8, 16, 32, 64, 128, 256];
 const pause = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
-/** A process's cwd after up to LOOKS looks a few ms apart; a process still refused after them is unreadable. */
+/** A process's cwd, looked at again after each pause while it refuses; still refused after them all, it is unreadable. */
 function settledCwd(root: string, entry: string): string | undefined {
-  for (let look = 1; look <= LOOKS; look++) {
+  for (let look = 0; ; look++) {
     const cwd = readCwd(root, entry);
     if (cwd !== undefined) return cwd;
-    if (look < LOOKS) pause(2 * look);
+    const ms = PAUSES_MS[look];
+    if (ms === undefined) break;
+    pause(ms);
   }
   return existsSync(`${root}/${entry}`) ? "unreadable" : "gone";
 }
