@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
-import { compareStartTime, readStartTime } from "./process.js";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { compareStartTime, readProcessCwds, readStartTime, unseenDescription, unseenProcesses } from "./process.js";
 
 describe.runIf(process.platform === "linux")("compareStartTime (Linux)", () => {
   it("tells the same process, a reused pid, and a token it cannot read", async () => {
@@ -21,5 +23,34 @@ describe("compareStartTime (ps lstart text, macOS)", () => {
   it("the same lstart text is the same process whatever the spacing; Claude Code writes it in UTC, as ps is read", () => {
     expect(compareStartTime("Mon Nov  3 09:15:02 2026", "Mon Nov  3 09:15:02 2026")).toBe("same");
     expect(compareStartTime("Mon Nov 3 09:15:02 2026", "Mon Nov  3 09:15:02 2026")).toBe("same");
+  });
+});
+
+describe.runIf(process.platform === "linux")("readProcessCwds (a /proc laid out by the test)", () => {
+  it("leaves out init and kernel threads that refuse their cwd; counts any other refusing process as unseen", async () => {
+    const root = mkdtempSync(join(tmpdir(), "orchard-proc-"));
+    const proc = (pid: number, stat: string, cwd: string | null): void => {
+      mkdirSync(join(root, String(pid)));
+      writeFileSync(join(root, String(pid), "stat"), stat);
+      writeFileSync(join(root, String(pid), "comm"), "x\n");
+      if (cwd === null) writeFileSync(join(root, String(pid), "cwd"), ""); // readlink fails: refused
+      else symlinkSync(cwd, join(root, String(pid), "cwd"));
+    };
+    proc(1, "1 (init) S 0 1 1 0", null);
+    proc(77, "77 (kworker/0:1) I 2 0 0 0", null);
+    proc(4242, "4242 (agent) S 1 4242 4242 0", null);
+    proc(4243, "4243 (shell) S 1 4243 4243 0", "/srv/app");
+    const before = process.env.ORCHARD_TEST_PROC_ROOT;
+    process.env.ORCHARD_TEST_PROC_ROOT = root;
+    try {
+      const cwds = (await readProcessCwds()) as Map<number, string>;
+      expect([...cwds]).toEqual([[4243, "/srv/app"]]);
+      expect(unseenProcesses(cwds)).toBe(1);
+      expect(unseenDescription(cwds)).toBe("4242 x");
+    } finally {
+      if (before === undefined) delete process.env.ORCHARD_TEST_PROC_ROOT;
+      else process.env.ORCHARD_TEST_PROC_ROOT = before;
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

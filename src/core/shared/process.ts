@@ -171,11 +171,17 @@ function ownerOf(root: string, entry: string): number | null {
 const PAUSES_MS = [2, 4, 8, 16, 32, 64, 128, 256];
 const pause = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
-/** A process's cwd, looked at again after each pause while it refuses; still refused after them all, it is unreadable. */
+/**
+ * A process's cwd, looked at again after each pause while it refuses; still refused after them all,
+ * it is unreadable. A system process (init, kernel threads) that refuses is unreadable at once: the
+ * scan leaves it out either way, and some sandboxes' init refuses even root (the pauses would cost
+ * every scan half a second).
+ */
 function settledCwd(root: string, entry: string): string | undefined {
   for (let look = 0; ; look++) {
     const cwd = readCwd(root, entry);
     if (cwd !== undefined) return cwd;
+    if (look === 0 && isSystemProcess(root, Number(entry))) return "unreadable";
     const ms = PAUSES_MS[look];
     if (ms === undefined) break;
     pause(ms);
