@@ -39,26 +39,42 @@ export interface Snapshot {
   now: number;
 }
 
-/** `listing`: the `git worktree list` this command already read (same lock, nothing changed since). */
-export async function readSnapshot(repo: RepoContext, registry: Registry, listing?: WorktreeEntry[]): Promise<Snapshot> {
-  const cwds = await readProcessCwds(); // first, before our own git children start
-  const [all, refList] = await Promise.all([listing ?? readWorktrees(repo.primary), readRefs(repo.primary, ["refs/heads", "refs/remotes"])]);
+/** What a caller already read for this snapshot: the process scan (hygiene scans before its status
+ * shells start: their git processes are not our children) and the admin dirs. */
+export interface SnapshotPrior {
+  cwds?: Map<number, string> | null;
+  admins?: Map<string, string>;
+}
+
+/**
+ * `listing`: the `git worktree list` this command already read (same lock, nothing changed since).
+ * The refs, the registry rows and the process scan overlap: git runs while this process scans.
+ */
+export async function readSnapshot(repo: RepoContext, registry: Registry, listing?: WorktreeEntry[], prior: SnapshotPrior = {}): Promise<Snapshot> {
+  const listed = Promise.all([listing ?? readWorktrees(repo.primary), readRefs(repo.primary, ["refs/heads", "refs/remotes"])]);
+  listed.catch(() => undefined); // awaited below, after the scan
+  const rowsRead = registry.worktrees.current(repo.identity);
+  rowsRead.catch(() => undefined);
+  // our own git children running now are in the scan's `ours`, never "inside"
+  const cwds = prior.cwds !== undefined ? prior.cwds : await readProcessCwds();
+  const admins = prior.admins ?? readAdminDirs(repo.commonDir);
+  const [all, refList] = await listed;
   const entries = all.slice(1).filter((e) => !e.bare);
   const refs = new Map(refList.map((r) => [r.ref, r]));
   const defaultBranch = await readDefaultBranch(repo, refs);
   const targets = defaultBranch ? targetRefs(repo, defaultBranch.name, new Set(refs.keys())) : [];
-  const rows = await registry.worktrees.current(repo.identity);
+  const rows = await rowsRead;
   // rows git no longer lists still have a branch tip: walk from it too, or its count would read 0
   const rowHeads = rows.map((r) => refs.get(`refs/heads/${r.branch}`)?.oid);
   const heads = [...new Set([...entries.map((e) => e.head), ...rowHeads].filter((h): h is string => !!h))];
   const remoteRefs = refList.filter((r) => r.ref.startsWith("refs/remotes/")).map((r) => r.ref);
   const localDefault = defaultBranch ? `refs/heads/${defaultBranch.name}` : null;
   const notOwnWork = localDefault && refs.has(localDefault) ? [...remoteRefs, localDefault] : remoteRefs;
-  const [unpushedGraph, unmergedGraph] = await Promise.all([
+  const [unpushedGraph, unmergedGraph, fingerprints] = await Promise.all([
     repo.remotes.length > 0 ? readRevListParents(repo.primary, heads, notOwnWork) : Promise.resolve(null),
     targets.length > 0 ? readRevListParents(repo.primary, heads, targets) : Promise.resolve(null),
+    readFingerprintBasis(repo, registry, heads),
   ]);
-  const fingerprints = await readFingerprintBasis(repo, registry, heads);
   return {
     repo,
     defaultBranch,
@@ -66,7 +82,7 @@ export async function readSnapshot(repo: RepoContext, registry: Registry, listin
     entries,
     refs,
     rows,
-    admins: readAdminDirs(repo.commonDir),
+    admins,
     cwds,
     unpushedGraph,
     unmergedGraph,

@@ -5,8 +5,9 @@
 // same commit and ancestor; one patch-id pass and one `merge-tree --stdin` run the patch-level
 // proofs) and run beside the statuses. Patch-ids for patchEquivalentGroups are batched (three
 // processes for the repo), their merge-bases read off the graph when it has a single boundary.
+import { existsSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import { readMergeBase, readPatchIds } from "../../git/read.js";
+import { readMergeBase, readPatchIds, readWorktrees } from "../../git/read.js";
 import {
   readSnapshot,
   listFacts,
@@ -28,6 +29,9 @@ import type { RepoSummary } from "../inspect/index.js";
 import type { Facts } from "../shared/types.js";
 import type { Subject } from "./types.js";
 import { realOrAbsolute } from "../shared/paths.js";
+import { readAdminDirs } from "../shared/admin.js";
+import { readProcessCwds } from "../shared/process.js";
+import { takeListing } from "../shared/repo.js";
 import { parseDuration } from "../shared/duration.js";
 
 export interface RepoGather {
@@ -88,25 +92,31 @@ function idleAfterMs(ctx: Ctx): number {
 }
 
 export async function gatherRepo(ctx: Ctx, repos: readonly KnownRepo[]): Promise<RepoGather> {
-  const snapshot = await readSnapshot(ctx.repo, ctx.registry);
+  // The process scan comes first: the status shells' git processes are not our children, and one
+  // of them working in a worktree must not read as someone inside it.
+  const cwds = await readProcessCwds();
+  const listing = takeListing(ctx.repo) ?? (await readWorktrees(ctx.repo.primary));
+  const admins = readAdminDirs(ctx.repo.commonDir);
+  // one status per listed, present worktree, by a few shells (readDirtyStates), started before the
+  // rest of the snapshot so that its processes and the per-worktree facts run beside them
+  const checkouts = listing.slice(1).flatMap((e) => {
+    const admin = admins.get(e.path);
+    return !e.bare && admin && existsSync(e.path) ? [{ path: e.path, admin }] : [];
+  });
+  const states = readDirtyStates(ctx.repo, checkouts);
+  states.catch(() => undefined); // awaited per subject, like the merge proofs
+  const snapshot = await readSnapshot(ctx.repo, ctx.registry, listing, { cwds, admins });
   const facts = await listFacts(snapshot, { full: false });
   const listed = new Set(snapshot.entries.map((e) => e.path));
   // rows left `creating` that git does not list: listFacts leaves them out, hygiene reports them
   for (const row of snapshot.rows) if (row.lifecycle === "creating" && !listed.has(row.path)) facts.push(await factsOf(snapshot, null, row, { full: false }));
   const rows = new Map(snapshot.rows.map((r) => [r.path, r]));
-  // the merge proofs of every head run beside the statuses below
+  // the merge proofs of every head run beside the statuses
   const merged = readMergedAll(
     snapshot,
     facts.flatMap((f) => (f.head ? [f.head] : [])),
   );
   merged.catch(() => undefined); // awaited per subject; a failed status loop must not leave it unhandled
-  // one status per listed, present worktree, by a few shells (readDirtyStates)
-  const checkouts = facts.flatMap((f) => {
-    const admin = snapshot.admins.get(f.path);
-    return !f.missing && listed.has(f.path) && admin ? [{ path: f.path, admin }] : [];
-  });
-  const states = readDirtyStates(ctx.repo, checkouts);
-  states.catch(() => undefined); // awaited per subject, like the merge proofs
   const digests = new Map<string, string>();
   const subjects = await mapLimit(facts, STATUS_PARALLELISM, async (f): Promise<Subject> => {
     const subject: Subject = {
