@@ -36,6 +36,9 @@ export function takeListing(repo: RepoContext): WorktreeEntry[] | undefined {
 
 export async function resolveRepo(registry: Registry, repoPath: string): Promise<RepoContext> {
   if (!existsSync(repoPath)) throw usageError("not_a_repository", `${repoPath} does not exist`);
+  // git lists the worktrees while it resolves the dirs (its failure outside a repo is not the answer)
+  const listing = readWorktrees(repoPath);
+  listing.catch(() => undefined);
   let dirs;
   try {
     dirs = await readGitDirs(repoPath);
@@ -45,7 +48,7 @@ export async function resolveRepo(registry: Registry, repoPath: string): Promise
   }
   const commonDir = realpathSync(dirs.commonDir);
   const stamp = repoStamp(repoPath, { commonDir });
-  const entries = await readWorktrees(repoPath);
+  const entries = await listing;
   const main = entries[0];
   const bare = main?.bare ?? dirs.bare;
   const primary = main?.path ?? (bare ? commonDir : dirname(commonDir));
