@@ -205,9 +205,9 @@ describe("one snapshot per command", () => {
     stderr.split("\n").filter((l) => l.startsWith(`[orchard trace] git ${JSON.stringify(args).slice(0, -1)}`)).length;
   const traced = (args: string[]) => s.orchard(args, { env: { ORCHARD_TRACE: "1" } }).stderr;
 
-  it("status and list read the worktree list once; remotes and origin's url come from one config read", () => {
+  it("status, list and hygiene read the worktree list once; remotes and origin's url come from one config read", () => {
     const handle = s.orchard(["add", "feat/once"]).json.handle as string;
-    for (const args of [["status", handle], ["list"]]) {
+    for (const args of [["status", handle], ["list"], ["list", "--full"], ["hygiene"]]) {
       const stderr = traced(args);
       expect(calls(stderr, "worktree", "list"), args[0]).toBe(1);
       expect(calls(stderr, "remote"), args[0]).toBe(0);

@@ -7,7 +7,7 @@ import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { RefRecord } from "../../git/parse/refs.js";
 import type { Registry, WorktreeRow } from "../../registry/index.js";
 import { readAdminActivity, readAdminCreated, readAdminDirs } from "../shared/admin.js";
-import { readDirty, readDirtyStates } from "./dirty.js";
+import { readDirty, readDirtyStates, type DirtyState } from "./dirty.js";
 import { NO_IGNORED } from "./ignored.js";
 import { parseLockOwner } from "../shared/lock-owner.js";
 import { assessLiveness, type PidProbe } from "../shared/liveness.js";
@@ -40,24 +40,26 @@ export interface Snapshot {
 }
 
 /** What a caller already read for this snapshot: the process scan (hygiene scans before its status
- * shells start: their git processes are not our children) and the admin dirs. */
-export interface SnapshotPrior {
+ * shells start: their git processes are not our children) and the admin dirs; `mergeGraph: false`
+ * when no merge proof will be asked (plain `list`): no walk for `unmergedGraph` (null). */
+export interface SnapshotOptions {
   cwds?: Map<number, string> | null;
   admins?: Map<string, string>;
+  mergeGraph?: boolean;
 }
 
 /**
  * `listing`: the `git worktree list` this command already read (same lock, nothing changed since).
  * The refs, the registry rows and the process scan overlap: git runs while this process scans.
  */
-export async function readSnapshot(repo: RepoContext, registry: Registry, listing?: WorktreeEntry[], prior: SnapshotPrior = {}): Promise<Snapshot> {
+export async function readSnapshot(repo: RepoContext, registry: Registry, listing?: WorktreeEntry[], options: SnapshotOptions = {}): Promise<Snapshot> {
   const listed = Promise.all([listing ?? readWorktrees(repo.primary), readRefs(repo.primary, ["refs/heads", "refs/remotes"])]);
   listed.catch(() => undefined); // awaited below, after the scan
   const rowsRead = registry.worktrees.current(repo.identity);
   rowsRead.catch(() => undefined);
   // our own git children running now are in the scan's `ours`, never "inside"
-  const cwds = prior.cwds !== undefined ? prior.cwds : await readProcessCwds();
-  const admins = prior.admins ?? readAdminDirs(repo.commonDir);
+  const cwds = options.cwds !== undefined ? options.cwds : await readProcessCwds();
+  const admins = options.admins ?? readAdminDirs(repo.commonDir);
   const [all, refList] = await listed;
   const entries = all.slice(1).filter((e) => !e.bare);
   const refs = new Map(refList.map((r) => [r.ref, r]));
@@ -72,7 +74,7 @@ export async function readSnapshot(repo: RepoContext, registry: Registry, listin
   const notOwnWork = localDefault && refs.has(localDefault) ? [...remoteRefs, localDefault] : remoteRefs;
   const [unpushedGraph, unmergedGraph, fingerprints] = await Promise.all([
     repo.remotes.length > 0 ? readRevListParents(repo.primary, heads, notOwnWork) : Promise.resolve(null),
-    targets.length > 0 ? readRevListParents(repo.primary, heads, targets) : Promise.resolve(null),
+    targets.length > 0 && options.mergeGraph !== false ? readRevListParents(repo.primary, heads, targets) : Promise.resolve(null),
     readFingerprintBasis(repo, registry, heads),
   ]);
   return {
@@ -181,6 +183,13 @@ export interface FactsOptions {
 
 /** Facts of one worktree (a git entry, a registry row, or both). */
 export async function factsOf(snapshot: Snapshot, entry: WorktreeEntry | null, row: WorktreeRow | null, options: FactsOptions): Promise<Facts> {
+  const facts = await factsBesideStatus(snapshot, entry, row, options.full);
+  if (options.full) await addFullFacts(snapshot, facts, options);
+  return facts;
+}
+
+/** Every fact but `dirty` and `merged` (what needs no status); `full`: the runtime fingerprint too. */
+async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null, row: WorktreeRow | null, full: boolean): Promise<Facts> {
   const path = entry?.path ?? (row as WorktreeRow).path;
   const admin = snapshot.admins.get(path) ?? null;
   const missing = !existsSync(path);
@@ -206,18 +215,22 @@ export async function factsOf(snapshot: Snapshot, entry: WorktreeEntry | null, r
         : null,
     unpushed: snapshot.unpushedGraph && head ? countInGraph(snapshot.unpushedGraph, head) : null,
     fingerprints: row
-      ? await readFingerprintFacts(snapshot.fingerprints, row, head, options.full)
+      ? await readFingerprintFacts(snapshot.fingerprints, row, head, full)
       : { bootstrap: null, context: null, runtime: null, drift: [] },
     createdAt: row?.createdAt ?? iso(admin ? readAdminCreated(admin) : null),
     lastActivity: latest(row?.lastActivityAt ?? null, iso(admin ? readAdminActivity(admin) : null)),
     missing,
     prunable: entry?.prunable ?? null,
   };
-  if (options.full) {
-    facts.dirty = missing || !admin ? (missing ? MISSING_DIRTY : null) : await (options.dirty ?? readDirty(snapshot.repo, path, admin));
-    facts.merged = head ? (options.merged ? fromBatch(await options.merged, head) : await readMerged(snapshot, head)) : null;
-  }
   return facts;
+}
+
+/** `dirty` and `merged`, the facts of `full`, added to the others. */
+async function addFullFacts(snapshot: Snapshot, facts: Facts, options: FactsOptions): Promise<void> {
+  const { path, head, missing } = facts;
+  const admin = snapshot.admins.get(path) ?? null;
+  facts.dirty = missing || !admin ? (missing ? MISSING_DIRTY : null) : await (options.dirty ?? readDirty(snapshot.repo, path, admin));
+  facts.merged = head ? (options.merged ? fromBatch(await options.merged, head) : await readMerged(snapshot, head)) : null;
 }
 
 /** A worktree's dirty facts, started now (null when it is not a registered, present worktree); `path` as git lists it. */
@@ -258,9 +271,32 @@ function fromBatch(batch: Map<string, MergedFact | Error> | null, head: string):
   return fact;
 }
 
+/**
+ * The statuses of every listed, present worktree, started now through a few shells
+ * (readDirtyStates), after one process scan: the shells' git processes are not this process's
+ * children, so a scan while they run would count them as someone working inside. Pass `cwds`,
+ * `admins` and `states` on to readSnapshot and listFacts.
+ */
+export async function startStatuses(
+  repo: RepoContext,
+  listing?: WorktreeEntry[],
+): Promise<{ listing: WorktreeEntry[]; cwds: Map<number, string> | null; admins: Map<string, string>; states: Promise<Map<string, DirtyState | Error>> }> {
+  const cwds = await readProcessCwds();
+  const all = listing ?? (await readWorktrees(repo.primary));
+  const admins = readAdminDirs(repo.commonDir);
+  const checkouts = all.slice(1).flatMap((e) => {
+    const admin = admins.get(e.path);
+    return !e.bare && admin && existsSync(e.path) ? [{ path: e.path, admin }] : [];
+  });
+  const states = readDirtyStates(repo, checkouts);
+  states.catch(() => undefined); // awaited per worktree by the caller
+  return { listing: all, cwds, admins, states };
+}
+
 /** Facts of every linked worktree of the repo, plus registry rows git no longer lists. `full`: with
- * status a few at a time and the merge proofs of all heads batched beside them. */
-export async function listFacts(snapshot: Snapshot, options: FactsOptions): Promise<Facts[]> {
+ * status a few at a time (`states`: started by startStatuses) and the merge proofs of all heads
+ * batched beside them, while the other facts are gathered. */
+export async function listFacts(snapshot: Snapshot, options: FactsOptions & { states?: Promise<Map<string, DirtyState | Error>> }): Promise<Facts[]> {
   const rowsByPath = new Map(snapshot.rows.map((r) => [r.path, r]));
   const listed = new Set(snapshot.entries.map((e) => e.path));
   const pairs: [WorktreeEntry | null, WorktreeRow | null][] = snapshot.entries.map((e) => [e, rowsByPath.get(e.path) ?? null]);
@@ -272,19 +308,26 @@ export async function listFacts(snapshot: Snapshot, options: FactsOptions): Prom
   });
   const merged = readMergedAll(snapshot, heads);
   merged.catch(() => undefined); // awaited per worktree; a failed status must not leave it unhandled
-  const checkouts = pairs.flatMap(([entry]) => {
-    const admin = entry ? snapshot.admins.get(entry.path) : undefined;
-    return entry && admin && existsSync(entry.path) ? [{ path: entry.path, admin }] : [];
-  });
-  const states = readDirtyStates(snapshot.repo, checkouts);
+  const states =
+    options.states ??
+    readDirtyStates(
+      snapshot.repo,
+      pairs.flatMap(([entry]) => {
+        const admin = entry ? snapshot.admins.get(entry.path) : undefined;
+        return entry && admin && existsSync(entry.path) ? [{ path: entry.path, admin }] : [];
+      }),
+    );
   states.catch(() => undefined); // awaited per worktree, like the merge proofs
   const dirtyOf = async (path: string): Promise<NonNullable<Facts["dirty"]> | undefined> => {
     const state = (await states).get(path);
     if (state instanceof Error) throw state;
     return state?.dirty;
   };
-  return mapLimit(pairs, STATUS_PARALLELISM, async ([entry, row]) => {
+  const facts = await mapLimit(pairs, 16, ([entry, row]) => factsBesideStatus(snapshot, entry, row, true)); // beside the statuses
+  return mapLimit(facts, STATUS_PARALLELISM, async (f, i) => {
+    const entry = (pairs[i] as [WorktreeEntry | null, WorktreeRow | null])[0];
     const batched = entry ? await dirtyOf(entry.path) : undefined;
-    return factsOf(snapshot, entry, row, { ...options, merged, ...(batched ? { dirty: Promise.resolve(batched) } : {}) });
+    await addFullFacts(snapshot, f, { ...options, merged, ...(batched ? { dirty: Promise.resolve(batched) } : {}) });
+    return f;
   });
 }

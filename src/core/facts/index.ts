@@ -1,7 +1,7 @@
 // The facts of a worktree (SPEC §3.3): one snapshot of git and the registry, then per-worktree
 // dirty state, liveness, merge and push proofs. Every capability decides from these.
 export { MISSING_DIGEST, dirtyDigest, onlyDeletions, treeDigest } from "./dirty-digest.js";
-export { MISSING_DIRTY, factsOf, listFacts, readLiveness, readOneFacts, readSnapshot, startDirty } from "./facts.js";
+export { MISSING_DIRTY, factsOf, listFacts, readLiveness, readOneFacts, readSnapshot, startDirty, startStatuses } from "./facts.js";
 export { changedCount, isClean, readDirty, readDirtyState, readDirtyStates } from "./dirty.js";
 export type { DirtyFacts, DirtyState } from "./dirty.js";
 export { disposableOf, scanIgnored, type IgnoredFile } from "./ignored.js";

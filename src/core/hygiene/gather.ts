@@ -5,9 +5,8 @@
 // same commit and ancestor; one patch-id pass and one `merge-tree --stdin` run the patch-level
 // proofs) and run beside the statuses. Patch-ids for patchEquivalentGroups are batched (three
 // processes for the repo), their merge-bases read off the graph when it has a single boundary.
-import { existsSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import { readMergeBase, readPatchIds, readWorktrees } from "../../git/read.js";
+import { readMergeBase, readPatchIds } from "../../git/read.js";
 import {
   readSnapshot,
   listFacts,
@@ -16,7 +15,7 @@ import {
   distinctTargets,
   dirtyDigest,
   readDirtyState,
-  readDirtyStates,
+  startStatuses,
   MISSING_DIGEST,
   MISSING_DIRTY,
   type Snapshot,
@@ -29,8 +28,6 @@ import type { RepoSummary } from "../inspect/index.js";
 import type { Facts } from "../shared/types.js";
 import type { Subject } from "./types.js";
 import { realOrAbsolute } from "../shared/paths.js";
-import { readAdminDirs } from "../shared/admin.js";
-import { readProcessCwds } from "../shared/process.js";
 import { takeListing } from "../shared/repo.js";
 import { parseDuration } from "../shared/duration.js";
 
@@ -92,19 +89,9 @@ function idleAfterMs(ctx: Ctx): number {
 }
 
 export async function gatherRepo(ctx: Ctx, repos: readonly KnownRepo[]): Promise<RepoGather> {
-  // The process scan comes first: the status shells' git processes are not our children, and one
-  // of them working in a worktree must not read as someone inside it.
-  const cwds = await readProcessCwds();
-  const listing = takeListing(ctx.repo) ?? (await readWorktrees(ctx.repo.primary));
-  const admins = readAdminDirs(ctx.repo.commonDir);
-  // one status per listed, present worktree, by a few shells (readDirtyStates), started before the
-  // rest of the snapshot so that its processes and the per-worktree facts run beside them
-  const checkouts = listing.slice(1).flatMap((e) => {
-    const admin = admins.get(e.path);
-    return !e.bare && admin && existsSync(e.path) ? [{ path: e.path, admin }] : [];
-  });
-  const states = readDirtyStates(ctx.repo, checkouts);
-  states.catch(() => undefined); // awaited per subject, like the merge proofs
+  // one status per listed, present worktree, by a few shells, started before the rest of the
+  // snapshot so that its processes and the per-worktree facts run beside them
+  const { listing, cwds, admins, states } = await startStatuses(ctx.repo, takeListing(ctx.repo));
   const snapshot = await readSnapshot(ctx.repo, ctx.registry, listing, { cwds, admins });
   const facts = await listFacts(snapshot, { full: false });
   const listed = new Set(snapshot.entries.map((e) => e.path));

@@ -1,5 +1,5 @@
 // `status` and `list` (SPEC §3.3): read-only, no lock taken.
-import { readSnapshot, readOneFacts, listFacts, startDirty } from "../facts/index.js";
+import { readSnapshot, readOneFacts, listFacts, startDirty, startStatuses, type Snapshot } from "../facts/index.js";
 import { resolveTarget } from "../shared/target.js";
 import { takeListing } from "../shared/repo.js";
 import type { Ctx } from "../shared/context.js";
@@ -34,10 +34,16 @@ export interface ListResult {
 }
 
 export async function listRepo(ctx: Ctx, options: { full?: boolean | undefined }): Promise<{ repo: RepoSummary; worktrees: Facts[] }> {
-  const snapshot = await readSnapshot(ctx.repo, ctx.registry, takeListing(ctx.repo));
-  const worktrees = await listFacts(snapshot, { full: options.full ?? false });
-  return {
-    repo: { identity: ctx.repo.identity, name: ctx.repo.name, primary: ctx.repo.primary, defaultBranch: snapshot.defaultBranch?.name ?? null },
-    worktrees,
-  };
+  if (!options.full) {
+    const snapshot = await readSnapshot(ctx.repo, ctx.registry, takeListing(ctx.repo), { mergeGraph: false }); // no merge proof asked
+    return { repo: repoSummary(ctx, snapshot), worktrees: await listFacts(snapshot, { full: false }) };
+  }
+  // the statuses start first and run beside the snapshot's processes
+  const { listing, cwds, admins, states } = await startStatuses(ctx.repo, takeListing(ctx.repo));
+  const snapshot = await readSnapshot(ctx.repo, ctx.registry, listing, { cwds, admins });
+  return { repo: repoSummary(ctx, snapshot), worktrees: await listFacts(snapshot, { full: true, states }) };
+}
+
+function repoSummary(ctx: Ctx, snapshot: Snapshot): RepoSummary {
+  return { identity: ctx.repo.identity, name: ctx.repo.name, primary: ctx.repo.primary, defaultBranch: snapshot.defaultBranch?.name ?? null };
 }
