@@ -125,10 +125,11 @@ export class Orchard {
   }
 
   async list(options: { full?: boolean; allRepos?: boolean } & RepoOption = {}): Promise<ListResult & RegistryUnreachable> {
-    const { listRepo } = await import("./inspect/index.js");
     const { repo, ...rest } = options;
     const parsed = parseInput(ListInput, rest);
-    const main = await listRepo(await this.context(repo), parsed);
+    // git resolves the repo while the capability loads (its compile runs while git does)
+    const [{ listRepo }, ctx] = await Promise.all([import("./inspect/index.js"), this.context(repo)]);
+    const main = await listRepo(ctx, parsed);
     if (!parsed.allRepos) return this.noteUnreachable({ ok: true as const, ...main });
     const others = [];
     for (const known of await this.registry.repos.all()) {
@@ -202,9 +203,25 @@ export class Orchard {
 
   /** One truthful report: a disposition per worktree, groups, backlog, disk (SPEC §3.6). */
   async hygiene(options: HygieneOptions & RepoOption = {}): Promise<HygieneReport> {
-    const { runHygiene } = await import("./cleanup/index.js");
     const { repo, ...rest } = options;
-    return runHygiene(this, repo, parseInput(HygieneInput, rest));
+    const parsed = parseInput(HygieneInput, rest);
+    const source = this.resolving(repo); // git resolves the repo while the capability loads
+    const { runHygiene } = await import("./cleanup/index.js");
+    return runHygiene(source, repo, parsed);
+  }
+
+  /** A context source whose first context of `repo` is already under way (started now). */
+  private resolving(repo: string | undefined): { context(repo?: string): Promise<Ctx> } {
+    let first: Promise<Ctx> | null = this.context(repo);
+    first.catch(() => undefined); // awaited by the first caller
+    return {
+      context: (asked?: string) => {
+        if (first === null || asked !== repo) return this.context(asked);
+        const started = first;
+        first = null;
+        return started;
+      },
+    };
   }
 
   /** `hygiene --fleet` (SPEC §5): this host's hygiene (published), then duplicate tasks, preventable duplicates and backlog across hosts. */
