@@ -1,7 +1,10 @@
 // Runs one command: open the library, call it, print the result, close. Every error ends here.
 // The library is imported here, at the call, not at start-up: `--version`, `--help` and a usage
 // error never load it (docs/ARCHITECTURE.md, "Start-up cost").
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Command } from "commander";
+import { startRepoQueries } from "../git/early.js";
 import type { OpenOptions, Orchard } from "../core/orchard.js";
 import { printError, printResult, type GlobalOptions, type Renderer } from "./output.js";
 
@@ -30,10 +33,15 @@ export async function runWith<R extends { ok: boolean }>(
   fn: (orchard: Orchard, globals: GlobalOptions) => Promise<R>,
   render: Renderer<R>,
   exitCode?: (result: R) => 0 | 1 | 2 | 3,
-  options: { local?: boolean } = {},
+  options: { local?: boolean; early?: boolean } = {},
 ): Promise<void> {
   const globals = globalsOf(command);
   let orchard: Orchard | undefined;
+  if (options.early) {
+    // git starts resolving the repo while the library loads (src/git/early.ts)
+    const path = resolve(globals.repo ?? process.cwd());
+    if (existsSync(path)) startRepoQueries(path);
+  }
   try {
     const { Orchard } = await import("../core/orchard.js");
     orchard = await Orchard.open(openOptions(globals, options.local));

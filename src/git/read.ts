@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { DEFAULT_GIT_TIMEOUT_MS, git, runProcess } from "./run.js";
+import { GIT_DIRS_ARGS, WORKTREE_LIST_ARGS } from "./early.js";
 import { hardenedEnv, withoutHooks } from "./env.js";
 import { isValidRefName } from "./refname.js";
 import { parseWorktreeList, type WorktreeEntry } from "./parse/worktrees.js";
@@ -34,13 +35,13 @@ export interface GitDirs {
 }
 
 export async function readGitDirs(cwd: string): Promise<GitDirs> {
-  const r = await git(["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-dir", "--is-bare-repository"], { cwd });
+  const r = await git(GIT_DIRS_ARGS, { cwd });
   const [commonDir, gitDir, bare] = r.stdout.split("\n");
   return { commonDir: commonDir ?? "", gitDir: gitDir ?? "", bare: bare === "true" };
 }
 
 export async function readWorktrees(cwd: string): Promise<WorktreeEntry[]> {
-  const r = await git(["worktree", "list", "--porcelain", "-z"], { cwd });
+  const r = await git(WORKTREE_LIST_ARGS, { cwd });
   const entries = parseWorktreeList(r.stdout);
   if (entries.every((e) => isAbsolute(e.path))) return entries;
   // git < 2.48 prints a relative `gitdir` record (written by git ≥ 2.48, worktree.useRelativePaths)

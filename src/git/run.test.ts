@@ -2,13 +2,29 @@ import { describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { git, runProcess } from "./run.js";
+import { dropEarly, git, runProcess, startEarly } from "./run.js";
 import { hardenedEnv } from "./env.js";
 import { GitError } from "./errors.js";
 import { waitFor } from "../../test/helpers/scenario.js";
 import { PROCESS_TIMEOUT_MS } from "../../test/helpers/time.js";
 
 describe("the git runner", () => {
+  it("answers a query started early once, with what git said then; dropped, git is asked anew", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "orchard-run-"));
+    await git(["init", "-q", "-b", "main", dir], { cwd: dir, read: false });
+    const head = ["symbolic-ref", "HEAD"];
+    await startEarly(head, dir); // has run to its end
+    await git(["symbolic-ref", "HEAD", "refs/heads/other"], { cwd: dir, read: false });
+    expect((await git(head, { cwd: dir })).stdout.trim()).toBe("refs/heads/main"); // the early answer
+    expect((await git(head, { cwd: dir })).stdout.trim()).toBe("refs/heads/other"); // taken once
+    await startEarly(head, dir);
+    await startEarly(["symbolic-ref", "--short", "HEAD"], dir);
+    await git(["symbolic-ref", "HEAD", "refs/heads/third"], { cwd: dir, read: false });
+    expect((await git(head, { cwd: dir, ok: [0, 1] })).stdout.trim()).toBe("refs/heads/other"); // declared exit codes are no option of the process: still the early one
+    dropEarly();
+    expect((await git(["symbolic-ref", "--short", "HEAD"], { cwd: dir })).stdout.trim()).toBe("third");
+  });
+
   it("returns one result shape and treats declared exit codes as answers", async () => {
     const dir = mkdtempSync(join(tmpdir(), "orchard-run-"));
     await git(["init", "-q", dir], { cwd: dir, read: false });

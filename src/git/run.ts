@@ -111,14 +111,46 @@ export function runProcess(
   });
 }
 
+/** Read-only git queries started before they were asked (early.ts), by argv and cwd. */
+const early = new Map<string, Promise<ProcessResult>>();
+const earlyKey = (args: readonly string[], cwd: string): string => JSON.stringify([cwd, ...args]);
+
+/**
+ * Starts a read-only `git args` in `cwd` now, as git() would run it, for the first git() call
+ * asking exactly that (same argv and cwd, no input, env or timeout of its own). Resolves when
+ * that process has ended (never rejects).
+ */
+export function startEarly(args: readonly string[], cwd: string): Promise<void> {
+  const result = runProcess("git", args, { cwd, env: withoutHooks(hardenedEnv({ read: true })), timeoutMs: DEFAULT_GIT_TIMEOUT_MS });
+  early.set(earlyKey(args, cwd), result);
+  return result.then(
+    () => undefined,
+    () => undefined, // taken by git(), which reports it, or dropped
+  );
+}
+
+/** Forgets the early queries nobody took: a later call asks git anew. */
+export function dropEarly(): void {
+  early.clear();
+}
+
+function takeEarly(args: readonly string[], options: RunOptions): Promise<ProcessResult> | undefined {
+  if (early.size === 0 || options.input !== undefined || options.env || options.read === false || options.timeoutMs !== undefined) return undefined;
+  const key = earlyKey(args, options.cwd);
+  const started = early.get(key);
+  early.delete(key);
+  return started;
+}
+
 /** Runs git; resolves with the result when the exit code is one of `ok`, else throws GitError. */
 export async function git(args: readonly string[], options: RunOptions): Promise<ProcessResult> {
-  const result = await runProcess("git", args, {
-    cwd: options.cwd,
-    env: withoutHooks(hardenedEnv({ read: options.read ?? true, ...(options.env ? { extra: options.env } : {}) })),
-    timeoutMs: options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
-    ...(options.input !== undefined ? { input: options.input } : {}),
-  });
+  const result = await (takeEarly(args, options) ??
+    runProcess("git", args, {
+      cwd: options.cwd,
+      env: withoutHooks(hardenedEnv({ read: options.read ?? true, ...(options.env ? { extra: options.env } : {}) })),
+      timeoutMs: options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+      ...(options.input !== undefined ? { input: options.input } : {}),
+    }));
   const ok = options.ok ?? [0];
   if (result.timedOut || result.exitCode === null || !ok.includes(result.exitCode)) throw new GitError(result);
   return result;

@@ -199,7 +199,9 @@ export function register(program: Command): void {
     .option("--fleet", "across the hosts of a shared registry: duplicate tasks, preventable duplicates, each host's published backlog")
     .action((opts: { allRepos?: boolean; disk?: boolean; diskBudget?: string; html?: string; fleet?: boolean }, cmd: Command) => {
       const { fleet, ...rest } = opts;
-      return fleet ? runWith(cmd, (o) => o.hygieneFleet(rest), renderFleet) : runWith(cmd, (o) => o.hygiene(rest), renderHygiene);
+      return fleet
+        ? runWith(cmd, (o) => o.hygieneFleet(rest), renderFleet, undefined, { early: true })
+        : runWith(cmd, (o) => o.hygiene(rest), renderHygiene, undefined, { early: true });
     });
 
   const cleanup = program.command("cleanup").description("plan, apply, resume or run a converging cleanup");

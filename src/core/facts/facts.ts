@@ -214,9 +214,7 @@ async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null
         ? { ref: upstreamRecord.upstream, ahead: upstreamRecord.track.ahead, behind: upstreamRecord.track.behind }
         : null,
     unpushed: snapshot.unpushedGraph && head ? countInGraph(snapshot.unpushedGraph, head) : null,
-    fingerprints: row
-      ? await readFingerprintFacts(snapshot.fingerprints, row, head, full)
-      : { bootstrap: null, context: null, runtime: null, drift: [] },
+    fingerprints: row ? await readFingerprintFacts(snapshot.fingerprints, row, head, full) : { bootstrap: null, context: null, runtime: null, drift: [] },
     createdAt: row?.createdAt ?? iso(admin ? readAdminCreated(admin) : null),
     lastActivity: latest(row?.lastActivityAt ?? null, iso(admin ? readAdminActivity(admin) : null)),
     missing,

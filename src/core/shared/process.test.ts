@@ -33,7 +33,8 @@ describe.runIf(process.platform === "linux")("readProcessCwds (a /proc laid out 
       mkdirSync(join(root, String(pid)));
       writeFileSync(join(root, String(pid), "stat"), stat);
       writeFileSync(join(root, String(pid), "comm"), "x\n");
-      if (cwd === null) writeFileSync(join(root, String(pid), "cwd"), ""); // readlink fails: refused
+      if (cwd === null)
+        writeFileSync(join(root, String(pid), "cwd"), ""); // readlink fails: refused
       else symlinkSync(cwd, join(root, String(pid), "cwd"));
     };
     proc(1, "1 (init) S 0 1 1 0", null);

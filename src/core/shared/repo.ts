@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { basename, dirname } from "node:path";
 import { readConfig, readGitDirs, readRemoteConfig, readSymbolicRef, readWorktrees, resolveCommit } from "../../git/read.js";
 import { GitError } from "../../git/errors.js";
+import { dropEarly } from "../../git/run.js";
 import { canonicalRemote, disambiguateRepoName, localIdentity, repoNameFrom } from "./identity.js";
 import { loadConfig, type LoadedConfig } from "./config.js";
 import { usageError } from "./errors.js";
@@ -39,9 +40,11 @@ export async function resolveRepo(registry: Registry, repoPath: string): Promise
   // git lists the worktrees while it resolves the dirs (its failure outside a repo is not the answer)
   const listing = readWorktrees(repoPath);
   listing.catch(() => undefined);
+  const dirsRead = readGitDirs(repoPath);
+  dropEarly(); // both queries are asked: what the command line started early and nobody took is stale
   let dirs;
   try {
-    dirs = await readGitDirs(repoPath);
+    dirs = await dirsRead;
   } catch (error) {
     if (error instanceof GitError) throw usageError("not_a_repository", `${repoPath} is not inside a git repository`);
     throw error;
