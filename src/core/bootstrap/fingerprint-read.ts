@@ -76,12 +76,24 @@ export async function readBootstrapFingerprintAt(repo: RepoContext, head: string
   );
 }
 
-/** The bootstrap fingerprint a worktree at `head` would get now. */
+/** Fingerprints already computed from a basis: per head (bootstrap), and the one context without templates. */
+const computed = new WeakMap<FingerprintBasis, { bootstrap: Map<string, string | null>; noTemplates?: string }>();
+function memoOf(basis: FingerprintBasis): { bootstrap: Map<string, string | null>; noTemplates?: string } {
+  let memo = computed.get(basis);
+  if (!memo) computed.set(basis, (memo = { bootstrap: new Map() }));
+  return memo;
+}
+
+/** The bootstrap fingerprint a worktree at `head` would get now (computed once per head: a fleet shares heads). */
 export function currentBootstrap(basis: FingerprintBasis, head: string | null): string | null {
   if (head === null) return null;
+  const memo = memoOf(basis).bootstrap;
+  const known = memo.get(head);
+  if (known !== undefined) return known;
   const inputs = basis.inputs.map((path) => [path, basis.objects.get(`${head}:${path}`) ?? null] as const);
-  if (inputs.some(([path]) => !basis.objects.has(`${head}:${path}`))) return null;
-  return bootstrapFingerprint(basis.bootstrapConfig, inputs);
+  const fingerprint = inputs.some(([path]) => !basis.objects.has(`${head}:${path}`)) ? null : bootstrapFingerprint(basis.bootstrapConfig, inputs);
+  memo.set(head, fingerprint);
+  return fingerprint;
 }
 
 /** The rendered context files of a row; null when a template cannot be read. */
@@ -96,6 +108,7 @@ export function renderContext(templates: FingerprintBasis["templates"], row: Par
 }
 
 export function currentContext(basis: FingerprintBasis, row: WorktreeRow): string | null {
+  if (basis.templates.length === 0) return (memoOf(basis).noTemplates ??= contextFingerprint([])); // the same for every row
   const rendered = renderContext(basis.templates, row);
   return rendered === null ? null : contextFingerprint(rendered);
 }

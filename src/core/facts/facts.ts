@@ -123,6 +123,8 @@ export async function readLiveness(options: {
   path: string;
   cwds: Map<number, string> | null;
   now: number;
+  /** Whether the directory exists, when the caller has just looked. */
+  present?: boolean;
 }): Promise<Facts["liveness"]> {
   const { row } = options;
   const hasLease = !!row && (row.owner !== null || row.pid !== null);
@@ -134,7 +136,7 @@ export async function readLiveness(options: {
     const host = owner.kind === "orchard" ? (owner.host ?? null) : null;
     probes.push(await probePid(owner.pid, host, start));
   }
-  const present = existsSync(options.path);
+  const present = options.present ?? existsSync(options.path);
   const inside = options.cwds === null || !present ? (options.cwds === null ? null : []) : processesInside(options.cwds, realOrAbsolute(options.path));
   return assessLiveness({
     lease: hasLease ? { heartbeatAt: row.heartbeatAt, ttlMs: row.ttlMs, pid: row.pid } : null,
@@ -208,7 +210,7 @@ async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null
     owner: row?.owner ?? null,
     base: await baseFacts(snapshot, row),
     lock: lockFacts(entry),
-    liveness: await readLiveness({ row, lockReason: entry?.locked ? entry.lockReason : null, path, cwds: snapshot.cwds, now: snapshot.now }),
+    liveness: await readLiveness({ row, lockReason: entry?.locked ? entry.lockReason : null, path, cwds: snapshot.cwds, now: snapshot.now, present: !missing }),
     upstream:
       upstreamRecord?.upstream && upstreamRecord.track && !upstreamRecord.track.gone
         ? { ref: upstreamRecord.upstream, ahead: upstreamRecord.track.ahead, behind: upstreamRecord.track.behind }

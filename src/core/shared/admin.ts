@@ -1,7 +1,7 @@
 // The private git dir ("admin dir") of each linked worktree: <common>/worktrees/<id>. Git does
 // not print it, so it is found by reading each admin dir's `gitdir` file. Orchard keeps its
 // identity file `orchard.json` there so a worktree's identity survives the loss of the registry.
-import { readdirSync, readFileSync, existsSync, rmSync, rmdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, rmdirSync, statSync } from "node:fs";
 import { writeFileAtomic } from "./files.js";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Operation } from "./types.js";
@@ -67,8 +67,15 @@ const OPERATION_FILES: [string, Operation][] = [
   ["BISECT_LOG", "bisect"],
 ];
 
+/** The operation in progress in a git dir (one directory read: hygiene asks this of every worktree). */
 export function readOperation(gitDir: string): Operation | null {
-  for (const [file, operation] of OPERATION_FILES) if (existsSync(join(gitDir, file))) return operation;
+  let names: Set<string>;
+  try {
+    names = new Set(readdirSync(gitDir));
+  } catch {
+    return null; // no git dir to read: no file of any operation there
+  }
+  for (const [file, operation] of OPERATION_FILES) if (names.has(file)) return operation;
   return null;
 }
 
