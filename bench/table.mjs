@@ -13,8 +13,10 @@
 //   mcp-*     one warm MCP server: orchard_add (adopt), orchard_heartbeat, orchard_status per call
 // The repository has FILES files (default 2,000). Usage:
 //   npm run build && node bench/table.mjs [--n 20|50|200|400] [--runs 5] [--files 2000]
-//     [--reap R (default min(50, N))] [--cli dist/bin/orchard.js] [--json] [--only version,list]
-// --cli measures another build of the CLI (e.g. main's, for a before/after).
+//     [--reap R (default min(50, N))] [--cli dist/bin/orchard.js] [--compare <cli>] [--json] [--only version,list]
+// --cli measures another build of the CLI (e.g. main's, for a before/after). --compare <cli> also
+// runs that build in the list, list-full and hygiene rows, A B A' in turn, reported as row `id~`
+// against the same baseline: a before/after in one run, on the same fleet and the same load.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
@@ -32,6 +34,7 @@ const RUNS = Math.max(5, Number(flag("runs", 5)));
 const FILES = Number(flag("files", 2000));
 const REAP = Number(flag("reap", Math.min(50, N)));
 const CLI = resolve(flag("cli", join(here, "../dist/bin/orchard.js")));
+const COMPARE = flag("compare", null) === null ? null : resolve(flag("compare", null));
 const JSON_OUT = process.argv.includes("--json");
 const ONLY = flag("only", "").split(",").filter(Boolean);
 const wanted = (row) => ONLY.length === 0 || ONLY.some((w) => row.startsWith(w));
@@ -66,6 +69,7 @@ function timed(cmd, args, options = {}) {
   return ms;
 }
 const orchard = (...args) => timed(process.execPath, [CLI, "--home", home, ...args]);
+const compared = (...args) => (COMPARE === null ? undefined : timed(process.execPath, [COMPARE, "--home", home, ...args]));
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -73,8 +77,8 @@ const median = (xs) => {
 
 const rows = [];
 /** Runs `pair(i)` RUNS times; each returns [A ms, B ms]; `prepare(i)` runs untimed before each. */
-/** A pair may return a third time, A', reported as a second row `id+` (`also` names it) against the same B. */
-function row(id, measure, baseline, goal, pair, prepare = () => undefined, also = null) {
+/** A pair may return a third time, A', reported as a second row `id+` (or `id` + `suffix`; `also` names it) against the same B. */
+function row(id, measure, baseline, goal, pair, prepare = () => undefined, also = null, suffix = "+") {
   if (!wanted(id)) return;
   say(`measuring ${id}…`);
   const a = [];
@@ -89,7 +93,7 @@ function row(id, measure, baseline, goal, pair, prepare = () => undefined, also 
   }
   rows.push({ id, measure, baseline, goal, a: median(a), b: median(b), ratio: median(a.map((x, i) => x / b[i])), runs: RUNS });
   if (also && a2.length === RUNS)
-    rows.push({ id: `${id}+`, measure: also, baseline, goal: "—", a: median(a2), b: median(b), ratio: median(a2.map((x, i) => x / b[i])), runs: RUNS });
+    rows.push({ id: `${id}${suffix}`, measure: also, baseline, goal: "—", a: median(a2), b: median(b), ratio: median(a2.map((x, i) => x / b[i])), runs: RUNS });
 }
 
 /** Milliseconds until the workspace's trash is empty (removed worktrees are deleted by a detached process). */
@@ -194,7 +198,7 @@ function machine() {
   };
 }
 
-const info = { ...machine(), cli: CLI, n: N, reap: REAP, files: FILES, runs: RUNS };
+const info = { ...machine(), cli: CLI, ...(COMPARE ? { compare: COMPARE } : {}), n: N, reap: REAP, files: FILES, runs: RUNS };
 say(`repository of ${FILES} files, ${N} managed worktrees, ${RUNS} runs per row, cli ${CLI}`);
 makeRepo();
 
@@ -211,9 +215,14 @@ if (["list", "hygiene"].some(wanted)) {
     if (i % 3 === 0) execFileSync(process.execPath, [CLI, "--home", home, "release", handle, "--owner", `agent-${i}`], { cwd: primary, stdio: "ignore" });
   }
   const paths = managed().map((w) => w.path);
-  row("list", `\`list\` (${N}) vs a sequential \`git status -uall\` loop`, "status loop", "≤ 0.1×", () => [orchard("list", "--json"), statusLoop(paths)]);
-  row("list-full", `\`list --full\` (${N}) vs the same loop`, "status loop", "—", () => [orchard("list", "--full", "--json"), statusLoop(paths)]);
-  row("hygiene", `\`hygiene\` (${N}) vs the same loop`, "status loop", "≤ 0.6×", () => [orchard("hygiene", "--json"), statusLoop(paths)]);
+  const vs =
+    (...args) =>
+    () => [orchard(...args), statusLoop(paths), compared(...args)];
+  const also = (what) => (COMPARE === null ? null : `${what}, ${COMPARE}`);
+  const none = () => undefined;
+  row("list", `\`list\` (${N}) vs a sequential \`git status -uall\` loop`, "status loop", "≤ 0.1×", vs("list", "--json"), none, also(`\`list\` (${N})`), "~");
+  row("list-full", `\`list --full\` (${N}) vs the same loop`, "status loop", "—", vs("list", "--full", "--json"), none, also(`\`list --full\` (${N})`), "~");
+  row("hygiene", `\`hygiene\` (${N}) vs the same loop`, "status loop", "≤ 0.6×", vs("hygiene", "--json"), none, also(`\`hygiene\` (${N})`), "~");
 }
 
 let creates = 0;
@@ -247,10 +256,11 @@ row(
 if (["mcp"].some(wanted)) await mcpRows();
 
 const fmt = (ms) => (ms === null ? "—" : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`);
+info.loadAtEnd = loadavg().map((x) => Math.round(x * 10) / 10);
 if (JSON_OUT) process.stdout.write(JSON.stringify({ machine: info, rows }, null, 2) + "\n");
 else {
   process.stdout.write(
-    `\n${info.cpus} cores (${info.model}), ${info.memGiB} GiB, node ${info.node}, git ${info.git}, load ${info.loadAtStart.join(" ")}; ` +
+    `\n${info.cpus} cores (${info.model}), ${info.memGiB} GiB, node ${info.node}, git ${info.git}, load ${info.loadAtStart.join(" ")} → ${info.loadAtEnd.join(" ")}; ` +
       `N=${N}, ${FILES} files, medians of ${RUNS}\n\n| measure | orchard | baseline | ratio | goal |\n| --- | --- | --- | --- | --- |\n`,
   );
   for (const r of rows)
