@@ -7,10 +7,29 @@
 // so `orchard --version` still loads none of them. better-sqlite3 stays outside (a native addon).
 // The library keeps its typed `exports` from tsc (dist/index.js): only the CLI is bundled.
 import { build } from "esbuild";
-import { dirname, join } from "node:path";
+import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+// zod exports its 60-odd message locales as `z.locales` (half of its 590 KB): Orchard uses English
+// only, the default zod installs itself, so the namespace is cut down to `en`. Every command loads
+// zod (config, inputs); compiling the rest cost ≈ 10 ms a start.
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${sep}node_modules${sep}zod${sep}`)
+        ? { path: join(dirname(args.importer), "../locales/index.js"), namespace: "zod-locales" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: dirname(args.path),
+      loader: "js",
+    }));
+  },
+};
 const result = await build({
   entryPoints: { orchard: join(root, "dist/cli/main.js") },
   outdir: join(root, "dist/bin"),
@@ -27,6 +46,7 @@ const result = await build({
   minifySyntax: true,
   legalComments: "none",
   logLevel: "warning",
+  plugins: [zodEnglishOnly],
   metafile: process.argv.includes("--analyze"),
 });
 if (result.metafile) process.stdout.write(await (await import("esbuild")).analyzeMetafile(result.metafile));
