@@ -33,14 +33,22 @@ export async function runWith<R extends { ok: boolean }>(
   fn: (orchard: Orchard, globals: GlobalOptions) => Promise<R>,
   render: Renderer<R>,
   exitCode?: (result: R) => 0 | 1 | 2 | 3,
-  options: { local?: boolean; early?: boolean } = {},
+  options: { local?: boolean; early?: "repo" | "statuses" } = {},
 ): Promise<void> {
   const globals = globalsOf(command);
   let orchard: Orchard | undefined;
+  let earlyStatuses: typeof import("../core/shared/early-statuses.js") | undefined;
   if (options.early) {
-    // git starts resolving the repo while the library loads (src/git/early.ts)
+    // git starts resolving the repo (src/git/early.ts) and reading every worktree's status
+    // (core/shared/early-statuses.ts) while the library loads
     const path = resolve(globals.repo ?? process.cwd());
-    if (existsSync(path)) startRepoQueries(path);
+    if (existsSync(path)) {
+      startRepoQueries(path);
+      if (options.early === "statuses") {
+        earlyStatuses = await import("../core/shared/early-statuses.js");
+        earlyStatuses.startEarlyStatuses(path);
+      }
+    }
   }
   try {
     const { Orchard } = await import("../core/orchard.js");
@@ -51,6 +59,7 @@ export async function runWith<R extends { ok: boolean }>(
   } catch (error) {
     printError(error, globals);
   } finally {
+    earlyStatuses?.dropEarlyStatuses(); // what the command did not take (it failed first) is stopped, not waited for
     await orchard?.close();
   }
 }

@@ -1,9 +1,9 @@
 // Read-only git queries. Each returns parsed data; a query answered by an exit code declares
 // which codes are answers. User-given refs and paths follow --end-of-options or --.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { DEFAULT_GIT_TIMEOUT_MS, git, runProcess } from "./run.js";
-import { GIT_DIRS_ARGS, WORKTREE_LIST_ARGS } from "./early.js";
+import { GIT_DIRS_ARGS, WORKTREE_LIST_ARGS, startedRepoQueries } from "./early.js";
 import { hardenedEnv, withoutHooks } from "./env.js";
 import { isValidRefName } from "./refname.js";
 import { parseWorktreeList, type WorktreeEntry } from "./parse/worktrees.js";
@@ -44,10 +44,29 @@ export async function readWorktrees(cwd: string): Promise<WorktreeEntry[]> {
   const r = await git(WORKTREE_LIST_ARGS, { cwd });
   const entries = parseWorktreeList(r.stdout);
   if (entries.every((e) => isAbsolute(e.path))) return entries;
-  // git < 2.48 prints a relative `gitdir` record (written by git ≥ 2.48, worktree.useRelativePaths)
-  // as it is: it is relative to the admin dir that holds it (SPEC §4.12)
-  const records = readRelativeRecords((await readGitDirs(cwd)).commonDir);
+  return absolutePaths(entries, (await readGitDirs(cwd)).commonDir, cwd);
+}
+
+/** git < 2.48 prints a relative `gitdir` record (written by git ≥ 2.48, worktree.useRelativePaths)
+ * as it is: it is relative to the admin dir that holds it (SPEC §4.12). */
+function absolutePaths(entries: WorktreeEntry[], commonDir: string, cwd: string): WorktreeEntry[] {
+  if (entries.every((e) => isAbsolute(e.path))) return entries;
+  const records = readRelativeRecords(commonDir);
   return entries.map((e) => (isAbsolute(e.path) ? e : { ...e, path: records.get(e.path) ?? resolve(cwd, e.path) }));
+}
+
+/**
+ * The worktrees and the common dir (its realpath) as the command line's early queries for `path`
+ * answered them (early.ts), looked at without taking them; null when none were started there or
+ * git did not answer. For starting work early only: the command's own reads take the answers.
+ */
+export async function peekEarlyListing(path: string): Promise<{ entries: WorktreeEntry[]; commonDir: string } | null> {
+  const queries = startedRepoQueries(path);
+  if (!queries) return null;
+  const [list, dirs] = await Promise.all([queries.list, queries.dirs]);
+  if (list.exitCode !== 0 || dirs.exitCode !== 0) return null;
+  const commonDir = realpathSync(dirs.stdout.split("\n")[0] ?? "");
+  return { entries: absolutePaths(parseWorktreeList(list.stdout), commonDir, path), commonDir };
 }
 
 /** Relative `gitdir` records of the admin dirs, as git < 2.48 lists them (without `/.git`) → the path they name. */
@@ -90,7 +109,10 @@ function statusArgs(ignored: boolean): string[] {
  * record marks the end. A worktree whose git failed, a slice that failed as a whole, and any host
  * without `sh` (Windows) get readStatus of their own, so its error says what git said.
  */
-export async function readStatuses(worktrees: readonly string[], options: { ignored?: boolean; slices: number }): Promise<(StatusSummary | Error)[]> {
+export async function readStatuses(
+  worktrees: readonly string[],
+  options: { ignored?: boolean; slices: number; signal?: AbortSignal },
+): Promise<(StatusSummary | Error)[]> {
   const out: (StatusSummary | Error | null)[] = worktrees.map(() => null);
   if (process.platform !== "win32" && worktrees.length > 1) {
     const size = Math.ceil(worktrees.length / Math.max(1, options.slices));
@@ -103,6 +125,7 @@ export async function readStatuses(worktrees: readonly string[], options: { igno
           cwd: "/",
           env: withoutHooks(hardenedEnv({ read: true })),
           timeoutMs: DEFAULT_GIT_TIMEOUT_MS + 2_000 * slice.length,
+          ...(options.signal ? { signal: options.signal } : {}),
         }).catch(() => null);
         if (!r || r.exitCode !== 0) return; // each worktree of the slice is read alone below
         const tokens = r.stdout.split("\0");
@@ -128,6 +151,7 @@ export async function readStatuses(worktrees: readonly string[], options: { igno
       }),
     );
   }
+  if (options.signal?.aborted) return out.map((s) => s ?? new Error("not read: the statuses were no longer wanted")); // no one-by-one reads
   return Promise.all(out.map(async (s, i) => s ?? (await readStatus(worktrees[i] as string, options).catch((error: unknown) => error as Error))));
 }
 

@@ -13,7 +13,7 @@ describe("the git runner", () => {
     const dir = mkdtempSync(join(tmpdir(), "orchard-run-"));
     await git(["init", "-q", "-b", "main", dir], { cwd: dir, read: false });
     const head = ["symbolic-ref", "HEAD"];
-    await startEarly(head, dir); // has run to its end
+    await startEarly(head, dir); // has run to its end (its answer stays to be taken)
     await git(["symbolic-ref", "HEAD", "refs/heads/other"], { cwd: dir, read: false });
     expect((await git(head, { cwd: dir })).stdout.trim()).toBe("refs/heads/main"); // the early answer
     expect((await git(head, { cwd: dir })).stdout.trim()).toBe("refs/heads/other"); // taken once

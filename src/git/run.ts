@@ -44,7 +44,7 @@ function trace(result: ProcessResult, program: string): void {
 export function runProcess(
   program: string,
   args: readonly string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; input?: string; shell?: boolean },
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; input?: string; shell?: boolean; signal?: AbortSignal },
 ): Promise<ProcessResult> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
@@ -77,6 +77,13 @@ export function runProcess(
       timedOut = true;
       kill();
     }, options.timeoutMs);
+    // an aborted process is killed like a timed-out one (its whole group), and reported as such
+    const abort = (): void => {
+      timedOut = true;
+      kill();
+    };
+    if (options.signal?.aborted) abort();
+    else options.signal?.addEventListener("abort", abort, { once: true });
     const collect = (into: Buffer[]) => (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_OUTPUT) kill();
@@ -86,11 +93,13 @@ export function runProcess(
     child.stderr.on("data", collect(err));
     child.on("error", (error) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener("abort", abort);
       if (pid !== undefined) running.delete(pid);
       reject(error);
     });
     child.on("close", (code, signal) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener("abort", abort);
       const result: ProcessResult = {
         args: [...args],
         cwd: options.cwd,
@@ -117,16 +126,14 @@ const earlyKey = (args: readonly string[], cwd: string): string => JSON.stringif
 
 /**
  * Starts a read-only `git args` in `cwd` now, as git() would run it, for the first git() call
- * asking exactly that (same argv and cwd, no input, env or timeout of its own). Resolves when
- * that process has ended (never rejects).
+ * asking exactly that (same argv and cwd, no input, env or timeout of its own). Returns the
+ * process's result (a rejection is a process that could not start), which stays to be taken.
  */
-export function startEarly(args: readonly string[], cwd: string): Promise<void> {
+export function startEarly(args: readonly string[], cwd: string): Promise<ProcessResult> {
   const result = runProcess("git", args, { cwd, env: withoutHooks(hardenedEnv({ read: true })), timeoutMs: DEFAULT_GIT_TIMEOUT_MS });
+  result.catch(() => undefined); // taken by git(), which reports it, or dropped
   early.set(earlyKey(args, cwd), result);
-  return result.then(
-    () => undefined,
-    () => undefined, // taken by git(), which reports it, or dropped
-  );
+  return result;
 }
 
 /** Forgets the early queries nobody took: a later call asks git anew. */

@@ -38,6 +38,26 @@ afterAll(() => {
 });
 
 describe("readStatuses", () => {
+  it("no longer wanted (aborted), answers an error for each worktree and reads none of them alone", async () => {
+    const stop = new AbortController();
+    stop.abort();
+    const traced: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array) => (traced.push(String(chunk)), true)) as typeof process.stderr.write;
+    process.env.ORCHARD_TRACE = "1";
+    let got;
+    try {
+      got = await readStatuses(repos, { ignored: true, slices: 2, signal: stop.signal });
+    } finally {
+      delete process.env.ORCHARD_TRACE;
+      process.stderr.write = write;
+    }
+    expect(got).toHaveLength(repos.length);
+    for (const status of got) expect(status).toBeInstanceOf(Error);
+    expect(traced.filter((t) => t.startsWith("[orchard trace] git ")).length).toBe(0);
+    for (const t of traced.filter((t) => t.startsWith("[orchard trace] sh "))) expect(t).toMatch(/-> timeout /);
+  });
+
   it("answers as readStatus does for each worktree, in order, a failing one with git's error", async () => {
     const missing = join(dir, "not-a-repo");
     mkdirSync(missing);

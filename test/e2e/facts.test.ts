@@ -51,6 +51,24 @@ describe("foreign worktrees and lock owners", () => {
     }
   });
 
+  it("list --full and hygiene see a process inside, and never their own status processes", async () => {
+    const idle = [s.worktree("idle-1"), s.worktree("idle-2"), s.worktree("idle-3"), s.worktree("idle-4")];
+    const busy = s.worktree("busy");
+    // every status lingers inside its worktree (git runs the fsmonitor command there and then
+    // scans anyway): a process scan taken while the statuses run would see them
+    git(s.primary, "config", "core.fsmonitor", "sleep 0.3; exit 1");
+    const proc = liveProcess(busy);
+    try {
+      for (const args of [["list", "--full"], ["hygiene"]]) {
+        const rows = new Map((s.orchard(args).json.worktrees as { path: string; liveness: { state: string } }[]).map((w) => [w.path, w]));
+        expect(rows.get(busy)?.liveness.state, args.join(" ")).toBe("live");
+        for (const path of idle) expect(rows.get(path)?.liveness.state, `${args.join(" ")} ${path}`).toBe("none");
+      }
+    } finally {
+      proc.stop();
+    }
+  });
+
   it("a managed lease with a live pid and matching start time is live; a dead pid is dead", () => {
     const live = s.orchard(["add", "feat-live", "--owner", "a", "--pid", String(process.pid), "--ttl", "1s"]).json;
     expect(status(live.handle).liveness.signals.map((x: { code: string }) => x.code)).toContain("pid_alive");

@@ -200,8 +200,8 @@ export function register(program: Command): void {
     .action((opts: { allRepos?: boolean; disk?: boolean; diskBudget?: string; html?: string; fleet?: boolean }, cmd: Command) => {
       const { fleet, ...rest } = opts;
       return fleet
-        ? runWith(cmd, (o) => o.hygieneFleet(rest), renderFleet, undefined, { early: true })
-        : runWith(cmd, (o) => o.hygiene(rest), renderHygiene, undefined, { early: true });
+        ? runWith(cmd, (o) => o.hygieneFleet(rest), renderFleet, undefined, { early: "statuses" })
+        : runWith(cmd, (o) => o.hygiene(rest), renderHygiene, undefined, { early: "statuses" });
     });
 
   const cleanup = program.command("cleanup").description("plan, apply, resume or run a converging cleanup");

@@ -8,7 +8,9 @@ export function register(program: Command): void {
     .command("status")
     .description("facts of one worktree (dirty, upstream, merged, liveness, lock, fingerprints)")
     .argument("<handle|path>")
-    .action((target: string, _opts: unknown, cmd: Command) => runWith(cmd, (o) => o.status({ target }), renderStatus, undefined, { local: true, early: true }));
+    .action((target: string, _opts: unknown, cmd: Command) =>
+      runWith(cmd, (o) => o.status({ target }), renderStatus, undefined, { local: true, early: "repo" }),
+    );
 
   program
     .command("list")
@@ -16,6 +18,6 @@ export function register(program: Command): void {
     .option("--all-repos", "every repo the workspace knows")
     .option("--full", "add the costly facts (dirty, merged) — one git status per worktree")
     .action((opts: { allRepos?: boolean; full?: boolean }, cmd: Command) =>
-      runWith(cmd, (o) => o.list(opts), renderList, undefined, { local: true, early: true }),
+      runWith(cmd, (o) => o.list(opts), renderList, undefined, { local: true, early: opts.full ? "statuses" : "repo" }),
     );
 }

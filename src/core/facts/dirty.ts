@@ -24,12 +24,18 @@ export async function readDirtyState(repo: RepoContext, path: string, admin: str
   return dirtyStateOf(repo, path, admin, await readStatus(path, { ignored: true }));
 }
 
-/** The dirty states of many worktrees, their statuses read by a few shells (readStatuses); an Error where one could not be read. */
-export async function readDirtyStates(repo: RepoContext, worktrees: readonly { path: string; admin: string }[]): Promise<Map<string, DirtyState | Error>> {
-  const statuses = await readStatuses(
-    worktrees.map((w) => w.path),
-    { ignored: true, slices: STATUS_PARALLELISM },
-  );
+/** The dirty states of many worktrees, their statuses read by a few shells (readStatuses) or already
+ * under way (`started`, in the same order); an Error where one could not be read. */
+export async function readDirtyStates(
+  repo: RepoContext,
+  worktrees: readonly { path: string; admin: string }[],
+  started?: Promise<(StatusSummary | Error)[]>,
+): Promise<Map<string, DirtyState | Error>> {
+  const statuses = await (started ??
+    readStatuses(
+      worktrees.map((w) => w.path),
+      { ignored: true, slices: STATUS_PARALLELISM },
+    ));
   const out = new Map<string, DirtyState | Error>();
   worktrees.forEach((w, i) => {
     const status = statuses[i] as StatusSummary | Error;

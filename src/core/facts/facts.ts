@@ -19,6 +19,7 @@ import { mapLimit, STATUS_PARALLELISM } from "../shared/pool.js";
 import { readFingerprintBasis, readFingerprintFacts, type FingerprintBasis } from "../bootstrap/index.js";
 import type { Facts, LockOwnerFacts } from "../shared/types.js";
 import { realOrAbsolute } from "../shared/paths.js";
+import { takeEarlyStatuses } from "../shared/early-statuses.js";
 
 export interface Snapshot {
   repo: RepoContext;
@@ -281,6 +282,13 @@ export async function startStatuses(
   repo: RepoContext,
   listing?: WorktreeEntry[],
 ): Promise<{ listing: WorktreeEntry[]; cwds: Map<number, string> | null; admins: Map<string, string>; states: Promise<Map<string, DirtyState | Error>> }> {
+  const early = await takeEarlyStatuses(repo.commonDir); // started by the command line (early-statuses.ts)
+  if (early) {
+    const checkouts = early.worktrees.map((path) => ({ path, admin: early.admins.get(path) as string }));
+    const states = readDirtyStates(repo, checkouts, early.statuses);
+    states.catch(() => undefined); // awaited per worktree by the caller
+    return { listing: listing ?? (await readWorktrees(repo.primary)), cwds: early.cwds, admins: early.admins, states };
+  }
   const cwds = await readProcessCwds();
   const all = listing ?? (await readWorktrees(repo.primary));
   const admins = readAdminDirs(repo.commonDir);

@@ -1,0 +1,60 @@
+// Hygiene and `list --full` read one `git status` per worktree, most of their time. The command
+// line starts those statuses while node still loads the library (the worktree listing it started
+// early, git/early.ts, names them): the process scan first, because the shells' git processes are
+// not our children and a scan while they run would count them as someone working inside; then
+// the shells. startStatuses (facts.ts) takes the scan, the admin dirs and the statuses together.
+import { existsSync } from "node:fs";
+import { peekEarlyListing, readStatuses } from "../../git/read.js";
+import type { StatusSummary } from "../../git/parse/status.js";
+import { readAdminDirs } from "./admin.js";
+import { STATUS_PARALLELISM } from "./pool.js";
+import { readProcessCwds } from "./process.js";
+
+export interface EarlyStatuses {
+  commonDir: string;
+  /** The process scan taken before the shells started. */
+  cwds: Map<number, string> | null;
+  admins: Map<string, string>;
+  /** The listed, present worktrees with an admin dir, in listing order; `statuses` in the same order. */
+  worktrees: string[];
+  statuses: Promise<(StatusSummary | Error)[]>;
+}
+
+let early: Promise<EarlyStatuses | null> | null = null;
+let stop: AbortController | null = null;
+
+/** Starts the statuses of the repo at `path` as soon as its early listing answers (none without one). */
+export function startEarlyStatuses(path: string): void {
+  const controller = (stop = new AbortController());
+  early = (async (): Promise<EarlyStatuses | null> => {
+    const listed = await peekEarlyListing(path);
+    if (!listed) return null;
+    const cwds = await readProcessCwds();
+    const admins = readAdminDirs(listed.commonDir);
+    const worktrees = listed.entries.slice(1).flatMap((e) => (!e.bare && admins.has(e.path) && existsSync(e.path) ? [e.path] : []));
+    if (controller.signal.aborted) return null;
+    const statuses = readStatuses(worktrees, { ignored: true, slices: STATUS_PARALLELISM, signal: controller.signal });
+    statuses.catch(() => undefined); // taken by startStatuses
+    return { commonDir: listed.commonDir, cwds, admins, worktrees, statuses };
+  })().catch(() => null); // nothing started: the command reads its statuses itself
+}
+
+/** The statuses started early for the repo whose common dir (realpath) is `commonDir`, once; null when none were. */
+export async function takeEarlyStatuses(commonDir: string): Promise<EarlyStatuses | null> {
+  if (early === null) return null;
+  const started = await early;
+  early = null;
+  if (started?.commonDir === commonDir) {
+    stop = null; // taken: they run to their end
+    return started;
+  }
+  dropEarlyStatuses();
+  return null;
+}
+
+/** Stops statuses started early that nobody took (the command failed first): their processes are killed, nothing waits for them. */
+export function dropEarlyStatuses(): void {
+  stop?.abort();
+  stop = null;
+  early = null;
+}
