@@ -1,8 +1,8 @@
 // Runs one command: open the library, call it, print the result, close. Every error ends here.
 // The library is imported here, at the call, not at start-up: `--version`, `--help` and a usage
 // error never load it (docs/ARCHITECTURE.md, "Start-up cost").
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, lstatSync } from "node:fs";
+import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { startRepoQueries } from "../git/early.js";
 import type { OpenOptions, Orchard } from "../core/orchard.js";
@@ -43,7 +43,7 @@ export async function runWith<R extends { ok: boolean }>(
     // (core/shared/early-statuses.ts) while the library loads
     const path = resolve(globals.repo ?? process.cwd());
     if (existsSync(path)) {
-      startRepoQueries(path);
+      startRepoQueries(path, lstatSync(join(path, ".git"), { throwIfNoEntry: false })?.isDirectory() ?? false);
       if (options.early === "statuses") {
         earlyStatuses = await import("../core/shared/early-statuses.js");
         earlyStatuses.startEarlyStatuses(path);

@@ -3,12 +3,12 @@
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { DEFAULT_GIT_TIMEOUT_MS, git, runProcess } from "./run.js";
-import { GIT_DIRS_ARGS, WORKTREE_LIST_ARGS, startedRepoQueries } from "./early.js";
+import { GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, WORKTREE_LIST_ARGS, refsArgs, startedRepoQueries } from "./early.js";
 import { hardenedEnv, withoutHooks } from "./env.js";
 import { isValidRefName } from "./refname.js";
 import { parseWorktreeList, type WorktreeEntry } from "./parse/worktrees.js";
 import { parseStatusV2, type StatusSummary } from "./parse/status.js";
-import { parseRefs, REF_FORMAT, type RefRecord } from "./parse/refs.js";
+import { parseRefs, type RefRecord } from "./parse/refs.js";
 
 // the history queries live in history.ts; read.ts stays the one door for read-only queries
 export {
@@ -156,7 +156,7 @@ export async function readStatuses(
 }
 
 export async function readRefs(cwd: string, patterns: readonly string[]): Promise<RefRecord[]> {
-  const r = await git(["for-each-ref", `--format=${REF_FORMAT}`, "--", ...patterns], { cwd });
+  const r = await git(refsArgs(patterns), { cwd });
   return parseRefs(r.stdout);
 }
 
@@ -180,7 +180,7 @@ export async function readConfig(cwd: string, key: string): Promise<string | nul
  * last value, as `git config --get` answers). Remotes defined only by the legacy
  * .git/remotes and .git/branches files are not seen. */
 export async function readRemoteConfig(cwd: string): Promise<{ names: string[]; urls: Map<string, string> }> {
-  const r = await git(["config", "-z", "--get-regexp", "^remote\\."], { cwd, ok: [0, 1] });
+  const r = await git(REMOTE_CONFIG_ARGS, { cwd, ok: [0, 1] });
   const names: string[] = [];
   const urls = new Map<string, string>();
   for (const item of r.stdout.split("\0")) {

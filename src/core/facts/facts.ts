@@ -3,6 +3,8 @@
 // per-worktree facts (status, patch-level merge proofs) are gathered only when `full` is asked.
 import { existsSync } from "node:fs";
 import { readRefs, readRevListParents, readWorktrees, resolveCommit } from "../../git/read.js";
+import { SNAPSHOT_REFS } from "../../git/early.js";
+import { dropEarly } from "../../git/run.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { RefRecord } from "../../git/parse/refs.js";
 import type { Registry, WorktreeRow } from "../../registry/index.js";
@@ -54,8 +56,9 @@ export interface SnapshotOptions {
  * The refs, the registry rows and the process scan overlap: git runs while this process scans.
  */
 export async function readSnapshot(repo: RepoContext, registry: Registry, listing?: WorktreeEntry[], options: SnapshotOptions = {}): Promise<Snapshot> {
-  const listed = Promise.all([listing ?? readWorktrees(repo.primary), readRefs(repo.primary, ["refs/heads", "refs/remotes"])]);
+  const listed = Promise.all([listing ?? readWorktrees(repo.primary), readRefs(repo.primary, SNAPSHOT_REFS)]);
   listed.catch(() => undefined); // awaited below, after the scan
+  dropEarly(); // what the command line started early (git/early.ts) and nobody took by now is stale
   const rowsRead = registry.worktrees.current(repo.identity);
   rowsRead.catch(() => undefined);
   // our own git children running now are in the scan's `ours`, never "inside"

@@ -5,7 +5,6 @@ import { join } from "node:path";
 import { basename, dirname } from "node:path";
 import { readConfig, readGitDirs, readRemoteConfig, readSymbolicRef, readWorktrees, resolveCommit } from "../../git/read.js";
 import { GitError } from "../../git/errors.js";
-import { dropEarly } from "../../git/run.js";
 import { canonicalRemote, disambiguateRepoName, localIdentity, repoNameFrom } from "./identity.js";
 import { loadConfig, type LoadedConfig } from "./config.js";
 import { usageError } from "./errors.js";
@@ -41,7 +40,6 @@ export async function resolveRepo(registry: Registry, repoPath: string): Promise
   const listing = readWorktrees(repoPath);
   listing.catch(() => undefined);
   const dirsRead = readGitDirs(repoPath);
-  dropEarly(); // both queries are asked: what the command line started early and nobody took is stale
   let dirs;
   try {
     dirs = await dirsRead;
