@@ -172,6 +172,25 @@ const PAUSES_MS = [2, 4, 8, 16, 32, 64, 128, 256];
 const pause = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /**
+ * Whether a process of our own that refuses its cwd may do so only in passing: one that started
+ * under 10 s ago (an exec right after its fork), or whose age cannot be read. An older one that
+ * refuses (a non-dumpable process where root lacks CAP_SYS_PTRACE) is unreadable at once, so a
+ * scan never pays the pauses for it; unreadable stays "unknown", never "nobody inside".
+ */
+function mayRefuseInPassing(root: string, entry: string): boolean {
+  const boot = linuxBootTimeSec();
+  let ticks: string | undefined;
+  try {
+    const stat = readFileSync(`${root}/${entry}/stat`, "utf8");
+    ticks = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return true; // gone, or going: the next look tells
+  }
+  if (boot === null || ticks === undefined || !/^\d+$/.test(ticks)) return true;
+  return Date.now() / 1000 - (boot + Number(ticks) / CLOCK_TICKS) < 10;
+}
+
+/**
  * A process's cwd, looked at again after each pause while it refuses; still refused after them all,
  * it is unreadable. A system process (init, kernel threads) that refuses is unreadable at once: the
  * scan leaves it out either way, and some sandboxes' init refuses even root (the pauses would cost
@@ -181,7 +200,7 @@ function settledCwd(root: string, entry: string): string | undefined {
   for (let look = 0; ; look++) {
     const cwd = readCwd(root, entry);
     if (cwd !== undefined) return cwd;
-    if (look === 0 && isSystemProcess(root, Number(entry))) return "unreadable";
+    if (look === 0 && (isSystemProcess(root, Number(entry)) || !mayRefuseInPassing(root, entry))) return "unreadable";
     const ms = PAUSES_MS[look];
     if (ms === undefined) break;
     pause(ms);
