@@ -127,7 +127,7 @@ export async function readStatuses(
           timeoutMs: DEFAULT_GIT_TIMEOUT_MS + 2_000 * slice.length,
           ...(options.signal ? { signal: options.signal } : {}),
         }).catch(() => null);
-        if (!r || r.exitCode !== 0) return; // each worktree of the slice is read alone below
+        if (!r || r.exitCode !== 0 || r.timedOut) return; // each worktree of the slice is read alone below (unless aborted)
         const tokens = r.stdout.split("\0");
         let at = 0;
         for (let k = 0; k < slice.length && at < tokens.length; k++) {

@@ -70,7 +70,8 @@ export function runProcess(
         if (child.pid !== undefined && process.platform !== "win32") process.kill(-child.pid, "SIGKILL");
         else child.kill("SIGKILL");
       } catch {
-        // the group is already gone
+        // no such group: gone already, or (right after spawn, on a busy machine) not made yet
+        child.kill("SIGKILL");
       }
     };
     const timer = setTimeout(() => {

@@ -37,21 +37,25 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** readStatuses with ORCHARD_TRACE on, and the trace lines it wrote to stderr. */
+async function tracedStatuses(dirs: string[], options: Parameters<typeof readStatuses>[1]) {
+  const traced: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string | Uint8Array) => (traced.push(String(chunk)), true)) as typeof process.stderr.write;
+  process.env.ORCHARD_TRACE = "1";
+  try {
+    return { got: await readStatuses(dirs, options), traced };
+  } finally {
+    delete process.env.ORCHARD_TRACE;
+    process.stderr.write = write;
+  }
+}
+
 describe("readStatuses", () => {
   it("no longer wanted (aborted), answers an error for each worktree and reads none of them alone", async () => {
     const stop = new AbortController();
     stop.abort();
-    const traced: string[] = [];
-    const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((chunk: string | Uint8Array) => (traced.push(String(chunk)), true)) as typeof process.stderr.write;
-    process.env.ORCHARD_TRACE = "1";
-    let got;
-    try {
-      got = await readStatuses(repos, { ignored: true, slices: 2, signal: stop.signal });
-    } finally {
-      delete process.env.ORCHARD_TRACE;
-      process.stderr.write = write;
-    }
+    const { got, traced } = await tracedStatuses(repos, { ignored: true, slices: 2, signal: stop.signal });
     expect(got).toHaveLength(repos.length);
     for (const status of got) expect(status).toBeInstanceOf(Error);
     expect(traced.filter((t) => t.startsWith("[orchard trace] git ")).length).toBe(0);
@@ -63,17 +67,7 @@ describe("readStatuses", () => {
     mkdirSync(missing);
     const all = [...repos, missing, ...repos];
     for (const slices of [1, 2, 3]) {
-      const traced: string[] = [];
-      const write = process.stderr.write.bind(process.stderr);
-      process.stderr.write = ((chunk: string | Uint8Array) => (traced.push(String(chunk)), true)) as typeof process.stderr.write;
-      process.env.ORCHARD_TRACE = "1";
-      let got;
-      try {
-        got = await readStatuses(all, { ignored: true, slices });
-      } finally {
-        delete process.env.ORCHARD_TRACE;
-        process.stderr.write = write;
-      }
+      const { got, traced } = await tracedStatuses(all, { ignored: true, slices });
       // one shell per slice; git alone only for the worktree that failed
       expect(traced.filter((t) => t.startsWith("[orchard trace] sh ")).length).toBe(slices);
       expect(traced.filter((t) => t.startsWith("[orchard trace] git ")).length).toBe(1);
