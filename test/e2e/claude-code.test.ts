@@ -86,7 +86,7 @@ describe("worktree-remove", () => {
     const path = create("f1").stdout.trim();
     const r = remove(path);
     expect(r.code, r.stderr).toBe(0);
-    expect(existsSync(path)).toBe(false);
+    expect(existsSync(path), r.stderr).toBe(false);
   });
 
   it("keeps a worktree with uncommitted, untracked or unpushed work and says why; exit 0", () => {

@@ -119,7 +119,12 @@ function releaseIfOurs(path: string, body: string): void {
 // each other.
 const held = new AsyncLocalStorage<Map<string, MutationLock>>();
 
+let entries = 0;
+/** How many times this process has entered a mutation lock: what was read before a change differs from it. */
+export const mutationEpoch = (): number => entries;
+
 export async function withMutationLock<T>(commonDir: string, fn: () => Promise<T>, options: { timeoutMs?: number } = {}): Promise<T> {
+  entries++;
   const store = held.getStore();
   if (store?.has(commonDir)) return fn();
   const lock = await acquireMutationLock(commonDir, options);

@@ -8,6 +8,7 @@ import { GitError } from "../../git/errors.js";
 import { canonicalRemote, disambiguateRepoName, localIdentity, repoNameFrom } from "./identity.js";
 import { loadConfig, type LoadedConfig } from "./config.js";
 import { usageError } from "./errors.js";
+import { mutationEpoch } from "./mutation-lock.js";
 import type { Registry } from "../../registry/index.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 
@@ -21,8 +22,10 @@ export interface RepoContext {
   remotes: string[];
   config: LoadedConfig;
   /** The worktree listing read while resolving the repo: one read-only command may use it once
-   * (takeListing) instead of listing again. Anything under the mutation lock lists anew. */
+   * (takeListing) instead of listing again, unless this process entered the mutation lock since. */
   listing?: WorktreeEntry[] | undefined;
+  /** mutationEpoch() when the listing was read: a change made since (a release before a cleanup) voids it. */
+  listingEpoch?: number;
   /** repoStamp taken before the remotes were read: a cached context is reused while it holds. */
   stamp?: string;
 }
@@ -31,7 +34,7 @@ export interface RepoContext {
 export function takeListing(repo: RepoContext): WorktreeEntry[] | undefined {
   const listing = repo.listing;
   repo.listing = undefined;
-  return listing;
+  return repo.listingEpoch === mutationEpoch() ? listing : undefined;
 }
 
 export async function resolveRepo(registry: Registry, repoPath: string): Promise<RepoContext> {
@@ -50,6 +53,7 @@ export async function resolveRepo(registry: Registry, repoPath: string): Promise
   const commonDir = realpathSync(dirs.commonDir);
   const stamp = repoStamp(repoPath, { commonDir });
   const entries = await listing;
+  const listingEpoch = mutationEpoch();
   const main = entries[0];
   const bare = main?.bare ?? dirs.bare;
   const primary = main?.path ?? (bare ? commonDir : dirname(commonDir));
@@ -59,7 +63,7 @@ export async function resolveRepo(registry: Registry, repoPath: string): Promise
   const identity = remote ?? localIdentity(commonDir);
   const name = await registry.write(async () => await recordName(registry, identity, { canonicalRemote: remote, primaryPath: primary }, commonDir));
   const config = loadConfig(bare ? commonDir : primary);
-  return { identity, name, primary, commonDir, bare, remotes: remotes.names, config, listing: entries, stamp };
+  return { identity, name, primary, commonDir, bare, remotes: remotes.names, config, listing: entries, listingEpoch, stamp };
 }
 
 /**
