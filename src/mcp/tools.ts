@@ -3,7 +3,7 @@
 // library validates with (src/core/shared/inputs.ts), extended with `repo`. The JSON schema a client sees
 // is generated from that schema, so the library, the CLI and the tools cannot disagree.
 // Adding a tool = one line in TOOLS.
-import { z } from "zod";
+import * as z from "zod";
 import type { Orchard } from "../core/orchard.js";
 import {
   AddInput,

@@ -3,7 +3,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { createHash } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import { parseDuration } from "./duration.js";
 import { usageError } from "./errors.js";
 

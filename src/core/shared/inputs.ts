@@ -1,7 +1,7 @@
 // The input schema of every operation, shared by the library, the CLI and the MCP server (whose
 // tool input schemas are generated from these): flags in camelCase, positional arguments by name.
 // Semantic checks (branch names, durations, pids) happen in core/shared/validate.ts.
-import { z } from "zod";
+import * as z from "zod";
 import { usageError } from "./errors.js";
 
 const text = z.string();
