@@ -4,7 +4,8 @@
 import { resolve } from "node:path";
 import { Registry, RegistryError } from "../registry/index.js";
 import { registryUrl } from "./shared/registry-url.js";
-import { refreshRepo, repoStamp, resolveRepo, type RepoContext } from "./shared/repo.js";
+import { locateRepo, refreshRepo, repoStamp, resolveRepo, type RepoContext, type RepoLocation } from "./shared/repo.js";
+import { withMutationLockIfFree } from "./shared/mutation-lock.js";
 import { canonicalTask } from "./shared/task.js";
 import { HOST } from "./shared/process.js";
 import { defaultHome, openWorkspace, type Ctx, type Workspace } from "./shared/context.js";
@@ -83,22 +84,35 @@ export class Orchard {
    * same), with its configuration read again and no listing of that call: a long-lived process
    * (the MCP server) pays git's processes for resolving a repo once, not on every call.
    */
-  async context(repo?: string): Promise<Ctx> {
+  async context(repo?: string, located?: RepoLocation): Promise<Ctx> {
     const path = resolve(repo ?? this.repoPath);
     const cached = this.repos.get(path);
     let context: RepoContext;
     if (cached && repoStamp(path, cached) === cached.stamp) context = refreshRepo(cached);
     else {
-      context = await resolveRepo(this.registry, path);
-      this.repos.set(path, { ...context, listing: undefined });
+      context = await resolveRepo(this.registry, path, located);
+      this.repos.set(path, { ...context, listing: undefined, listingLock: undefined });
     }
     return { registry: this.registry, workspace: this.workspace, repo: context };
+  }
+
+  /**
+   * `fn` on the repo's context, with the repo's mutation lock taken (when free) before git lists
+   * the worktrees: a mutation then decides on that one listing instead of listing again.
+   */
+  private async lockedContext<T>(repo: string | undefined, fn: (ctx: Ctx) => Promise<T>): Promise<T> {
+    const path = resolve(repo ?? this.repoPath);
+    const cached = this.repos.get(path);
+    const located = cached && repoStamp(path, cached) === cached.stamp ? undefined : await locateRepo(path);
+    return withMutationLockIfFree(located?.commonDir ?? (cached as RepoContext).commonDir, async () => fn(await this.context(repo, located)));
   }
 
   async add(options: AddOptions & RepoOption): Promise<AddResult> {
     const { add } = await import("./admission/index.js");
     const { repo, ...rest } = options;
-    return add(await this.context(repo), parseInput(AddInput, rest) as AddOptions);
+    // a dry run takes no lock; any other add decides under it, on the listing read under it
+    if (rest.dryRun === true) return add(await this.context(repo), parseInput(AddInput, rest) as AddOptions);
+    return this.lockedContext(repo, async (ctx) => add(ctx, parseInput(AddInput, rest) as AddOptions));
   }
 
   async release(options: ReleaseOptions & RepoOption): Promise<LeaseResult> {

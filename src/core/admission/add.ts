@@ -16,6 +16,7 @@ import { compareStartTime, HOST, pidState, readStartTime } from "../shared/proce
 import { reason, type Reason } from "../shared/reasons.js";
 import { resolveBase, resultFor, validateAdd, SKIPPED_BOOTSTRAP, type AddOptions, type AddRequest, type AddResult } from "../shared/request.js";
 import { readOneFacts, startDirty } from "../facts/index.js";
+import { takeLockedListing } from "../shared/repo.js";
 import { removeWorktree } from "../../git/write.js";
 import { assessExact } from "./verdict.js";
 import { createWorktree, repairCreating, recoverFromIdentityFile, renewLease, withBootstrap } from "./create.js";
@@ -27,24 +28,33 @@ import { waitForBootstrap, type BootstrapWait } from "./wait.js";
 import { findCandidates } from "./candidates.js";
 import { applyPolicy } from "./policy.js";
 import { TaskHeld } from "./exclusive.js";
-import { repairRecycles } from "../recycle/index.js";
+import { settleRecycles } from "../recycle/index.js";
 
 export async function add(ctx: Ctx, options: AddOptions): Promise<AddResult> {
   const request = await validateAdd(ctx, options);
+  // the listing git made under the lock this call still holds (Orchard.add took it first), if any
+  let listed = request.dryRun ? undefined : takeLockedListing(ctx.repo);
   for (;;) {
-    const outcome = request.dryRun ? await decide(ctx, request) : await withMutationLock(ctx.repo.commonDir, () => decide(ctx, request));
+    const known = listed;
+    listed = undefined; // a second decision (after a wait without the lock) lists anew
+    const outcome = request.dryRun ? await decide(ctx, request) : await withMutationLock(ctx.repo.commonDir, () => decide(ctx, request, known));
     if (!("waitFor" in outcome)) return outcome;
+    releaseMutationLockEarly(ctx.repo.commonDir); // held since the repo was resolved (Orchard.add)
     await waitForBootstrap(ctx, outcome); // without the lock: that bootstrap may need it
   }
 }
 
-async function decide(ctx: Ctx, request: AddRequest): Promise<AddResult | BootstrapWait> {
+/** `listed`: the worktree listing read under this hold of the lock, nothing changed since. */
+async function decide(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[]): Promise<AddResult | BootstrapWait> {
   // a recycle that died on either side of this handle is undone first (recycle/journal.ts)
-  const notes: Reason[] = request.dryRun ? [] : await repairRecycles(ctx, (j) => j.from.handle === request.handle || j.to.handle === request.handle);
+  const repaired = request.dryRun
+    ? { notes: [], settled: 0 }
+    : await settleRecycles(ctx, (j) => j.from.handle === request.handle || j.to.handle === request.handle);
+  const notes: Reason[] = repaired.notes;
   let row = await ctx.registry.worktrees.byHandle(request.handle);
   // an exact handle's checkout is read while git lists the worktrees (used only if it is still there)
   const early = row && row.lifecycle !== "creating" ? startDirty(ctx.repo, row.path) : null;
-  let entries = await readWorktrees(ctx.repo.primary);
+  let entries = (repaired.settled === 0 ? listed : undefined) ?? (await readWorktrees(ctx.repo.primary));
   if (row?.lifecycle === "creating") {
     if (request.dryRun) return resultFor(request, "planned", { row, notes: [reason("creating_repaired", {}, "an interrupted add would be repaired first")] });
     await repairCreating(ctx, row, entries);

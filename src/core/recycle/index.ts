@@ -4,4 +4,4 @@ export type { LineageEvent, LineageResult } from "./lineage.js";
 export { proveRecyclable, recycle, recycleWith } from "./recycle.js";
 export type { RecycleOptions } from "./recycle.js";
 export type { RecycleProof } from "./verdict.js";
-export { repairRecycles } from "./journal.js";
+export { repairRecycles, settleRecycles } from "./journal.js";

@@ -99,8 +99,14 @@ export async function undoRecycle(ctx: Ctx, admin: string, journal: RecycleJourn
  * Returns a `recycle_undone` note for each undone journal the caller is concerned with.
  */
 export async function repairRecycles(ctx: Ctx, concerns: (journal: RecycleJournal) => boolean): Promise<Reason[]> {
+  return (await settleRecycles(ctx, concerns)).notes;
+}
+
+/** repairRecycles, also saying how many journals it found (none: nothing in git changed). */
+export async function settleRecycles(ctx: Ctx, concerns: (journal: RecycleJournal) => boolean): Promise<{ notes: Reason[]; settled: number }> {
   const notes: Reason[] = [];
-  for (const { admin, journal } of readRecycleJournals(ctx.repo.commonDir)) {
+  const journals = readRecycleJournals(ctx.repo.commonDir);
+  for (const { admin, journal } of journals) {
     try {
       const done = await ctx.registry.worktrees.byHandle(journal.to.handle);
       if (done && done.recycledFrom === journal.from.rowId && done.lifecycle !== "creating") removeRecycleJournal(admin);
@@ -114,5 +120,5 @@ export async function repairRecycles(ctx: Ctx, concerns: (journal: RecycleJourna
       // not this command's worktree: its journal stays for the next command that touches it
     }
   }
-  return notes;
+  return { notes, settled: journals.length };
 }

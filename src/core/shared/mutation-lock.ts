@@ -83,13 +83,17 @@ async function trySteal(path: string, seen: string): Promise<void> {
   }
 }
 
+function lockBody(startTime: string | null): string {
+  return JSON.stringify({ pid: process.pid, startTime, host: HOST, at: new Date().toISOString() } satisfies LockBody);
+}
+
 export interface MutationLock {
   release(): void;
 }
 
 export async function acquireMutationLock(commonDir: string, options: { timeoutMs?: number } = {}): Promise<MutationLock> {
   const path = join(commonDir, LOCK_NAME);
-  const body = JSON.stringify({ pid: process.pid, startTime: await readStartTime(process.pid), host: HOST, at: new Date().toISOString() } satisfies LockBody);
+  const body = lockBody(await readStartTime(process.pid));
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
   let delay = 5;
   for (;;) {
@@ -138,6 +142,36 @@ export async function withMutationLock<T>(commonDir: string, fn: () => Promise<T
       lock.release();
     }
   }
+}
+
+/**
+ * Runs `fn` holding the lock when it can be had at once, else without it (never waits: a command
+ * that then finds it held waits in its own `withMutationLock`, after its input was checked).
+ * `fn` is told which; a lock this chain already holds counts as had.
+ */
+export async function withMutationLockIfFree<T>(commonDir: string, fn: (locked: boolean) => Promise<T>): Promise<T> {
+  const store = held.getStore();
+  if (store?.has(commonDir)) return fn(true);
+  const path = join(commonDir, LOCK_NAME);
+  const body = lockBody(await readStartTime(process.pid));
+  if (!tryCreate(path, body)) return fn(false);
+  entries++;
+  const lock: MutationLock = { release: () => releaseIfOurs(path, body) };
+  const chain = new Map(store ?? []);
+  chain.set(commonDir, lock);
+  try {
+    return await held.run(chain, () => fn(true));
+  } finally {
+    if (chain.get(commonDir) === lock) {
+      chain.delete(commonDir);
+      lock.release();
+    }
+  }
+}
+
+/** The lock this chain holds on `commonDir` now (a token: the same object while the hold lasts). */
+export function heldMutationLock(commonDir: string): MutationLock | undefined {
+  return held.getStore()?.get(commonDir);
 }
 
 /**

@@ -8,9 +8,9 @@ import { GitError } from "../../git/errors.js";
 import { canonicalRemote, disambiguateRepoName, localIdentity, repoNameFrom } from "./identity.js";
 import { loadConfig, type LoadedConfig } from "./config.js";
 import { usageError } from "./errors.js";
-import { mutationEpoch } from "./mutation-lock.js";
 import type { Registry } from "../../registry/index.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
+import { heldMutationLock, mutationEpoch, type MutationLock } from "./mutation-lock.js";
 
 export interface RepoContext {
   identity: string;
@@ -26,6 +26,8 @@ export interface RepoContext {
   listing?: WorktreeEntry[] | undefined;
   /** mutationEpoch() when the listing was read: a change made since (a release before a cleanup) voids it. */
   listingEpoch?: number;
+  /** The mutation lock this chain held while git listed (takeLockedListing), if any. */
+  listingLock?: MutationLock | undefined;
   /** repoStamp taken before the remotes were read: a cached context is reused while it holds. */
   stamp?: string;
 }
@@ -37,22 +39,51 @@ export function takeListing(repo: RepoContext): WorktreeEntry[] | undefined {
   return repo.listingEpoch === mutationEpoch() ? listing : undefined;
 }
 
-export async function resolveRepo(registry: Registry, repoPath: string): Promise<RepoContext> {
+/** Where a path's repository keeps its git dirs (one `rev-parse`): the first step of resolveRepo. */
+export interface RepoLocation {
+  commonDir: string;
+  bare: boolean;
+}
+
+export async function locateRepo(repoPath: string): Promise<RepoLocation> {
   if (!existsSync(repoPath)) throw usageError("not_a_repository", `${repoPath} does not exist`);
-  // git lists the worktrees while it resolves the dirs (its failure outside a repo is not the answer)
-  const listing = readWorktrees(repoPath);
-  listing.catch(() => undefined);
-  const dirsRead = readGitDirs(repoPath);
   let dirs;
   try {
-    dirs = await dirsRead;
+    dirs = await readGitDirs(repoPath);
   } catch (error) {
     if (error instanceof GitError) throw usageError("not_a_repository", `${repoPath} is not inside a git repository`);
     throw error;
   }
-  const commonDir = realpathSync(dirs.commonDir);
+  return { commonDir: realpathSync(dirs.commonDir), bare: dirs.bare };
+}
+
+/**
+ * The listing read while resolving the repo, once, if it was read under the mutation lock this
+ * chain still holds: a mutation may decide on it instead of listing again (nothing under that
+ * lock changed since). Undefined otherwise (taken, read without the lock, or the lock let go).
+ */
+export function takeLockedListing(repo: RepoContext): WorktreeEntry[] | undefined {
+  const lock = repo.listingLock;
+  if (lock === undefined || heldMutationLock(repo.commonDir) !== lock) return undefined;
+  repo.listingLock = undefined;
+  return takeListing(repo);
+}
+
+/**
+ * `located`: where the repo is, when the caller knows it already; it has then taken the repo's
+ * mutation lock if it could (Orchard's lockedContext), and git lists the worktrees now, under it.
+ * Otherwise git lists them while it resolves the dirs.
+ */
+export async function resolveRepo(registry: Registry, repoPath: string, located?: RepoLocation): Promise<RepoContext> {
+  if (!existsSync(repoPath)) throw usageError("not_a_repository", `${repoPath} does not exist`);
+  // git lists the worktrees while it resolves the dirs (its failure outside a repo is not the answer)
+  const listing = located ? null : readWorktrees(repoPath);
+  listing?.catch(() => undefined);
+  const dirs = located ?? (await locateRepo(repoPath));
+  const commonDir = dirs.commonDir;
   const stamp = repoStamp(repoPath, { commonDir });
-  const entries = await listing;
+  const listingLock = located ? heldMutationLock(commonDir) : undefined;
+  const entries = await (listing ?? readWorktrees(repoPath));
   const listingEpoch = mutationEpoch();
   const main = entries[0];
   const bare = main?.bare ?? dirs.bare;
@@ -63,7 +94,7 @@ export async function resolveRepo(registry: Registry, repoPath: string): Promise
   const identity = remote ?? localIdentity(commonDir);
   const name = await registry.write(async () => await recordName(registry, identity, { canonicalRemote: remote, primaryPath: primary }, commonDir));
   const config = loadConfig(bare ? commonDir : primary);
-  return { identity, name, primary, commonDir, bare, remotes: remotes.names, config, listing: entries, listingEpoch, stamp };
+  return { identity, name, primary, commonDir, bare, remotes: remotes.names, config, listing: entries, listingEpoch, listingLock, stamp };
 }
 
 /**
@@ -78,7 +109,7 @@ export function repoStamp(path: string, repo: Pick<RepoContext, "commonDir">): s
 
 /** A cached context for one more call: no listing of an earlier call, the configuration read again (trust pins its text). */
 export function refreshRepo(repo: RepoContext): RepoContext {
-  return { ...repo, listing: undefined, config: loadConfig(repo.bare ? repo.commonDir : repo.primary) };
+  return { ...repo, listing: undefined, listingLock: undefined, config: loadConfig(repo.bare ? repo.commonDir : repo.primary) };
 }
 
 async function recordName(
