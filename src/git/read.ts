@@ -8,7 +8,7 @@ import { hardenedEnv, withoutHooks } from "./env.js";
 import { isValidRefName } from "./refname.js";
 import { parseWorktreeList, type WorktreeEntry } from "./parse/worktrees.js";
 import { parseStatusV2, type StatusSummary } from "./parse/status.js";
-import { parseRefs, type RefRecord } from "./parse/refs.js";
+import { parsePeeledRefs, parseRefs, PEELED_REF_FORMAT, type RefRecord } from "./parse/refs.js";
 
 // the history queries live in history.ts; read.ts stays the one door for read-only queries
 export {
@@ -168,6 +168,19 @@ export async function readCommitRefs(cwd: string, patterns: readonly string[]): 
     const m = /^commit ([0-9a-f]{40}(?:[0-9a-f]{24})?) (.+)$/.exec(line);
     if (m) refs.set(m[2] as string, m[1] as string);
   }
+  return refs;
+}
+
+/**
+ * Refs under `patterns` → the commit each names (null: it names no commit), as `rev-parse --verify
+ * <ref>^{commit}` would answer for that exact ref, and the ref a symbolic one points at: one
+ * process for what would be one rev-parse per ref (a tag of a tag alone asks rev-parse).
+ */
+export async function readRefCommits(cwd: string, patterns: readonly string[]): Promise<Map<string, { commit: string | null; symref: string | null }>> {
+  const r = await git(["for-each-ref", `--format=${PEELED_REF_FORMAT}`, "--", ...patterns], { cwd });
+  const refs = new Map<string, { commit: string | null; symref: string | null }>();
+  for (const { ref, commit, symref } of parsePeeledRefs(r.stdout))
+    refs.set(ref, { commit: commit === undefined ? await resolveCommit(cwd, ref) : commit, symref });
   return refs;
 }
 

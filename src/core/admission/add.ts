@@ -14,7 +14,7 @@ import { releaseMutationLockEarly, withMutationLock } from "../shared/mutation-l
 import { newLease, leaseLockText, type LeaseFields } from "../shared/lease.js";
 import { compareStartTime, HOST, pidState, readStartTime } from "../shared/process.js";
 import { reason, type Reason } from "../shared/reasons.js";
-import { resolveBase, resultFor, validateAdd, SKIPPED_BOOTSTRAP, type AddOptions, type AddRequest, type AddResult } from "../shared/request.js";
+import { readBranchRefs, resolveBase, resultFor, validateAdd, SKIPPED_BOOTSTRAP, type AddOptions, type AddRequest, type AddResult } from "../shared/request.js";
 import { readOneFacts, startDirty } from "../facts/index.js";
 import { takeLockedListing } from "../shared/repo.js";
 import { removeWorktree } from "../../git/write.js";
@@ -73,14 +73,17 @@ async function decide(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[]): 
     });
   const holder = entries.find((e) => e.branch === `refs/heads/${request.branch}`);
   if (holder) return resultFor(request, "refused", { reasons: [reason("branch_checked_out", { path: holder.path })], notes });
-  const { base, notes: baseNotes } = await resolveBase(ctx, request);
+  // the refs once (one process): the default branch, the base, the requested branch's tip
+  const refs = await readBranchRefs(ctx);
+  const { base, notes: baseNotes } = await resolveBase(ctx, request, refs);
   notes.push(...baseNotes);
-  const candidates = await findCandidates(ctx, request, base);
+  const tip = refs.get(`refs/heads/${request.branch}`)?.commit ?? null;
+  const candidates = await findCandidates(ctx, request, base, tip);
   const chosen = await applyPolicy(ctx, request, base, candidates);
   if (chosen) return { ...chosen, notes: [...notes, ...chosen.notes], candidates };
   if (request.dryRun) return resultFor(request, "planned", { base, candidates, notes });
   try {
-    const created = await createWorktree(ctx, request, base);
+    const created = await createWorktree(ctx, request, base, { tip });
     return { ...created, notes: [...notes, ...created.notes], candidates };
   } catch (error) {
     // another process (on this host or another) took the task between the look and the insert

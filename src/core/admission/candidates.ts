@@ -9,7 +9,7 @@
 // taken by recycle, which starts it afresh at the new base: its old base does not matter, and its
 // own commits need no remote once they are merged (a departure: docs/ARCHITECTURE.md). Order:
 // eligible first, same_task before patch_equivalent, newest activity, then handle — deterministic.
-import { countRevs, readMergeBase, readPatchId, resolveCommit } from "../../git/read.js";
+import { countRevs, readMergeBase, readPatchId } from "../../git/read.js";
 import type { Ctx } from "../shared/context.js";
 import type { AddRequest, Candidate, CandidateKind } from "../shared/request.js";
 import { reason, type Reason } from "../shared/reasons.js";
@@ -23,9 +23,8 @@ import { leaseLive } from "./exclusive.js";
 
 type Request = Pick<AddRequest, "branch" | "task" | "explicitBase" | "owner">;
 
-/** The requested branch's cumulative patch-id, when it exists with commits beyond the base. */
-async function requestedPatchId(ctx: Ctx, branch: string, base: string): Promise<string | null> {
-  const tip = await resolveCommit(ctx.repo.primary, `refs/heads/${branch}`);
+/** The requested branch's cumulative patch-id, when it exists (at `tip`) with commits beyond the base. */
+async function requestedPatchId(ctx: Ctx, tip: string | null, base: string): Promise<string | null> {
   if (tip === null || tip === base || (await countRevs(ctx.repo.primary, tip, [base])) === 0) return null;
   const mergeBase = await readMergeBase(ctx.repo.primary, base, tip);
   return mergeBase ? readPatchId(ctx.repo.primary, mergeBase, tip) : null;
@@ -76,8 +75,9 @@ export function orderCandidates(candidates: Candidate[]): Candidate[] {
   );
 }
 
-export async function findCandidates(ctx: Ctx, request: Request, base: { ref: string; commit: string }): Promise<Candidate[]> {
-  const wanted = await requestedPatchId(ctx, request.branch, base.commit);
+/** `tip`: the requested branch's commit, read by the caller (null: no such branch). */
+export async function findCandidates(ctx: Ctx, request: Request, base: { ref: string; commit: string }, tip: string | null): Promise<Candidate[]> {
+  const wanted = await requestedPatchId(ctx, tip, base.commit);
   if (request.task === null && wanted === null) return [];
   const snapshot = await readSnapshot(ctx.repo, ctx.registry);
   const rows = snapshot.rows.filter((r) => r.lifecycle === "active" || r.lifecycle === "terminal");

@@ -42,10 +42,11 @@ export async function createWorktree(
   ctx: Ctx,
   request: AddRequest,
   base: { ref: string; commit: string },
-  options: { replacing?: WorktreeRow; staleEntry?: WorktreeEntry | null } = {},
+  options: { replacing?: WorktreeRow; staleEntry?: WorktreeEntry | null; tip?: string | null } = {},
 ): Promise<AddResult> {
   const { registry, repo } = ctx;
-  const existing = await resolveCommit(repo.primary, `refs/heads/${request.branch}`);
+  // the branch's commit as the caller read it under this lock, else read now (null: no such branch)
+  const existing = options.tip !== undefined ? options.tip : await resolveCommit(repo.primary, `refs/heads/${request.branch}`);
   const lease = await newLease(request);
   const now = new Date().toISOString();
   const fields = { ...lease, lastActivityAt: now };
@@ -102,7 +103,11 @@ export async function createWorktree(
   const bootstrap = await runBootstrap(ctx, row, { enabled: request.bootstrap });
   await refreshIndexSoon(ctx, row.path);
   return withBootstrap(
-    resultFor(request, "created", { row: bootstrap.row, head: await resolveCommit(row.path, "HEAD"), bootstrap: bootstrap.report }),
+    resultFor(request, "created", {
+      row: bootstrap.row,
+      head: bootstrap.head !== undefined ? bootstrap.head : await resolveCommit(row.path, "HEAD"),
+      bootstrap: bootstrap.report,
+    }),
     bootstrap,
   );
 }

@@ -37,6 +37,8 @@ export interface BootstrapOutcome {
   row: WorktreeRow;
   report: BootstrapReport;
   message?: string;
+  /** The worktree's HEAD commit as read after the last step (absent when no step read it): callers answer with it. */
+  head?: string | null;
 }
 
 function tail(r: ProcessResult): string {
@@ -105,6 +107,8 @@ interface Recorded {
   bootstrap: string | null;
   context: string | null;
   runtime: string | null;
+  /** HEAD after the steps, once read. */
+  head?: string | null;
 }
 
 /** The steps in order; false at the first failure. Fills `fp` with what it established. */
@@ -141,6 +145,7 @@ async function runSteps(ctx: Ctx, row: WorktreeRow, admin: string, options: Boot
     fp.runtime = runtime; // null: a probe timed out, the runtime stays unknown
   }
   const head = await resolveCommit(row.path, "HEAD");
+  fp.head = head;
   if (options.reuse !== undefined) fp.bootstrap = options.reuse;
   else if ((trusted || run.length === 0) && head) fp.bootstrap = await readBootstrapFingerprintAt(repo, head);
   return true;
@@ -175,12 +180,14 @@ export async function runBootstrap(ctx: Ctx, row: WorktreeRow, options: Bootstra
   }
   if (admin) endBootstrapJournal(admin);
   const report: BootstrapReport = { status: !ok ? "failed" : options.reuse !== undefined ? "reused" : "ran", fingerprint: fp.bootstrap, steps };
+  const head = fp.head !== undefined ? { head: fp.head } : {};
   const failedStep = steps.find((s) => s.status === "failed");
-  if (!failedStep) return { row: updated, report };
+  if (!failedStep) return { row: updated, report, ...head };
   const why = failedStep.reason ?? `exit ${failedStep.exitCode ?? "?"}`;
   return {
     row: updated,
     report,
+    ...head,
     message: `bootstrap step "${failedStep.name}" failed (${why}); the worktree is kept and its bootstrap fingerprint is "failed"`,
   };
 }

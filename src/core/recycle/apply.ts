@@ -148,7 +148,12 @@ export async function applyRecycle(ctx: Ctx, request: AddRequest, base: Base, pr
   releaseMutationLockEarly(repo.commonDir); // the worktree is locked and recorded: bootstrap needs no repo lock
   const bootstrap = await runBootstrap(ctx, row, { enabled: request.bootstrap, ...(keep !== null ? { reuse: keep } : {}) });
   await refreshIndexSoon(ctx, row.path);
-  const result = resultFor(request, "recycled", { row: bootstrap.row, head: await resolveCommit(row.path, "HEAD"), bootstrap: bootstrap.report, lineage });
+  const result = resultFor(request, "recycled", {
+    row: bootstrap.row,
+    head: bootstrap.head !== undefined ? bootstrap.head : await resolveCommit(row.path, "HEAD"),
+    bootstrap: bootstrap.report,
+    lineage,
+  });
   if (bootstrap.report.status === "failed")
     return { ...result, ok: false, error: { code: "bootstrap_failed", message: bootstrap.message ?? "a bootstrap step failed" } };
   return result;

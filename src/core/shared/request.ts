@@ -1,6 +1,6 @@
 // The admission request and result (SPEC §3.1), shared by `add`, `recycle` and `salvage restore`:
 // validation of the options, the default base, and the one result shape every path returns.
-import { isAncestor, readFullRefName, resolveCommit } from "../../git/read.js";
+import { isAncestor, readFullRefName, readRefCommits, resolveCommit } from "../../git/read.js";
 import type { Lifecycle, WorktreeRow } from "../../registry/index.js";
 import { canonicalTask } from "./task.js";
 import { handleForBranch } from "./handle.js";
@@ -125,23 +125,38 @@ export async function validateAdd(ctx: Ctx, options: AddOptions): Promise<AddReq
   };
 }
 
+/** The branches and remote-tracking refs, each with the commit it names: read once per decision (readRefCommits). */
+export type BranchRefs = ReadonlyMap<string, { commit: string | null; symref: string | null }>;
+
+export async function readBranchRefs(ctx: Ctx): Promise<BranchRefs> {
+  return readRefCommits(ctx.repo.primary, ["refs/heads", "refs/remotes"]);
+}
+
+/** What readDefaultBranch looks at: the refs that name a commit (`rev-parse <ref>^{commit}` succeeds), and symbolic refs. */
+function defaultBranchRefs(refs: BranchRefs): Map<string, { oid: string; symref: string | null }> {
+  const named = new Map<string, { oid: string; symref: string | null }>();
+  for (const [ref, { commit, symref }] of refs) if (commit !== null) named.set(ref, { oid: commit, symref });
+  return named;
+}
+
 /**
  * The base a new worktree starts from (SPEC §4.4): --base, else the newer of the local default
  * branch and origin's copy when one contains the other (what a `git fetch` brought in), else — they
  * diverged — the local one with note `base_diverged`. Never a network call.
  */
-export async function resolveBase(ctx: Ctx, request: AddRequest): Promise<{ base: Base; notes: Reason[] }> {
+export async function resolveBase(ctx: Ctx, request: AddRequest, branchRefs?: BranchRefs): Promise<{ base: Base; notes: Reason[] }> {
   if (request.explicitBase)
     return { base: { ref: request.explicitBase, commit: (await resolveCommit(ctx.repo.primary, request.explicitBase)) as string }, notes: [] };
-  const def = await readDefaultBranch(ctx.repo);
+  const refs = branchRefs ?? (await readBranchRefs(ctx));
+  const def = await readDefaultBranch(ctx.repo, defaultBranchRefs(refs));
   if (!def)
     throw usageError(
       "default_branch_unknown",
       "the default branch is unknown (a remote exists without origin/HEAD); pass --base or set defaultBranch in .orchard.json",
     );
-  const local = { ref: `refs/heads/${def.name}`, commit: await resolveCommit(ctx.repo.primary, `refs/heads/${def.name}`) };
+  const local = { ref: `refs/heads/${def.name}`, commit: refs.get(`refs/heads/${def.name}`)?.commit ?? null };
   const remoteRef = `refs/remotes/origin/${def.name}`;
-  const remote = { ref: remoteRef, commit: ctx.repo.remotes.includes("origin") ? await resolveCommit(ctx.repo.primary, remoteRef) : null };
+  const remote = { ref: remoteRef, commit: ctx.repo.remotes.includes("origin") ? (refs.get(remoteRef)?.commit ?? null) : null };
   if (local.commit === null && remote.commit === null)
     throw usageError("default_branch_unknown", `the default branch ${def.name} has no commit here; pass --base`);
   if (local.commit === null || remote.commit === null || local.commit === remote.commit) {

@@ -58,3 +58,40 @@ function parseTrack(track: string, ref: string): RefTrack {
   if (!m) throw new ParseError(FORMAT, `unrecognised upstream:track ${quote(track)} for ${quote(ref)}`);
   return { ahead: Number(m[1] ?? m[3] ?? 0), behind: Number(m[2] ?? m[4] ?? 0), gone: false };
 }
+
+/**
+ * `git for-each-ref --format` string for the commit each ref names: refname, object type, object
+ * name, and for an annotated tag the type and name of the object it tags (`*`: one level of
+ * peeling, as for-each-ref gives it), then the symref target; NUL-separated, one record per line.
+ */
+export const PEELED_REF_FORMAT: string = "%(refname)%00%(objecttype)%00%(objectname)%00%(*objecttype)%00%(*objectname)%00%(symref)";
+
+/** One ref of PEELED_REF_FORMAT. `commit`: the commit it names (a tag peeled once), null when it
+ * names something else; undefined for a tag of a tag (peeling further is git's to do). */
+export interface PeeledRef {
+  ref: string;
+  commit: string | null | undefined;
+  symref: string | null;
+}
+
+const PEELED = "for-each-ref --format=PEELED_REF_FORMAT";
+const TYPES = new Set(["commit", "tag", "tree", "blob"]);
+
+/** Format: output of `git for-each-ref --format=PEELED_REF_FORMAT` — LF-terminated records of exactly 6 NUL-separated fields. */
+export function parsePeeledRefs(stdout: string): PeeledRef[] {
+  if (stdout === "") return [];
+  if (!stdout.endsWith("\n")) throw new ParseError(PEELED, "output must end with a line feed");
+  return stdout
+    .slice(0, -1)
+    .split("\n")
+    .map((line) => {
+      const fields = line.split("\0");
+      const [ref = "", type = "", oid = "", tagged = "", taggedOid = "", symref = ""] = fields;
+      if (fields.length !== 6) throw new ParseError(PEELED, `expected 6 fields, got ${fields.length} in ${quote(line)}`);
+      if (ref === "") throw new ParseError(PEELED, `empty refname in ${quote(line)}`);
+      if (!TYPES.has(type) || !OID.test(oid)) throw new ParseError(PEELED, `bad object ${quote(type)} ${quote(oid)} for ${quote(ref)}`);
+      if (type === "tag" && (!TYPES.has(tagged) || !OID.test(taggedOid))) throw new ParseError(PEELED, `bad tagged object for ${quote(ref)}`);
+      const commit = type === "commit" ? oid : type !== "tag" ? null : tagged === "commit" ? taggedOid : tagged === "tag" ? undefined : null;
+      return { ref, commit, symref: symref || null };
+    });
+}
