@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
 import { ParseError } from "./errors.js";
-import { REF_FORMAT, parseRefs, type RefRecord } from "./refs.js";
+import { PEELED_REF_FORMAT, REF_FORMAT, parsePeeledRefs, parseRefs, type RefRecord } from "./refs.js";
 
 // Captured from git 2.39.5: `git for-each-ref --format="$REF_FORMAT"` (hermetic env).
 // NUL is written "\x00" here because an oid often follows it and "\0" + digit is an octal escape.
@@ -83,5 +83,47 @@ describe("parseRefs rejects malformed input", () => {
     { name: "empty record", input: "\n" },
   ])("$name", ({ input }) => {
     expect(() => parseRefs(input)).toThrow(ParseError);
+  });
+});
+
+// Captured from git 2.39.5: `git for-each-ref --format="$PEELED_REF_FORMAT" refs/heads refs/remotes`.
+const F4E = "f4e71d24d28a1add6b6b6f756a0fa7f819ceb863";
+const TAG1 = "fc6f308ca10b0c343d8da18905c0f443c7e31225";
+const TAG2 = "0370e77be0bd48b1277f246663232329ea42116a";
+const TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+const TREETAG = "17547d8f247806cdc3dad4985f07e0fe69094d10";
+const PEELED =
+  `refs/heads/main\x00commit\x00${F4E}\x00\x00\x00\n` +
+  `refs/remotes/origin/HEAD\x00commit\x00${F4E}\x00\x00\x00refs/remotes/origin/main\n` +
+  `refs/remotes/origin/tagged\x00tag\x00${TAG1}\x00commit\x00${F4E}\x00\n` +
+  `refs/remotes/origin/tagtag\x00tag\x00${TAG2}\x00tag\x00${TAG1}\x00\n` +
+  `refs/remotes/origin/tree\x00tree\x00${TREE}\x00\x00\x00\n` +
+  `refs/remotes/origin/treetag\x00tag\x00${TREETAG}\x00tree\x00${TREE}\x00\n`;
+
+describe("parsePeeledRefs", () => {
+  it("asks for the six fields separated by %00", () => {
+    expect(PEELED_REF_FORMAT.split("%00")).toEqual(["%(refname)", "%(objecttype)", "%(objectname)", "%(*objecttype)", "%(*objectname)", "%(symref)"]);
+  });
+
+  it("gives the commit each ref names: a tag peeled once, a tag of a tag left to git, no commit for a tree", () => {
+    expect(parsePeeledRefs(PEELED)).toEqual([
+      { ref: "refs/heads/main", commit: F4E, symref: null },
+      { ref: "refs/remotes/origin/HEAD", commit: F4E, symref: "refs/remotes/origin/main" },
+      { ref: "refs/remotes/origin/tagged", commit: F4E, symref: null },
+      { ref: "refs/remotes/origin/tagtag", commit: undefined, symref: null },
+      { ref: "refs/remotes/origin/tree", commit: null, symref: null },
+      { ref: "refs/remotes/origin/treetag", commit: null, symref: null },
+    ]);
+    expect(parsePeeledRefs("")).toEqual([]);
+  });
+
+  it.each([
+    { name: "missing trailing line feed", input: PEELED.slice(0, -1) },
+    { name: "five fields", input: `refs/heads/a\x00commit\x00${F4E}\x00\x00\n` },
+    { name: "unknown object type", input: `refs/heads/a\x00thing\x00${F4E}\x00\x00\x00\n` },
+    { name: "a tag without its tagged object", input: `refs/heads/a\x00tag\x00${TAG1}\x00\x00\x00\n` },
+    { name: "empty refname", input: `\x00commit\x00${F4E}\x00\x00\x00\n` },
+  ])("rejects $name", ({ input }) => {
+    expect(() => parsePeeledRefs(input)).toThrow(ParseError);
   });
 });
