@@ -21,7 +21,7 @@ import { removeWorktree } from "../../git/write.js";
 import { assessExact } from "./verdict.js";
 import { createWorktree, repairCreating, recoverFromIdentityFile, renewLease, withBootstrap } from "./create.js";
 import { creationInterrupted, finishCheckout } from "./checkout.js";
-import { readAdminDirs } from "../shared/admin.js";
+import { findAdminDir } from "../shared/admin.js";
 import { writeRowIdentity } from "../shared/rows.js";
 import { markBootstrapInterrupted, readBootstrapJournal, runBootstrap } from "../bootstrap/index.js";
 import { waitForBootstrap, type BootstrapWait } from "./wait.js";
@@ -108,7 +108,7 @@ async function exactHandle(
     return { ...created, notes: [...notes, reason("recreated_missing"), ...created.notes] };
   }
   if (!entry) return resultFor(request, "refused", { row, reasons: [reason("path_occupied", { path: row.path })], notes });
-  const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
+  const admin = findAdminDir(ctx.repo.commonDir, row.path);
   const repaired = [...notes];
   if (admin && creationInterrupted(admin)) {
     // a recreate (its row kept its lifecycle) killed during git's checkout: finish it as a `creating` row is

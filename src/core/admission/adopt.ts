@@ -6,7 +6,7 @@
 import { readMergeBase, readWorktrees, resolveCommit } from "../../git/read.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { WorktreeRow } from "../../registry/index.js";
-import { readAdminDirs } from "../shared/admin.js";
+import { findAdminDir } from "../shared/admin.js";
 import { newRow, writeRowIdentity } from "../shared/rows.js";
 import { canonicalTask } from "../shared/task.js";
 import { handleForBranch } from "../shared/handle.js";
@@ -143,7 +143,7 @@ async function insertAdopted(
     });
     return inserted;
   });
-  const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
+  const admin = findAdminDir(ctx.repo.commonDir, row.path);
   // an unlocked worktree gets Orchard's lock (as `add` gives one); a harness's lock is left as it is
   if (!o.entry.locked && admin) writeLock(admin, leaseLockText(handle, o.lease));
   if (admin) writeRowIdentity(admin, row);

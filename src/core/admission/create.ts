@@ -8,7 +8,7 @@ import { resolveCommit } from "../../git/read.js";
 import { addWorktree, createBranch, deleteRef, removeWorktree } from "../../git/write.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { WorktreeRow, EventKind } from "../../registry/index.js";
-import { readAdminDirs, readIdentityFile } from "../shared/admin.js";
+import { findAdminDir, readIdentityFile } from "../shared/admin.js";
 import { newRow, writeRowIdentity } from "../shared/rows.js";
 import { isInside, type Ctx } from "../shared/context.js";
 import { leaseLockText, newLease, writeLock, type LeaseFields } from "../shared/lease.js";
@@ -24,7 +24,7 @@ import { finishCheckout } from "./checkout.js";
 
 /** Writes the row's identity file; returns the worktree's admin dir (undefined when git does not list it). */
 function recordIdentity(ctx: Ctx, row: WorktreeRow): string | undefined {
-  const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
+  const admin = findAdminDir(ctx.repo.commonDir, row.path);
   if (admin) writeRowIdentity(admin, row);
   return admin;
 }
@@ -120,7 +120,7 @@ export function withBootstrap(result: AddResult, bootstrap: BootstrapOutcome): A
 
 async function rollBack(ctx: Ctx, row: WorktreeRow, options: { createdBranch: boolean; baseCommit: string; keepRow: boolean }): Promise<void> {
   const { repo, registry } = ctx;
-  if (readAdminDirs(repo.commonDir).has(row.path)) await removeWorktree(repo.primary, row.path);
+  if (findAdminDir(repo.commonDir, row.path) !== undefined) await removeWorktree(repo.primary, row.path);
   else removeUnregisteredCheckout(ctx, row.path);
   if (options.createdBranch && (await resolveCommit(repo.primary, `refs/heads/${row.branch}`)) === options.baseCommit)
     await deleteRef(repo.primary, `refs/heads/${row.branch}`, options.baseCommit);
@@ -142,7 +142,7 @@ function removeUnregisteredCheckout(ctx: Ctx, path: string): void {
 export async function repairCreating(ctx: Ctx, row: WorktreeRow, entries: WorktreeEntry[]): Promise<void> {
   const { repo } = ctx;
   const entry = entries.find((e) => e.path === row.path);
-  const admin = readAdminDirs(repo.commonDir).get(row.path);
+  const admin = findAdminDir(repo.commonDir, row.path);
   if (entry && admin && existsSync(row.path) && entry.lockReason !== "initializing" && (await finishCheckout(row.path, admin)) !== "unborn") {
     const dirty = await readDirty(repo, row.path, admin);
     const head = await resolveCommit(row.path, "HEAD");
@@ -186,7 +186,7 @@ async function clearOwnRefLock(path: string, row: WorktreeRow): Promise<void> {
 
 /** The registry lost this worktree but its identity file names this handle: bring the row back. */
 export async function recoverFromIdentityFile(ctx: Ctx, request: AddRequest, entry: WorktreeEntry): Promise<WorktreeRow | undefined> {
-  const admin = readAdminDirs(ctx.repo.commonDir).get(entry.path);
+  const admin = findAdminDir(ctx.repo.commonDir, entry.path);
   const identity = admin ? readIdentityFile(admin) : null;
   if (!identity || identity.handle !== request.handle || identity.repo !== ctx.repo.identity) return undefined;
   return await ctx.registry.write(async () => {
@@ -217,7 +217,7 @@ export async function recoverFromIdentityFile(ctx: Ctx, request: AddRequest, ent
 
 /** Gives a worktree a new lease (git lock text replaced atomically) and records the event. */
 export async function renewLease(ctx: Ctx, row: WorktreeRow, lease: LeaseFields, lockText: string, kind: EventKind): Promise<WorktreeRow> {
-  const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
+  const admin = findAdminDir(ctx.repo.commonDir, row.path);
   if (admin) writeLock(admin, lockText);
   const now = new Date().toISOString();
   const renewed = await ctx.registry.write(async () => {

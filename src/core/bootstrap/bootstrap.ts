@@ -6,7 +6,7 @@
 // (`reuse`) keeps its bootstrap fingerprint and does not re-run the commands. The fingerprints are
 // recorded in one write after the last step; the bootstrap journal (journal.ts) stands from before
 // the first step until that write, so a crash in between is re-run by the next `add`.
-import { readAdminDirs } from "../shared/admin.js";
+import { findAdminDir } from "../shared/admin.js";
 import { resolveCommit } from "../../git/read.js";
 import { runShell, type ProcessResult } from "../../git/run.js";
 import type { WorktreeRow } from "../../registry/index.js";
@@ -156,7 +156,7 @@ async function runSteps(ctx: Ctx, row: WorktreeRow, admin: string, options: Boot
  * an interrupted bootstrap's journal: the requester takes the worktree as it is.
  */
 export async function runBootstrap(ctx: Ctx, row: WorktreeRow, options: BootstrapOptions): Promise<BootstrapOutcome> {
-  const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
+  const admin = findAdminDir(ctx.repo.commonDir, row.path);
   if (!options.enabled) {
     if (admin) endBootstrapJournal(admin);
     return { row, report: { status: "skipped", fingerprint: null, steps: [] } };

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { countNotOnRemotes, resolveCommit } from "../../git/read.js";
 import { deleteRef } from "../../git/write.js";
 import { removeLinkedWorktree } from "../shared/removal.js";
-import { readAdminDirs, readAdminWorktreePath } from "../shared/admin.js";
+import { findAdminDir, readAdminWorktreePath } from "../shared/admin.js";
 import { readDirtyState, readLiveness, proveMerged, dirtyDigest, onlyDeletions, treeDigest, type MergeTarget } from "../facts/index.js";
 import { processesInside, readProcessCwds, unseenProcesses } from "../shared/process.js";
 import { salvageWorktree } from "../salvage/index.js";
@@ -105,7 +105,7 @@ async function removeOrFindGone(b: BatchView, path: string, admin: string): Prom
   try {
     await removeLinkedWorktree(b.ctx, { path, admin });
   } catch (error) {
-    if (existsSync(path) || readAdminDirs(b.ctx.repo.commonDir).has(path)) throw error;
+    if (existsSync(path) || findAdminDir(b.ctx.repo.commonDir, path) !== undefined) throw error;
   }
 }
 

@@ -8,7 +8,7 @@ import { dropEarly } from "../../git/run.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { RefRecord } from "../../git/parse/refs.js";
 import type { Registry, WorktreeRow } from "../../registry/index.js";
-import { readAdminActivity, readAdminCreated, readAdminDirs } from "../shared/admin.js";
+import { findAdminDir, readAdminActivity, readAdminCreated, readAdminDirs } from "../shared/admin.js";
 import { readDirty, readDirtyStates, type DirtyState } from "./dirty.js";
 import { NO_IGNORED } from "./ignored.js";
 import { parseLockOwner } from "../shared/lock-owner.js";
@@ -239,7 +239,7 @@ async function addFullFacts(snapshot: Snapshot, facts: Facts, options: FactsOpti
 
 /** A worktree's dirty facts, started now (null when it is not a registered, present worktree); `path` as git lists it. */
 export function startDirty(repo: RepoContext, path: string): { path: string; dirty: Promise<NonNullable<Facts["dirty"]>> } | null {
-  const admin = readAdminDirs(repo.commonDir).get(path);
+  const admin = findAdminDir(repo.commonDir, path);
   if (!admin || !existsSync(path)) return null;
   const dirty = readDirty(repo, path, admin);
   dirty.catch(() => undefined); // awaited by readOneFacts, or dropped when the target resolved elsewhere

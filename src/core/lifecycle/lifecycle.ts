@@ -1,7 +1,7 @@
 // `release` and `heartbeat` (SPEC §3.2). Release ends the lease, removes Orchard's own git lock
 // (never a foreign one) and makes the worktree terminal; it is idempotent and refuses while
 // another owner's lease is live.
-import { readAdminDirs } from "../shared/admin.js";
+import { findAdminDir } from "../shared/admin.js";
 import { unlockWorktree } from "../../git/write.js";
 import { parseLockOwner } from "../shared/lock-owner.js";
 import { readLiveness } from "../facts/index.js";
@@ -123,7 +123,7 @@ export async function heartbeat(ctx: Ctx, options: HeartbeatOptions): Promise<Le
     if (refusals.length > 0) return view(row, "refused", refusals);
     const lease = await newLease({ owner: owner ?? row.owner, pid, ttlMs });
     if (lease.pid !== null && lease.pid === row.pid) lease.pidStart = row.pidStart;
-    const admin = readAdminDirs(ctx.repo.commonDir).get(row.path);
+    const admin = findAdminDir(ctx.repo.commonDir, row.path);
     if (admin) writeLock(admin, leaseLockText(row.handle, lease));
     const renewed = await ctx.registry.write(async () => await ctx.registry.worktrees.update(row.id, { ...lease, lastActivityAt: new Date().toISOString() }));
     return view(renewed, "renewed");

@@ -6,7 +6,7 @@
 // event); then bootstrap runs. A journal (journal.ts) stands from before the lock until that
 // transaction: a failing step is undone from it at once, a crash by the next command that
 // touches either handle. Each step is a fault point (shared/fault.ts) for the crash tests.
-import { readAdminDirs, readIdentityFile, writeIdentityFile } from "../shared/admin.js";
+import { findAdminDir, readIdentityFile, writeIdentityFile } from "../shared/admin.js";
 import { newRow, writeRowIdentity } from "../shared/rows.js";
 import { resolveCommit } from "../../git/read.js";
 import { cleanWorktree, createBranch, lockWorktree, moveWorktree, switchToBranch } from "../../git/write.js";
@@ -65,7 +65,7 @@ export async function applyRecycle(ctx: Ctx, request: AddRequest, base: Base, pr
   const { repo, registry } = ctx;
   const old = proof.row;
   const from = old.path;
-  const admin = readAdminDirs(repo.commonDir).get(from);
+  const admin = findAdminDir(repo.commonDir, from);
   if (!admin) throw failure("recycle_failed", `git no longer lists ${from}`);
   const tip = await resolveCommit(repo.primary, `refs/heads/${request.branch}`);
   const keep = await preservedFingerprint(ctx, old, admin, proof.facts.head, tip ?? base.commit);

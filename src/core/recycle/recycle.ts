@@ -14,7 +14,7 @@ import { withMutationLock } from "../shared/mutation-lock.js";
 import { assessDestination, assessRecycle, type RecycleProof } from "./verdict.js";
 import { applyRecycle, lastOwner, lineageOf } from "./apply.js";
 import { reason, type Reason } from "../shared/reasons.js";
-import { readAdminDirs } from "../shared/admin.js";
+import { findAdminDir } from "../shared/admin.js";
 import { whyNotLinkedWorktree } from "../shared/linked.js";
 import { repairRecycles, type RecycleJournal } from "./journal.js";
 
@@ -49,7 +49,7 @@ export async function proveRecyclable(
 /** The directory git lists is still that linked worktree (not swapped for a symlink, §4.10). */
 function stillLinked(ctx: Ctx, entry: WorktreeEntry | null, facts: { path: string; missing: boolean }): Reason[] {
   if (entry === null || facts.missing) return [];
-  const admin = readAdminDirs(ctx.repo.commonDir).get(facts.path);
+  const admin = findAdminDir(ctx.repo.commonDir, facts.path);
   const why = admin === undefined ? `git has no admin dir for ${facts.path}` : whyNotLinkedWorktree(facts.path, admin);
   return why === null ? [] : [reason("not_a_linked_worktree", { path: facts.path }, why)];
 }

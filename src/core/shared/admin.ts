@@ -26,6 +26,17 @@ export function readAdminDirs(commonDir: string): Map<string, string> {
 }
 
 /**
+ * The admin dir of the worktree at `path` (as git lists it), as readAdminDirs(commonDir).get(path)
+ * answers. Git names an admin dir after the worktree's directory (plus a number when that name is
+ * taken), so that one is read first: one file instead of one per linked worktree.
+ */
+export function findAdminDir(commonDir: string, path: string): string | undefined {
+  const named = join(commonDir, "worktrees", basename(path));
+  if (readAdminWorktreePath(named) === path) return named;
+  return readAdminDirs(commonDir).get(path);
+}
+
+/**
  * The worktree path an admin dir's `gitdir` file records (the dirname of its `.git`), or null
  * when the file cannot be read. git ≥ 2.48 (`worktree.useRelativePaths`) writes it relative to
  * the admin dir itself (SPEC §4.12); read literally it would name a path nowhere.

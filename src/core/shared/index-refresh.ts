@@ -11,7 +11,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { refreshIndex } from "../../git/write.js";
-import { readAdminDirs } from "./admin.js";
+import { findAdminDir } from "./admin.js";
 import { queueIndexRefresh } from "./trash.js";
 import type { Ctx } from "./context.js";
 
@@ -21,7 +21,7 @@ const MARGIN_MS = 20;
 const SMALL_INDEX_BYTES = 64 * 1024;
 
 export async function refreshIndexSoon(ctx: Ctx, worktree: string): Promise<void> {
-  const admin = readAdminDirs(ctx.repo.commonDir).get(worktree);
+  const admin = findAdminDir(ctx.repo.commonDir, worktree);
   const index = admin ? join(admin, "index") : null;
   const st = index ? statSync(index, { throwIfNoEntry: false }) : undefined;
   if (!index || !st || st.size < SMALL_INDEX_BYTES) return;

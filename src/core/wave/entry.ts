@@ -20,7 +20,7 @@ import {
 import { abortMerge, commitMerge, commitTree, deleteRef, mergeNoCommit } from "../../git/write.js";
 import { removeLinkedWorktree } from "../shared/removal.js";
 import { GitError } from "../../git/errors.js";
-import { readAdminDirs, readOperation } from "../shared/admin.js";
+import { findAdminDir, readOperation } from "../shared/admin.js";
 import { proveMerged, readLiveness } from "../facts/index.js";
 import { describeIgnored, readCheckoutDirty } from "../reap/index.js";
 import { readProcessCwds } from "../shared/process.js";
@@ -177,7 +177,7 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
   }
   // 5. nothing uncommitted, no unique ignored file, nobody working in the worktree (also when already merged: removal would lose it)
   if (wt && existsSync(wt.path)) {
-    const admin = readAdminDirs(ctx.repo.commonDir).get(wt.path);
+    const admin = findAdminDir(ctx.repo.commonDir, wt.path);
     const dirty = admin ? await readCheckoutDirty(ctx.repo, wt.path, admin) : "unknown";
     if (dirty === "unknown") return blocked("worktree_dirty", "the worktree's status could not be read");
     if (dirty.nested?.length) return blocked("nested_worktree", dirty.nested.join(", "));
@@ -245,14 +245,15 @@ async function finishLeftover(ctx: Ctx, entry: WaveEntry, tip: string | null, dr
 
 async function removeAndVerify(ctx: Ctx, entry: WaveEntry, path: string, tip: string): Promise<WaveOutcome | null> {
   let failed: unknown = null;
-  const admin = readAdminDirs(ctx.repo.commonDir).get(path);
+  const admin = findAdminDir(ctx.repo.commonDir, path);
   try {
     if (!admin) throw new Error(`git has no admin dir for ${path}`);
     await removeLinkedWorktree(ctx, { path, admin });
   } catch (error) {
     failed = error;
   }
-  if (readAdminDirs(ctx.repo.commonDir).has(path)) return blocked("worktree_remove_failed", stderrOf(failed ?? new Error("git still lists the worktree")));
+  if (findAdminDir(ctx.repo.commonDir, path) !== undefined)
+    return blocked("worktree_remove_failed", stderrOf(failed ?? new Error("git still lists the worktree")));
   const left = lstatSync(path, { throwIfNoEntry: false }) ? listFiles(path) : null;
   await recordStep(ctx, entry, left ? "incomplete" : "removed", tip, path);
   if (!left) return null;
