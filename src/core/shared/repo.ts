@@ -43,6 +43,8 @@ export function takeListing(repo: RepoContext): WorktreeEntry[] | undefined {
 export interface RepoLocation {
   commonDir: string;
   bare: boolean;
+  /** The path is in the main worktree (or the bare repository itself): its git dir is the common dir. */
+  inPrimary: boolean;
 }
 
 export async function locateRepo(repoPath: string): Promise<RepoLocation> {
@@ -54,7 +56,8 @@ export async function locateRepo(repoPath: string): Promise<RepoLocation> {
     if (error instanceof GitError) throw usageError("not_a_repository", `${repoPath} is not inside a git repository`);
     throw error;
   }
-  return { commonDir: realpathSync(dirs.commonDir), bare: dirs.bare };
+  const commonDir = realpathSync(dirs.commonDir);
+  return { commonDir, bare: dirs.bare, inPrimary: realpathSync(dirs.gitDir) === commonDir };
 }
 
 /**
@@ -83,12 +86,16 @@ export async function resolveRepo(registry: Registry, repoPath: string, located?
   const commonDir = dirs.commonDir;
   const stamp = repoStamp(repoPath, { commonDir });
   const listingLock = located ? heldMutationLock(commonDir) : undefined;
+  // the remotes are read in the primary; from inside it (its git dir is the common dir: the same
+  // config files, the same includeIf answers) that read need not wait for the listing to name it
+  const early = dirs.inPrimary ? readRemoteConfig(repoPath) : null;
+  early?.catch(() => undefined); // awaited below; a failed listing must not leave it unhandled
   const entries = await (listing ?? readWorktrees(repoPath));
   const listingEpoch = mutationEpoch();
   const main = entries[0];
   const bare = main?.bare ?? dirs.bare;
   const primary = main?.path ?? (bare ? commonDir : dirname(commonDir));
-  const remotes = await readRemoteConfig(primary); // one process for the names and origin's url
+  const remotes = await (early ?? readRemoteConfig(primary)); // one process for the names and origin's url
   const url = remotes.urls.get("origin") ?? null;
   const remote = url ? canonicalRemote(url) : null;
   const identity = remote ?? localIdentity(commonDir);
