@@ -111,26 +111,26 @@ export class Orchard {
     const { add } = await import("./admission/index.js");
     const { repo, ...rest } = options;
     // a dry run takes no lock; any other add decides under it, on the listing read under it
-    if (rest.dryRun === true) return add(await this.context(repo), parseInput(AddInput, rest) as AddOptions);
-    return this.lockedContext(repo, async (ctx) => add(ctx, parseInput(AddInput, rest) as AddOptions));
+    if (rest.dryRun === true) return add(await this.context(repo), parseInput(AddInput(), rest) as AddOptions);
+    return this.lockedContext(repo, async (ctx) => add(ctx, parseInput(AddInput(), rest) as AddOptions));
   }
 
   async release(options: ReleaseOptions & RepoOption): Promise<LeaseResult> {
     const { release } = await import("./lifecycle/index.js");
     const { repo, ...rest } = options;
-    return release(await this.context(repo), parseInput(ReleaseInput, rest) as ReleaseOptions);
+    return release(await this.context(repo), parseInput(ReleaseInput(), rest) as ReleaseOptions);
   }
 
   async heartbeat(options: HeartbeatOptions & RepoOption): Promise<LeaseResult> {
     const { heartbeat } = await import("./lifecycle/index.js");
     const { repo, ...rest } = options;
-    return heartbeat(await this.context(repo), parseInput(HeartbeatInput, rest) as HeartbeatOptions);
+    return heartbeat(await this.context(repo), parseInput(HeartbeatInput(), rest) as HeartbeatOptions);
   }
 
   async status(options: { target: string } & RepoOption): Promise<StatusResult & RegistryUnreachable> {
     const { status } = await import("./inspect/index.js");
     const { repo, ...rest } = options;
-    return this.noteUnreachable(await status(await this.context(repo), parseInput(StatusInput, rest)));
+    return this.noteUnreachable(await status(await this.context(repo), parseInput(StatusInput(), rest)));
   }
 
   /** Marks a result answered from this host's git facts alone (the registry out of reach). */
@@ -140,7 +140,7 @@ export class Orchard {
 
   async list(options: { full?: boolean; allRepos?: boolean } & RepoOption = {}): Promise<ListResult & RegistryUnreachable> {
     const { repo, ...rest } = options;
-    const parsed = parseInput(ListInput, rest);
+    const parsed = parseInput(ListInput(), rest);
     // git resolves the repo while the capability loads (its compile runs while git does)
     const [{ listRepo }, ctx] = await Promise.all([import("./inspect/index.js"), this.context(repo)]);
     const main = await listRepo(ctx, parsed);
@@ -164,61 +164,61 @@ export class Orchard {
   async reapOrphans(options: ReapOptions & RepoOption = {}): Promise<ReapResult & RegistryUnreachable> {
     const { reapOrphans } = await import("./reap/index.js");
     const { repo, ...rest } = options;
-    const parsed = parseInput(ReapOrphansInput, rest) as ReapOptions;
+    const parsed = parseInput(ReapOrphansInput(), rest) as ReapOptions;
     return this.noteUnreachable(await reapOrphans(await this.context(repo), this.unreachable === null ? parsed : { ...parsed, dryRun: true }));
   }
 
   async salvageList(options: RepoOption = {}): Promise<SalvageListResult> {
     const { salvageList } = await import("./salvage/index.js");
     const { repo, ...rest } = options;
-    parseInput(SalvageListInput, rest);
+    parseInput(SalvageListInput(), rest);
     return salvageList(await this.context(repo));
   }
 
   async salvageRestore(options: RestoreOptions & RepoOption): Promise<RestoreResult> {
     const { salvageRestore } = await import("./salvage/index.js");
     const { repo, ...rest } = options;
-    return salvageRestore(await this.context(repo), parseInput(SalvageRestoreInput, rest) as RestoreOptions);
+    return salvageRestore(await this.context(repo), parseInput(SalvageRestoreInput(), rest) as RestoreOptions);
   }
 
   async cleanupWave(options: WaveOptions & RepoOption): Promise<WaveResult> {
     const { cleanupWave } = await import("./wave/index.js");
     const { repo, ...rest } = options;
-    return cleanupWave(await this.context(repo), parseInput(CleanupWaveInput, rest) as WaveOptions);
+    return cleanupWave(await this.context(repo), parseInput(CleanupWaveInput(), rest) as WaveOptions);
   }
 
   async adopt(options: AdoptOptions & RepoOption): Promise<AdoptResult> {
     const { adopt } = await import("./admission/index.js");
     const { repo, ...rest } = options;
-    return adopt(await this.context(repo), parseInput(AdoptInput, rest) as AdoptOptions);
+    return adopt(await this.context(repo), parseInput(AdoptInput(), rest) as AdoptOptions);
   }
 
   /** Recycles a terminal worktree for new work (SPEC §3.4); resolves like `add`, action `recycled`. */
   async recycle(options: RecycleOptions & RepoOption): Promise<AddResult> {
     const { recycle } = await import("./recycle/index.js");
     const { repo, ...rest } = options;
-    return recycle(await this.context(repo), parseInput(RecycleInput, rest) as RecycleOptions);
+    return recycle(await this.context(repo), parseInput(RecycleInput(), rest) as RecycleOptions);
   }
 
   /** The events of a handle (following recycles) or of a task, oldest first (SPEC §3.5). */
   async lineage(options: { target: string } & RepoOption): Promise<LineageResult> {
     const { lineage } = await import("./recycle/index.js");
     const { repo, ...rest } = options;
-    return lineage(await this.context(repo), parseInput(LineageInput, rest));
+    return lineage(await this.context(repo), parseInput(LineageInput(), rest));
   }
 
   /** Trusts the repository's config as it is now: its commands may run (SPEC §6). */
   async trust(options: RepoOption = {}): Promise<TrustResult> {
     const { trust } = await import("./bootstrap/index.js");
     const { repo, ...rest } = options;
-    parseInput(TrustInput, rest);
+    parseInput(TrustInput(), rest);
     return trust(await this.context(repo));
   }
 
   /** One truthful report: a disposition per worktree, groups, backlog, disk (SPEC §3.6). */
   async hygiene(options: HygieneOptions & RepoOption = {}): Promise<HygieneReport> {
     const { repo, ...rest } = options;
-    const parsed = parseInput(HygieneInput, rest);
+    const parsed = parseInput(HygieneInput(), rest);
     const source = this.resolving(repo); // git resolves the repo while the capability loads
     const { runHygiene } = await import("./cleanup/index.js");
     return runHygiene(source, repo, parsed);
@@ -242,35 +242,35 @@ export class Orchard {
   async hygieneFleet(options: HygieneOptions & RepoOption = {}): Promise<FleetHygieneReport> {
     const { runHygieneFleet } = await import("./cleanup/index.js");
     const { repo, ...rest } = options;
-    return runHygieneFleet(this, repo, parseInput(HygieneInput, rest));
+    return runHygieneFleet(this, repo, parseInput(HygieneInput(), rest));
   }
 
   /** Computes and stores a cleanup plan (SPEC §3.7). */
   async cleanupPlan(options: CleanupPlanOptions & RepoOption = {}): Promise<PlanResult> {
     const { runCleanupPlan } = await import("./cleanup/index.js");
     const { repo, ...rest } = options;
-    return runCleanupPlan(this, repo, parseInput(CleanupPlanInput, rest));
+    return runCleanupPlan(this, repo, parseInput(CleanupPlanInput(), rest));
   }
 
   /** Applies a stored plan: each item re-checked at the moment of use. */
   async cleanupApply(options: CleanupApplyOptions & RepoOption & { onProgress?: ProgressListener | undefined }): Promise<ApplyResult> {
     const { runCleanupApply } = await import("./cleanup/index.js");
     const { repo, onProgress, ...rest } = options;
-    return runCleanupApply(this, repo, parseInput(CleanupApplyInput, rest), onProgress);
+    return runCleanupApply(this, repo, parseInput(CleanupApplyInput(), rest), onProgress);
   }
 
   /** Finishes a plan, re-checking items a crash left `applying`. */
   async cleanupResume(options: { planId: string; onProgress?: ProgressListener | undefined } & RepoOption): Promise<ApplyResult> {
     const { runCleanupApply } = await import("./cleanup/index.js");
     const { repo, onProgress, ...rest } = options;
-    return runCleanupApply(this, repo, parseInput(CleanupResumeInput, rest), onProgress);
+    return runCleanupApply(this, repo, parseInput(CleanupResumeInput(), rest), onProgress);
   }
 
   /** Plan and apply until a fixed point. */
   async cleanupRun(options: CleanupPlanOptions & RepoOption & { onProgress?: ProgressListener | undefined } = {}): Promise<RunResult> {
     const { runCleanupRun } = await import("./cleanup/index.js");
     const { repo, onProgress, ...rest } = options;
-    return runCleanupRun(this, repo, parseInput(CleanupRunInput, rest), onProgress);
+    return runCleanupRun(this, repo, parseInput(CleanupRunInput(), rest), onProgress);
   }
 
   /** Claude Code's WorktreeCreate hook: `input` is the hook's stdin; the lease goes to `hostPid` (default: found up the parent chain). */

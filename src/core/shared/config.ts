@@ -7,72 +7,81 @@ import * as z from "zod";
 import { parseDuration } from "./duration.js";
 import { usageError } from "./errors.js";
 
-const duration = z.string().refine((text) => {
-  try {
-    parseDuration(text);
-    return true;
-  } catch {
-    return false;
-  }
-}, "a duration like 30s, 5m, 2h");
+/** The schema of `.orchard.json`, built on first use (a repository without the file never builds it). */
+function buildConfigSchema() {
+  const duration = z.string().refine((text) => {
+    try {
+      parseDuration(text);
+      return true;
+    } catch {
+      return false;
+    }
+  }, "a duration like 30s, 5m, 2h");
 
-const printable = (text: string): boolean => !/[\p{Cc}\p{Cs}]/u.test(text);
-const relativePath = z
-  .string()
-  .min(1)
-  .refine((p) => printable(p) && !p.startsWith("/") && !p.split(/[\\/]/).includes(".."), "a path inside the repository");
-// A gitignore-style pattern (`.env`, `/config/*.local`, `**/node_modules`) that cannot name anything outside the repository.
-const pattern = z
-  .string()
-  .min(1)
-  .refine((p) => printable(p) && !p.split(/[\\/]/).includes(".."), "a gitignore-style pattern inside the repository");
+  const printable = (text: string): boolean => !/[\p{Cc}\p{Cs}]/u.test(text);
+  const relativePath = z
+    .string()
+    .min(1)
+    .refine((p) => printable(p) && !p.startsWith("/") && !p.split(/[\\/]/).includes(".."), "a path inside the repository");
+  // A gitignore-style pattern (`.env`, `/config/*.local`, `**/node_modules`) that cannot name anything outside the repository.
+  const pattern = z
+    .string()
+    .min(1)
+    .refine((p) => printable(p) && !p.split(/[\\/]/).includes(".."), "a gitignore-style pattern inside the repository");
 
-export const ConfigSchema = z
-  .object({
-    defaultBranch: z.string().min(1).optional(),
-    bootstrap: z
-      .object({
-        copy: z.array(pattern).optional(),
-        run: z.array(z.string().min(1)).optional(),
-        inputs: z.array(relativePath).optional(),
-        preserve: z.array(pattern).optional(),
-        timeout: duration.optional(),
-      })
-      .strict()
-      .optional(),
-    context: z
-      .object({ files: z.record(relativePath, relativePath).optional() })
-      .strict()
-      .optional(),
-    runtime: z
-      .object({ probe: z.array(z.string().min(1)).optional() })
-      .strict()
-      .optional(),
-    lease: z.object({ ttl: duration.optional() }).strict().optional(),
-    reap: z.object({ guard: duration.optional() }).strict().optional(),
-    disposable: z.array(pattern).optional(),
-    idleAfter: duration.optional(),
-    wave: z
-      .object({
-        branchPattern: z
-          .string()
-          .refine((p) => {
-            try {
-              new RegExp(p);
-              return true;
-            } catch {
-              return false;
-            }
-          }, "a valid regular expression")
-          .optional(),
-        allowDeletions: z.boolean().optional(),
-      })
-      .strict()
-      .optional(),
-  })
-  .strict();
+  const schema = z
+    .object({
+      defaultBranch: z.string().min(1).optional(),
+      bootstrap: z
+        .object({
+          copy: z.array(pattern).optional(),
+          run: z.array(z.string().min(1)).optional(),
+          inputs: z.array(relativePath).optional(),
+          preserve: z.array(pattern).optional(),
+          timeout: duration.optional(),
+        })
+        .strict()
+        .optional(),
+      context: z
+        .object({ files: z.record(relativePath, relativePath).optional() })
+        .strict()
+        .optional(),
+      runtime: z
+        .object({ probe: z.array(z.string().min(1)).optional() })
+        .strict()
+        .optional(),
+      lease: z.object({ ttl: duration.optional() }).strict().optional(),
+      reap: z.object({ guard: duration.optional() }).strict().optional(),
+      disposable: z.array(pattern).optional(),
+      idleAfter: duration.optional(),
+      wave: z
+        .object({
+          branchPattern: z
+            .string()
+            .refine((p) => {
+              try {
+                new RegExp(p);
+                return true;
+              } catch {
+                return false;
+              }
+            }, "a valid regular expression")
+            .optional(),
+          allowDeletions: z.boolean().optional(),
+        })
+        .strict()
+        .optional(),
+    })
+    .strict();
+  return schema;
+}
 
-export type OrchardConfig = z.infer<typeof ConfigSchema>;
+let built: ReturnType<typeof buildConfigSchema> | undefined;
+export function configSchema(): ReturnType<typeof buildConfigSchema> {
+  return (built ??= buildConfigSchema());
+}
+
+export type OrchardConfig = z.infer<ReturnType<typeof buildConfigSchema>>;
 
 export interface LoadedConfig {
   config: OrchardConfig;
@@ -106,7 +115,7 @@ export function loadConfig(primary: string): LoadedConfig {
     const at = /position (\d+)/.exec((error as Error).message)?.[1];
     throw usageError("invalid_config", `${source} is not valid JSON${at ? ` (at byte ${at})` : ""}`);
   }
-  const parsed = ConfigSchema.safeParse(json);
+  const parsed = configSchema().safeParse(json);
   if (!parsed.success) throw usageError("invalid_config", `${source}: ${parsed.error.issues.map(describeIssue).join("; ")}`);
   const hash = createHash("sha256").update(bytes).digest("hex");
   return { config: parsed.data, source, hash, copy: [...(parsed.data.bootstrap?.copy ?? []), ...include] };

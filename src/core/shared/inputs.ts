@@ -4,133 +4,194 @@
 import * as z from "zod";
 import { usageError } from "./errors.js";
 
-const text = z.string();
-const pid = z.union([z.number().int(), z.string().regex(/^\d+$/, "digits")]);
-const target = text.describe("the worktree: a handle (app@feat-a), a worktree path, or the branch of a managed worktree");
-const owner = text.describe("the agent/session taking or holding the lease (default: ORCHARD_OWNER)");
-const ownerPid = pid.describe("the owner's process id: the lease dies with that process");
-const ttl = text.describe("lease time to live, e.g. 30m, 2h (default 2h, config lease.ttl)");
-const task = text.describe("the task: an id or a forge reference/URL (default: ORCHARD_TASK)");
-const allRepos = z.boolean().describe("every repo the workspace knows, not just this one");
+/**
+ * A schema built on first use, then kept: a process builds only the schemas it parses with (each
+ * command one; the MCP server all of them, once). Building every schema at start cost each command
+ * ~8 ms of CPU.
+ */
+function lazy<S>(build: () => S): () => S {
+  let built: S | undefined;
+  return () => (built ??= build());
+}
 
-export const AddInput = z
-  .object({
-    branch: text.describe("the branch (a literal branch name)"),
-    base: text.optional().describe("start point for a new branch (default: the default branch)"),
-    task: task.optional(),
-    owner: owner.optional(),
-    pid: ownerPid.optional(),
-    ttl: ttl.optional(),
-    policy: z
-      .enum(["isolated", "reuse-compatible", "recycle-terminal", "exclusive-task"])
-      .optional()
-      .describe(
-        "what to do with existing worktrees of the same task or patch (default isolated): isolated = always create a new worktree (a reusable one is recorded as a preventable duplicate); reuse-compatible = take over the first eligible active candidate; recycle-terminal = recycle a released worktree that passes the recycle proof; exclusive-task = refuse (task_held_elsewhere) while another owner's live lease holds the same task, else as reuse-compatible",
-      ),
-    resume: z.boolean().optional().describe("adopt a dirty worktree of the same task"),
-    bootstrap: z.boolean().optional().describe("false skips bootstrap (--no-bootstrap)"),
-    dryRun: z.boolean().optional().describe("decide and report, change nothing"),
-  })
-  .strict();
+/** The fields several schemas share. */
+const parts = lazy(() => {
+  const text = z.string();
+  const pid = z.union([z.number().int(), z.string().regex(/^\d+$/, "digits")]);
+  return {
+    text,
+    pid,
+    target: text.describe("the worktree: a handle (app@feat-a), a worktree path, or the branch of a managed worktree"),
+    owner: text.describe("the agent/session taking or holding the lease (default: ORCHARD_OWNER)"),
+    ownerPid: pid.describe("the owner's process id: the lease dies with that process"),
+    ttl: text.describe("lease time to live, e.g. 30m, 2h (default 2h, config lease.ttl)"),
+    task: text.describe("the task: an id or a forge reference/URL (default: ORCHARD_TASK)"),
+    allRepos: z.boolean().describe("every repo the workspace knows, not just this one"),
+    include: z.union([text, z.array(text)]).describe("dispositions to plan: reclaimable,reapable,missing,husk,needs_salvage"),
+  };
+});
 
-export const ReleaseInput = z
-  .object({
-    target,
-    outcome: z.enum(["done", "abandoned", "failed"]).optional().describe("how the work ended (default done)"),
-    owner: owner.optional(),
-  })
-  .strict();
+export const AddInput = lazy(() => {
+  const { text, owner, ownerPid, ttl, task } = parts();
+  return z
+    .object({
+      branch: text.describe("the branch (a literal branch name)"),
+      base: text.optional().describe("start point for a new branch (default: the default branch)"),
+      task: task.optional(),
+      owner: owner.optional(),
+      pid: ownerPid.optional(),
+      ttl: ttl.optional(),
+      policy: z
+        .enum(["isolated", "reuse-compatible", "recycle-terminal", "exclusive-task"])
+        .optional()
+        .describe(
+          "what to do with existing worktrees of the same task or patch (default isolated): isolated = always create a new worktree (a reusable one is recorded as a preventable duplicate); reuse-compatible = take over the first eligible active candidate; recycle-terminal = recycle a released worktree that passes the recycle proof; exclusive-task = refuse (task_held_elsewhere) while another owner's live lease holds the same task, else as reuse-compatible",
+        ),
+      resume: z.boolean().optional().describe("adopt a dirty worktree of the same task"),
+      bootstrap: z.boolean().optional().describe("false skips bootstrap (--no-bootstrap)"),
+      dryRun: z.boolean().optional().describe("decide and report, change nothing"),
+    })
+    .strict();
+});
 
-export const HeartbeatInput = z.object({ target, owner: owner.optional(), ttl: ttl.optional(), pid: ownerPid.optional() }).strict();
+export const ReleaseInput = lazy(() => {
+  const { target, owner } = parts();
+  return z
+    .object({
+      target,
+      outcome: z.enum(["done", "abandoned", "failed"]).optional().describe("how the work ended (default done)"),
+      owner: owner.optional(),
+    })
+    .strict();
+});
 
-export const StatusInput = z.object({ target }).strict();
+export const HeartbeatInput = lazy(() => {
+  const { target, owner, ownerPid, ttl } = parts();
+  return z.object({ target, owner: owner.optional(), ttl: ttl.optional(), pid: ownerPid.optional() }).strict();
+});
 
-export const ListInput = z.object({ allRepos: allRepos.optional(), full: z.boolean().optional().describe("add dirty and merged facts") }).strict();
+export const StatusInput = lazy(() => {
+  const { target } = parts();
+  return z.object({ target }).strict();
+});
 
-export const ReapOrphansInput = z
-  .object({
-    guard: text.optional().describe("skip locks younger than this (default 5m, config reap.guard)"),
-    salvage: z.boolean().optional().describe("salvage dirty worktrees to a ref, then reap them"),
-    merged: z.enum(["ancestor", "equivalent"]).optional().describe("which merge proofs count (default ancestor)"),
-    dryRun: z.boolean().optional().describe("decide and report, change nothing"),
-  })
-  .strict();
+export const ListInput = lazy(() => {
+  const { allRepos } = parts();
+  return z.object({ allRepos: allRepos.optional(), full: z.boolean().optional().describe("add dirty and merged facts") }).strict();
+});
 
-export const SalvageListInput = z.object({}).strict();
+export const ReapOrphansInput = lazy(() => {
+  const { text } = parts();
+  return z
+    .object({
+      guard: text.optional().describe("skip locks younger than this (default 5m, config reap.guard)"),
+      salvage: z.boolean().optional().describe("salvage dirty worktrees to a ref, then reap them"),
+      merged: z.enum(["ancestor", "equivalent"]).optional().describe("which merge proofs count (default ancestor)"),
+      dryRun: z.boolean().optional().describe("decide and report, change nothing"),
+    })
+    .strict();
+});
 
-export const SalvageRestoreInput = z
-  .object({ ref: text.describe("a salvage ref (refs/orchard/salvage/…)"), branch: text.optional().describe("the branch of the new worktree") })
-  .strict();
+export const SalvageListInput = lazy(() => z.object({}).strict());
 
-export const CleanupWaveInput = z
-  .object({
-    manifest: text.describe("path of the wave manifest (JSON)"),
-    into: text.optional().describe("the worktree to merge into (default: the primary)"),
-    continueOnBlock: z.boolean().optional().describe("a blocked entry does not stop the wave"),
-    allowDeletions: z.boolean().optional().describe("merge branches that delete files"),
-    allowLive: z.boolean().optional().describe("remove worktrees a process works in (the executors are known to be done)"),
-    dryRun: z.boolean().optional().describe("judge every entry and return the plan; change nothing"),
-  })
-  .strict();
+export const SalvageRestoreInput = lazy(() => {
+  const { text } = parts();
+  return z
+    .object({ ref: text.describe("a salvage ref (refs/orchard/salvage/…)"), branch: text.optional().describe("the branch of the new worktree") })
+    .strict();
+});
 
-export const AdoptInput = z
-  .object({
-    path: text.describe("the foreign worktree to register as managed"),
-    task: task.optional(),
-    owner: owner.optional().describe("the lease's owner (default: the owner its lock names)"),
-    pid: ownerPid.optional(),
-    ttl: ttl.optional(),
-  })
-  .strict();
+export const CleanupWaveInput = lazy(() => {
+  const { text } = parts();
+  return z
+    .object({
+      manifest: text.describe("path of the wave manifest (JSON)"),
+      into: text.optional().describe("the worktree to merge into (default: the primary)"),
+      continueOnBlock: z.boolean().optional().describe("a blocked entry does not stop the wave"),
+      allowDeletions: z.boolean().optional().describe("merge branches that delete files"),
+      allowLive: z.boolean().optional().describe("remove worktrees a process works in (the executors are known to be done)"),
+      dryRun: z.boolean().optional().describe("judge every entry and return the plan; change nothing"),
+    })
+    .strict();
+});
 
-export const RecycleInput = z
-  .object({
-    target: target.describe("the terminal worktree to recycle: a handle, a path, or its branch"),
-    branch: text.describe("the new branch (a literal branch name)"),
-    base: text.optional().describe("start point of a new branch (default: the default branch)"),
-    task: task.optional(),
-    owner: owner.optional(),
-    pid: ownerPid.optional(),
-    dryRun: z.boolean().optional().describe("prove and report, change nothing"),
-  })
-  .strict();
+export const AdoptInput = lazy(() => {
+  const { text, owner, ownerPid, ttl, task } = parts();
+  return z
+    .object({
+      path: text.describe("the foreign worktree to register as managed"),
+      task: task.optional(),
+      owner: owner.optional().describe("the lease's owner (default: the owner its lock names)"),
+      pid: ownerPid.optional(),
+      ttl: ttl.optional(),
+    })
+    .strict();
+});
 
-export const LineageInput = z.object({ target: text.describe("a handle, a task (any spelling of it), or the path or branch of a managed worktree") }).strict();
+export const RecycleInput = lazy(() => {
+  const { text, target, owner, ownerPid, task } = parts();
+  return z
+    .object({
+      target: target.describe("the terminal worktree to recycle: a handle, a path, or its branch"),
+      branch: text.describe("the new branch (a literal branch name)"),
+      base: text.optional().describe("start point of a new branch (default: the default branch)"),
+      task: task.optional(),
+      owner: owner.optional(),
+      pid: ownerPid.optional(),
+      dryRun: z.boolean().optional().describe("prove and report, change nothing"),
+    })
+    .strict();
+});
 
-export const TrustInput = z.object({}).strict();
+export const LineageInput = lazy(() => {
+  const { text } = parts();
+  return z.object({ target: text.describe("a handle, a task (any spelling of it), or the path or branch of a managed worktree") }).strict();
+});
 
-const include = z.union([text, z.array(text)]).describe("dispositions to plan: reclaimable,reapable,missing,husk,needs_salvage");
+export const TrustInput = lazy(() => z.object({}).strict());
 
-export const HygieneInput = z
-  .object({
-    allRepos: allRepos.optional(),
-    disk: z.boolean().optional().describe("measure bytes per worktree"),
-    diskBudget: text.optional().describe("stop measuring after this long, e.g. 2m (default 5m)"),
-    html: text.optional().describe("also write a self-contained HTML page to this file"),
-  })
-  .strict();
+export const HygieneInput = lazy(() => {
+  const { text, allRepos } = parts();
+  return z
+    .object({
+      allRepos: allRepos.optional(),
+      disk: z.boolean().optional().describe("measure bytes per worktree"),
+      diskBudget: text.optional().describe("stop measuring after this long, e.g. 2m (default 5m)"),
+      html: text.optional().describe("also write a self-contained HTML page to this file"),
+    })
+    .strict();
+});
 
-export const CleanupPlanInput = z
-  .object({
-    allRepos: allRepos.optional(),
-    include: include.optional(),
-    salvage: z.boolean().optional().describe("plan needs_salvage work: salvage ref first, then remove"),
-    olderThan: text.optional().describe("only worktrees whose last activity is older than this, e.g. 2d"),
-  })
-  .strict();
+export const CleanupPlanInput = lazy(() => {
+  const { text, allRepos, include } = parts();
+  return z
+    .object({
+      allRepos: allRepos.optional(),
+      include: include.optional(),
+      salvage: z.boolean().optional().describe("plan needs_salvage work: salvage ref first, then remove"),
+      olderThan: text.optional().describe("only worktrees whose last activity is older than this, e.g. 2d"),
+    })
+    .strict();
+});
 
-export const CleanupApplyInput = z
-  .object({
-    planId: text.describe("the plan to apply"),
-    limit: z
-      .union([z.number().int().positive(), z.string().regex(/^[1-9]\d*$/, "a positive integer")])
-      .optional()
-      .describe("act on at most this many items"),
-    budget: text.optional().describe("start no new item after this long, e.g. 10m"),
-  })
-  .strict();
+export const CleanupApplyInput = lazy(() => {
+  const { text } = parts();
+  return z
+    .object({
+      planId: text.describe("the plan to apply"),
+      limit: z
+        .union([z.number().int().positive(), z.string().regex(/^[1-9]\d*$/, "a positive integer")])
+        .optional()
+        .describe("act on at most this many items"),
+      budget: text.optional().describe("start no new item after this long, e.g. 10m"),
+    })
+    .strict();
+});
 
-export const CleanupResumeInput = z.object({ planId: text.describe("the plan to resume") }).strict();
+export const CleanupResumeInput = lazy(() => {
+  const { text } = parts();
+  return z.object({ planId: text.describe("the plan to resume") }).strict();
+});
 
 export const CleanupRunInput = CleanupPlanInput;
 
