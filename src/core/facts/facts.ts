@@ -44,11 +44,15 @@ export interface Snapshot {
 
 /** What a caller already read for this snapshot: the process scan (hygiene scans before its status
  * shells start: their git processes are not our children) and the admin dirs; `mergeGraph: false`
- * when no merge proof will be asked (plain `list`): no walk for `unmergedGraph` (null). */
+ * when no merge proof will be asked (plain `list`): no walk for `unmergedGraph` (null). `focus`:
+ * the one worktree the command needs facts of; the history walks and fingerprint inputs then start
+ * from its head alone (its facts are the same: each count starts from its own head) and only its
+ * admin dir is read. */
 export interface SnapshotOptions {
   cwds?: Map<number, string> | null;
   admins?: Map<string, string>;
   mergeGraph?: boolean;
+  focus?: { entry: WorktreeEntry | null; row: WorktreeRow | null };
 }
 
 /**
@@ -63,7 +67,8 @@ export async function readSnapshot(repo: RepoContext, registry: Registry, listin
   rowsRead.catch(() => undefined);
   // our own git children running now are in the scan's `ours`, never "inside"
   const cwds = options.cwds !== undefined ? options.cwds : await readProcessCwds();
-  const admins = options.admins ?? readAdminDirs(repo.commonDir);
+  const focus = options.focus;
+  const admins = options.admins ?? (focus ? focusAdmin(repo.commonDir, focus.entry?.path ?? focus.row?.path ?? null) : readAdminDirs(repo.commonDir));
   const [all, refList] = await listed;
   const entries = all.slice(1).filter((e) => !e.bare);
   const refs = new Map(refList.map((r) => [r.ref, r]));
@@ -72,7 +77,9 @@ export async function readSnapshot(repo: RepoContext, registry: Registry, listin
   const rows = await rowsRead;
   // rows git no longer lists still have a branch tip: walk from it too, or its count would read 0
   const rowHeads = rows.map((r) => refs.get(`refs/heads/${r.branch}`)?.oid);
-  const heads = [...new Set([...entries.map((e) => e.head), ...rowHeads].filter((h): h is string => !!h))];
+  const focusHead = focus && (focus.entry ? focus.entry.head : focus.row ? refs.get(`refs/heads/${focus.row.branch}`)?.oid : null);
+  const tips = focus ? [focusHead] : [...entries.map((e) => e.head), ...rowHeads];
+  const heads = [...new Set(tips.filter((h): h is string => !!h))];
   const remoteRefs = refList.filter((r) => r.ref.startsWith("refs/remotes/")).map((r) => r.ref);
   const localDefault = defaultBranch ? `refs/heads/${defaultBranch.name}` : null;
   const notOwnWork = localDefault && refs.has(localDefault) ? [...remoteRefs, localDefault] : remoteRefs;
@@ -95,6 +102,12 @@ export async function readSnapshot(repo: RepoContext, registry: Registry, listin
     fingerprints,
     now: Date.now(),
   };
+}
+
+/** The admin dir of the one worktree a focused snapshot is about (findAdminDir: not a scan of every one). */
+function focusAdmin(commonDir: string, path: string | null): Map<string, string> {
+  const admin = path === null ? undefined : findAdminDir(commonDir, path);
+  return new Map(admin === undefined || path === null ? [] : [[path, admin]]);
 }
 
 /** Number of commits reachable from `tip` inside a graph of "commits not excluded". */
@@ -259,7 +272,7 @@ export async function readOneFacts(
 ): Promise<{ facts: Facts; snapshot: Snapshot }> {
   const path = target.entry?.path ?? target.row?.path ?? null;
   const started = path === null ? null : early?.path === path ? early : startDirty(repo, path);
-  const snapshot = await readSnapshot(repo, registry, target.listing);
+  const snapshot = await readSnapshot(repo, registry, target.listing, { focus: { entry: target.entry, row: target.row } });
   return { facts: await factsOf(snapshot, target.entry, target.row, { full: true, dirty: started?.dirty ?? null }), snapshot };
 }
 
