@@ -118,13 +118,13 @@ export class Orchard {
   async release(options: ReleaseOptions & RepoOption): Promise<LeaseResult> {
     const { release } = await import("./lifecycle/index.js");
     const { repo, ...rest } = options;
-    return release(await this.context(repo), parseInput(ReleaseInput(), rest) as ReleaseOptions);
+    return this.lockedContext(repo, async (ctx) => release(ctx, parseInput(ReleaseInput(), rest) as ReleaseOptions));
   }
 
   async heartbeat(options: HeartbeatOptions & RepoOption): Promise<LeaseResult> {
     const { heartbeat } = await import("./lifecycle/index.js");
     const { repo, ...rest } = options;
-    return heartbeat(await this.context(repo), parseInput(HeartbeatInput(), rest) as HeartbeatOptions);
+    return this.lockedContext(repo, async (ctx) => heartbeat(ctx, parseInput(HeartbeatInput(), rest) as HeartbeatOptions));
   }
 
   async status(options: { target: string } & RepoOption): Promise<StatusResult & RegistryUnreachable> {

@@ -2,7 +2,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Scenario, git, gitResult, deadPid, liveProcess } from "../helpers/scenario.js";
+import { spawn } from "node:child_process";
+import { hostname } from "node:os";
+import { CLI, Scenario, git, gitResult, deadPid, liveProcess, waitFor } from "../helpers/scenario.js";
+import { hermeticEnv } from "../helpers/env.js";
+import { readStartTime } from "../../src/core/shared/process.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -234,12 +238,39 @@ describe("one snapshot per command", () => {
     }
   });
 
-  it("add checks the branch name without git and lists worktrees once more only under its lock", () => {
+  it("add checks the branch name without git, lists worktrees once (under its lock) and reads the refs once", () => {
     const created = traced(["add", "feat/snap"]);
     expect(calls(created, "check-ref-format")).toBe(0);
-    expect(calls(created, "worktree", "list")).toBe(2); // resolving the repo; again under the mutation lock
+    expect(calls(created, "worktree", "list")).toBe(1); // read under the mutation lock, taken before the repo was resolved
+    expect(calls(created, "for-each-ref")).toBe(1);
+    expect(calls(created, "rev-parse", "--verify")).toBe(1); // the new worktree's HEAD, once
+    expect(calls(created, "symbolic-ref")).toBe(0);
     const adopted = traced(["add", "feat/snap"]);
-    expect(calls(adopted, "worktree", "list")).toBe(2); // the exact handle's facts reuse the locked listing
+    expect(calls(adopted, "worktree", "list")).toBe(1); // the exact handle's facts reuse the locked listing
     expect(s.orchard(["add", "bad..name"]).code).toBe(2);
+    for (const args of [
+      ["heartbeat", "feat/snap"],
+      ["release", "feat/snap"],
+    ])
+      expect(calls(traced(args), "worktree", "list"), args[0]).toBe(1);
+  });
+
+  it("add that finds the lock held lists again once it holds it (the first listing was read without it)", async () => {
+    const lock = join(s.primary, ".git", "orchard-mutation.lock");
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, startTime: await readStartTime(process.pid), host: hostname(), at: new Date().toISOString() }));
+    let stderr = "";
+    const child = spawn(process.execPath, [CLI, "--home", s.home, "--repo", s.primary, "--json", "add", "feat/busy"], {
+      cwd: s.primary,
+      env: hermeticEnv({ ORCHARD_TRACE: "1" }),
+    });
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((done) => child.on("close", done));
+    await waitFor(() => calls(stderr, "worktree", "list") === 1, "add has listed without the lock");
+    rmSync(lock);
+    expect(await exited, stderr).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ action: "created", branch: "feat/busy" });
+    expect(calls(stderr, "worktree", "list")).toBe(2); // again under the lock, before deciding
   });
 });

@@ -9,6 +9,7 @@ import { resolveTarget, requireManaged } from "../shared/target.js";
 import { requireTtl, requireOneOf, requirePid, requireText } from "../shared/validate.js";
 import { NO_LEASE, leaseLockText, leaseView, newLease, writeLock } from "../shared/lease.js";
 import { withMutationLock } from "../shared/mutation-lock.js";
+import { takeLockedListing } from "../shared/repo.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import type { Ctx } from "../shared/context.js";
 import type { Lease } from "../shared/types.js";
@@ -58,8 +59,9 @@ function view(row: WorktreeRow, action: LeaseResult["action"], reasons: Reason[]
 export async function release(ctx: Ctx, options: ReleaseOptions): Promise<LeaseResult> {
   const outcome = requireOneOf(options.outcome, OUTCOMES, "outcome", "done");
   const owner = requireText(options.owner ?? process.env.ORCHARD_OWNER, "owner");
+  const listed = takeLockedListing(ctx.repo); // read under the lock this call still holds (Orchard took it first)
   return withMutationLock(ctx.repo.commonDir, async () => {
-    const target = await resolveTarget(ctx, options.target);
+    const target = await resolveTarget(ctx, options.target, listed);
     const row = requireManaged(target, "release");
     if (row.lifecycle === "terminal") return clearLeftoverLease(ctx, row, target.entry?.locked ? target.entry.lockReason : null);
     const blocked = await otherOwnerLive(row, owner);
@@ -111,8 +113,9 @@ export interface HeartbeatOptions {
 
 export async function heartbeat(ctx: Ctx, options: HeartbeatOptions): Promise<LeaseResult> {
   const owner = requireText(options.owner ?? process.env.ORCHARD_OWNER, "owner");
+  const listed = takeLockedListing(ctx.repo); // read under the lock this call still holds (Orchard took it first)
   return withMutationLock(ctx.repo.commonDir, async () => {
-    const target = await resolveTarget(ctx, options.target);
+    const target = await resolveTarget(ctx, options.target, listed);
     const row = requireManaged(target, "heartbeat");
     const ttlMs = requireTtl(options.ttl, "ttl", row.ttlMs ?? 2 * 60 * 60 * 1000);
     const pid = options.pid === undefined ? row.pid : requirePid(options.pid);

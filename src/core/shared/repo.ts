@@ -22,7 +22,9 @@ export interface RepoContext {
   remotes: string[];
   config: LoadedConfig;
   /** The worktree listing read while resolving the repo: one read-only command may use it once
-   * (takeListing) instead of listing again, unless this process entered the mutation lock since. */
+   * (takeListing) instead of listing again, unless this process entered the mutation lock since.
+   * A mutation lists anew under its lock, unless this listing was read under that same hold of
+   * the lock and taken before the mutation entered it again (takeLockedListing). */
   listing?: WorktreeEntry[] | undefined;
   /** mutationEpoch() when the listing was read: a change made since (a release before a cleanup) voids it. */
   listingEpoch?: number;
