@@ -15,8 +15,8 @@
 //   npm run build && node bench/table.mjs [--n 20|50|200|400] [--runs 5] [--files 2000]
 //     [--reap R (default min(50, N))] [--cli dist/bin/orchard.js] [--compare <cli>] [--json] [--only version,list]
 // --cli measures another build of the CLI (e.g. main's, for a before/after). --compare <cli> also
-// runs that build in the list, list-full and hygiene rows, A B A' in turn, reported as row `id~`
-// against the same baseline: a before/after in one run, on the same fleet and the same load.
+// runs that build in the list, list-full, hygiene, create and adopt rows, A B A' in turn, reported
+// as row `id~` against the same baseline: a before/after in one run, on the same fleet and the same load.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
@@ -204,7 +204,8 @@ makeRepo();
 
 row("version", "`orchard --version` vs `node -e 0`", "node -e 0", "≤ 1.5×", () => [orchard("--version"), timed(process.execPath, ["-e", "0"])]);
 
-if (["list", "hygiene"].some(wanted)) {
+// the fleet is built for the admission rows too: `add` lists every worktree and reads every ref
+if (["list", "hygiene", "create", "adopt"].some(wanted)) {
   say(`building ${N} managed worktrees…`);
   for (let i = 0; i < N; i++) {
     const added = execFileSync(process.execPath, [CLI, "--home", home, "--json", "add", `fleet/w${i}`, "--owner", `agent-${i}`], {
@@ -226,15 +227,28 @@ if (["list", "hygiene"].some(wanted)) {
 }
 
 let creates = 0;
-row("create", "`add`, create, vs `git worktree add`", "git worktree add", "≤ 1.3×", () => [
-  orchard("add", `bench/c${creates++}`, "--owner", "bench"),
-  gitWorktreeAdd(),
-]);
+const alsoCompared = (what) => (COMPARE === null ? null : `${what}, ${COMPARE}`);
+row(
+  "create",
+  "`add`, create, vs `git worktree add`",
+  "git worktree add",
+  "≤ 1.3×",
+  () => [orchard("add", `bench/c${creates++}`, "--owner", "bench"), gitWorktreeAdd(), compared("add", `bench/c${creates++}`, "--owner", "bench")],
+  () => undefined,
+  alsoCompared("`add`, create"),
+  "~",
+);
 if (wanted("adopt")) orchard("add", "bench/adopt", "--owner", "bench");
-row("adopt", "`add`, exact repeat (adopt), vs `git worktree add`", "git worktree add", "≤ 0.8×", () => [
-  orchard("add", "bench/adopt", "--owner", "bench"),
-  gitWorktreeAdd(),
-]);
+row(
+  "adopt",
+  "`add`, exact repeat (adopt), vs `git worktree add`",
+  "git worktree add",
+  "≤ 0.8×",
+  () => [orchard("add", "bench/adopt", "--owner", "bench"), gitWorktreeAdd(), compared("add", "bench/adopt", "--owner", "bench")],
+  () => undefined,
+  alsoCompared("`add`, exact repeat (adopt)"),
+  "~",
+);
 
 row(
   "reap",
