@@ -60,22 +60,36 @@ export class Orchard {
     readonly registry: Registry,
     readonly workspace: Workspace,
     readonly repoPath: string,
+    /** locateRepo of repoPath, begun by open (taken by the first context of that path). */
+    private located: Promise<RepoLocation> | null = null,
   ) {}
 
   static async open(options: OpenOptions = {}): Promise<Orchard> {
+    const repoPath = resolve(options.repo ?? process.cwd());
+    // git's first answer (where the repo keeps its git dirs) is asked for now and arrives while
+    // the registry opens; a failure is the first context's to report, as it was
+    const located = locateRepo(repoPath);
+    located.catch(() => undefined);
     const workspace = openWorkspace(options.home ?? defaultHome(), options.home !== undefined || Boolean(process.env.ORCHARD_HOME));
     const url = registryUrl(options.registry ?? (process.env.ORCHARD_REGISTRY || undefined));
     const hooks = { canonicalTask };
     finishTrash(workspace.home); // what a crashed removal left (trash.ts)
     try {
       const registry = await Registry.open({ home: workspace.home, url, host: HOST }, hooks);
-      return new Orchard(registry, workspace, resolve(options.repo ?? process.cwd()));
+      return new Orchard(registry, workspace, repoPath, located);
     } catch (error) {
       if (!(error instanceof RegistryError && error.code === "registry_unreachable" && options.whenUnreachable === "local")) throw error;
-      const orchard = new Orchard(await Registry.detached(HOST, hooks), workspace, resolve(options.repo ?? process.cwd()));
+      const orchard = new Orchard(await Registry.detached(HOST, hooks), workspace, repoPath, located);
       orchard.unreachable = error.message;
       return orchard;
     }
+  }
+
+  /** The location open began asking git for, when `path` is the one it asked about; once. */
+  private takeLocated(path: string): Promise<RepoLocation> | undefined {
+    const located = path === this.repoPath ? this.located : null;
+    if (located) this.located = null;
+    return located ?? undefined;
   }
 
   /**
@@ -90,7 +104,7 @@ export class Orchard {
     let context: RepoContext;
     if (cached && repoStamp(path, cached) === cached.stamp) context = refreshRepo(cached);
     else {
-      context = await resolveRepo(this.registry, path, located);
+      context = await resolveRepo(this.registry, path, located ?? (await this.takeLocated(path)));
       this.repos.set(path, { ...context, listing: undefined, listingLock: undefined });
     }
     return { registry: this.registry, workspace: this.workspace, repo: context };
@@ -103,7 +117,7 @@ export class Orchard {
   private async lockedContext<T>(repo: string | undefined, fn: (ctx: Ctx) => Promise<T>): Promise<T> {
     const path = resolve(repo ?? this.repoPath);
     const cached = this.repos.get(path);
-    const located = cached && repoStamp(path, cached) === cached.stamp ? undefined : await locateRepo(path);
+    const located = cached && repoStamp(path, cached) === cached.stamp ? undefined : await (this.takeLocated(path) ?? locateRepo(path));
     return withMutationLockIfFree(located?.commonDir ?? (cached as RepoContext).commonDir, async () => fn(await this.context(repo, located)));
   }
 
