@@ -247,6 +247,7 @@ describe("one snapshot per command", () => {
     expect(calls(created, "symbolic-ref")).toBe(0);
     const adopted = traced(["add", "feat/snap"]);
     expect(calls(adopted, "worktree", "list")).toBe(1); // the exact handle's facts reuse the locked listing
+    expect(calls(adopted, "rev-list")).toBe(1); // unpushed commits; no merge proof (the verdict does not look at it)
     expect(s.orchard(["add", "bad..name"]).code).toBe(2);
     for (const args of [
       ["heartbeat", "feat/snap"],

@@ -123,7 +123,8 @@ async function exactHandle(
     repaired.push(note);
   }
   // a repaired checkout changed under the early read: read it anew
-  const { facts } = await readOneFacts(ctx.repo, ctx.registry, { entry, row, listing }, repaired.length > notes.length ? null : early);
+  // the verdict does not look at merged: no merge proof
+  const { facts } = await readOneFacts(ctx.repo, ctx.registry, { entry, row, listing }, repaired.length > notes.length ? null : early, { merged: false });
   const verdict = assessExact(facts, request2exact(request), { strict: false });
   const allNotes = [...repaired, ...verdict.notes];
   if (verdict.reasons.length > 0) return resultFor(request, "refused", { row, head: facts.head, reasons: verdict.reasons, notes: allNotes });

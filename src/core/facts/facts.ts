@@ -198,6 +198,8 @@ export interface FactsOptions {
   dirty?: Promise<NonNullable<Facts["dirty"]>> | null;
   /** Merged facts of every head, batched (listFacts), instead of proving this head alone. */
   merged?: Promise<Map<string, MergedFact | Error> | null>;
+  /** No merge proof (`merged` left unset): the caller judges without it. */
+  withoutMerged?: boolean;
 }
 
 /** Facts of one worktree (a git entry, a registry row, or both). */
@@ -247,7 +249,7 @@ async function addFullFacts(snapshot: Snapshot, facts: Facts, options: FactsOpti
   const { path, head, missing } = facts;
   const admin = snapshot.admins.get(path) ?? null;
   facts.dirty = missing || !admin ? (missing ? MISSING_DIRTY : null) : await (options.dirty ?? readDirty(snapshot.repo, path, admin));
-  facts.merged = head ? (options.merged ? fromBatch(await options.merged, head) : await readMerged(snapshot, head)) : null;
+  if (!options.withoutMerged) facts.merged = head ? (options.merged ? fromBatch(await options.merged, head) : await readMerged(snapshot, head)) : null;
 }
 
 /** A worktree's dirty facts, started now (null when it is not a registered, present worktree); `path` as git lists it. */
@@ -262,18 +264,22 @@ export function startDirty(repo: RepoContext, path: string): { path: string; dir
 /**
  * Full facts of one worktree (status, adoption): its `git status`, the costly part, runs beside
  * the snapshot's processes instead of after them (or was started even earlier by the caller,
- * `early`, and is used when it is about the same path). `listing`: as for readSnapshot.
+ * `early`, and is used when it is about the same path). `listing`: as for readSnapshot. `merged:
+ * false`: no merge proof (admission's verdict does not look at it), so neither its history walk.
  */
 export async function readOneFacts(
   repo: RepoContext,
   registry: Registry,
   target: { entry: WorktreeEntry | null; row: WorktreeRow | null; listing?: WorktreeEntry[] | undefined },
   early?: ReturnType<typeof startDirty>,
+  options: { merged?: boolean } = {},
 ): Promise<{ facts: Facts; snapshot: Snapshot }> {
   const path = target.entry?.path ?? target.row?.path ?? null;
   const started = path === null ? null : early?.path === path ? early : startDirty(repo, path);
-  const snapshot = await readSnapshot(repo, registry, target.listing, { focus: { entry: target.entry, row: target.row } });
-  return { facts: await factsOf(snapshot, target.entry, target.row, { full: true, dirty: started?.dirty ?? null }), snapshot };
+  const merged = options.merged ?? true;
+  const snapshot = await readSnapshot(repo, registry, target.listing, { focus: { entry: target.entry, row: target.row }, mergeGraph: merged });
+  const facts = await factsOf(snapshot, target.entry, target.row, { full: true, dirty: started?.dirty ?? null, withoutMerged: !merged });
+  return { facts, snapshot };
 }
 
 function latest(a: string | null, b: string | null): string | null {
