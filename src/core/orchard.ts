@@ -124,21 +124,24 @@ export class Orchard {
   async add(options: AddOptions & RepoOption): Promise<AddResult> {
     const { add } = await import("./admission/index.js");
     const { repo, ...rest } = options;
+    const input = parseInput(AddInput(), rest) as AddOptions; // bad input: refused before git or the lock is touched
     // a dry run takes no lock; any other add decides under it, on the listing read under it
-    if (rest.dryRun === true) return add(await this.context(repo), parseInput(AddInput(), rest) as AddOptions);
-    return this.lockedContext(repo, async (ctx) => add(ctx, parseInput(AddInput(), rest) as AddOptions));
+    if (input.dryRun === true) return add(await this.context(repo), input);
+    return this.lockedContext(repo, async (ctx) => add(ctx, input));
   }
 
   async release(options: ReleaseOptions & RepoOption): Promise<LeaseResult> {
     const { release } = await import("./lifecycle/index.js");
     const { repo, ...rest } = options;
-    return this.lockedContext(repo, async (ctx) => release(ctx, parseInput(ReleaseInput(), rest) as ReleaseOptions));
+    const input = parseInput(ReleaseInput(), rest) as ReleaseOptions;
+    return this.lockedContext(repo, async (ctx) => release(ctx, input));
   }
 
   async heartbeat(options: HeartbeatOptions & RepoOption): Promise<LeaseResult> {
     const { heartbeat } = await import("./lifecycle/index.js");
     const { repo, ...rest } = options;
-    return this.lockedContext(repo, async (ctx) => heartbeat(ctx, parseInput(HeartbeatInput(), rest) as HeartbeatOptions));
+    const input = parseInput(HeartbeatInput(), rest) as HeartbeatOptions;
+    return this.lockedContext(repo, async (ctx) => heartbeat(ctx, input));
   }
 
   async status(options: { target: string } & RepoOption): Promise<StatusResult & RegistryUnreachable> {
