@@ -31,15 +31,19 @@ export function pidState(pid: number): PidState {
   }
 }
 
-function linuxStartTicks(pid: number): string | null {
+/** The fields of /proc/<pid>/stat after the command name (state first), or null when it cannot be read. */
+function statFields(pid: number | string, root = "/proc"): string[] | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat = readFileSync(`${root}/${pid}/stat`, "utf8");
     // comm may hold spaces and parentheses: fields resume after the last ")"
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return fields[19] ?? null;
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
-    return null; // no such process (or /proc unreadable): the caller treats null as "cannot tell"
+    return null; // no such process (or /proc unreadable)
   }
+}
+
+function linuxStartTicks(pid: number): string | null {
+  return statFields(pid)?.[19] ?? null; // null: the caller treats it as "cannot tell"
 }
 
 let bootTimeCache: number | null | undefined;
@@ -131,12 +135,7 @@ const procRoot = (): string => process.env.ORCHARD_TEST_PROC_ROOT || "/proc";
 /** init (pid 1) and kernel threads (kthreadd, pid 2, and its children) never work inside a worktree. */
 function isSystemProcess(root: string, pid: number): boolean {
   if (pid === 1 || pid === 2) return true;
-  try {
-    const stat = readFileSync(`${root}/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] === "2";
-  } catch {
-    return false;
-  }
+  return statFields(pid, root)?.[1] === "2";
 }
 
 /**
@@ -179,13 +178,7 @@ const pause = (ms: number): void => void Atomics.wait(new Int32Array(new SharedA
  */
 function mayRefuseInPassing(root: string, entry: string): boolean {
   const boot = linuxBootTimeSec();
-  let ticks: string | undefined;
-  try {
-    const stat = readFileSync(`${root}/${entry}/stat`, "utf8");
-    ticks = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
-  } catch {
-    return true; // gone, or going: the next look tells
-  }
+  const ticks = statFields(entry, root)?.[19]; // none: gone or going, the next look tells
   if (boot === null || ticks === undefined || !/^\d+$/.test(ticks)) return true;
   return Date.now() / 1000 - (boot + Number(ticks) / CLOCK_TICKS) < 10;
 }
