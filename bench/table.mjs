@@ -11,6 +11,11 @@
 //   reap      `orchard reap-orphans` of R dead merged ones vs a `git worktree remove -f -f` loop
 //             (reap+: until the detached purge has deleted the trash as well)
 //   mcp-*     one warm MCP server: orchard_add (adopt), orchard_heartbeat, orchard_status per call
+//   floor-*   what no per-call CLI on this machine can go below, against the same baselines: the
+//             statuses `cores` at a time (any report that reads every worktree's status); `node -e 0`
+//             then `git worktree list` (a node CLI that lists the worktrees); `node -e 0` then one
+//             `git status` (adopt: the start and one status); `node -e 0` then `git worktree add`
+//             (create: the start and git's own checkout)
 // The repository has FILES files (default 2,000). Usage:
 //   npm run build && node bench/table.mjs [--n 20|50|200|400] [--runs 5] [--files 2000]
 //     [--reap R (default min(50, N))] [--cli dist/bin/orchard.js] [--compare <cli>] [--json] [--only version,list]
@@ -205,7 +210,7 @@ makeRepo();
 row("version", "`orchard --version` vs `node -e 0`", "node -e 0", "≤ 1.5×", () => [orchard("--version"), timed(process.execPath, ["-e", "0"])]);
 
 // the fleet is built for the admission rows too: `add` lists every worktree and reads every ref
-if (["list", "hygiene", "create", "adopt"].some(wanted)) {
+if (["list", "hygiene", "create", "adopt", "floor-statuses", "floor-list", "floor-adopt"].some(wanted)) {
   say(`building ${N} managed worktrees…`);
   for (let i = 0; i < N; i++) {
     const added = execFileSync(process.execPath, [CLI, "--home", home, "--json", "add", `fleet/w${i}`, "--owner", `agent-${i}`], {
@@ -224,6 +229,24 @@ if (["list", "hygiene", "create", "adopt"].some(wanted)) {
   row("list", `\`list\` (${N}) vs a sequential \`git status -uall\` loop`, "status loop", "≤ 0.1×", vs("list", "--json"), none, also(`\`list\` (${N})`), "~");
   row("list-full", `\`list --full\` (${N}) vs the same loop`, "status loop", "—", vs("list", "--full", "--json"), none, also(`\`list --full\` (${N})`), "~");
   row("hygiene", `\`hygiene\` (${N}) vs the same loop`, "status loop", "≤ 0.6×", vs("hygiene", "--json"), none, also(`\`hygiene\` (${N})`), "~");
+  const statusesInParallel = () =>
+    timed("xargs", ["-0", `-P${cpus().length}`, "-I{}", "git", "-C", "{}", "status", "-uall", "--porcelain"], {
+      input: paths.join("\0"),
+      stdio: ["pipe", "ignore", "pipe"],
+    });
+  row("floor-statuses", `floor: the same ${N} statuses, ${cpus().length} at a time, vs the same loop`, "status loop", "—", () => [
+    statusesInParallel(),
+    statusLoop(paths),
+  ]);
+  const nodeThen = (...args) => timed(process.execPath, ["-e", "0"]) + timed("git", args);
+  row("floor-list", `floor: \`node -e 0\` then \`git worktree list\` (${N}) vs the same loop`, "status loop", "—", () => [
+    nodeThen("worktree", "list", "--porcelain", "-z"),
+    statusLoop(paths),
+  ]);
+  row("floor-adopt", "floor: `node -e 0` then one `git status` vs `git worktree add`", "git worktree add", "—", () => [
+    nodeThen("-C", paths[0], "status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--ignored=matching"),
+    gitWorktreeAdd(),
+  ]);
 }
 
 let creates = 0;
@@ -238,6 +261,10 @@ row(
   alsoCompared("`add`, create"),
   "~",
 );
+row("floor-create", "floor: `node -e 0` then `git worktree add` vs `git worktree add`", "git worktree add", "—", () => [
+  timed(process.execPath, ["-e", "0"]) + gitWorktreeAdd(),
+  gitWorktreeAdd(),
+]);
 if (wanted("adopt")) orchard("add", "bench/adopt", "--owner", "bench");
 row(
   "adopt",

@@ -79,6 +79,6 @@ describe("the git runner", () => {
       timeoutMs: PROCESS_TIMEOUT_MS,
     });
     expect(r.exitCode).toBe(0);
-    expect(readFileSync(log, "utf8")).toMatch(/^\[orchard trace\] git \["--version"\] cwd=.* -> 0 \d+ms$/m);
+    expect(readFileSync(log, "utf8")).toMatch(/^\[orchard trace\] git \["--version"\] cwd=.* -> 0 \d+ms from \+\d+ms$/m);
   });
 });

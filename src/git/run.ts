@@ -37,7 +37,9 @@ export function ownChildren(): ReadonlySet<number> {
 function trace(result: ProcessResult, program: string): void {
   if (process.env.ORCHARD_TRACE !== "1") return;
   const status = result.timedOut ? "timeout" : String(result.exitCode ?? result.signal);
-  process.stderr.write(`[orchard trace] ${program} ${JSON.stringify(result.args)} cwd=${result.cwd} -> ${status} ${result.durationMs}ms\n`);
+  // "from +N ms": when it started, counted from this process's own start (the critical path of a call)
+  const from = Math.round(performance.now() - result.durationMs);
+  process.stderr.write(`[orchard trace] ${program} ${JSON.stringify(result.args)} cwd=${result.cwd} -> ${status} ${result.durationMs}ms from +${from}ms\n`);
 }
 
 /** Spawns `program args` in its own process group and collects its output. Never throws on exit codes. */

@@ -1,6 +1,5 @@
 // Git commands that change a repository. Callers hold the per-repo mutation lock and re-check
 // their preconditions first; these functions only run the command.
-import { availableParallelism } from "node:os";
 import { git } from "./run.js";
 
 const WRITE = { read: false } as const;
@@ -19,17 +18,14 @@ export async function addWorktree(options: {
   // --no-track: never write upstream config (a config.lock race, and not ours to decide)
   if (options.newBranch !== undefined) args.push("--no-track", "-b", options.newBranch);
   args.push("--end-of-options", options.path, options.start);
-  await git(args, { cwd: options.cwd, ...WRITE, env: configEnv({ ...parallelCheckout(), ...options.config }), timeoutMs: 300_000 });
+  await git(args, { cwd: options.cwd, ...WRITE, env: configEnv({ ...options.config }), timeoutMs: 300_000 });
 }
 
-/** Parallel checkout for `worktree add` (git ≥ 2.32; older gits ignore the key): up to 4 workers,
- * one per core. On a 2-core machine and a 2,000-file repository it took the median wall time of
- * `git worktree add` to 0.85–0.89× of the default, for ~1.2× its CPU. It overrides a
- * checkout.workers of the user's config. */
-function parallelCheckout(): Record<string, string> {
-  const workers = Math.min(availableParallelism(), 4);
-  return workers < 2 ? {} : { "checkout.workers": String(workers) };
-}
+/* The checkout runs with the repository's own settings: a `checkout.workers` the user set applies,
+ * and Orchard sets none. Parallel checkout (`-c checkout.workers=2`, 2,000 files, 2 cores) took
+ * 0.85–0.89× of the default's wall time on one machine and 1.6× (2.5× the CPU) on another whose two
+ * cores share one physical core (bench/RESULTS.md): no setting wins everywhere, and git's default
+ * is never slower than `git worktree add` itself. */
 
 /** Config entries through GIT_CONFIG_COUNT (after any the caller's environment already has), so
  * the argv stays git's plain command. */

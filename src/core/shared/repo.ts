@@ -101,7 +101,12 @@ export async function resolveRepo(registry: Registry, repoPath: string, located?
   const url = remotes.urls.get("origin") ?? null;
   const remote = url ? canonicalRemote(url) : null;
   const identity = remote ?? localIdentity(commonDir);
-  const name = await registry.write(async () => await recordName(registry, identity, { canonicalRemote: remote, primaryPath: primary }, commonDir));
+  // the name is recorded once; later calls only read it back (no write transaction for a repo already known as it is)
+  const known = await registry.repos.load(identity);
+  const name =
+    known && known.primaryPath === primary && known.commonDir === commonDir
+      ? known.name
+      : await registry.write(async () => await recordName(registry, identity, { canonicalRemote: remote, primaryPath: primary }, commonDir));
   const config = loadConfig(bare ? commonDir : primary);
   return { identity, name, primary, commonDir, bare, remotes: remotes.names, config, listing: entries, listingEpoch, listingLock, stamp };
 }
