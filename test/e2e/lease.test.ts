@@ -132,6 +132,24 @@ describe("registry failures are clear errors (exit 1) and never a reset", () => 
     expect(readFileSync(db, "utf8")).toContain("someone's data");
   });
 
+  it("a corrupt page of the live state, found at open before anything is decided", () => {
+    s.orchard(["add", "feat/a", "--owner", "a1"]);
+    const db = join(s.home, "orchard.db");
+    const reader = new Database(db);
+    reader.pragma("wal_checkpoint(TRUNCATE)");
+    const pageSize = reader.pragma("page_size", { simple: true }) as number;
+    // an index `list` does not read: only the check at open can find its page broken
+    const root = reader.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'worktrees_task'").pluck().get() as number;
+    reader.close();
+    const bytes = readFileSync(db);
+    bytes[(root - 1) * pageSize] = 0x00; // the b-tree page's type byte: no valid page has 0
+    writeFileSync(db, bytes);
+    const r = s.orchard(["list"]);
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe("registry_corrupt");
+    expect(readFileSync(db).equals(bytes)).toBe(true);
+  });
+
   it("a database locked past the busy timeout", async () => {
     s.orchard(["list"]); // creates the registry
     const holder = spawn(
