@@ -1,7 +1,7 @@
 // Queries a command is sure to ask first, started before it asks: while node loads the modules
 // that will ask them. Read-only queries only; each result is taken once, by the git() call with
 // the same argv and cwd (run.ts), and the command's first snapshot drops whatever was not taken.
-import { startEarly } from "./run.js";
+import { startEarlyBatch } from "./run.js";
 import { REF_FORMAT } from "./parse/refs.js";
 import type { ProcessResult } from "./result.js";
 
@@ -19,10 +19,9 @@ let started: { path: string; list: Promise<ProcessResult>; dirs: Promise<Process
  * config (resolving the repo) and the refs (the snapshot).
  */
 export function startRepoQueries(path: string, primary: boolean): void {
-  started = { path, list: startEarly(WORKTREE_LIST_ARGS, path), dirs: startEarly(GIT_DIRS_ARGS, path) };
-  if (!primary) return;
-  void startEarly(REMOTE_CONFIG_ARGS, path).catch(() => undefined);
-  void startEarly(refsArgs(SNAPSHOT_REFS), path).catch(() => undefined);
+  const queries = primary ? [WORKTREE_LIST_ARGS, GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, refsArgs(SNAPSHOT_REFS)] : [WORKTREE_LIST_ARGS, GIT_DIRS_ARGS];
+  const [list, dirs] = startEarlyBatch(queries, path); // one process forked from here, not four (run.ts)
+  started = { path, list: list!, dirs: dirs! };
 }
 
 /** The two queries started for `path`, to look at without taking them (read.ts peekEarlyListing). */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { dropEarly, git, runProcess, startEarly } from "./run.js";
+import { dropEarly, git, runProcess, startEarly, startEarlyBatch } from "./run.js";
 import { hardenedEnv } from "./env.js";
 import { GitError } from "./errors.js";
 import { waitFor } from "../../test/helpers/scenario.js";
@@ -80,5 +81,71 @@ describe("the git runner", () => {
     });
     expect(r.exitCode).toBe(0);
     expect(readFileSync(log, "utf8")).toMatch(/^\[orchard trace\] git \["--version"\] cwd=.* -> 0 \d+ms from \+\d+ms$/m);
+  });
+});
+
+describe("early queries through one shell", () => {
+  const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+  const withPath = async <T>(path: string, fn: () => Promise<T>): Promise<T> => {
+    const saved = process.env.PATH;
+    process.env.PATH = path;
+    try {
+      return await fn();
+    } finally {
+      process.env.PATH = saved;
+    }
+  };
+
+  it("answers each query as its own process would, and git() takes those answers", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "orchard-batch-"));
+    await git(["init", "-q", "-b", "main", dir], { cwd: dir, read: false });
+    const queries = [
+      ["rev-parse", "--git-dir"],
+      ["config", "--get", "no.such"],
+      ["worktree", "list", "--porcelain", "-z"],
+      ["log", "--no-such-option"],
+    ];
+    const batch = startEarlyBatch(queries, dir);
+    const env = hardenedEnv({ read: true });
+    for (const [i, args] of queries.entries()) {
+      const alone = await runProcess("git", args, { cwd: dir, env, timeoutMs: PROCESS_TIMEOUT_MS });
+      const early = await batch[i]!;
+      expect({ exitCode: early.exitCode, stdout: early.stdout, stderr: early.stderr, timedOut: early.timedOut }).toEqual({
+        exitCode: alone.exitCode,
+        stdout: alone.stdout,
+        stderr: alone.stderr,
+        timedOut: false,
+      });
+    }
+    expect((await batch[1]!).exitCode).toBe(1); // failures are answers too, with what git said
+    expect((await batch[3]!).exitCode).toBeGreaterThan(1);
+    expect((await batch[3]!).stderr).toMatch(/^fatal: /);
+    expect(await git(queries[0]!, { cwd: dir })).toBe(await batch[0]!);
+    expect(await git(queries[2]!, { cwd: dir })).toBe(await batch[2]!);
+  });
+
+  it("passes each argument as one word, and answers only once that process has exited", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "orchard-batch-"));
+    // a git that names its pid, prints its arguments, closes its output, and lingers before it exits
+    writeFileSync(join(dir, "git"), `#!/bin/sh\necho $$ > "${dir}/pid-$1"\nprintf '%s\\0' "$@"\nexec >&- 2>&-\nsleep 0.3\nexit 3\n`);
+    chmodSync(join(dir, "git"), 0o755);
+    const tricky = ["a", 'it\'s $HOME; `x` \\ "q" *', "two\nlines", "--", ""];
+    const results = await withPath(`${dir}:${process.env.PATH}`, async () => Promise.all(startEarlyBatch([tricky, ["b"]], dir)));
+    expect(results.map((r) => r.exitCode)).toEqual([3, 3]);
+    expect(results[0]!.stdout).toBe(tricky.map((a) => `${a}\0`).join(""));
+    for (const name of ["pid-a", "pid-b"]) {
+      const pid = Number(readFileSync(join(dir, name), "utf8"));
+      expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
+    }
+    dropEarly();
+  });
+
+  it("starts each query on its own where no shell can start", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "orchard-batch-"));
+    symlinkSync(realGit, join(dir, "git")); // the only program on PATH: no sh
+    const [version] = await withPath(dir, async () => Promise.all(startEarlyBatch([["--version"]], dir)));
+    expect(version!.exitCode).toBe(0);
+    expect(version!.stdout).toMatch(/^git version /);
+    dropEarly();
   });
 });
