@@ -1,11 +1,13 @@
 // `release` and `heartbeat` (SPEC §3.2), and the registry's refusal to hide its own failures (§5).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readFileSync, existsSync, writeFileSync, mkdirSync } from "node:fs";
-import { spawn } from "node:child_process";
+import { readFileSync, existsSync, writeFileSync, mkdirSync, mkdtempSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { hostname } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import Database from "better-sqlite3";
-import { Scenario, git, liveProcess, waitFor } from "../helpers/scenario.js";
+import { CLI, Scenario, git, liveProcess, waitFor } from "../helpers/scenario.js";
+import { hermeticEnv } from "../helpers/env.js";
+import { PROCESS_TIMEOUT_MS } from "../helpers/time.js";
 import { pidState } from "../../src/core/shared/process.js";
 
 let s: Scenario;
@@ -117,6 +119,24 @@ describe("a terminal worktree is never re-leased (SPEC §3.2)", () => {
 
     expect(s.orchard(["release", other.handle, "--owner", "a1"]).json).toMatchObject({ action: "already_released", lease: null });
     expect(readFileSync(join(s.adminDir(other.path), "locked"), "utf8").trimEnd()).toBe("claude agent agent-x (pid 1)");
+  });
+});
+
+describe("a reader that goes away", () => {
+  it("ends the output, not the command: no stack trace, the command's own exit code", () => {
+    const first = s.orchard(["add", "feat/a", "--owner", "a1"]);
+    const dir = mkdtempSync(join(tmpdir(), "orchard-epipe-"));
+    // `true` exits at once, so every write of the JSON meets a closed pipe
+    const r = spawnSync("sh", ["-c", `("$@" 2>"${dir}/err"; echo $? >"${dir}/code") | true`, "sh", process.execPath, CLI, "--home", s.home, "--json", "list"], {
+      cwd: s.primary,
+      env: hermeticEnv(),
+      encoding: "utf8",
+      timeout: PROCESS_TIMEOUT_MS,
+    });
+    expect(r.status).toBe(0);
+    expect(readFileSync(join(dir, "err"), "utf8")).toBe("");
+    expect(readFileSync(join(dir, "code"), "utf8").trim()).toBe("0");
+    expect(s.orchard(["list"]).json.worktrees.map((w: { handle: string }) => w.handle)).toEqual([first.json.handle]);
   });
 });
 
