@@ -208,7 +208,10 @@ say(`repository of ${FILES} files, ${N} managed worktrees, ${RUNS} runs per row,
 makeRepo();
 
 // exactly `orchard --version` (the helper would put `--home` before it)
-row("version", "`orchard --version` vs `node -e 0`", "node -e 0", "≤ 1.5×", () => [timed(process.execPath, [CLI, "--version"]), timed(process.execPath, ["-e", "0"])]);
+row("version", "`orchard --version` vs `node -e 0`", "node -e 0", "≤ 1.5×", () => [
+  timed(process.execPath, [CLI, "--version"]),
+  timed(process.execPath, ["-e", "0"]),
+]);
 
 // the fleet is built for the admission rows too: `add` lists every worktree and reads every ref
 if (["list", "hygiene", "create", "adopt", "floor-statuses", "floor-list", "floor-adopt"].some(wanted)) {
