@@ -1,7 +1,7 @@
 // Queries a command is sure to ask first, started before it asks: while node loads the modules
 // that will ask them. Read-only queries only; each result is taken once, by the git() call with
 // the same argv and cwd (run.ts), and the command's first snapshot drops whatever was not taken.
-import { startEarlyBatch } from "./run.js";
+import { earlyPending, startEarly, startEarlyBatch } from "./run.js";
 import { REF_FORMAT } from "./parse/refs.js";
 import type { ProcessResult } from "./result.js";
 
@@ -27,4 +27,11 @@ export function startRepoQueries(path: string, primary: boolean): void {
 /** The two queries started for `path`, to look at without taking them (read.ts peekEarlyListing). */
 export function startedRepoQueries(path: string): { list: Promise<ProcessResult>; dirs: Promise<ProcessResult> } | null {
   return started?.path === path ? started : null;
+}
+
+/** Starts the snapshot's refs read (facts.ts readSnapshot asks exactly this) in the primary, now,
+ * unless the command line started it already. */
+export function startSnapshotRefs(primary: string): void {
+  const args = refsArgs(SNAPSHOT_REFS);
+  if (!earlyPending(args, primary)) void startEarly(args, primary).catch(() => undefined);
 }

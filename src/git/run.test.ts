@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from
 import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { dropEarly, git, runProcess, startEarly, startEarlyBatch } from "./run.js";
+import { dropEarly, earlyPending, git, runProcess, startEarly, startEarlyBatch } from "./run.js";
 import { hardenedEnv } from "./env.js";
 import { GitError } from "./errors.js";
 import { waitFor } from "../../test/helpers/scenario.js";
@@ -22,7 +22,10 @@ describe("the git runner", () => {
     await startEarly(["symbolic-ref", "--short", "HEAD"], dir);
     await git(["symbolic-ref", "HEAD", "refs/heads/third"], { cwd: dir, read: false });
     expect((await git(head, { cwd: dir, ok: [0, 1] })).stdout.trim()).toBe("refs/heads/other"); // declared exit codes are no option of the process: still the early one
+    expect(earlyPending(["symbolic-ref", "--short", "HEAD"], dir)).toBe(true);
+    expect(earlyPending(head, dir)).toBe(false); // taken
     dropEarly();
+    expect(earlyPending(["symbolic-ref", "--short", "HEAD"], dir)).toBe(false);
     expect((await git(["symbolic-ref", "--short", "HEAD"], { cwd: dir })).stdout.trim()).toBe("third");
   });
 

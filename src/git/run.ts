@@ -250,6 +250,11 @@ function runBatch(queries: readonly (readonly string[])[], cwd: string, env: Nod
   });
 }
 
+/** Whether an early answer to exactly this query is there to be taken. */
+export function earlyPending(args: readonly string[], cwd: string): boolean {
+  return early.has(earlyKey(args, cwd));
+}
+
 /** Forgets the early queries nobody took: a later call asks git anew. */
 export function dropEarly(): void {
   early.clear();

@@ -7,6 +7,8 @@
 // waited for (outside the lock), one a crash interrupted is re-run.
 import { existsSync } from "node:fs";
 import { readWorktrees } from "../../git/read.js";
+import { startSnapshotRefs } from "../../git/early.js";
+import { dropEarly } from "../../git/run.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
@@ -46,6 +48,14 @@ export async function add(ctx: Ctx, options: AddOptions): Promise<AddResult> {
 
 /** `listed`: the worktree listing read under this hold of the lock, nothing changed since. */
 async function decide(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[]): Promise<AddResult | BootstrapWait> {
+  try {
+    return await decideOn(ctx, request, listed);
+  } finally {
+    dropEarly(); // refs started for a snapshot that did not come (a path that returned first) are not left for a later call
+  }
+}
+
+async function decideOn(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[]): Promise<AddResult | BootstrapWait> {
   // a recycle that died on either side of this handle is undone first (recycle/journal.ts)
   const repaired = request.dryRun
     ? { notes: [], settled: 0 }
@@ -54,7 +64,9 @@ async function decide(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[]): 
   let row = await ctx.registry.worktrees.byHandle(request.handle);
   // an exact handle's checkout is read while git lists the worktrees (used only if it is still there)
   const early = row && row.lifecycle !== "creating" ? startDirty(ctx.repo, row.path) : null;
-  let entries = (repaired.settled === 0 ? listed : undefined) ?? (await readWorktrees(ctx.repo.primary));
+  const listing = (repaired.settled === 0 ? listed : undefined) ?? readWorktrees(ctx.repo.primary);
+  if (early) startSnapshotRefs(ctx.repo.primary); // and the refs its snapshot reads (readSnapshot takes them)
+  let entries = await listing;
   if (row?.lifecycle === "creating") {
     if (request.dryRun) return resultFor(request, "planned", { row, notes: [reason("creating_repaired", {}, "an interrupted add would be repaired first")] });
     await repairCreating(ctx, row, entries);

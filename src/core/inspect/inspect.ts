@@ -4,6 +4,8 @@ import { resolveTarget } from "../shared/target.js";
 import { takeListing } from "../shared/repo.js";
 import type { Ctx } from "../shared/context.js";
 import type { Facts } from "../shared/types.js";
+import { startSnapshotRefs } from "../../git/early.js";
+import { dropEarly } from "../../git/run.js";
 
 export interface StatusResult {
   ok: true;
@@ -14,9 +16,14 @@ export async function status(ctx: Ctx, options: { target: string }): Promise<Sta
   // a handle's recorded path: its `git status` starts while git lists the worktrees (used only if the target resolves there)
   const row = options.target.includes("@") ? await ctx.registry.worktrees.byHandle(options.target) : undefined;
   const early = row && row.repo === ctx.repo.identity ? startDirty(ctx.repo, row.path) : null;
-  const target = await resolveTarget(ctx, options.target, takeListing(ctx.repo));
-  const { facts } = await readOneFacts(ctx.repo, ctx.registry, target, early);
-  return { ok: true, worktree: facts };
+  if (early) startSnapshotRefs(ctx.repo.primary); // and the refs its snapshot reads (readSnapshot takes them)
+  try {
+    const target = await resolveTarget(ctx, options.target, takeListing(ctx.repo));
+    const { facts } = await readOneFacts(ctx.repo, ctx.registry, target, early);
+    return { ok: true, worktree: facts };
+  } finally {
+    if (early) dropEarly(); // a target that failed to resolve leaves no early answer for a later call
+  }
 }
 
 export interface RepoSummary {
