@@ -1,7 +1,7 @@
 // Queries a command is sure to ask first, started before it asks: while node loads the modules
 // that will ask them. Read-only queries only; each result is taken once, by the git() call with
 // the same argv and cwd (run.ts), and the command's first snapshot drops whatever was not taken.
-import { earlyPending, startEarly, startEarlyBatch } from "./run.js";
+import { earlyPending, startEarlyBatch } from "./run.js";
 import { REF_FORMAT } from "./parse/refs.js";
 import type { ProcessResult } from "./result.js";
 
@@ -29,9 +29,10 @@ export function startedRepoQueries(path: string): { list: Promise<ProcessResult>
   return started?.path === path ? started : null;
 }
 
-/** Starts the snapshot's refs read (facts.ts readSnapshot asks exactly this) in the primary, now,
- * unless the command line started it already. */
-export function startSnapshotRefs(primary: string): void {
-  const args = refsArgs(SNAPSHOT_REFS);
-  if (!earlyPending(args, primary)) void startEarly(args, primary).catch(() => undefined);
+/** Starts what a snapshot reads from git in the primary, now, through one shell: the worktree
+ * listing (when `listing`: a caller with no listing of its own yet) and the refs (facts.ts
+ * readSnapshot asks exactly these), each unless already started. */
+export function startSnapshotReads(primary: string, options: { listing: boolean }): void {
+  const queries = [...(options.listing ? [WORKTREE_LIST_ARGS] : []), refsArgs(SNAPSHOT_REFS)].filter((args) => !earlyPending(args, primary));
+  if (queries.length > 0) void startEarlyBatch(queries, primary); // each answer waits to be taken (its failure too)
 }

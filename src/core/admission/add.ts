@@ -7,7 +7,7 @@
 // waited for (outside the lock), one a crash interrupted is re-run.
 import { existsSync } from "node:fs";
 import { readWorktrees } from "../../git/read.js";
-import { startSnapshotRefs } from "../../git/early.js";
+import { startSnapshotReads } from "../../git/early.js";
 import { dropEarly } from "../../git/run.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { WorktreeRow } from "../../registry/index.js";
@@ -64,9 +64,10 @@ async function decideOn(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[])
   let row = await ctx.registry.worktrees.byHandle(request.handle);
   // an exact handle's checkout is read while git lists the worktrees (used only if it is still there)
   const early = row && row.lifecycle !== "creating" ? startDirty(ctx.repo, row.path) : null;
-  const listing = (repaired.settled === 0 ? listed : undefined) ?? readWorktrees(ctx.repo.primary);
-  if (early) startSnapshotRefs(ctx.repo.primary); // and the refs its snapshot reads (readSnapshot takes them)
-  let entries = await listing;
+  const known = repaired.settled === 0 ? listed : undefined;
+  // and what its snapshot reads: the listing (when there is none yet) and the refs
+  if (early) startSnapshotReads(ctx.repo.primary, { listing: known === undefined });
+  let entries = known ?? (await readWorktrees(ctx.repo.primary));
   if (row?.lifecycle === "creating") {
     if (request.dryRun) return resultFor(request, "planned", { row, notes: [reason("creating_repaired", {}, "an interrupted add would be repaired first")] });
     await repairCreating(ctx, row, entries);

@@ -4,7 +4,7 @@ import { resolveTarget } from "../shared/target.js";
 import { takeListing } from "../shared/repo.js";
 import type { Ctx } from "../shared/context.js";
 import type { Facts } from "../shared/types.js";
-import { startSnapshotRefs } from "../../git/early.js";
+import { startSnapshotReads } from "../../git/early.js";
 import { dropEarly } from "../../git/run.js";
 
 export interface StatusResult {
@@ -16,9 +16,11 @@ export async function status(ctx: Ctx, options: { target: string }): Promise<Sta
   // a handle's recorded path: its `git status` starts while git lists the worktrees (used only if the target resolves there)
   const row = options.target.includes("@") ? await ctx.registry.worktrees.byHandle(options.target) : undefined;
   const early = row && row.repo === ctx.repo.identity ? startDirty(ctx.repo, row.path) : null;
-  if (early) startSnapshotRefs(ctx.repo.primary); // and the refs its snapshot reads (readSnapshot takes them)
+  const listing = takeListing(ctx.repo);
+  // and what its snapshot reads: the listing (when there is none yet) and the refs
+  if (early) startSnapshotReads(ctx.repo.primary, { listing: listing === undefined });
   try {
-    const target = await resolveTarget(ctx, options.target, takeListing(ctx.repo));
+    const target = await resolveTarget(ctx, options.target, listing);
     const { facts } = await readOneFacts(ctx.repo, ctx.registry, target, early);
     return { ok: true, worktree: facts };
   } finally {
