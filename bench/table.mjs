@@ -15,7 +15,8 @@
 //             statuses `cores` at a time (any report that reads every worktree's status); `node -e 0`
 //             then `git worktree list` (a node CLI that lists the worktrees); `node -e 0` then one
 //             `git status` (adopt: the start and one status); `node -e 0` then `git worktree add`
-//             (create: the start and git's own checkout)
+//             (create: the start and git's own checkout); `git worktree list` and one `git status`
+//             side by side (floor-mcp: a warm MCP adopt's own git)
 // The repository has FILES files (default 2,000). Usage:
 //   npm run build && node bench/table.mjs [--n 20|50|200|400] [--runs 5] [--files 2000]
 //     [--reap R (default min(50, N))] [--cli dist/bin/orchard.js] [--compare <cli>] [--json] [--only version,list]
@@ -214,7 +215,8 @@ row("version", "`orchard --version` vs `node -e 0`", "node -e 0", "≤ 1.5×", (
 ]);
 
 // the fleet is built for the admission rows too: `add` lists every worktree and reads every ref
-if (["list", "hygiene", "create", "adopt", "floor-statuses", "floor-list", "floor-adopt"].some(wanted)) {
+// (and for the MCP rows: an agent's call in a fleet of N)
+if (["list", "hygiene", "create", "adopt", "floor-statuses", "floor-list", "floor-adopt", "floor-mcp", "mcp"].some(wanted)) {
   say(`building ${N} managed worktrees…`);
   for (let i = 0; i < N; i++) {
     const added = execFileSync(process.execPath, [CLI, "--home", home, "--json", "add", `fleet/w${i}`, "--owner", `agent-${i}`], {
@@ -251,6 +253,25 @@ if (["list", "hygiene", "create", "adopt", "floor-statuses", "floor-list", "floo
     nodeThen("-C", paths[0], "status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--ignored=matching"),
     gitWorktreeAdd(),
   ]);
+  if (wanted("floor-mcp")) {
+    // a warm adopt's own git: the listing and its worktree's status side by side, then nothing else
+    say("measuring floor-mcp…");
+    const status = ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--ignored=matching"];
+    const sideBySide = () =>
+      timed("sh", ["-c", `git worktree list --porcelain -z >/dev/null & git -C "$1" ${status.join(" ")} >/dev/null & wait`, "sh", paths[0]]);
+    sideBySide();
+    const times = Array.from({ length: RUNS }, sideBySide);
+    rows.push({
+      id: "floor-mcp",
+      measure: `floor: \`git worktree list\` (${N}) and one \`git status\` side by side (a warm adopt's own git)`,
+      baseline: null,
+      goal: "—",
+      a: median(times),
+      b: null,
+      ratio: null,
+      runs: RUNS,
+    });
+  }
 }
 
 let creates = 0;

@@ -36,12 +36,20 @@ const isSqliteError = (error: unknown): boolean =>
 const params = (values: readonly unknown[] | undefined): unknown[] => (values ?? []).map((v) => (typeof v === "boolean" ? (v ? 1 : 0) : v));
 
 function sqlOf(db: Database.Database, host: string): Sql {
+  // each statement is compiled once per connection (a long-lived MCP server asks the same ones on
+  // every call); SQLite recompiles a cached one by itself after a schema change
+  const statements = new Map<string, Database.Statement>();
+  const prepare = (text: string): Database.Statement => {
+    let statement = statements.get(text);
+    if (!statement) statements.set(text, (statement = db.prepare(text)));
+    return statement;
+  };
   return {
     dialect: "sqlite",
     host,
-    all: async <T>(text: string, values?: readonly unknown[]) => db.prepare(text).all(...params(values)) as T[],
-    get: async <T>(text: string, values?: readonly unknown[]) => db.prepare(text).get(...params(values)) as T | undefined,
-    run: async (text: string, values?: readonly unknown[]) => db.prepare(text).run(...params(values)).changes,
+    all: async <T>(text: string, values?: readonly unknown[]) => prepare(text).all(...params(values)) as T[],
+    get: async <T>(text: string, values?: readonly unknown[]) => prepare(text).get(...params(values)) as T | undefined,
+    run: async (text: string, values?: readonly unknown[]) => prepare(text).run(...params(values)).changes,
     exec: async (text: string) => void db.exec(text),
   };
 }
