@@ -1,7 +1,7 @@
 // The one place that spawns processes. Every call has a timeout that kills the whole process
 // group, the hardened env for git, an optional trace (ORCHARD_TRACE=1), and one result shape for
 // success and failure. Exit codes are data: a caller declares which codes are answers.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { hardenedEnv, withoutHooks } from "./env.js";
 import { GitError } from "./errors.js";
 import type { ProcessResult } from "./result.js";
@@ -42,6 +42,17 @@ function trace(result: ProcessResult, program: string): void {
   process.stderr.write(`[orchard trace] ${program} ${JSON.stringify(result.args)} cwd=${result.cwd} -> ${status} ${result.durationMs}ms from +${from}ms\n`);
 }
 
+/** SIGKILLs a child started in its own process group, the whole group (git's own children too). */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined && process.platform !== "win32") process.kill(-child.pid, "SIGKILL");
+    else child.kill("SIGKILL");
+  } catch {
+    // no such group: gone already, or (right after spawn, on a busy machine) not made yet
+    child.kill("SIGKILL");
+  }
+}
+
 /** Spawns `program args` in its own process group and collects its output. Never throws on exit codes. */
 export function runProcess(
   program: string,
@@ -67,15 +78,7 @@ export function runProcess(
     const err: Buffer[] = [];
     let size = 0;
     let timedOut = false;
-    const kill = (): void => {
-      try {
-        if (child.pid !== undefined && process.platform !== "win32") process.kill(-child.pid, "SIGKILL");
-        else child.kill("SIGKILL");
-      } catch {
-        // no such group: gone already, or (right after spawn, on a busy machine) not made yet
-        child.kill("SIGKILL");
-      }
-    };
+    const kill = (): void => killGroup(child);
     const timer = setTimeout(() => {
       timedOut = true;
       kill();
@@ -133,7 +136,14 @@ const earlyKey = (args: readonly string[], cwd: string): string => JSON.stringif
  * process's result (a rejection is a process that could not start), which stays to be taken.
  */
 export function startEarly(args: readonly string[], cwd: string): Promise<ProcessResult> {
-  const result = runProcess("git", args, { cwd, env: withoutHooks(hardenedEnv({ read: true })), timeoutMs: DEFAULT_GIT_TIMEOUT_MS });
+  return remember(args, cwd, gitAlone(args, cwd, withoutHooks(hardenedEnv({ read: true }))));
+}
+
+const gitAlone = (args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<ProcessResult> =>
+  runProcess("git", args, { cwd, env, timeoutMs: DEFAULT_GIT_TIMEOUT_MS });
+
+/** An early answer, kept for the git() call that asks exactly it. */
+function remember(args: readonly string[], cwd: string, result: Promise<ProcessResult>): Promise<ProcessResult> {
   result.catch(() => undefined); // taken by git(), which reports it, or dropped
   early.set(earlyKey(args, cwd), result);
   return result;
@@ -150,14 +160,7 @@ export function startEarly(args: readonly string[], cwd: string): Promise<Proces
 export function startEarlyBatch(queries: readonly (readonly string[])[], cwd: string): Promise<ProcessResult>[] {
   const env = withoutHooks(hardenedEnv({ read: true }));
   const results = process.platform === "win32" ? null : runBatch(queries, cwd, env);
-  return queries.map((args, i) => {
-    const result = results
-      ? results[i]!.catch(() => runProcess("git", args, { cwd, env, timeoutMs: DEFAULT_GIT_TIMEOUT_MS }))
-      : runProcess("git", args, { cwd, env, timeoutMs: DEFAULT_GIT_TIMEOUT_MS });
-    result.catch(() => undefined); // taken by git(), which reports it, or dropped
-    early.set(earlyKey(args, cwd), result);
-    return result;
-  });
+  return queries.map((args, i) => remember(args, cwd, results ? results[i]!.catch(() => gitAlone(args, cwd, env)) : gitAlone(args, cwd, env)));
 }
 
 const shellQuote = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`;
@@ -190,13 +193,7 @@ function runBatch(queries: readonly (readonly string[])[], cwd: string, env: Nod
     running.add(pid);
     child.once("exit", () => running.delete(pid));
   }
-  const timer = setTimeout(() => {
-    try {
-      if (pid !== undefined) process.kill(-pid, "SIGKILL");
-    } catch {
-      child.kill("SIGKILL");
-    }
-  }, DEFAULT_GIT_TIMEOUT_MS);
+  const timer = setTimeout(() => killGroup(child), DEFAULT_GIT_TIMEOUT_MS);
   const codes = queries.map(() => {
     let settle!: (code: number | null) => void;
     let fail!: (error: unknown) => void;
@@ -229,7 +226,7 @@ function runBatch(queries: readonly (readonly string[])[], cwd: string, env: Nod
       stream.on("data", (part: Buffer) => {
         size += part.length;
         if (size <= MAX_OUTPUT) parts.push(part);
-        else if (pid !== undefined) process.kill(-pid, "SIGKILL");
+        else killGroup(child);
       });
       stream.once("close", () => resolve(Buffer.concat(parts).toString("utf8")));
     });

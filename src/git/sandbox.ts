@@ -71,7 +71,8 @@ export interface IdleProcess {
 /** A process that stays alive inside `cwd` until stopped, or until this process dies (its stdin closes). */
 export function spawnIdleProcess(cwd: string): Promise<IdleProcess> {
   return new Promise((resolve, reject) => {
-    const script = "process.stdin.resume(); process.stdin.on('end', () => process.exit(0)); setInterval(() => {}, 60000);";
+    // alive while its stdin is open; once it closes, nothing is left to wait for and it ends
+    const script = "const t = setInterval(() => {}, 60000); process.stdin.on('end', () => clearInterval(t)); process.stdin.resume();";
     const child = spawn(process.execPath, ["-e", script], { cwd, stdio: ["pipe", "ignore", "ignore"] });
     const exited = new Promise<void>((done) => child.once("exit", () => done()));
     child.once("error", reject);
