@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { Scenario, git, gitResult, liveProcess, waitFor } from "../helpers/scenario.js";
-import { pidState } from "../../src/core/shared/process.js";
+import { pidState } from "../../src/core/ownership/process.js";
 import { hermeticEnv } from "../helpers/env.js";
 import { WAIT_TIMEOUT_MS } from "../helpers/time.js";
 

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { hostname } from "node:os";
 import { CLI, Scenario, git, gitResult, deadPid, liveProcess, waitFor } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
-import { readStartTime } from "../../src/core/shared/process.js";
+import { readStartTime } from "../../src/core/ownership/process.js";
 
 let s: Scenario;
 beforeEach(() => {

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git, liveProcess, waitFor } from "../helpers/scenario.js";
-import { pidState } from "../../src/core/shared/process.js";
+import { pidState } from "../../src/core/ownership/process.js";
 
 type Json = Record<string, any>;
 type Agent = { pid: number; stop: () => void };

@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { hostname } from "node:os";
 import { Scenario, deadPid, git } from "../helpers/scenario.js";
-import { readStartTime } from "../../src/core/shared/process.js";
+import { readStartTime } from "../../src/core/ownership/process.js";
 import Database from "better-sqlite3";
 
 let s: Scenario;

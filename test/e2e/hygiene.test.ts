@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { spawnSync } from "node:child_process";
 import { hermeticEnv } from "../helpers/env.js";
 import { Scenario, git, deadPid, liveProcess, waitFor } from "../helpers/scenario.js";
-import { pidState } from "../../src/core/shared/process.js";
+import { pidState } from "../../src/core/ownership/process.js";
 
 let s: Scenario;
 beforeEach(() => {

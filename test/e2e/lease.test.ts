@@ -8,7 +8,7 @@ import Database from "better-sqlite3";
 import { CLI, Scenario, git, liveProcess, waitFor } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
 import { PROCESS_TIMEOUT_MS } from "../helpers/time.js";
-import { pidState } from "../../src/core/shared/process.js";
+import { pidState } from "../../src/core/ownership/process.js";
 
 let s: Scenario;
 beforeEach(() => {

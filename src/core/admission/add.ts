@@ -12,9 +12,17 @@ import { dropEarly } from "../../git/run.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
-import { releaseMutationLockEarly, withMutationLock } from "../shared/mutation-lock.js";
-import { newLease, leaseLockText, type LeaseFields } from "../shared/lease.js";
-import { compareStartTime, HOST, pidState, readStartTime } from "../shared/process.js";
+import {
+  releaseMutationLockEarly,
+  withMutationLock,
+  newLease,
+  leaseLockText,
+  type LeaseFields,
+  compareStartTime,
+  HOST,
+  pidState,
+  readStartTime,
+} from "../ownership/index.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import { readBranchRefs, resolveBase, resultFor, validateAdd, SKIPPED_BOOTSTRAP, type AddOptions, type AddRequest, type AddResult } from "../shared/request.js";
 import { readOneFacts, startDirty } from "../facts/index.js";

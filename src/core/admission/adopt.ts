@@ -10,10 +10,18 @@ import { findAdminDir } from "../shared/admin.js";
 import { newRow, writeRowIdentity } from "../shared/rows.js";
 import { canonicalTask } from "../shared/task.js";
 import { handleForBranch } from "../shared/handle.js";
-import { parseLockOwner } from "../shared/lock-owner.js";
-import { NO_LEASE, leaseLockText, leaseView, newLease, writeLock, DEFAULT_TTL_MS, type LeaseFields } from "../shared/lease.js";
+import {
+  parseLockOwner,
+  NO_LEASE,
+  leaseLockText,
+  leaseView,
+  newLease,
+  writeLock,
+  DEFAULT_TTL_MS,
+  type LeaseFields,
+  withMutationLock,
+} from "../ownership/index.js";
 import { readDefaultBranch } from "../shared/repo.js";
-import { withMutationLock } from "../shared/mutation-lock.js";
 import { requireTtl, requirePid, requireText } from "../shared/validate.js";
 import { parseDuration } from "../shared/duration.js";
 import { usageError } from "../shared/errors.js";

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { readIndexDifferences, resolveCommit } from "../../git/read.js";
 import { checkoutIndexPaths, writeIndexFromHead } from "../../git/write.js";
 import { failure } from "../shared/errors.js";
-import { processesInside, readProcessCwds } from "../shared/process.js";
+import { processesInside, readProcessCwds } from "../ownership/index.js";
 
 /** How long a repair waits for the killed add's own git, which outlives it in its process group. */
 const CHECKOUT_EXIT_WAIT_MS = 60_000;

@@ -4,8 +4,7 @@
 // SQLite's single writer on one host), so racing processes on any hosts admit exactly one.
 import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
-import { leaseExpiresAt } from "../shared/liveness.js";
-import { pidState } from "../shared/process.js";
+import { leaseExpiresAt, pidState } from "../ownership/index.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import type { AddRequest } from "../shared/request.js";
 

@@ -14,7 +14,7 @@ import { resultFor, type AddRequest, type AddResult, type Base, type Policy } fr
 import { compareText } from "./candidates.js";
 import type { Candidate } from "../shared/request.js";
 import { renewLease } from "./create.js";
-import { leaseLockText, newLease } from "../shared/lease.js";
+import { leaseLockText, newLease } from "../ownership/index.js";
 import { readSnapshot } from "../facts/index.js";
 import { readBootstrapFingerprintAt } from "../bootstrap/index.js";
 import { proveRecyclable, recycleWith, type RecycleProof } from "../recycle/index.js";

@@ -19,7 +19,7 @@ import { setConfigInFile, setWorktreeConfig } from "../../git/write.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import type { RepoContext } from "../shared/repo.js";
 import { failure } from "../shared/errors.js";
-import { withMutationLock } from "../shared/mutation-lock.js";
+import { withMutationLock } from "../ownership/index.js";
 import { contextFingerprint } from "./fingerprints.js";
 import { readTemplate, renderContext } from "./fingerprint-read.js";
 import { ensureRealParents } from "./copy.js";

@@ -7,7 +7,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../shared/files.js";
-import { HOST, compareStartTime, pidState, readStartTime } from "../shared/process.js";
+import { HOST, compareStartTime, pidState, readStartTime } from "../ownership/index.js";
 
 export const BOOTSTRAP_JOURNAL = "orchard-bootstrap.json";
 

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { readPsParent } from "../../git/ps.js";
-import { isValidPid } from "../shared/process.js";
+import { isValidPid } from "../ownership/index.js";
 
 const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "fish", "busybox", "env", "timeout", "nohup"]);
 const MAX_DEPTH = 16;

@@ -9,7 +9,7 @@ import { cleanupRun } from "../cleanup/index.js";
 import { resolveTarget } from "../shared/target.js";
 import type { Ctx } from "../shared/context.js";
 import type { Reason } from "../shared/reasons.js";
-import { treatAsSelf } from "../shared/process.js";
+import { treatAsSelf } from "../ownership/index.js";
 import { ownerOf } from "./create.js";
 import { readHostChain } from "./ancestry.js";
 import type { RemovePayload } from "./payload.js";

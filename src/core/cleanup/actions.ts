@@ -11,7 +11,7 @@ import { deleteRef } from "../../git/write.js";
 import { removeLinkedWorktree } from "../shared/removal.js";
 import { findAdminDir, readAdminWorktreePath } from "../shared/admin.js";
 import { readDirtyState, readLiveness, proveMerged, dirtyDigest, onlyDeletions, treeDigest, type MergeTarget } from "../facts/index.js";
-import { processesInside, readProcessCwds, unseenProcesses } from "../shared/process.js";
+import { processesInside, readProcessCwds, unseenProcesses } from "../ownership/index.js";
 import { salvageWorktree } from "../salvage/index.js";
 import { proveReapable } from "../reap/index.js";
 import { readGitPointer, readHuskFacts, type KnownRepo } from "../hygiene/index.js";

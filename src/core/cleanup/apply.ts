@@ -7,10 +7,9 @@
 // it is re-checked and finished (or found already done). Hence resume is safe after kill -9.
 import { readWorktrees, readRefs, readMergedBranches } from "../../git/read.js";
 import { readAdminDirs } from "../shared/admin.js";
-import { withMutationLock } from "../shared/mutation-lock.js";
+import { withMutationLock, HOST } from "../ownership/index.js";
 import { readDefaultBranch, targetRefs } from "../shared/repo.js";
 import { mapLimit } from "../shared/pool.js";
-import { HOST } from "../shared/process.js";
 import { OrchardError, usageError } from "../shared/errors.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import { applyItem, type BatchView, type ItemEnv } from "./actions.js";

@@ -11,9 +11,19 @@ import type { Registry, WorktreeRow } from "../../registry/index.js";
 import { findAdminDir, readAdminActivity, readAdminCreated, readAdminDirs } from "../shared/admin.js";
 import { readDirty, readDirtyStates, type DirtyState } from "./dirty.js";
 import { NO_IGNORED } from "./ignored.js";
-import { parseLockOwner } from "../shared/lock-owner.js";
-import { assessLiveness, type PidProbe } from "../shared/liveness.js";
-import { HOST, compareStartTime, pidState, processesInside, readProcessCwds, readStartTime, unseenDescription, unseenProcesses } from "../shared/process.js";
+import {
+  parseLockOwner,
+  assessLiveness,
+  type PidProbe,
+  HOST,
+  compareStartTime,
+  pidState,
+  processesInside,
+  readProcessCwds,
+  readStartTime,
+  unseenDescription,
+  unseenProcesses,
+} from "../ownership/index.js";
 import { readDefaultBranch, targetRefs, type DefaultBranch, type RepoContext } from "../shared/repo.js";
 import { readMerged } from "./merged.js";
 import { readMergedAll, type MergedFact } from "./merged-batch.js";

@@ -5,7 +5,7 @@
 // heartbeat: their directories, processes and work are facts only that host can read.
 import type { WorktreeRow } from "../../registry/index.js";
 import { hygiene, preventableSuggestion, writeHtml, type HygieneOptions } from "./hygiene.js";
-import { assessRemoteLease, leaseExpiresAt } from "../shared/liveness.js";
+import { assessRemoteLease, leaseExpiresAt } from "../ownership/index.js";
 import type { Ctx } from "../shared/context.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import type { CrossHostGroup, CrossHostMember, FleetHygieneReport, HostBacklog, HygieneWorktree, PublishedSummary } from "./types.js";

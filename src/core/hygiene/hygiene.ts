@@ -14,7 +14,7 @@ import { listRootEntries, readHuskFacts, type KnownRepo } from "./husk.js";
 import { measureFleet } from "./disk.js";
 import { publishSummaries } from "./publish.js";
 import { readLiveness } from "../facts/index.js";
-import { readProcessCwds } from "../shared/process.js";
+import { readProcessCwds } from "../ownership/index.js";
 import { requireDuration } from "../shared/validate.js";
 import { failure } from "../shared/errors.js";
 import { reason, type Reason } from "../shared/reasons.js";

@@ -3,12 +3,10 @@
 // another owner's lease is live.
 import { findAdminDir } from "../shared/admin.js";
 import { unlockWorktree } from "../../git/write.js";
-import { parseLockOwner } from "../shared/lock-owner.js";
+import { parseLockOwner, NO_LEASE, leaseLockText, leaseView, newLease, writeLock, withMutationLock } from "../ownership/index.js";
 import { readLiveness } from "../facts/index.js";
 import { resolveTarget, requireManaged } from "../shared/target.js";
 import { requireTtl, requireOneOf, requirePid, requireText } from "../shared/validate.js";
-import { NO_LEASE, leaseLockText, leaseView, newLease, writeLock } from "../shared/lease.js";
-import { withMutationLock } from "../shared/mutation-lock.js";
 import { takeLockedListing } from "../shared/repo.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import type { Ctx } from "../shared/context.js";

@@ -17,7 +17,7 @@ import { failure, usageError } from "../shared/errors.js";
 import { faultPoint } from "../shared/fault.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import { registryUrl } from "../shared/registry-url.js";
-import { HOST } from "../shared/process.js";
+import { HOST } from "../ownership/index.js";
 
 export interface MigrateOptions {
   /** The SQLite registry file to move (a workspace's `orchard.db`). */

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { isAncestor, resolveCommit } from "../../git/read.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import { readAdminWorktreePath, readLockMtime } from "../shared/admin.js";
-import { parseLockOwner, type LockOwner } from "../shared/lock-owner.js";
+import { parseLockOwner, type LockOwner } from "../ownership/index.js";
 import { readDirtyState, readLiveness, proveMerged, type MergeTarget } from "../facts/index.js";
 import type { RepoContext } from "../shared/repo.js";
 import type { LockFacts, MergeMode, WorkFacts } from "./verdict.js";

@@ -8,14 +8,13 @@
 // never unlock-then-remove, so there is no moment in which the worktree is unlocked but still
 // there. Never a repository-wide `worktree prune`.
 import { join } from "node:path";
-import { readProcessCwds } from "../shared/process.js";
+import { readProcessCwds, withMutationLock, type LockOwner } from "../ownership/index.js";
 import { readDefaultBranch, targetRefs } from "../shared/repo.js";
 import { readCommitRefs, readRefs } from "../../git/read.js";
 import { GitError } from "../../git/errors.js";
 import { OrchardError } from "../shared/errors.js";
 import { parseDuration } from "../shared/duration.js";
 import { requireDuration, requireOneOf } from "../shared/validate.js";
-import { withMutationLock } from "../shared/mutation-lock.js";
 import { mapLimit, STATUS_PARALLELISM } from "../shared/pool.js";
 import { removeLinkedWorktree } from "../shared/removal.js";
 import { salvageWorktree } from "../salvage/index.js";
@@ -30,7 +29,6 @@ import {
   type RefView,
 } from "./facts.js";
 import { assessOwnerGone, assessWork, type MergeMode, type ReapReason, type ReapSkipReason } from "./verdict.js";
-import type { LockOwner } from "../shared/lock-owner.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
 import { realOrAbsolute } from "../shared/paths.js";

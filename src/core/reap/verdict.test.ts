@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { assessOwnerGone, assessWork, type LockFacts, type WorkFacts } from "./verdict.js";
-import type { Liveness } from "../shared/liveness.js";
+import type { Liveness } from "../ownership/liveness.js";
 
 const dead: Liveness = { state: "dead", signals: [{ code: "pid_dead", detail: "pid 9" }] };
 const lock = (over: Partial<LockFacts> = {}): LockFacts => ({

@@ -2,8 +2,7 @@
 // blocks names the entry's reason (an entry has one reason in the sweep's output). Facts are
 // gathered in two stages so a live or fresh lock costs no git process: `assessOwnerGone` over
 // the lock facts, then `assessWork` over the branch and checkout facts.
-import type { LockOwner } from "../shared/lock-owner.js";
-import type { Liveness } from "../shared/liveness.js";
+import type { LockOwner, Liveness } from "../ownership/index.js";
 import type { IgnoredFacts, MergedHow, Operation } from "../shared/types.js";
 
 export type ReapSkipReason =

@@ -13,9 +13,8 @@ import { cleanWorktree, createBranch, lockWorktree, moveWorktree, switchToBranch
 import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
 import { resultFor, type AddRequest, type AddResult } from "../shared/request.js";
-import { leaseLockText, newLease, writeLock } from "../shared/lease.js";
+import { leaseLockText, newLease, writeLock, releaseMutationLockEarly } from "../ownership/index.js";
 import { beginBootstrapJournal, runBootstrap, readBootstrapFingerprintAt, readBootstrapJournal, FAILED_FINGERPRINT } from "../bootstrap/index.js";
-import { releaseMutationLockEarly } from "../shared/mutation-lock.js";
 import { failure } from "../shared/errors.js";
 import type { RecycleProof } from "./verdict.js";
 import type { Base } from "../shared/request.js";

@@ -16,7 +16,7 @@ import type { Ctx } from "../shared/context.js";
 import { failure } from "../shared/errors.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import { writeFileAtomic } from "../shared/files.js";
-import { writeLock } from "../shared/lease.js";
+import { writeLock } from "../ownership/index.js";
 import { requireInsideWorkspace, requireLinkedWorktree } from "../shared/linked.js";
 import { endBootstrapJournal, markBootstrapInterrupted } from "../bootstrap/index.js";
 

@@ -10,7 +10,7 @@ import type { Ctx } from "../shared/context.js";
 import { resolveBase, resultFor, validateAdd, type AddRequest, type AddResult, type Base } from "../shared/request.js";
 import { readSnapshot, factsOf, type Snapshot } from "../facts/index.js";
 import { resolveTarget } from "../shared/target.js";
-import { withMutationLock } from "../shared/mutation-lock.js";
+import { withMutationLock } from "../ownership/index.js";
 import { assessDestination, assessRecycle, type RecycleProof } from "./verdict.js";
 import { applyRecycle, lastOwner, lineageOf } from "./apply.js";
 import { reason, type Reason } from "../shared/reasons.js";

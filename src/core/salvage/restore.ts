@@ -6,7 +6,7 @@
 import { readRefsWithBody, readWorktrees, resolveCommit } from "../../git/read.js";
 import { checkoutTreeAsChanges } from "../../git/write.js";
 import { add, type AddResult } from "../admission/index.js";
-import { withMutationLock } from "../shared/mutation-lock.js";
+import { withMutationLock } from "../ownership/index.js";
 import { handleForBranch } from "../shared/handle.js";
 import { requireBranch } from "../shared/validate.js";
 import { failure, usageError } from "../shared/errors.js";

@@ -8,7 +8,7 @@ import { peekEarlyListing, readStatuses } from "../../git/read.js";
 import type { StatusSummary } from "../../git/parse/status.js";
 import { readAdminDirs } from "./admin.js";
 import { STATUS_PARALLELISM } from "./pool.js";
-import { readProcessCwds } from "./process.js";
+import { readProcessCwds } from "../ownership/index.js";
 
 export interface EarlyStatuses {
   commonDir: string;

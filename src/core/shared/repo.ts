@@ -10,7 +10,7 @@ import { loadConfig, type LoadedConfig } from "./config.js";
 import { usageError } from "./errors.js";
 import type { Registry } from "../../registry/index.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
-import { heldMutationLock, mutationEpoch, type MutationLock } from "./mutation-lock.js";
+import { heldMutationLock, mutationEpoch, type MutationLock } from "../ownership/index.js";
 
 export interface RepoContext {
   identity: string;

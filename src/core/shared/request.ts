@@ -7,7 +7,7 @@ import { handleForBranch } from "./handle.js";
 import { requireBranch, requireTtl, requireOneOf, requirePid, requireText } from "./validate.js";
 import { managedPath, type Ctx } from "./context.js";
 import { readDefaultBranch } from "./repo.js";
-import { DEFAULT_TTL_MS, leaseView } from "./lease.js";
+import { DEFAULT_TTL_MS, leaseView } from "../ownership/index.js";
 import { reason, type Reason } from "./reasons.js";
 import { usageError } from "./errors.js";
 import { parseDuration } from "./duration.js";

@@ -3,7 +3,7 @@
 import type { NewWorktreeRow, WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "./context.js";
 import { writeIdentityFile } from "./admin.js";
-import { NO_LEASE } from "./lease.js";
+import { NO_LEASE } from "../ownership/index.js";
 
 export function newRow(fields: Pick<NewWorktreeRow, "repo" | "handle" | "path" | "branch"> & Partial<NewWorktreeRow>): NewWorktreeRow {
   const now = new Date().toISOString();

@@ -15,7 +15,7 @@ import { randomBytes } from "node:crypto";
 import { startBackground, type IndexRefresh } from "../../git/background.js";
 import { deleteAdminDir, readAdminWorktreePath } from "./admin.js";
 import { whyNotLinkedWorktree } from "./linked.js";
-import { pidState } from "./process.js";
+import { pidState } from "../ownership/index.js";
 
 const RETRY_FAILED_MS = 60 * 60_000;
 

@@ -23,7 +23,7 @@ import { GitError } from "../../git/errors.js";
 import { findAdminDir, readOperation } from "../shared/admin.js";
 import { proveMerged, readLiveness } from "../facts/index.js";
 import { describeIgnored, readCheckoutDirty } from "../reap/index.js";
-import { readProcessCwds } from "../shared/process.js";
+import { readProcessCwds } from "../ownership/index.js";
 import { faultPoint } from "../shared/fault.js";
 import type { WaveEntry } from "./manifest.js";
 import type { Ctx } from "../shared/context.js";

@@ -9,7 +9,7 @@ import { readFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { readGitDirs, readWorktrees, resolveCommit } from "../../git/read.js";
 import { abortMerge } from "../../git/write.js";
-import { withMutationLock } from "../shared/mutation-lock.js";
+import { withMutationLock } from "../ownership/index.js";
 import { usageError } from "../shared/errors.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import { DEFAULT_BRANCH_PATTERN, readManifestFile, validateManifest, type WaveEntry, type WavePlan } from "./manifest.js";

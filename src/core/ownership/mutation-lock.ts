@@ -9,7 +9,7 @@ import { openSync, closeSync, writeSync, readFileSync, unlinkSync, statSync } fr
 import { join } from "node:path";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { HOST, compareStartTime, pidState, readStartTime } from "./process.js";
-import { failure } from "./errors.js";
+import { failure } from "../shared/errors.js";
 
 interface LockBody {
   pid: number;

@@ -5,7 +5,7 @@
 // the TTL decides only for leases without a pid or with a pid on another host. No owner and no
 // process → "none". Anything that could not be established and might have been live → "unknown",
 // which is never safe.
-import type { LivenessState, LivenessSignalCode } from "./types.js";
+import type { LivenessState, LivenessSignalCode } from "../shared/types.js";
 
 export interface PidProbe {
   pid: number;

@@ -1,13 +1,13 @@
 // Leases: who holds a managed worktree (owner, pid and its start time, host, heartbeat, TTL).
 // A lease exists only when the request names an owner or a pid (SPEC §1).
-import { writeFileAtomic } from "./files.js";
+import { writeFileAtomic } from "../shared/files.js";
 import { join } from "node:path";
 import { formatOrchardLock } from "./lock-owner.js";
 import { HOST, isValidPid, readStartTime } from "./process.js";
 import { leaseExpiresAt } from "./liveness.js";
-import { usageError } from "./errors.js";
+import { usageError } from "../shared/errors.js";
 import type { WorktreeRow } from "../../registry/index.js";
-import type { Lease } from "./types.js";
+import type { Lease } from "../shared/types.js";
 
 export const DEFAULT_TTL_MS = 2 * 60 * 60 * 1000;
 
