@@ -9,6 +9,7 @@ import { withMutationLockIfFree, HOST } from "./ownership/index.js";
 import { canonicalTask } from "./shared/task.js";
 import { defaultHome, openWorkspace, type Ctx, type Workspace } from "./shared/context.js";
 import { finishTrash, flushBackground } from "./shared/trash.js";
+import { guardRepoPrograms } from "./shared/program-policy.js";
 import type { AddOptions, AddResult, AdoptOptions, AdoptResult } from "./admission/index.js";
 import type { ReleaseOptions, HeartbeatOptions, LeaseResult } from "./lifecycle/index.js";
 import type { StatusResult, ListResult } from "./inspect/index.js";
@@ -106,6 +107,7 @@ export class Orchard {
       context = await resolveRepo(this.registry, path, located ?? (await this.takeLocated(path)));
       this.repos.set(path, { ...context, listing: undefined, listingLock: undefined });
     }
+    await guardRepoPrograms(context, this.registry); // before any git call that could run a program the repo names
     return { registry: this.registry, workspace: this.workspace, repo: context };
   }
 

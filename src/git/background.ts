@@ -4,7 +4,7 @@
 // Nothing here decides: the caller proved every trash entry deletable and names exact paths; a
 // refresh only rewrites stat data in an index nobody wrote since (git's own `update-index
 // --refresh`, hooks off).
-import { hardenedEnv, withoutHooks } from "./env.js";
+import { gitEnv, hardenedEnv } from "./env.js";
 import { spawnDetached } from "./run.js";
 
 export interface IndexRefresh {
@@ -47,7 +47,7 @@ async function refresh(r) {
   let st;
   try { st = fs.statSync(r.index); } catch { return; }
   if (st.mtimeMs !== r.mtimeMs || fs.existsSync(r.index + ".lock")) return;
-  spawnSync("git", ["update-index", "-q", "--refresh"], { cwd: r.worktree, stdio: "ignore", timeout: 120000 });
+  spawnSync("git", ["update-index", "-q", "--refresh"], { cwd: r.worktree, env: { ...process.env, ...r.config }, stdio: "ignore", timeout: 120000 });
 }
 async function purge() {
   let next = 0;
@@ -68,9 +68,15 @@ async function purge() {
 Promise.all([purge(), ...job.refresh.map(refresh)]);
 `;
 
+/** The GIT_CONFIG_* entries of an env (the rest the job inherits). */
+const configOf = (env: NodeJS.ProcessEnv): Record<string, string> =>
+  Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[0].startsWith("GIT_CONFIG_") && e[1] !== undefined));
+
 /** Starts the job detached; its pid, or null when it could not start (the work then waits for the next command). */
 export function startBackground(job: BackgroundJob, cwd: string): number | null {
   if (job.purge.length === 0 && job.refresh.length === 0) return null;
-  const env = withoutHooks(hardenedEnv({ read: false }));
-  return spawnDetached(process.execPath, ["-e", SCRIPT, JSON.stringify({ ...job, parallelism: PURGE_PARALLELISM })], { cwd, env });
+  // each refresh runs in its repository's git env (hooks and untrusted programs off: programs.ts)
+  const refresh = job.refresh.map((r) => ({ ...r, config: configOf(gitEnv(r.worktree, { read: false })) }));
+  const args = ["-e", SCRIPT, JSON.stringify({ ...job, refresh, parallelism: PURGE_PARALLELISM })];
+  return spawnDetached(process.execPath, args, { cwd, env: hardenedEnv({ read: false }) });
 }

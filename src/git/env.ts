@@ -1,5 +1,6 @@
 // The hardened environment of every git process (SPEC §4.1): no prompts, C locale, no optional
 // locks for reads, and no inherited repository overrides that would point git somewhere else.
+import { policyEnv, policyForCall } from "./programs.js";
 const STRIPPED = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_PREFIX"];
 
 export function hardenedEnv(options: { read: boolean; extra?: Record<string, string> }): NodeJS.ProcessEnv {
@@ -16,13 +17,12 @@ export function hardenedEnv(options: { read: boolean; extra?: Record<string, str
 }
 
 /**
- * Repository hooks off (SPEC §4.1 v2): a hook is code nobody approved for Orchard's automatic
- * steps (`worktree add` runs post-checkout, `switch` too, `merge` pre-merge-commit…). Passed as
- * config through the environment (GIT_CONFIG_COUNT, after any the caller inherited), so no git
- * argv changes. `/dev/null` is not a directory: git finds no hook in it.
+ * The environment of a git call in `cwd`: the hardened env, repository hooks off (SPEC §4.1 v2: a
+ * hook is code nobody approved for Orchard's automatic steps; `/dev/null` is no directory, so git
+ * finds no hook in it), and, unless the repository is trusted, every other program its config
+ * names off (programs.ts). Passed as config through the environment (GIT_CONFIG_COUNT, after any
+ * the caller inherited), so no git argv changes.
  */
-export function withoutHooks(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const inherited = Number(env.GIT_CONFIG_COUNT);
-  const n = Number.isInteger(inherited) && inherited > 0 ? inherited : 0;
-  return { ...env, GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: "core.hooksPath", [`GIT_CONFIG_VALUE_${n}`]: "/dev/null" };
+export function gitEnv(cwd: string, options: { read: boolean; extra?: Record<string, string> }): NodeJS.ProcessEnv {
+  return policyEnv(hardenedEnv(options), policyForCall(cwd, options.extra?.GIT_DIR));
 }

@@ -115,7 +115,7 @@ export async function readOctopusBase(cwd: string, commits: readonly string[]): 
 
 /** The stable patch-id of the cumulative diff `from..to`, or null for an empty diff. */
 export async function readPatchId(cwd: string, from: string, to: string): Promise<string | null> {
-  const diff = await git(["diff", "--no-color", "--no-ext-diff", "--end-of-options", from, to], { cwd });
+  const diff = await git(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "--end-of-options", from, to], { cwd });
   if (!diff.stdout) return null;
   const r = await git(["patch-id", "--stable"], { cwd, input: diff.stdout });
   return r.stdout.split(" ")[0]?.trim() || null;

@@ -4,7 +4,8 @@ import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { DEFAULT_GIT_TIMEOUT_MS, git, runProcess } from "./run.js";
 import { GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, WORKTREE_LIST_ARGS, refsArgs, startedRepoQueries } from "./early.js";
-import { hardenedEnv, withoutHooks } from "./env.js";
+import { gitEnv } from "./env.js";
+import { blockedFilterError } from "./attributes.js";
 import { isValidRefName } from "./refname.js";
 import { parseWorktreeList, type WorktreeEntry } from "./parse/worktrees.js";
 import { parseStatusV2, type StatusSummary } from "./parse/status.js";
@@ -93,7 +94,8 @@ function readRelativeRecords(commonDir: string): Map<string, string> {
 
 /** `ignored`: also list ignored paths, an ignored directory as one entry ending in `/` (`--ignored=matching`). */
 export async function readStatus(worktree: string, options: { ignored?: boolean } = {}): Promise<StatusSummary> {
-  const r = await git(statusArgs(options.ignored ?? false), { cwd: worktree });
+  const [r, blocked] = await Promise.all([git(statusArgs(options.ignored ?? false), { cwd: worktree }), blockedFilterError(worktree)]);
+  if (blocked) throw blocked;
   return parseStatusV2(r.stdout);
 }
 
@@ -123,7 +125,7 @@ export async function readStatuses(
         const slice = worktrees.slice(start, start + size);
         const r = await runProcess("sh", ["-c", script, "sh", ...slice], {
           cwd: "/",
-          env: withoutHooks(hardenedEnv({ read: true })),
+          env: gitEnv(slice[0]!, { read: true }), // one repository's worktrees: one policy
           timeoutMs: DEFAULT_GIT_TIMEOUT_MS + 2_000 * slice.length,
           ...(options.signal ? { signal: options.signal } : {}),
         }).catch(() => null);
@@ -152,7 +154,12 @@ export async function readStatuses(
     );
   }
   if (options.signal?.aborted) return out.map((s) => s ?? new Error("not read: the statuses were no longer wanted")); // no one-by-one reads
-  return Promise.all(out.map(async (s, i) => s ?? (await readStatus(worktrees[i] as string, options).catch((error: unknown) => error as Error))));
+  return Promise.all(
+    out.map(async (s, i) => {
+      const blocked = s ? await blockedFilterError(worktrees[i] as string) : null;
+      return blocked ?? s ?? (await readStatus(worktrees[i] as string, options).catch((error: unknown) => error as Error));
+    }),
+  );
 }
 
 export async function readRefs(cwd: string, patterns: readonly string[]): Promise<RefRecord[]> {
@@ -239,13 +246,16 @@ export async function isValidBranchName(_cwd: string, branch: string): Promise<b
 }
 
 export async function readDeletedFiles(cwd: string, from: string, to: string): Promise<string[]> {
-  const r = await git(["diff", "--name-only", "-z", "--diff-filter=D", "--no-renames", "--end-of-options", from, to], { cwd });
+  const r = await git(["diff", "--name-only", "-z", "--diff-filter=D", "--no-renames", "--no-ext-diff", "--no-textconv", "--end-of-options", from, to], {
+    cwd,
+  });
   return r.stdout.split("\0").filter(Boolean);
 }
 
 /** `git diff --quiet` on the index and worktree of a checkout: false when tracked files changed. */
 export async function hasTrackedChanges(worktree: string): Promise<boolean> {
-  const r = await git(["status", "--porcelain=v2", "-z", "--untracked-files=no"], { cwd: worktree });
+  const [r, blocked] = await Promise.all([git(["status", "--porcelain=v2", "-z", "--untracked-files=no"], { cwd: worktree }), blockedFilterError(worktree)]);
+  if (blocked) throw blocked;
   return r.stdout.length > 0;
 }
 

@@ -2,7 +2,7 @@
 // group, the hardened env for git, an optional trace (ORCHARD_TRACE=1), and one result shape for
 // success and failure. Exit codes are data: a caller declares which codes are answers.
 import { spawn, type ChildProcess } from "node:child_process";
-import { hardenedEnv, withoutHooks } from "./env.js";
+import { gitEnv, hardenedEnv } from "./env.js";
 import { GitError } from "./errors.js";
 import type { ProcessResult } from "./result.js";
 
@@ -136,7 +136,7 @@ const earlyKey = (args: readonly string[], cwd: string): string => JSON.stringif
  * process's result (a rejection is a process that could not start), which stays to be taken.
  */
 export function startEarly(args: readonly string[], cwd: string): Promise<ProcessResult> {
-  return remember(args, cwd, gitAlone(args, cwd, withoutHooks(hardenedEnv({ read: true }))));
+  return remember(args, cwd, gitAlone(args, cwd, gitEnv(cwd, { read: true })));
 }
 
 const gitAlone = (args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<ProcessResult> =>
@@ -158,7 +158,7 @@ function remember(args: readonly string[], cwd: string, result: Promise<ProcessR
  * query is started on its own.
  */
 export function startEarlyBatch(queries: readonly (readonly string[])[], cwd: string): Promise<ProcessResult>[] {
-  const env = withoutHooks(hardenedEnv({ read: true }));
+  const env = gitEnv(cwd, { read: true });
   const results = process.platform === "win32" ? null : runBatch(queries, cwd, env);
   return queries.map((args, i) => remember(args, cwd, results ? results[i]!.catch(() => gitAlone(args, cwd, env)) : gitAlone(args, cwd, env)));
 }
@@ -270,7 +270,7 @@ export async function git(args: readonly string[], options: RunOptions): Promise
   const result = await (takeEarly(args, options) ??
     runProcess("git", args, {
       cwd: options.cwd,
-      env: withoutHooks(hardenedEnv({ read: options.read ?? true, ...(options.env ? { extra: options.env } : {}) })),
+      env: gitEnv(options.cwd, { read: options.read ?? true, ...(options.env ? { extra: options.env } : {}) }),
       timeoutMs: options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
       ...(options.input !== undefined ? { input: options.input } : {}),
     }));

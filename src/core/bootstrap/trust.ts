@@ -1,15 +1,10 @@
 // Trust (SPEC §6): the commands of `bootstrap.run` and `runtime.probe` come from the repository,
 // so they run only after `orchard trust` recorded the hash of the config as it is now (any edit
 // needs a new trust), or when the environment says ORCHARD_TRUST=1.
-import type { Registry } from "../../registry/index.js";
-import type { RepoContext } from "../shared/repo.js";
 import type { Ctx } from "../shared/context.js";
 import { usageError } from "../shared/errors.js";
 
-export async function isTrusted(repo: RepoContext, registry: Registry): Promise<boolean> {
-  if (process.env.ORCHARD_TRUST === "1") return true;
-  return repo.config.hash !== null && (await registry.trust.has(repo.identity, repo.config.hash));
-}
+export { isTrusted } from "../shared/program-policy.js";
 
 export interface TrustResult {
   ok: true;

@@ -9,6 +9,8 @@ import type { StatusSummary } from "../../git/parse/status.js";
 import { readAdminDirs } from "./admin.js";
 import { STATUS_PARALLELISM } from "./pool.js";
 import { readProcessCwds } from "../ownership/index.js";
+import { programPolicyOf, setProgramPolicy } from "../../git/programs.js";
+import { readProgramGuard } from "../../git/programs-read.js";
 
 export interface EarlyStatuses {
   commonDir: string;
@@ -18,6 +20,8 @@ export interface EarlyStatuses {
   /** The listed, present worktrees with an admin dir, in listing order; `statuses` in the same order. */
   worktrees: string[];
   statuses: Promise<(StatusSummary | Error)[]>;
+  /** The program policy they ran under (programs.ts): a command whose repo turned out trusted reads them anew. */
+  policyKey: string;
 }
 
 let early: Promise<EarlyStatuses | null> | null = null;
@@ -32,10 +36,15 @@ export function startEarlyStatuses(path: string): void {
     const cwds = await readProcessCwds();
     const admins = readAdminDirs(listed.commonDir);
     const worktrees = listed.entries.slice(1).flatMap((e) => (!e.bare && admins.has(e.path) && existsSync(e.path) ? [e.path] : []));
+    // before the command knows whether the repo is trusted, the statuses run as for an untrusted one
+    const primary = listed.entries[0];
+    const guard = await readProgramGuard(primary && !primary.bare ? primary.path : listed.commonDir, listed.commonDir);
+    if (!programPolicyOf(listed.commonDir)) setProgramPolicy(listed.commonDir, guard);
+    const policyKey = programPolicyOf(listed.commonDir)!.key;
     if (controller.signal.aborted) return null;
     const statuses = readStatuses(worktrees, { ignored: true, slices: STATUS_PARALLELISM, signal: controller.signal });
     statuses.catch(() => undefined); // taken by startStatuses
-    return { commonDir: listed.commonDir, cwds, admins, worktrees, statuses };
+    return { commonDir: listed.commonDir, cwds, admins, worktrees, statuses, policyKey };
   })().catch(() => null); // nothing started: the command reads its statuses itself
 }
 
@@ -44,7 +53,7 @@ export async function takeEarlyStatuses(commonDir: string): Promise<EarlyStatuse
   if (early === null) return null;
   const started = await early;
   early = null;
-  if (started?.commonDir === commonDir) {
+  if (started?.commonDir === commonDir && programPolicyOf(commonDir)?.key === started.policyKey) {
     stop = null; // taken: they run to their end
     return started;
   }

@@ -1,0 +1,83 @@
+// Reading a repository's program settings (programs.ts) from git: one `git config` in the primary
+// for every scope, then, where there are any, the files git would read only from elsewhere — each
+// worktree's config.worktree and every file an include names (an includeIf whose condition holds
+// in another worktree, an onbranch: there) — read one by one, each include followed by hand. What
+// any of them names counts: a setting the primary's own view misses still gets its override.
+import { existsSync, readdirSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { homedir } from "node:os";
+import { git } from "./run.js";
+import { guardFrom, PROGRAM_KEYS_REGEXP, type ConfigEntry, type ProgramGuard } from "./programs.js";
+
+const INCLUDE = /^(include\.path|includeif\..*\.path)$/;
+/** How many extra files one repository's settings are read from, at most (an include cycle ends here too). */
+const MAX_FILES = 64;
+
+interface Raw {
+  scope: string;
+  origin: string;
+  key: string;
+  value: string;
+}
+
+/** `git config -z [--show-scope] --show-origin --get-regexp`: records `[scope\0]origin\0key\nvalue\0`. */
+function parse(stdout: string, withScope: boolean): Raw[] {
+  const tokens = stdout.split("\0");
+  const out: Raw[] = [];
+  for (let i = 0; i + (withScope ? 2 : 1) < tokens.length;) {
+    const scope = withScope ? tokens[i++]! : "repo";
+    const origin = tokens[i++]!;
+    const record = tokens[i++]!;
+    const nl = record.indexOf("\n");
+    out.push({ scope, origin, key: nl < 0 ? record : record.slice(0, nl), value: nl < 0 ? "true" : record.slice(nl + 1) });
+  }
+  return out;
+}
+
+const fileOf = (origin: string, cwd: string): string | null => (origin.startsWith("file:") ? resolve(cwd, origin.slice(5)) : null);
+
+/** An include's path as git resolves it: `~/` from home, relative to the including file's directory. */
+function includeTarget(value: string, from: string): string {
+  if (value.startsWith("~/")) return join(homedir(), value.slice(2));
+  return isAbsolute(value) ? value : resolve(dirname(from), value);
+}
+
+/** The guard of the repository whose primary (or bare repository) is `cwd` and common dir `commonDir`. */
+export async function readProgramGuard(cwd: string, commonDir: string): Promise<ProgramGuard> {
+  const r = await git(["config", "-z", "--show-scope", "--show-origin", "--get-regexp", PROGRAM_KEYS_REGEXP], { cwd, ok: [0, 1] });
+  const entries: ConfigEntry[] = [];
+  const seen = new Set<string>();
+  const pending: string[] = [];
+  for (const raw of parse(r.stdout, true)) {
+    const repo = raw.scope === "local" || raw.scope === "worktree";
+    entries.push({ scope: repo ? "repo" : "user", key: raw.key, value: raw.value });
+    const file = fileOf(raw.origin, cwd);
+    if (repo && file) seen.add(file);
+    if (repo && file && INCLUDE.test(raw.key)) pending.push(includeTarget(raw.value, file));
+  }
+  pending.push(...worktreeConfigs(commonDir));
+  for (let n = 0; pending.length > 0 && n < MAX_FILES; n++) {
+    const file = pending.shift()!;
+    if (seen.has(file) || !existsSync(file)) continue;
+    seen.add(file);
+    const f = await git(["config", "-z", "--show-origin", "--file", file, "--get-regexp", PROGRAM_KEYS_REGEXP], { cwd, ok: [0, 1] });
+    for (const raw of parse(f.stdout, false)) {
+      entries.push({ scope: "repo", key: raw.key, value: raw.value });
+      if (INCLUDE.test(raw.key)) pending.push(includeTarget(raw.value, file));
+    }
+  }
+  return guardFrom(entries);
+}
+
+/** Every config.worktree of the repository (the primary's and each linked worktree's admin dir). */
+function worktreeConfigs(commonDir: string): string[] {
+  const out = [join(commonDir, "config.worktree")];
+  let ids: string[] = [];
+  try {
+    ids = readdirSync(join(commonDir, "worktrees"));
+  } catch {
+    return out; // no linked worktrees
+  }
+  for (const id of ids) out.push(join(commonDir, "worktrees", id, "config.worktree"));
+  return out;
+}
