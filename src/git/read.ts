@@ -6,6 +6,7 @@ import { DEFAULT_GIT_TIMEOUT_MS, git, runProcess } from "./run.js";
 import { GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, WORKTREE_LIST_ARGS, refsArgs, startedRepoQueries } from "./early.js";
 import { gitEnv } from "./env.js";
 import { blockedFilterError } from "./attributes.js";
+export { ProgramBlockedError } from "./attributes.js";
 import { isValidRefName } from "./refname.js";
 import { parseWorktreeList, type WorktreeEntry } from "./parse/worktrees.js";
 import { parseStatusV2, type StatusSummary } from "./parse/status.js";

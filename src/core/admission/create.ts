@@ -146,7 +146,7 @@ export async function repairCreating(ctx: Ctx, row: WorktreeRow, entries: Worktr
     const dirty = await readDirty(repo, row.path, admin);
     const head = await resolveCommit(row.path, "HEAD");
     const moved = row.baseCommit !== null && head !== row.baseCommit && row.createdBranch;
-    if (moved || !isClean(dirty)) {
+    if (moved || dirty === null || !isClean(dirty)) {
       recordIdentity(ctx, row);
       markBootstrapInterrupted(admin);
       await markCreated(ctx, row, { path: row.path, repaired: true });

@@ -2,7 +2,7 @@
 // tracked, untracked and conflicted paths plus the ignored entries the unique-ignored scan walks;
 // the operation in progress is read from the admin dir. Callers that compare states later
 // (cleanup preconditions) keep the status and the unique ignored files for the digest.
-import { readStatus, readStatuses } from "../../git/read.js";
+import { ProgramBlockedError, readStatus, readStatuses } from "../../git/read.js";
 import { STATUS_PARALLELISM } from "../shared/pool.js";
 import type { StatusSummary } from "../../git/parse/status.js";
 import { readOperation } from "../shared/admin.js";
@@ -70,8 +70,14 @@ function dirtyStateOf(repo: RepoContext, path: string, admin: string, status: St
   };
 }
 
-export async function readDirty(repo: RepoContext, path: string, admin: string): Promise<DirtyFacts> {
-  return (await readDirtyState(repo, path, admin)).dirty;
+/** Null (unknown) where a program the repository's config names, and may not run, would decide it (SPEC v3 §4.1). */
+export async function readDirty(repo: RepoContext, path: string, admin: string): Promise<DirtyFacts | null> {
+  try {
+    return (await readDirtyState(repo, path, admin)).dirty;
+  } catch (error) {
+    if (error instanceof ProgramBlockedError) return null;
+    throw error;
+  }
 }
 
 /** Changes that are work: tracked, untracked, conflicted paths and unique ignored files. */

@@ -2,7 +2,7 @@
 // whatever the number of worktrees (worktree list, for-each-ref, two batched rev-lists); the
 // per-worktree facts (status, patch-level merge proofs) are gathered only when `full` is asked.
 import { existsSync } from "node:fs";
-import { readRefs, readRevListParents, readWorktrees, resolveCommit } from "../../git/read.js";
+import { ProgramBlockedError, readRefs, readRevListParents, readWorktrees, resolveCommit } from "../../git/read.js";
 import { SNAPSHOT_REFS } from "../../git/early.js";
 import { dropEarly } from "../../git/run.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
@@ -205,7 +205,7 @@ export const MISSING_DIRTY: NonNullable<Facts["dirty"]> = { tracked: 0, untracke
 export interface FactsOptions {
   full: boolean;
   /** The worktree's dirty facts already under way (readOneFacts), instead of reading them now. */
-  dirty?: Promise<NonNullable<Facts["dirty"]>> | null;
+  dirty?: Promise<NonNullable<Facts["dirty"]> | null> | null;
   /** Merged facts of every head, batched (listFacts), instead of proving this head alone. */
   merged?: Promise<Map<string, MergedFact | Error> | null>;
   /** No merge proof (`merged` left unset): the caller judges without it. */
@@ -263,7 +263,7 @@ async function addFullFacts(snapshot: Snapshot, facts: Facts, options: FactsOpti
 }
 
 /** A worktree's dirty facts, started now (null when it is not a registered, present worktree); `path` as git lists it. */
-export function startDirty(repo: RepoContext, path: string): { path: string; dirty: Promise<NonNullable<Facts["dirty"]>> } | null {
+export function startDirty(repo: RepoContext, path: string): { path: string; dirty: Promise<NonNullable<Facts["dirty"]> | null> } | null {
   const admin = findAdminDir(repo.commonDir, path);
   if (!admin || !existsSync(path)) return null;
   const dirty = readDirty(repo, path, admin);
@@ -360,6 +360,7 @@ export async function listFacts(snapshot: Snapshot, options: FactsOptions & { st
   states.catch(() => undefined); // awaited per worktree, like the merge proofs
   const dirtyOf = async (path: string): Promise<NonNullable<Facts["dirty"]> | undefined> => {
     const state = (await states).get(path);
+    if (state instanceof ProgramBlockedError) return undefined; // read alone: unknown (readDirty)
     if (state instanceof Error) throw state;
     return state?.dirty;
   };

@@ -14,6 +14,7 @@ import {
   readWorktrees,
   resolveCommit,
   hasTrackedChanges,
+  ProgramBlockedError,
   readGitDirs,
   readSymbolicRef,
 } from "../../git/read.js";
@@ -104,7 +105,13 @@ function stderrOf(error: unknown): string {
 export async function checkTarget(target: { path: string; branch: string | null }): Promise<{ code: "target_detached" | "target_dirty"; detail: string }[]> {
   const problems: { code: "target_detached" | "target_dirty"; detail: string }[] = [];
   if (target.branch === null) problems.push({ code: "target_detached", detail: `${target.path} is not on a branch` });
-  if (await hasTrackedChanges(target.path)) problems.push({ code: "target_dirty", detail: `${target.path} has tracked changes` });
+  // a status a program the repository names would decide is unknown: not clean (SPEC v3 §4.1)
+  const changed = await hasTrackedChanges(target.path).catch((error: unknown) => {
+    if (error instanceof ProgramBlockedError) return error;
+    throw error;
+  });
+  if (changed instanceof ProgramBlockedError) problems.push({ code: "target_dirty", detail: changed.message });
+  else if (changed) problems.push({ code: "target_dirty", detail: `${target.path} has tracked changes` });
   else {
     const operation = readOperation((await readGitDirs(target.path)).gitDir);
     if (operation) problems.push({ code: "target_dirty", detail: `a ${operation} is in progress in ${target.path}` });

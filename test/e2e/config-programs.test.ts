@@ -1,0 +1,167 @@
+// SPEC v3 §4.1: a program named by the repository's config, a worktree's config.worktree or a file
+// they include never runs from an Orchard git call unless the repository is trusted. Each setting
+// of git/programs.ts is planted from each source as a tiny script that leaves a marker file, and
+// every command that could reach it runs; no marker may appear. Then `orchard trust`: the same
+// settings run (the test can fail). Last, a clean filter that lies about a change makes the
+// worktree's status unknown, never clean or reclaimable.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Scenario, deadPid, git, gitResult, type CliResult } from "../helpers/scenario.js";
+
+type Source = "repo" | "worktree" | "include";
+
+let dir: string;
+let markers: string;
+let script: string;
+beforeAll(() => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), "orchard-programs-")));
+  markers = join(dir, "markers");
+  mkdirSync(markers);
+  script = join(dir, "program.sh");
+  // leaves `<markers>/<label>`; as a filter it passes its input through, as anything else it succeeds
+  writeFileSync(script, `#!/bin/sh\nlabel="$1"; shift\ntouch '${markers}'/"$label"\ncase "$label" in *clean|*smudge) exec cat ;; esac\nexit 0\n`);
+  chmodSync(script, 0o755);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Every program setting of git/programs.ts, each naming the script with its own label. */
+function settings(source: Source): [string, string][] {
+  const p = (label: string) => `${script} ${source}-${label}`;
+  return [
+    ["core.fsmonitor", p("fsmonitor")],
+    ["filter.evil.clean", p("clean")],
+    ["filter.evil.smudge", p("smudge")],
+    ["filter.evilp.process", p("process")],
+    ["commit.gpgSign", "true"],
+    ["gpg.program", p("gpg")],
+    ["merge.evil.driver", `${p("merge")} %O %A %B`],
+    ["diff.evil.textconv", p("textconv")],
+    ["diff.evil.command", p("diffcmd")],
+    ["diff.external", p("extdiff")],
+    ["core.sshCommand", p("ssh")],
+    ["core.askPass", p("askpass")],
+    ["credential.helper", `!${p("credential")}`],
+  ];
+}
+
+const ran = (): string[] => readdirSync(markers).sort();
+const clear = (): void => {
+  for (const m of readdirSync(markers)) rmSync(join(markers, m));
+};
+
+/** A repository whose tracked `.gitattributes` sends `*.dat` through the `evil` drivers. */
+function fixture(): Scenario {
+  const s = Scenario.create();
+  writeFileSync(join(s.primary, ".gitattributes"), "*.dat filter=evil merge=evil diff=evil\n*.proc filter=evilp\n");
+  writeFileSync(join(s.primary, "data.dat"), "data\n");
+  writeFileSync(join(s.primary, "x.proc"), "proc\n");
+  git(s.primary, "add", "-A");
+  git(s.primary, "commit", "-q", "-m", "attributes");
+  git(s.primary, "push", "-q", "origin", "main");
+  return s;
+}
+
+/** Plants the settings from `source`; for `worktree`, in the primary's config.worktree and in each of `worktrees`. */
+function plant(s: Scenario, source: Source, worktrees: string[] = []): void {
+  const entries = settings(source);
+  if (source === "repo") for (const [k, v] of entries) git(s.primary, "config", k, v);
+  if (source === "include") {
+    const file = join(s.root, "included.gitconfig");
+    for (const [k, v] of entries) git(s.root, "config", "--file", file, k, v);
+    git(s.primary, "config", "include.path", file);
+  }
+  if (source === "worktree") {
+    git(s.primary, "config", "extensions.worktreeConfig", "true");
+    for (const at of [s.primary, ...worktrees]) for (const [k, v] of entries) git(at, "config", "--worktree", k, v);
+  }
+}
+
+/** Runs one command and returns which programs ran. Untrusted, the answer is a result, a refusal or an unknown: never a crash. */
+function run(s: Scenario, args: string[], options: { trusted?: boolean } = {}): { r: CliResult; ran: string[] } {
+  clear();
+  const r = s.orchard(args);
+  // trusted, the scripts run and fail git's protocols (a process filter, a signature): any exit
+  if (!options.trusted) expect(r.code, `${args.join(" ")}: ${r.stdout}${r.stderr}`).not.toBe(1);
+  return { r, ran: ran() };
+}
+
+/** An executor worktree of a wave: one commit of its own (`file`), made with plain git. */
+function executor(s: Scenario, n: number, file: string): { agent_id: string; worktree_path: string; branch: string; expected_base: string } {
+  const base = git(s.primary, "rev-parse", "main");
+  const branch = `worktree-agent-${n}`;
+  const path = s.worktree(branch);
+  s.commit({ in: path, file, content: `agent ${n}\n` });
+  return { agent_id: `agent-${n}`, worktree_path: path, branch, expected_base: base };
+}
+
+/** A salvage ref made by hand (plain git): data.dat changed, Orchard's metadata in the body. */
+function salvageRef(s: Scenario): string {
+  const head = git(s.primary, "rev-parse", "main");
+  const wt = s.worktree("salvage-src");
+  writeFileSync(join(wt, "data.dat"), "salvaged\n");
+  git(wt, "add", "-A");
+  const tree = git(wt, "write-tree");
+  const meta = { orchardSalvage: 1, path: wt, handle: null, branch: "salvage-src", head, reason: "manual", time: "2026-01-01T00:00:00Z" };
+  const commit = git(wt, "commit-tree", "--no-gpg-sign", "-p", head, "-m", `orchard salvage of ${wt}\n\n${JSON.stringify(meta)}`, tree);
+  git(s.primary, "worktree", "remove", "--force", wt);
+  const ref = "refs/orchard/salvage/salvage-src/20260101T000000Z";
+  git(s.primary, "update-ref", ref, commit);
+  return ref;
+}
+
+describe.each(["repo", "worktree", "include"] as const)("programs named from the %s config", (source) => {
+  it("run from no command of an untrusted repository, and run once it is trusted", () => {
+    const s = fixture();
+    try {
+      const add = s.orchard(["add", "feat-a", "--owner", "o1", "--no-bootstrap"]);
+      expect(add.code, add.stderr).toBe(0);
+      const handle = add.json.handle as string;
+      const orphan = s.worktree("worktree-agent-9", { lock: `claude agent agent-9 (pid ${deadPid()})` });
+      s.ageLock(orphan, 600);
+      const clean = executor(s, 1, "agent-1.txt"); // merges cleanly: the merge commit would be signed
+      const conflicting = executor(s, 2, "data.dat"); // main changes data.dat too: the merge driver decides
+      s.commit({ file: "data.dat", content: "main\n" });
+      const ref = salvageRef(s);
+      plant(s, source, [add.json.path, orphan, clean.worktree_path, conflicting.worktree_path]);
+      // every tracked file's stat data changed: status must read each one again (through the clean filter, if any)
+      for (const wt of [add.json.path, orphan, clean.worktree_path, conflicting.worktree_path])
+        for (const f of ["data.dat", "x.proc", "README.md"]) writeFileSync(join(wt, f), `${f === "data.dat" ? "data" : f === "x.proc" ? "proc" : "# app"}\n`);
+      const manifest = join(s.root, "wave.json");
+      writeFileSync(manifest, JSON.stringify([clean, conflicting]));
+
+      const commands: string[][] = [
+        ["add", "feat-b", "--owner", "o2", "--no-bootstrap"], // create: checkout (smudge)
+        ["add", "feat-a", "--owner", "o1", "--no-bootstrap"], // adopt: status
+        ["status", handle],
+        ["list", "--full"],
+        ["hygiene"],
+        ["hygiene", "--disk"],
+        ["cleanup", "plan"],
+        ["reap-orphans", "--dry-run"],
+        ["reap-orphans", "--salvage"],
+        ["cleanup-wave", "--manifest", manifest, "--dry-run"],
+        ["cleanup-wave", "--manifest", manifest],
+        ["cleanup", "run"],
+        ["release", handle, "--owner", "o1"],
+        ["recycle", handle, "--branch", "feat-c", "--owner", "o3", "--no-bootstrap"],
+        ["salvage", "restore", ref],
+      ];
+      const untrusted = commands.map((args) => ({ args: args.join(" "), ran: run(s, args).ran }));
+      expect(untrusted).toEqual(commands.map((args) => ({ args: args.join(" "), ran: [] })));
+      expect(gitResult(s.primary, "rev-parse", "--verify", "--quiet", "refs/heads/worktree-agent-2").code).toBe(0); // the conflicting entry was not merged by a driver
+
+      // trusted: the repository's programs are git's to run again
+      writeFileSync(join(s.primary, ".orchard.json"), "{}\n");
+      expect(s.orchard(["trust"]).code).toBe(0);
+      const seen = new Set<string>();
+      for (const args of [["hygiene"], ["add", "feat-d", "--owner", "o4", "--no-bootstrap"], ["cleanup-wave", "--manifest", manifest]])
+        for (const m of run(s, args, { trusted: true }).ran) seen.add(m);
+      const expected = source === "worktree" ? ["fsmonitor", "clean", "process"] : ["fsmonitor", "clean", "smudge", "process"];
+      for (const label of expected) expect([...seen]).toContain(`${source}-${label}`);
+    } finally {
+      s.cleanup();
+    }
+  });
+});
