@@ -20,7 +20,7 @@ import {
   type LeaseFields,
   compareStartTime,
   HOST,
-  pidState,
+  readPidState,
   readStartTime,
 } from "../ownership/index.js";
 import { reason, type Reason } from "../shared/reasons.js";
@@ -185,7 +185,7 @@ export function request2exact(request: AddRequest): { branch: string; task: stri
 export async function keepRecordedPid(row: WorktreeRow, request: AddRequest, lease: LeaseFields): Promise<LeaseFields> {
   if (request.pid !== null || row.pid === null || request.owner === null || request.owner !== row.owner) return lease;
   if (row.host !== null && row.host !== HOST) return lease;
-  if (pidState(row.pid) === "dead") return lease;
+  if ((await readPidState(row.pid)) === "dead") return lease;
   if (row.pidStart !== null) {
     const now = await readStartTime(row.pid);
     if (now !== null && compareStartTime(row.pidStart, now) === "different") return lease;
