@@ -20,6 +20,7 @@ import {
   type LeaseFields,
   compareStartTime,
   HOST,
+  readAncestors,
   readPidState,
   readStartTime,
 } from "../ownership/index.js";
@@ -146,7 +147,7 @@ async function exactHandle(
   // a repaired checkout changed under the early read: read it anew
   // the verdict does not look at merged: no merge proof
   const { facts } = await readOneFacts(ctx.repo, ctx.registry, { entry, row, listing }, repaired.length > notes.length ? null : early, { merged: false });
-  const verdict = assessExact(facts, request2exact(request), { strict: false });
+  const verdict = assessExact(facts, { ...request2exact(request), ancestors: await readAncestors() }, { strict: false });
   const allNotes = [...repaired, ...verdict.notes];
   if (verdict.reasons.length > 0) return resultFor(request, "refused", { row, head: facts.head, reasons: verdict.reasons, notes: allNotes });
   if (request.dryRun) return resultFor(request, "planned", { row, head: facts.head, notes: allNotes });

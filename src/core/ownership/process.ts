@@ -2,7 +2,7 @@
 // a directory. Linux reads /proc; macOS asks ps/lsof. Every answer may be "unknown" (null).
 import { existsSync, readFileSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { hostname } from "node:os";
-import { readLsofCwds, readPsStart, readPsState } from "../../git/ps.js";
+import { readLsofCwds, readPsParent, readPsStart, readPsState } from "../../git/ps.js";
 import { ownChildren } from "../../git/run.js";
 
 /**
@@ -273,4 +273,23 @@ export function processesInside(cwds: Map<number, string>, dir: string): number[
   const ours = cwds instanceof ProcessCwds ? cwds.ours : ownChildren();
   for (const [pid, cwd] of cwds) if ((cwd === dir || cwd.startsWith(prefix)) && !self.has(pid) && !ours.has(pid)) pids.push(pid);
   return pids;
+}
+
+/**
+ * This process's chain of parents (nearest first), up to and without init: the shell, agent or
+ * MCP client a command was run by. Admission counts those of them working inside a worktree as
+ * the requester itself (SPEC v3 §3.1: the same owner re-adding from inside its own worktree).
+ * Read anew each time (a parent may die and the chain change); a link that cannot be read ends it.
+ */
+export async function readAncestors(from = process.pid): Promise<number[]> {
+  const chain: number[] = [];
+  let pid = from;
+  for (let depth = 0; depth < 64; depth++) {
+    const parent =
+      process.platform === "linux" ? Number(statFields(pid)?.[1]) : process.platform === "darwin" ? ((await readPsParent(pid))?.parent ?? NaN) : NaN;
+    if (!isValidPid(parent) || parent <= 1 || chain.includes(parent)) break;
+    chain.push(parent);
+    pid = parent;
+  }
+  return chain;
 }
