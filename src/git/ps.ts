@@ -34,3 +34,10 @@ export async function readPsParent(pid: number): Promise<{ parent: number; comma
   const match = /^\s*(\d+)\s+(.+)$/.exec(r.stdout.trim());
   return r.exitCode === 0 && match ? { parent: Number(match[1]), command: (match[2] as string).trim() } : null;
 }
+
+/** `ps -o stat= -p <pid>`: the process state letters (`Z` first for a zombie), or null when there is no such process. */
+export async function readPsState(pid: number): Promise<string | null> {
+  const r = await runProcess("ps", ["-o", "stat=", "-p", String(pid)], opts);
+  const text = r.stdout.trim();
+  return r.exitCode === 0 && text ? text : null;
+}

@@ -20,7 +20,8 @@ import {
   type LeaseFields,
   compareStartTime,
   HOST,
-  pidState,
+  readAncestors,
+  readPidState,
   readStartTime,
 } from "../ownership/index.js";
 import { reason, type Reason } from "../shared/reasons.js";
@@ -146,7 +147,7 @@ async function exactHandle(
   // a repaired checkout changed under the early read: read it anew
   // the verdict does not look at merged: no merge proof
   const { facts } = await readOneFacts(ctx.repo, ctx.registry, { entry, row, listing }, repaired.length > notes.length ? null : early, { merged: false });
-  const verdict = assessExact(facts, request2exact(request), { strict: false });
+  const verdict = assessExact(facts, { ...request2exact(request), ancestors: await readAncestors() }, { strict: false });
   const allNotes = [...repaired, ...verdict.notes];
   if (verdict.reasons.length > 0) return resultFor(request, "refused", { row, head: facts.head, reasons: verdict.reasons, notes: allNotes });
   if (request.dryRun) return resultFor(request, "planned", { row, head: facts.head, notes: allNotes });
@@ -185,7 +186,7 @@ export function request2exact(request: AddRequest): { branch: string; task: stri
 export async function keepRecordedPid(row: WorktreeRow, request: AddRequest, lease: LeaseFields): Promise<LeaseFields> {
   if (request.pid !== null || row.pid === null || request.owner === null || request.owner !== row.owner) return lease;
   if (row.host !== null && row.host !== HOST) return lease;
-  if (pidState(row.pid) === "dead") return lease;
+  if ((await readPidState(row.pid)) === "dead") return lease;
   if (row.pidStart !== null) {
     const now = await readStartTime(row.pid);
     if (now !== null && compareStartTime(row.pidStart, now) === "different") return lease;

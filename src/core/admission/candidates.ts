@@ -20,8 +20,9 @@ import { allEstablished } from "../bootstrap/index.js";
 import { mapLimit, DEFAULT_PARALLELISM } from "../shared/pool.js";
 import type { Facts } from "../shared/types.js";
 import { leaseLive } from "./exclusive.js";
+import { readAncestors } from "../ownership/index.js";
 
-type Request = Pick<AddRequest, "branch" | "task" | "explicitBase" | "owner">;
+type Request = Pick<AddRequest, "branch" | "task" | "explicitBase" | "owner"> & { ancestors?: readonly number[] };
 
 /** The requested branch's cumulative patch-id, when it exists (at `tip`) with commits beyond the base. */
 async function requestedPatchId(ctx: Ctx, tip: string | null, base: string): Promise<string | null> {
@@ -41,7 +42,14 @@ async function patchIdOf(ctx: Ctx, head: string, base: string): Promise<string |
 
 /** Eligibility of one candidate (pure over its facts). */
 export function assessCandidate(facts: Facts, row: WorktreeRow, request: Request): Reason[] {
-  const own = { branch: facts.branch ?? row.branch, task: request.task, baseRef: request.explicitBase, owner: request.owner, resume: false };
+  const own = {
+    branch: facts.branch ?? row.branch,
+    task: request.task,
+    baseRef: request.explicitBase,
+    owner: request.owner,
+    resume: false,
+    ...(request.ancestors ? { ancestors: request.ancestors } : {}),
+  };
   const reasons = assessExact(facts, own, { strict: true }).reasons.filter((r) => !(row.lifecycle === "terminal" && mootForRecycle(r, facts)));
   if (facts.missing) reasons.push(reason("missing_directory", { path: facts.path }));
   const fp = facts.fingerprints;
@@ -92,10 +100,11 @@ export async function findCandidates(ctx: Ctx, request: Request, base: { ref: st
     others.forEach((row, i) => ids[i] === wanted && kinds.set(row.id, "patch_equivalent"));
   }
   const found = rows.filter((r) => kinds.has(r.id));
+  const ancestors = found.length > 0 ? await readAncestors() : [];
   const candidates = await mapLimit(found, DEFAULT_PARALLELISM, async (row): Promise<Candidate> => {
     const entry = snapshot.entries.find((e) => e.path === row.path) ?? null;
     const facts = await factsOf(snapshot, entry, row, { full: true });
-    const reasons = assessCandidate(facts, row, request);
+    const reasons = assessCandidate(facts, row, { ...request, ancestors });
     return {
       handle: row.handle,
       path: row.path,

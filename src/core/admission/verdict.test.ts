@@ -51,4 +51,20 @@ describe("assessExact", () => {
     expect(codes({ unpushed: null }, {}, true).reasons).toEqual(["unpushed_commits"]);
   });
   it("a status that could not be read is not clean", () => expect(codes({ dirty: null }).reasons).toEqual(["dirty"]));
+  it("a process inside blocks another owner, and anyone when the recorded lease names nobody, unless it is the requester's own chain", () => {
+    const inside = (pids: number[]) => ({
+      state: "live" as const,
+      signals: [
+        { code: "lease_expired" as const, detail: "" },
+        { code: "process_in_worktree" as const, detail: "", pids },
+      ],
+    });
+    expect(codes({ liveness: inside([42]) }, { owner: "a2" }).reasons).toEqual(["live_owner"]);
+    expect(codes({ liveness: inside([42]) }).reasons).toEqual([]); // the recorded owner re-adding
+    expect(codes({ liveness: inside([42]) }, { owner: "a2", ancestors: [42, 1000] }).reasons).toEqual([]); // only the requester's shell inside
+    expect(codes({ liveness: inside([42, 7]) }, { owner: "a2", ancestors: [42] }).reasons).toEqual(["live_owner"]);
+    // nobody named on either side: the requester's own shell must be inside for the others to be its own
+    expect(codes({ owner: null, liveness: inside([7]) }, { owner: null }).reasons).toEqual(["live_owner"]);
+    expect(codes({ owner: null, liveness: inside([42, 7]) }, { owner: null, ancestors: [42] }).reasons).toEqual([]);
+  });
 });

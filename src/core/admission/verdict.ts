@@ -12,6 +12,8 @@ export interface ExactRequest {
   baseRef: string | null;
   owner: string | null;
   resume: boolean;
+  /** The requester's chain of parent processes (readAncestors): those inside are the requester itself. */
+  ancestors?: readonly number[];
 }
 
 export interface Verdict {
@@ -19,14 +21,29 @@ export interface Verdict {
   notes: Reason[];
 }
 
-/** Is a live signal someone other than the requester? Process-in-worktree alone is not "another owner". */
+/**
+ * Is a live signal someone other than the requester? A live lease of another owner, a live foreign
+ * lock pid, or a process working inside (SPEC v3 §3.1, §4.11: live for admission too). The one
+ * exception is the same owner re-adding its own worktree: processes inside then are its own
+ * (the recorded owner named again, or — both naming nobody — the requester's own shell inside).
+ */
 function liveOtherOwner(facts: Facts, requester: ExactRequest): boolean {
   if (facts.liveness.state !== "live") return false;
   const signals = facts.liveness.signals.map((s) => s.code);
   const leaseLive = signals.includes("lease_live") || (facts.owner !== null && signals.includes("pid_alive"));
   if (leaseLive && facts.owner !== null && facts.owner !== requester.owner) return true;
   const foreignLockLive = facts.lock.owner !== null && facts.lock.owner.kind !== "orchard" && signals.includes("pid_alive");
-  return foreignLockLive;
+  return foreignLockLive || someoneElseInside(facts, requester);
+}
+
+function someoneElseInside(facts: Facts, requester: ExactRequest): boolean {
+  const inside = facts.liveness.signals.find((s) => s.code === "process_in_worktree")?.pids ?? [];
+  const own = new Set(requester.ancestors ?? []);
+  const others = inside.filter((pid) => !own.has(pid));
+  if (others.length === 0) return false;
+  const requesterInside = inside.length > others.length;
+  const sameOwner = facts.owner === requester.owner && (requester.owner !== null || requesterInside);
+  return !sameOwner;
 }
 
 export function assessExact(facts: Facts, request: ExactRequest, options: { strict: boolean }): Verdict {

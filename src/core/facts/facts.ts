@@ -17,7 +17,7 @@ import {
   type PidProbe,
   HOST,
   compareStartTime,
-  pidState,
+  readPidState,
   processesInside,
   readProcessCwds,
   readStartTime,
@@ -135,7 +135,7 @@ export function countInGraph(graph: Map<string, string[]>, tip: string): number 
 
 async function probePid(pid: number, host: string | null, startTime: string | null): Promise<PidProbe> {
   if (host && host !== HOST) return { pid, host, state: "other_host" };
-  const state = pidState(pid);
+  const state = await readPidState(pid);
   if (state !== "alive") return { pid, host, state };
   if (!startTime) return { pid, host, state: "alive" };
   const current = await readStartTime(pid);

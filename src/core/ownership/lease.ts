@@ -3,7 +3,7 @@
 import { writeFileAtomic } from "../shared/files.js";
 import { join } from "node:path";
 import { formatOrchardLock } from "./lock-owner.js";
-import { HOST, isValidPid, readStartTime } from "./process.js";
+import { HOST, isValidPid, readPidState, readStartTime } from "./process.js";
 import { leaseExpiresAt } from "./liveness.js";
 import { usageError } from "../shared/errors.js";
 import type { WorktreeRow } from "../../registry/index.js";
@@ -36,7 +36,9 @@ export async function newLease(requester: Requester, now = new Date()): Promise<
   if (requester.pid !== null) {
     if (!isValidPid(requester.pid)) throw usageError("invalid_argument", `--pid ${requester.pid} is not a process id`);
     pidStart = await readStartTime(requester.pid);
-    if (pidStart === null && process.platform === "linux") throw usageError("invalid_argument", `--pid ${requester.pid} is not a running process`);
+    // a zombie has a start time but runs no more: a lease must start live
+    if ((pidStart === null && process.platform === "linux") || (await readPidState(requester.pid)) === "dead")
+      throw usageError("invalid_argument", `--pid ${requester.pid} is not a running process`);
   }
   return { owner: requester.owner, pid: requester.pid, pidStart, host: HOST, heartbeatAt: now.toISOString(), ttlMs: requester.ttlMs };
 }

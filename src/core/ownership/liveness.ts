@@ -5,7 +5,7 @@
 // the TTL decides only for leases without a pid or with a pid on another host. No owner and no
 // process → "none". Anything that could not be established and might have been live → "unknown",
 // which is never safe.
-import type { LivenessState, LivenessSignalCode } from "../shared/types.js";
+import type { LivenessState, LivenessSignal } from "../shared/types.js";
 
 export interface PidProbe {
   pid: number;
@@ -33,7 +33,7 @@ export interface LivenessInput {
 
 export interface Liveness {
   state: LivenessState;
-  signals: { code: LivenessSignalCode; detail: string }[];
+  signals: LivenessSignal[];
 }
 
 export function leaseExpiresAt(lease: { heartbeatAt: string | null; ttlMs: number | null }): number | null {
@@ -95,7 +95,7 @@ export function assessLiveness(input: LivenessInput): Liveness {
     signals.push({ code: "processes_unknown", detail: "the process table could not be read" });
   } else if (input.inside.length > 0) {
     live = true;
-    signals.push({ code: "process_in_worktree", detail: `pid ${input.inside.join(", ")}` });
+    signals.push({ code: "process_in_worktree", detail: `pid ${input.inside.join(", ")}`, pids: [...input.inside] });
   } else if ((input.unseen ?? 0) > 0) {
     unknown = true;
     signals.push({

@@ -2,7 +2,7 @@
 // a directory. Linux reads /proc; macOS asks ps/lsof. Every answer may be "unknown" (null).
 import { existsSync, readFileSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { hostname } from "node:os";
-import { readLsofCwds, readPsStart } from "../../git/ps.js";
+import { readLsofCwds, readPsParent, readPsStart, readPsState } from "../../git/ps.js";
 import { ownChildren } from "../../git/run.js";
 
 /**
@@ -17,18 +17,39 @@ export function isValidPid(pid: number): boolean {
   return Number.isSafeInteger(pid) && pid >= 1 && pid <= 2 ** 31 - 1;
 }
 
-/** kill(pid, 0): success or EPERM means alive; ESRCH means dead. */
+/**
+ * kill(pid, 0): success or EPERM means alive; ESRCH means dead. An exited process whose parent has
+ * not reaped it yet (a zombie, state `Z`, or `X` on its way out) still answers kill(pid, 0) but
+ * works nowhere: dead (SPEC v3 §4.11). Linux reads the state here; macOS needs `ps`
+ * (readPidState).
+ */
 export function pidState(pid: number): PidState {
   if (!isValidPid(pid)) return "unknown";
   try {
     process.kill(pid, 0);
-    return "alive";
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EPERM") return "alive";
+    if (code === "EPERM") return exited(pid) ? "dead" : "alive";
     if (code === "ESRCH") return "dead";
     return "unknown";
   }
+  return exited(pid) ? "dead" : "alive";
+}
+
+/** Linux: the process has exited and waits for its parent to reap it (state Z or X). */
+function exited(pid: number): boolean {
+  if (process.platform !== "linux") return false;
+  const state = statFields(pid)?.[0];
+  return state === "Z" || state === "X";
+}
+
+/** pidState, plus the zombie check of macOS (`ps -o stat=`), where the sync probe cannot tell. */
+export async function readPidState(pid: number): Promise<PidState> {
+  const state = pidState(pid);
+  if (state !== "alive" || process.platform !== "darwin") return state;
+  const stat = await readPsState(pid);
+  if (stat === null) return pidState(pid) === "dead" ? "dead" : "unknown";
+  return stat.startsWith("Z") ? "dead" : "alive";
 }
 
 /** The fields of /proc/<pid>/stat after the command name (state first), or null when it cannot be read. */
@@ -252,4 +273,23 @@ export function processesInside(cwds: Map<number, string>, dir: string): number[
   const ours = cwds instanceof ProcessCwds ? cwds.ours : ownChildren();
   for (const [pid, cwd] of cwds) if ((cwd === dir || cwd.startsWith(prefix)) && !self.has(pid) && !ours.has(pid)) pids.push(pid);
   return pids;
+}
+
+/**
+ * This process's chain of parents (nearest first), up to and without init: the shell, agent or
+ * MCP client a command was run by. Admission counts those of them working inside a worktree as
+ * the requester itself (SPEC v3 §3.1: the same owner re-adding from inside its own worktree).
+ * Read anew each time (a parent may die and the chain change); a link that cannot be read ends it.
+ */
+export async function readAncestors(from = process.pid): Promise<number[]> {
+  const chain: number[] = [];
+  let pid = from;
+  for (let depth = 0; depth < 64; depth++) {
+    const parent =
+      process.platform === "linux" ? Number(statFields(pid)?.[1]) : process.platform === "darwin" ? ((await readPsParent(pid))?.parent ?? NaN) : NaN;
+    if (!isValidPid(parent) || parent <= 1 || chain.includes(parent)) break;
+    chain.push(parent);
+    pid = parent;
+  }
+  return chain;
 }

@@ -18,6 +18,13 @@ export type LivenessSignalCode =
   | "lock_owner_unknown"
   | "lease_unknown";
 
+/** One piece of liveness evidence; `pids`: the processes working inside (process_in_worktree). */
+export interface LivenessSignal {
+  code: LivenessSignalCode;
+  detail: string;
+  pids?: number[];
+}
+
 export interface LockOwnerFacts {
   kind: "orchard" | "claude-code" | "pid" | "unknown";
   pid?: number;
@@ -45,7 +52,7 @@ export interface Facts {
   owner: string | null;
   base: { ref: string; commit: string; current: string | null; drifted: boolean | null } | null;
   lock: { locked: boolean; reason: string | null; owner: LockOwnerFacts | null };
-  liveness: { state: LivenessState; signals: { code: LivenessSignalCode; detail: string }[] };
+  liveness: { state: LivenessState; signals: LivenessSignal[] };
   /** `nested`: worktrees or repositories inside (relative paths; SPEC §4.14) — a blocking fact. */
   dirty?: { tracked: number; untracked: number; conflicted: number; operation: Operation | null; ignored: IgnoredFacts; nested?: string[] } | null;
   upstream: { ref: string; ahead: number; behind: number } | null;
