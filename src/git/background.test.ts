@@ -42,6 +42,27 @@ describe("startBackground", () => {
     expect(existsSync(untouched)).toBe(true);
   });
 
+  it("re-checks each entry at the moment of use: a link, or a directory without its journal, is not deleted", async () => {
+    const dir = temp();
+    const documents = join(dir, "documents");
+    mkdirSync(join(documents, "tree"), { recursive: true });
+    writeFileSync(join(documents, "journal.json"), "{}\n");
+    writeFileSync(join(documents, "tree", "notes.txt"), "the user's\n");
+    const linked = join(dir, "trash", "x-1-linked");
+    mkdirSync(join(dir, "trash"));
+    symlinkSync(documents, linked);
+    const unmarked = join(dir, "trash", "x-1-unmarked");
+    mkdirSync(join(unmarked, "tree"), { recursive: true });
+    writeFileSync(join(unmarked, "tree", "draft.txt"), "not Orchard's\n");
+    const ours = join(dir, "trash", "x-1-ours");
+    mkdirSync(join(ours, "tree"), { recursive: true });
+    writeFileSync(join(ours, "journal.json"), "{}\n");
+    startBackground({ purge: [linked, unmarked, ours], refresh: [] }, dir);
+    await waitFor(() => !existsSync(ours), "the job has run");
+    expect(readFileSync(join(documents, "tree", "notes.txt"), "utf8")).toBe("the user's\n");
+    expect(readFileSync(join(unmarked, "tree", "draft.txt"), "utf8")).toBe("not Orchard's\n");
+  });
+
   it("refreshes an index nobody wrote since, once it may", async () => {
     const repo = join(temp(), "repo");
     const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env: hermeticEnv(), encoding: "utf8" });
@@ -71,6 +92,7 @@ describe("startBackground", () => {
     writeFileSync(index, "not an index: git would fail on it\n");
     const trash = join(dir, "entry");
     mkdirSync(join(trash, "tree"), { recursive: true });
+    writeFileSync(join(trash, "journal.json"), "{}\n");
     startBackground({ purge: [trash], refresh: [{ worktree: dir, index, mtimeMs: 1, notBefore: Date.now() }] }, dir);
     await waitFor(() => !existsSync(trash), "the job has run");
     expect(readFileSync(index, "utf8")).toBe("not an index: git would fail on it\n");

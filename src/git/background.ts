@@ -18,7 +18,8 @@ export interface IndexRefresh {
 
 export interface BackgroundJob {
   /** Trash entries: `<entry>/tree` is deleted first, then the entry with its journal; a tree that
-   * cannot be deleted (an immutable file) leaves the entry with a `failed` note. */
+   * cannot be deleted (an immutable file) leaves the entry with a `failed` note (rm's first line).
+   * An entry that is no longer a real directory holding its journal is skipped. */
   purge: string[];
   refresh: IndexRefresh[];
 }
@@ -38,10 +39,20 @@ const rmrf = (path) =>
   process.platform === "win32"
     ? nodeRm(path)
     : new Promise((done, fail) => {
-        const child = spawn("rm", ["-rf", "--", path], { stdio: "ignore" });
+        const child = spawn("rm", ["-rf", "--", path], { stdio: ["ignore", "ignore", "pipe"] });
+        let said = "";
+        child.stderr.on("data", (d) => (said = (said + d).slice(0, 4096)));
         child.on("error", () => nodeRm(path).then(done, fail));
-        child.on("close", (code) => (code === 0 ? done() : fail(new Error("rm -rf exited " + code))));
+        child.on("close", (code) => (code === 0 ? done() : fail(new Error(said.split("\\n")[0] || "rm -rf exited " + code))));
       });
+// re-checked at the moment of use: a real directory reached through no link, holding Orchard's journal
+const isOurs = (entry) => {
+  try {
+    return fs.lstatSync(entry).isDirectory() && fs.realpathSync(entry) === entry && fs.lstatSync(join(entry, "journal.json")).isFile();
+  } catch {
+    return false;
+  }
+};
 async function refresh(r) {
   await new Promise((done) => setTimeout(done, Math.max(0, r.notBefore - Date.now())));
   let st;
@@ -54,6 +65,7 @@ async function purge() {
   const worker = async () => {
     while (next < job.purge.length) {
       const entry = job.purge[next++];
+      if (!isOurs(entry)) continue;
       try {
         await rmrf(join(entry, "tree"));
       } catch (error) {

@@ -9,7 +9,8 @@ import { treeDigest } from "../facts/index.js";
 import { salvageStamp } from "../salvage/index.js";
 import { requireDuration } from "../shared/validate.js";
 import { usageError } from "../shared/errors.js";
-import type { Reason } from "../shared/reasons.js";
+import { reason, type Reason } from "../shared/reasons.js";
+import { finishTrash } from "../shared/trash.js";
 import type { Ctx } from "../shared/context.js";
 
 export interface CleanupPlanOptions {
@@ -114,7 +115,22 @@ export async function cleanupRun(
   options: CleanupPlanOptions & { onProgress?: (p: Progress) => void },
   notes: Reason[] = [],
 ): Promise<RunResult> {
-  const result: RunResult = { ok: true, status: "completed", planIds: [], rounds: 0, done: 0, skipped: 0, failed: 0, remaining: 0, items: [], kept: [], notes };
+  // what a purger could not delete before (an immutable file since made mutable) is retried now, not in an hour
+  const retried = finishTrash(main.workspace.home, { retryFailed: true });
+  const trashNotes = retried.length > 0 ? [reason("trash_retried", { entries: retried })] : [];
+  const result: RunResult = {
+    ok: true,
+    status: "completed",
+    planIds: [],
+    rounds: 0,
+    done: 0,
+    skipped: 0,
+    failed: 0,
+    remaining: 0,
+    items: [],
+    kept: [],
+    notes: [...notes, ...trashNotes],
+  };
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const plan = await cleanupPlan(main, ctxs, options);
     result.kept = plan.skipped;

@@ -12,6 +12,7 @@ import { cleanupBacklog, duplicateTaskGroups, patchEquivalentGroups, summarize, 
 import { countRevs } from "../../git/read.js";
 import { listRootEntries, readHuskFacts, type KnownRepo } from "./husk.js";
 import { measureFleet } from "./disk.js";
+import { trashReport } from "./trash.js";
 import { publishSummaries } from "./publish.js";
 import { readLiveness } from "../facts/index.js";
 import { readProcessCwds } from "../ownership/index.js";
@@ -146,6 +147,12 @@ export async function assessFleet(ctxs: Ctx[], options: HygieneOptions): Promise
 
 export async function hygiene(ctxs: Ctx[], options: HygieneOptions, scopeNotes: Reason[] = []): Promise<HygieneReport> {
   const fleet = await assessFleet(ctxs, options);
+  const trash = await trashReport((ctxs[0] as Ctx).workspace.home, {
+    disk: fleet.disk !== undefined,
+    deadline: Date.now() + requireDuration(options.diskBudget, "disk-budget", DEFAULT_DISK_BUDGET_MS),
+  });
+  fleet.notes.push(...trash.notes);
+  if (fleet.disk && trash.trashBytes !== undefined) fleet.disk.trashBytes = trash.trashBytes;
   const worktrees = fleet.members.map((m) => m.view);
   const summary = summarize(worktrees);
   if (fleet.disk) summary.disk = fleet.disk;

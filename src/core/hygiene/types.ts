@@ -99,6 +99,8 @@ export interface DiskSummary {
   measured: number;
   unmeasured: number;
   complete: boolean;
+  /** Allocated bytes the workspace's trash still holds (entries being purged, ones that could not be, ones not Orchard's); null when out of budget. */
+  trashBytes?: number | null;
 }
 
 export interface HygieneSummary {

@@ -1,11 +1,11 @@
 // `.orchard.json` (SPEC §6): validated with zod; an unknown key or a wrong type is invalid input
 // (exit 2) naming the key path. `.worktreeinclude` (one glob a line) adds to bootstrap.copy.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
+import { join } from "node:path";
 import { createHash } from "node:crypto";
 import * as z from "zod";
 import { parseDuration } from "./duration.js";
 import { usageError } from "./errors.js";
+import { readInputFile } from "./input-file.js";
 
 /** The schema of `.orchard.json`, built on first use (a repository without the file never builds it). */
 function buildConfigSchema() {
@@ -121,43 +121,17 @@ export function loadConfig(primary: string): LoadedConfig {
   return { config: parsed.data, source, hash, copy: [...(parsed.data.bootstrap?.copy ?? []), ...include] };
 }
 
-export const CONFIG_MAX_BYTES = 1024 * 1024;
-
 /**
- * A configuration or include file (SPEC §6 v2): read only when it is a regular file of at most
- * 1 MiB and, when `repo` is given, resolves inside it (a symlink out of the repository, a device
- * or a FIFO is invalid config: exit 2, naming the file, never echoing its content). Null when absent.
- * Opened non-blocking, so a FIFO never hangs the open; fstat decides on what was opened.
+ * A configuration or include file (SPEC §6 v2): read by the rule of every input file (a regular
+ * file of at most 1 MiB, `input-file.ts`) and, when `repo` is given, only when it resolves inside
+ * it (a symlink out of the repository is invalid config: exit 2, naming the file, never echoing
+ * its content). Null when absent.
  */
 export function readConfigFile(path: string, repo: string | null): Buffer | null {
-  if (!lstatSync(path, { throwIfNoEntry: false })) return null;
-  const bad = (why: string) => usageError("invalid_config", `${path} ${why}; orchard reads configuration only from a regular file of at most 1 MiB`);
-  let real: string;
-  try {
-    real = realpathSync(path);
-  } catch {
-    throw bad("is a symbolic link that leads nowhere");
-  }
-  const rel = repo === null ? "" : relative(realpathSync(repo), real);
-  if (repo !== null && (rel === "" || rel.startsWith("..") || isAbsolute(rel))) throw bad("leads outside the repository");
-  let fd: number;
-  try {
-    fd = openSync(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
-  } catch (error) {
-    throw bad(`cannot be opened (${(error as NodeJS.ErrnoException).code ?? "error"})`);
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw bad("is not a regular file");
-    if (st.size > CONFIG_MAX_BYTES) throw bad(`is larger than 1 MiB (${st.size} bytes)`);
-    const buffer = Buffer.alloc(CONFIG_MAX_BYTES + 1);
-    let length = 0;
-    for (let n = -1; n !== 0 && length <= CONFIG_MAX_BYTES; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
-    if (length > CONFIG_MAX_BYTES) throw bad("grew past 1 MiB while being read");
-    return buffer.subarray(0, length);
-  } finally {
-    closeSync(fd);
-  }
+  return readInputFile(path, {
+    inside: repo,
+    bad: (why) => usageError("invalid_config", `${path} ${why}; orchard reads configuration only from a regular file of at most 1 MiB`),
+  });
 }
 
 function readWorktreeInclude(primary: string): string[] {

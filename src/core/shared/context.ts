@@ -4,7 +4,7 @@ import { dirname, join, relative, isAbsolute, resolve } from "node:path";
 import { homedir } from "node:os";
 import type { Registry } from "../../registry/index.js";
 import type { RepoContext } from "./repo.js";
-import { usageError } from "./errors.js";
+import { failure, usageError } from "./errors.js";
 
 export interface Workspace {
   home: string;
@@ -40,13 +40,43 @@ export function requireHomeOutsideRepos(home: string, explicit: boolean): void {
   }
 }
 
-/** Creates the workspace if needed; paths are realpaths so they compare with what git lists. */
+/** The workspace's trash, `<home>/trash` (core/shared/trash.ts). */
+export function trashDir(home: string): string {
+  return join(home, "trash");
+}
+
+/**
+ * Throws `workspace_not_a_directory` (exit 1, naming the path) unless `path`, a directory of the
+ * workspace that Orchard deletes in, is a real directory (lstat: a symbolic link there would steer
+ * a deletion out of the workspace; SPEC v3 §4.10). With `create`, an absent one is made first.
+ */
+export function requireWorkspaceDir(path: string, options: { create: boolean }): void {
+  let st = lstatSync(path, { throwIfNoEntry: false });
+  if (!st && options.create) {
+    mkdirSync(path, { recursive: true });
+    st = lstatSync(path);
+  }
+  if (!st || st.isDirectory()) return;
+  const what = st.isSymbolicLink() ? "a symbolic link" : "not a directory";
+  throw failure(
+    "workspace_not_a_directory",
+    `${path} is ${what}: inside the workspace, worktrees/ and trash/ must be real directories (Orchard deletes in them and never through a link); nothing was deleted — replace it with a directory (a link for the whole --home is fine)`,
+  );
+}
+
+/**
+ * Creates the workspace if needed; paths are realpaths so they compare with what git lists. The
+ * home is resolved once (a home that is a symlink to a bigger disk is the user's choice); inside
+ * it, `worktrees/` and `trash/` must be real directories.
+ */
 export function openWorkspace(home: string, explicit = true): Workspace {
   requireHomeOutsideRepos(home, explicit);
-  const root = join(resolve(home), "worktrees");
-  mkdirSync(root, { recursive: true });
+  mkdirSync(resolve(home), { recursive: true });
   const real = realpathSync(resolve(home));
-  return { home: real, root: join(real, "worktrees") };
+  const root = join(real, "worktrees");
+  requireWorkspaceDir(root, { create: true });
+  requireWorkspaceDir(trashDir(real), { create: false });
+  return { home: real, root };
 }
 
 /** True when `path` is strictly inside `dir` (both absolute, realpath form). */

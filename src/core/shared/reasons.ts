@@ -117,6 +117,10 @@ export const REASON_TEXT = {
   budget_exhausted: "--budget ran out; resume the plan to continue",
   in_progress_elsewhere: "another cleanup is applying this item right now",
   removal_interrupted: "a removal was interrupted; finishing it loses nothing that the plan had not checked",
+  trash_not_deleted:
+    "files of removed worktrees could not be deleted from the workspace's trash (an immutable file, another user's files); they still take disk space",
+  trash_foreign: "the workspace's trash holds entries Orchard did not put there; they are never deleted",
+  trash_retried: "trash entries whose deletion failed before are retried in the background; `orchard hygiene` reports any that still fail",
   // registry migrate
   host_rows_present: "the destination registry already holds rows of the source's hosts (migrated before, or the host already writes there)",
 } as const;

@@ -20,7 +20,7 @@ import { failure } from "./errors.js";
 import { faultPoint } from "./fault.js";
 import { requireInsideWorkspace, requireLinkedWorktree } from "./linked.js";
 import { discardTrashEntry, queuePurge, reserveTrashEntry } from "./trash.js";
-import { isInside, type Ctx } from "./context.js";
+import { isInside, requireWorkspaceDir, trashDir, type Ctx } from "./context.js";
 
 export interface RemovalTarget {
   /** The worktree's path as git records it. */
@@ -53,6 +53,7 @@ export async function removeLinkedWorktree(ctx: Ctx, target: RemovalTarget): Pro
   // a path under the managed root must resolve inside it; foreign and adopted ones are wherever git put them
   if (isInside(ctx.workspace.root, resolve(path))) requireInsideWorkspace(ctx.workspace.root, path);
   requireLinkedWorktree(path, admin);
+  requireWorkspaceDir(trashDir(ctx.workspace.home), { create: true }); // a linked trash is an error, never a reason to delete in place
   let entry: string | null = null;
   try {
     entry = reserveTrashEntry(ctx.workspace.home, { path, admin, commonDir });

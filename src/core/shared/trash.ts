@@ -3,23 +3,34 @@
 // the command has answered. Invariant: everything under the trash was proven removable before it
 // got there, so deleting it never loses work.
 //
-// An entry is `<home>/trash/<time>-<pid>-<random>/`: `journal.json` ({path, admin, commonDir})
-// written BEFORE the rename, `tree/` (the renamed worktree), `purger` (the pid of the process deleting it). A
-// crash leaves entries that `finishTrash` (every Orchard.open) completes: it drops the admin dir a
-// crash left behind (its gitdir still names the journal's path, which is no longer that worktree)
-// and purges them, skipping entries whose owner or purger still runs (and, for an hour, entries a
-// purger could not delete: an immutable file is reported by `failed`, not retried by every command).
-import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+// An entry is `<home>/trash/<time>-<pid>-<random>/`: `journal.json` ({orchard: "trash", entry,
+// path, admin, commonDir}) written BEFORE the rename, `tree/` (the renamed worktree), `purger` (the
+// pid of the process deleting it). The journal is the marker: only an entry holding the journal
+// Orchard wrote for it is ever purged (SPEC v3 §4.10); anything else in the trash — a name that
+// merely looks like `<x>-<pid>-<y>`, a symbolic link, a file — is left alone and reported by
+// hygiene. The trash itself and every entry must be real directories (lstat, no link on the way).
+// A crash leaves entries that `finishTrash` (every Orchard.open) completes: it drops the admin dir
+// a crash left behind (its gitdir still names the journal's path, which is no longer that
+// worktree) and purges them, skipping entries whose owner or purger still runs (and, for an hour,
+// entries a purger could not delete: an immutable file gets a `failed` marker with rm's message;
+// hygiene reports it, and `cleanup` retries it at once).
+import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
 import { startBackground, type IndexRefresh } from "../../git/background.js";
 import { deleteAdminDir, readAdminWorktreePath } from "./admin.js";
 import { whyNotLinkedWorktree } from "./linked.js";
 import { pidState } from "../ownership/index.js";
+import { requireWorkspaceDir, trashDir } from "./context.js";
+
+export { trashDir };
 
 const RETRY_FAILED_MS = 60 * 60_000;
 
 export interface TrashJournal {
+  /** The marker: Orchard wrote this journal for the entry named `entry`. */
+  orchard?: "trash";
+  entry?: string;
   path: string;
   admin: string;
   commonDir: string;
@@ -39,17 +50,15 @@ function queue(home: string): Pending {
   return q;
 }
 
-export function trashDir(home: string): string {
-  return join(home, "trash");
-}
-
 /** A new entry holding the journal of a removal about to happen; the caller renames into `<entry>/tree`. */
 export function reserveTrashEntry(home: string, journal: TrashJournal): string {
   const dir = trashDir(home);
-  mkdirSync(dir, { recursive: true });
-  const entry = join(dir, `${Date.now().toString(36)}-${process.pid}-${randomBytes(4).toString("hex")}`);
+  requireWorkspaceDir(dir, { create: true });
+  const id = `${Date.now().toString(36)}-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const entry = join(dir, id);
   mkdirSync(entry);
-  writeFileSync(join(entry, "journal.json"), JSON.stringify(journal) + "\n", { flag: "wx" });
+  const marked: TrashJournal = { orchard: "trash", entry: id, ...journal };
+  writeFileSync(join(entry, "journal.json"), JSON.stringify(marked) + "\n", { flag: "wx" });
   return entry;
 }
 
@@ -83,12 +92,27 @@ export function flushBackground(home: string): void {
   }
 }
 
-function readJournal(entry: string): TrashJournal | null {
+/** The journal Orchard wrote into `entry`, or null: none, unreadable, or not one of Orchard's (another entry's copy). */
+export function readJournal(entry: string): TrashJournal | null {
   try {
     const j = JSON.parse(readFileSync(join(entry, "journal.json"), "utf8")) as Partial<TrashJournal>;
-    return typeof j.path === "string" && typeof j.admin === "string" && typeof j.commonDir === "string" ? (j as TrashJournal) : null;
+    if (typeof j.path !== "string" || typeof j.admin !== "string" || typeof j.commonDir !== "string") return null;
+    // journals written before the marker have neither field; one that names an entry must name this one
+    if (j.entry !== undefined && (j.orchard !== "trash" || j.entry !== basename(entry))) return null;
+    return j as TrashJournal;
   } catch {
-    return null; // not written yet, or already deleted by a purger that was killed
+    return null; // not written yet, already deleted by a purger that was killed, or not Orchard's
+  }
+}
+
+/** A real directory directly in the trash, reached through no symbolic link (the trash's path is a realpath). */
+export function isRealEntry(entry: string): boolean {
+  const st = lstatSync(entry, { throwIfNoEntry: false });
+  if (!st?.isDirectory()) return false;
+  try {
+    return realpathSync(entry) === entry;
+  } catch {
+    return false; // vanished or unreadable: not ours to touch
   }
 }
 
@@ -106,6 +130,7 @@ function owned(entry: string, id: string): boolean {
   const purger = readPid(join(entry, "purger"));
   if (purger !== null) return pidState(purger) !== "dead";
   const owner = Number(id.split("-")[1]);
+  if (!Number.isSafeInteger(owner) || owner <= 0) return false; // not a name Orchard gave
   return owner === process.pid || pidState(owner) !== "dead";
 }
 
@@ -123,26 +148,46 @@ function dropStaleAdmin(journal: TrashJournal): void {
   deleteAdminDir(journal.commonDir, journal.admin);
 }
 
-/** Completes what crashed removals left in the trash of `home`; cheap when the trash is empty. */
-export function finishTrash(home: string): void {
-  let ids: string[];
-  try {
-    ids = readdirSync(trashDir(home));
-  } catch {
-    return; // no trash yet
-  }
-  for (const id of ids) {
-    const entry = join(trashDir(home), id);
-    if (owned(entry, id) || failedRecently(entry)) continue;
+/**
+ * Completes what crashed removals left in the trash of `home`; cheap when the trash is empty.
+ * Returns the entries queued again after a failed purge.
+ * Purges only entries holding Orchard's journal; an entry a crash left before its journal was
+ * written is empty and is removed with rmdir (which deletes nothing else). `retryFailed` (cleanup)
+ * retries at once an entry a purger could not delete.
+ */
+export function finishTrash(home: string, options: { retryFailed?: boolean } = {}): string[] {
+  const dir = trashDir(home);
+  const retried: string[] = [];
+  if (!lstatSync(dir, { throwIfNoEntry: false })) return retried; // no trash yet
+  requireWorkspaceDir(dir, { create: false });
+  for (const id of readdirSync(dir)) {
+    const entry = join(dir, id);
+    if (!isRealEntry(entry)) continue; // a link or a file: never Orchard's entry
     const journal = readJournal(entry);
-    if (journal && lstatSync(join(entry, "tree"), { throwIfNoEntry: false })) {
+    if (owned(entry, id) || (!options.retryFailed && failedRecently(entry))) continue;
+    if (journal === null) {
+      dropEmptyEntry(entry);
+      continue;
+    }
+    if (lstatSync(join(entry, "tree"), { throwIfNoEntry: false })) {
       try {
         dropStaleAdmin(journal);
       } catch {
         continue; // the admin dir could not be read or deleted: keep the entry for a later command
       }
     }
+    if (lstatSync(join(entry, "failed"), { throwIfNoEntry: false })) retried.push(entry);
     queuePurge(home, entry);
   }
   flushBackground(home);
+  return retried;
+}
+
+/** An entry without a journal: empty when a crash came between its mkdir and its journal; anything else is not Orchard's. */
+function dropEmptyEntry(entry: string): void {
+  try {
+    rmdirSync(entry);
+  } catch {
+    // not empty (not Orchard's: left alone, hygiene reports it) or gone already
+  }
 }

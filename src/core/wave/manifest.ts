@@ -4,11 +4,11 @@
 // every reason; one invalid entry refuses the whole manifest (nothing is dropped silently).
 // Relative paths are resolved against the primary's root, where harnesses put their worktrees.
 import { testBounded } from "../shared/pattern.js";
-import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { isValidBranchName, resolveCommit } from "../../git/read.js";
 import { usageError, type OrchardError } from "../shared/errors.js";
 import { realOrAbsolute } from "../shared/paths.js";
+import { readInputFile } from "../shared/input-file.js";
 
 export const DEFAULT_BRANCH_PATTERN = "^worktree-agent-[A-Za-z0-9._/-]+$";
 
@@ -67,12 +67,13 @@ function invalidManifest(message: string, plan: Partial<WavePlan> = {}): Orchard
 
 /** The manifest's entries as raw values; a file that cannot be read or parsed is invalid input. */
 export function readManifestFile(file: string): unknown[] {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    throw invalidManifest(`cannot read the manifest ${file}: ${(error as Error).message}`);
-  }
+  // a regular file of at most 1 MiB (SPEC v3 §4.2): /dev/zero or a FIFO never wedges the CLI or the MCP server
+  const bytes = readInputFile(file, {
+    inside: null,
+    bad: (why) => invalidManifest(`the manifest ${file} ${why}; a manifest is read only from a regular file of at most 1 MiB`),
+  });
+  if (bytes === null) throw invalidManifest(`cannot read the manifest ${file}: it does not exist`);
+  const text = bytes.toString("utf8");
   let json: unknown;
   try {
     json = JSON.parse(text);
