@@ -3,6 +3,8 @@
 import type { Command } from "commander";
 import { runWith } from "../run.js";
 import { table, short } from "../render.js";
+import type { Column } from "../table.js";
+import { attentionRank, dispositionStyle } from "../disposition.js";
 import { formatBytes } from "../../core/shared/format.js";
 import { formatDuration } from "../../core/shared/duration.js";
 import type { FleetHygieneReport, HygieneReport } from "../../core/hygiene/index.js";
@@ -13,23 +15,38 @@ const codes = (reasons: readonly Reason[]): string => reasons.map((r) => r.code)
 /** Dispositions whose suggestions concern work at risk: never dropped from the human output. */
 const AT_RISK: ReadonlySet<string> = new Set(["needs_salvage", "unknown"]);
 
+/** The hygiene table: the path gives way first (a foreign worktree's path is its WORKTREE already), then task, reasons, branch. */
+const HYGIENE_COLUMNS: Column[] = [
+  { header: "DISPOSITION", style: dispositionStyle },
+  { header: "WORKTREE", shrink: "middle", min: 16, priority: 4 },
+  { header: "BRANCH", shrink: "end", min: 10, priority: 3 },
+  { header: "OWNER", shrink: "end", min: 8, priority: 5 },
+  { header: "TASK", shrink: "end", min: 8, priority: 1 },
+  { header: "DISK (APPARENT)" },
+  { header: "REASONS", shrink: "end", min: 12, priority: 2 },
+  { header: "PATH", shrink: "middle", min: 16, priority: 0, optional: true },
+];
+
 export function renderHygiene(r: HygieneReport): string {
   const counts = Object.entries(r.summary.byDisposition)
     .filter(([, n]) => n > 0)
     .map(([d, n]) => `${d} ${n}`)
     .join(", ");
   const lines = [`${r.summary.worktrees} worktrees in ${r.repos.map((x) => x.name).join(", ")}: ${counts || "none"}`];
-  const rows = r.worktrees.map((w) => [
+  const ordered = [...r.worktrees].sort(
+    (a, b) => attentionRank(a.disposition) - attentionRank(b.disposition) || (a.handle ?? a.path).localeCompare(b.handle ?? b.path),
+  );
+  const rows = ordered.map((w) => [
     w.disposition,
-    w.handle ?? (w.husk ? "(husk)" : "(foreign)"),
-    w.branch ?? (w.head ? `(detached ${short(w.head)})` : "-"),
+    w.handle ?? w.path,
+    w.branch ?? (w.head ? `(detached ${short(w.head)})` : w.husk ? "(husk)" : "-"),
     w.owner ?? "-",
     w.task ?? "-",
     w.disk ? `${formatBytes(w.disk.bytes)} (${formatBytes(w.disk.apparentBytes)})` : "",
     codes(w.reasons),
     w.path,
   ]);
-  if (rows.length) lines.push("", table(["DISPOSITION", "HANDLE", "BRANCH", "OWNER", "TASK", "DISK (APPARENT)", "REASONS", "PATH"], rows));
+  if (rows.length) lines.push("", table(HYGIENE_COLUMNS, rows));
   lines.push(
     "",
     `cleanup backlog: ${r.cleanupBacklog.count} worktree(s)${r.cleanupBacklog.bytes === null ? "" : `, ${formatBytes(r.cleanupBacklog.bytes)} to reclaim`}`,
