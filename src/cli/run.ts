@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import { startRepoQueries } from "../git/early.js";
 import type { OpenOptions, Orchard } from "../core/orchard.js";
 import { printError, printResult, type GlobalOptions, type Renderer } from "./output.js";
+import { ProgressLine } from "./progress.js";
 
 export function globalsOf(command: Command): GlobalOptions {
   return command.optsWithGlobals() as GlobalOptions;
@@ -33,9 +34,10 @@ export async function runWith<R extends { ok: boolean }>(
   fn: (orchard: Orchard, globals: GlobalOptions) => Promise<R>,
   render: Renderer<R>,
   exitCode?: (result: R) => 0 | 1 | 2 | 3,
-  options: { local?: boolean; early?: "repo" | "statuses" } = {},
+  options: { local?: boolean; early?: "repo" | "statuses"; progress?: string } = {},
 ): Promise<void> {
   const globals = globalsOf(command);
+  const progress = options.progress ? ProgressLine.start(options.progress, globals) : null;
   let orchard: Orchard | undefined;
   let earlyStatuses: typeof import("../core/shared/early-statuses.js") | undefined;
   if (options.early) {
@@ -53,12 +55,17 @@ export async function runWith<R extends { ok: boolean }>(
   try {
     const { Orchard } = await import("../core/orchard.js");
     orchard = await Orchard.open(openOptions(globals, options.local));
-    const result = await fn(orchard, globals);
+    const { withProgress } = await import("../core/shared/progress.js");
+    const open = orchard;
+    const result = await withProgress(progress?.report, () => fn(open, globals));
+    progress?.stop();
     warnUnreachable(result);
     printResult(result, globals, render, exitCode?.(result));
   } catch (error) {
+    progress?.stop();
     printError(error, globals);
   } finally {
+    progress?.stop();
     earlyStatuses?.dropEarlyStatuses(); // what the command did not take (it failed first) is stopped, not waited for
     await orchard?.close();
   }

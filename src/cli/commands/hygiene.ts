@@ -8,7 +8,7 @@ import { attentionRank, dispositionStyle } from "../disposition.js";
 import { formatBytes } from "../../core/shared/format.js";
 import { formatDuration } from "../../core/shared/duration.js";
 import type { FleetHygieneReport, HygieneReport } from "../../core/hygiene/index.js";
-import type { PlanResult, RunResult, ApplyResult, ItemView, Progress } from "../../core/cleanup/index.js";
+import type { PlanResult, RunResult, ApplyResult, ItemView } from "../../core/cleanup/index.js";
 import type { Reason } from "../../core/shared/reasons.js";
 
 const codes = (reasons: readonly Reason[]): string => reasons.map((r) => r.code).join(", ");
@@ -187,15 +187,6 @@ export function renderRun(r: RunResult): string {
   return lines.join("\n");
 }
 
-/** A progress line on stderr, only on a TTY (SPEC §2). */
-function progressOnTty(): ((p: Progress) => void) | undefined {
-  if (!process.stderr.isTTY) return undefined;
-  return (p) => {
-    process.stderr.write(`\r\x1b[2Kcleanup ${p.finished}/${p.total}: ${p.item.action} ${p.item.state} ${p.item.path}`);
-    if (p.finished === p.total) process.stderr.write("\n");
-  };
-}
-
 const failedExit = (r: { ok: boolean; failed: number }): 0 | 1 => (r.failed > 0 ? 1 : 0);
 
 interface PlanFlags {
@@ -217,8 +208,8 @@ export function register(program: Command): void {
     .action((opts: { allRepos?: boolean; disk?: boolean; diskBudget?: string; html?: string; fleet?: boolean }, cmd: Command) => {
       const { fleet, ...rest } = opts;
       return fleet
-        ? runWith(cmd, (o) => o.hygieneFleet(rest), renderFleet, undefined, { early: "statuses" })
-        : runWith(cmd, (o) => o.hygiene(rest), renderHygiene, undefined, { early: "statuses" });
+        ? runWith(cmd, (o) => o.hygieneFleet(rest), renderFleet, undefined, { early: "statuses", progress: "hygiene" })
+        : runWith(cmd, (o) => o.hygiene(rest), renderHygiene, undefined, { early: "statuses", progress: "hygiene" });
     });
 
   const cleanup = program.command("cleanup").description("plan, apply, resume or run a converging cleanup");
@@ -229,7 +220,7 @@ export function register(program: Command): void {
       .option("--salvage", "plan needs_salvage work: salvage ref first, then remove")
       .option("--older-than <duration>", "only worktrees idle for longer than this");
   planOptions(cleanup.command("plan").description("compute and store a cleanup plan")).action((opts: PlanFlags, cmd: Command) =>
-    runWith(cmd, (o) => o.cleanupPlan(opts), renderPlan),
+    runWith(cmd, (o) => o.cleanupPlan(opts), renderPlan, undefined, { progress: "cleanup plan" }),
   );
   cleanup
     .command("apply")
@@ -238,17 +229,17 @@ export function register(program: Command): void {
     .option("--limit <n>", "act on at most n items")
     .option("--budget <duration>", "start no new item after this long")
     .action((planId: string, opts: { limit?: string; budget?: string }, cmd: Command) =>
-      runWith(cmd, (o) => o.cleanupApply({ planId, ...opts, onProgress: progressOnTty() }), renderApply, failedExit),
+      runWith(cmd, (o) => o.cleanupApply({ planId, ...opts }), renderApply, failedExit, { progress: "cleanup apply" }),
     );
   cleanup
     .command("resume")
     .description("finish a plan; items a crash left applying are re-checked")
     .argument("<planId>")
     .action((planId: string, _opts: unknown, cmd: Command) =>
-      runWith(cmd, (o) => o.cleanupResume({ planId, onProgress: progressOnTty() }), renderApply, failedExit),
+      runWith(cmd, (o) => o.cleanupResume({ planId }), renderApply, failedExit, { progress: "cleanup resume" }),
     );
   planOptions(cleanup.command("run").description("plan and apply until nothing is left that can change")).action((opts: PlanFlags, cmd: Command) =>
-    runWith(cmd, (o) => o.cleanupRun({ ...opts, onProgress: progressOnTty() }), renderRun, failedExit),
+    runWith(cmd, (o) => o.cleanupRun(opts), renderRun, failedExit, { progress: "cleanup run" }),
   );
   for (const c of cleanup.commands) c.exitOverride();
 }
