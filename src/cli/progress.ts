@@ -8,7 +8,8 @@ import { painter } from "./color.js";
 import { escapeControl } from "./escape.js";
 import { truncateEnd } from "./width.js";
 
-const DELAY_MS = 200;
+/** ORCHARD_PROGRESS_DELAY_MS (tests: 0, so a fast machine still draws) overrides the 200 ms. */
+const DELAY_MS = Number(process.env.ORCHARD_PROGRESS_DELAY_MS ?? "200") || 0;
 const EVERY_MS = 50;
 const CLEAR = "\r\x1b[2K";
 
@@ -43,7 +44,7 @@ export class ProgressLine {
   update(text: string): void {
     this.pending = text;
     const now = Date.now();
-    if (now - this.started < DELAY_MS || now - this.lastDraw < EVERY_MS) {
+    if (now - this.started < DELAY_MS || (this.shown && now - this.lastDraw < EVERY_MS)) {
       this.timer ??= setTimeout(() => this.flush(), Math.max(DELAY_MS - (now - this.started), EVERY_MS)).unref();
       return;
     }

@@ -8,9 +8,13 @@ import { startRepoQueries } from "../git/early.js";
 import type { OpenOptions, Orchard } from "../core/orchard.js";
 import { printError, printResult, type GlobalOptions, type Renderer } from "./output.js";
 import { ProgressLine } from "./progress.js";
+import { configureDisplay } from "./terminal.js";
 
+/** The global flags of a command; the display they shape (--wide, --no-color) is set from them at once. */
 export function globalsOf(command: Command): GlobalOptions {
-  return command.optsWithGlobals() as GlobalOptions;
+  const globals = command.optsWithGlobals() as GlobalOptions;
+  configureDisplay(globals);
+  return globals;
 }
 
 /** Orchard.open's options from the global flags; `local`: go on from git's facts when the registry is out of reach. */

@@ -29,7 +29,9 @@ const GAP = "  ";
 function columnOf(spec: ColumnSpec): Column {
   if (typeof spec !== "string") return spec;
   const name = spec.trim();
-  return name === "PATH" || name === "WORKTREE" || name === "REF" ? { header: spec, shrink: "middle", min: 16 } : { header: spec };
+  if (name === "PATH" || name === "WORKTREE" || name === "REF") return { header: spec, shrink: "middle", min: 16 };
+  if (name === "WHY" || name === "REASONS" || name === "REASON") return { header: spec, shrink: "end", min: 16, priority: -1 };
+  return { header: spec };
 }
 
 /**

@@ -180,7 +180,9 @@ export function renderRun(r: RunResult): string {
       "left alone:",
       table(
         ["DISPOSITION", "WORKTREE", "WHY"],
-        r.kept.map((k) => [k.disposition, k.handle ?? k.path, k.reasons.map((x) => x.message).join("; ") || k.disposition]),
+        [...r.kept]
+          .sort((a, b) => attentionRank(a.disposition) - attentionRank(b.disposition))
+          .map((k) => [k.disposition, k.handle ?? k.path, k.reasons.map((x) => x.message).join("; ") || k.disposition]),
       ),
     );
   for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`);
