@@ -2,12 +2,18 @@
 // exactly one object on stdout; otherwise a short human rendering. 0 done, 2 invalid input,
 // 3 refused or blocked, 1 anything else. No stack traces.
 import { errorResult, exitCodeForError } from "../core/shared/errors.js";
+import { configureDisplay } from "./terminal.js";
+import { painter } from "./color.js";
 
 export interface GlobalOptions {
   repo?: string;
   home?: string;
   registry?: string;
   json?: boolean;
+  /** `--wide`: tables show every cell in full whatever the terminal's width. */
+  wide?: boolean;
+  /** false with `--no-color`. */
+  color?: boolean;
 }
 
 export type Renderer<R> = (result: R) => string;
@@ -27,13 +33,10 @@ export function exitCodeFor(result: ResultLike): 0 | 1 | 2 | 3 {
 
 const USAGE_CODES = new Set(["invalid_argument", "invalid_branch", "invalid_config", "invalid_manifest", "usage"]);
 
-export function useColor(stream: NodeJS.WriteStream): boolean {
-  return !!stream.isTTY && !process.env.NO_COLOR;
-}
-
 export function printResult<R extends ResultLike>(result: R, globals: GlobalOptions, render: Renderer<R>, exitCode = exitCodeFor(result)): void {
   if (globals.json) process.stdout.write(JSON.stringify(result) + "\n");
   else {
+    configureDisplay(globals);
     const text = render(result);
     if (text) process.stdout.write(text.endsWith("\n") ? text : text + "\n");
   }
@@ -43,7 +46,10 @@ export function printResult<R extends ResultLike>(result: R, globals: GlobalOpti
 export function printError(error: unknown, globals: GlobalOptions): void {
   const result = errorResult(error);
   if (globals.json) process.stdout.write(JSON.stringify(result) + "\n");
-  else process.stderr.write(`orchard: ${result.error.message}\n`);
+  else {
+    configureDisplay(globals);
+    process.stderr.write(`${painter(process.stderr)("orchard:", "red", "bold")} ${result.error.message}\n`);
+  }
   if (process.env.ORCHARD_DEBUG === "1" && error instanceof Error) process.stderr.write(`${error.stack}\n`);
   process.exitCode = exitCodeForError(error);
 }

@@ -20,6 +20,8 @@ export function buildProgram(version: string): Command {
     .option("--home <dir>", "the workspace (default: ORCHARD_HOME or ~/.orchard)")
     .option("--registry <url>", "a fleet's shared PostgreSQL registry, postgres://… (default: ORCHARD_REGISTRY, else <home>/orchard.db)")
     .option("--json", "print exactly one JSON object on stdout")
+    .option("--wide", "tables show every column and cell in full, whatever the terminal's width")
+    .option("--no-color", "no colour (also NO_COLOR=1; FORCE_COLOR=1 forces it)")
     .showHelpAfterError(false)
     .configureOutput({ outputError: () => undefined }) // printed once, by printUsageError
     .exitOverride();

@@ -4,19 +4,15 @@ import type { LeaseResult } from "../core/lifecycle/index.js";
 import type { StatusResult, ListResult } from "../core/inspect/index.js";
 import type { Facts } from "../core/shared/types.js";
 import type { Reason } from "../core/shared/reasons.js";
+import { renderTable, type ColumnSpec } from "./table.js";
 
 export function short(sha: string | null | undefined): string {
   return sha ? sha.slice(0, 10) : "-";
 }
 
-export function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
-      .join("  ")
-      .trimEnd();
-  return [line(header), ...rows.map(line)].join("\n");
+/** A table fitted to stdout (table.ts): a path column gives way in its middle, an empty column is dropped. */
+export function table(header: readonly ColumnSpec[], rows: readonly (readonly string[])[]): string {
+  return renderTable(header, rows);
 }
 
 export function reasonLines(label: string, reasons: readonly Reason[]): string[] {

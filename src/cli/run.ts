@@ -7,9 +7,14 @@ import type { Command } from "commander";
 import { startRepoQueries } from "../git/early.js";
 import type { OpenOptions, Orchard } from "../core/orchard.js";
 import { printError, printResult, type GlobalOptions, type Renderer } from "./output.js";
+import { ProgressLine } from "./progress.js";
+import { configureDisplay } from "./terminal.js";
 
+/** The global flags of a command; the display they shape (--wide, --no-color) is set from them at once. */
 export function globalsOf(command: Command): GlobalOptions {
-  return command.optsWithGlobals() as GlobalOptions;
+  const globals = command.optsWithGlobals() as GlobalOptions;
+  configureDisplay(globals);
+  return globals;
 }
 
 /** Orchard.open's options from the global flags; `local`: go on from git's facts when the registry is out of reach. */
@@ -33,9 +38,10 @@ export async function runWith<R extends { ok: boolean }>(
   fn: (orchard: Orchard, globals: GlobalOptions) => Promise<R>,
   render: Renderer<R>,
   exitCode?: (result: R) => 0 | 1 | 2 | 3,
-  options: { local?: boolean; early?: "repo" | "statuses" } = {},
+  options: { local?: boolean; early?: "repo" | "statuses"; progress?: string } = {},
 ): Promise<void> {
   const globals = globalsOf(command);
+  const progress = options.progress ? ProgressLine.start(options.progress, globals) : null;
   let orchard: Orchard | undefined;
   let earlyStatuses: typeof import("../core/shared/early-statuses.js") | undefined;
   if (options.early) {
@@ -53,12 +59,17 @@ export async function runWith<R extends { ok: boolean }>(
   try {
     const { Orchard } = await import("../core/orchard.js");
     orchard = await Orchard.open(openOptions(globals, options.local));
-    const result = await fn(orchard, globals);
+    const { withProgress } = await import("../core/shared/progress.js");
+    const open = orchard;
+    const result = await withProgress(progress?.report, () => fn(open, globals));
+    progress?.stop();
     warnUnreachable(result);
     printResult(result, globals, render, exitCode?.(result));
   } catch (error) {
+    progress?.stop();
     printError(error, globals);
   } finally {
+    progress?.stop();
     earlyStatuses?.dropEarlyStatuses(); // what the command did not take (it failed first) is stopped, not waited for
     await orchard?.close();
   }

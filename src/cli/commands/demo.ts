@@ -3,6 +3,7 @@
 import type { Command } from "commander";
 import { globalsOf } from "../run.js";
 import { printError, printResult } from "../output.js";
+import { ProgressLine } from "../progress.js";
 
 export function register(program: Command): void {
   program
@@ -11,14 +12,19 @@ export function register(program: Command): void {
     .option("--dir <path>", "where to build the sandbox: a new or empty directory (default: a new temp dir)")
     .action(async (opts: { dir?: string }, cmd: Command) => {
       const globals = globalsOf(cmd);
+      const progress = ProgressLine.start("demo", globals);
       const narrate = (line: string) => {
+        progress?.clear(); // the narration is written on a clean line; the next step draws progress again
         if (!globals.json) process.stdout.write(line + "\n");
       };
       try {
         const { runDemo } = await import("../../demo/demo.js");
-        const result = await runDemo(opts.dir ? { dir: opts.dir } : {}, narrate);
+        const { withProgress } = await import("../../core/shared/progress.js");
+        const result = await withProgress(progress?.report, () => runDemo(opts.dir ? { dir: opts.dir } : {}, narrate));
+        progress?.stop();
         printResult(result, globals, () => "");
       } catch (error) {
+        progress?.stop();
         printError(error, globals);
       }
     });

@@ -3,15 +3,29 @@
 import type { Command } from "commander";
 import { runWith } from "../run.js";
 import { table, short } from "../render.js";
+import type { Column } from "../table.js";
+import { attentionRank, dispositionStyle } from "../disposition.js";
 import { formatBytes } from "../../core/shared/format.js";
 import { formatDuration } from "../../core/shared/duration.js";
 import type { FleetHygieneReport, HygieneReport } from "../../core/hygiene/index.js";
-import type { PlanResult, RunResult, ApplyResult, ItemView, Progress } from "../../core/cleanup/index.js";
+import type { PlanResult, RunResult, ApplyResult, ItemView } from "../../core/cleanup/index.js";
 import type { Reason } from "../../core/shared/reasons.js";
 
 const codes = (reasons: readonly Reason[]): string => reasons.map((r) => r.code).join(", ");
 /** Dispositions whose suggestions concern work at risk: never dropped from the human output. */
 const AT_RISK: ReadonlySet<string> = new Set(["needs_salvage", "unknown"]);
+
+/** The hygiene table: the path gives way first (a foreign worktree's path is its WORKTREE already), then task, reasons, branch. */
+const HYGIENE_COLUMNS: Column[] = [
+  { header: "DISPOSITION", style: dispositionStyle },
+  { header: "WORKTREE", shrink: "middle", min: 16, priority: 4 },
+  { header: "BRANCH", shrink: "end", min: 10, priority: 3 },
+  { header: "OWNER", shrink: "end", min: 8, priority: 5 },
+  { header: "TASK", shrink: "end", min: 8, priority: 1 },
+  { header: "DISK (APPARENT)" },
+  { header: "REASONS", shrink: "end", min: 12, priority: 2 },
+  { header: "PATH", shrink: "middle", min: 16, priority: 0, optional: true },
+];
 
 export function renderHygiene(r: HygieneReport): string {
   const counts = Object.entries(r.summary.byDisposition)
@@ -19,17 +33,20 @@ export function renderHygiene(r: HygieneReport): string {
     .map(([d, n]) => `${d} ${n}`)
     .join(", ");
   const lines = [`${r.summary.worktrees} worktrees in ${r.repos.map((x) => x.name).join(", ")}: ${counts || "none"}`];
-  const rows = r.worktrees.map((w) => [
+  const ordered = [...r.worktrees].sort(
+    (a, b) => attentionRank(a.disposition) - attentionRank(b.disposition) || (a.handle ?? a.path).localeCompare(b.handle ?? b.path),
+  );
+  const rows = ordered.map((w) => [
     w.disposition,
-    w.handle ?? (w.husk ? "(husk)" : "(foreign)"),
-    w.branch ?? (w.head ? `(detached ${short(w.head)})` : "-"),
+    w.handle ?? w.path,
+    w.branch ?? (w.head ? `(detached ${short(w.head)})` : w.husk ? "(husk)" : "-"),
     w.owner ?? "-",
     w.task ?? "-",
     w.disk ? `${formatBytes(w.disk.bytes)} (${formatBytes(w.disk.apparentBytes)})` : "",
     codes(w.reasons),
     w.path,
   ]);
-  if (rows.length) lines.push("", table(["DISPOSITION", "HANDLE", "BRANCH", "OWNER", "TASK", "DISK (APPARENT)", "REASONS", "PATH"], rows));
+  if (rows.length) lines.push("", table(HYGIENE_COLUMNS, rows));
   lines.push(
     "",
     `cleanup backlog: ${r.cleanupBacklog.count} worktree(s)${r.cleanupBacklog.bytes === null ? "" : `, ${formatBytes(r.cleanupBacklog.bytes)} to reclaim`}`,
@@ -163,20 +180,13 @@ export function renderRun(r: RunResult): string {
       "left alone:",
       table(
         ["DISPOSITION", "WORKTREE", "WHY"],
-        r.kept.map((k) => [k.disposition, k.handle ?? k.path, k.reasons.map((x) => x.message).join("; ") || k.disposition]),
+        [...r.kept]
+          .sort((a, b) => attentionRank(a.disposition) - attentionRank(b.disposition))
+          .map((k) => [k.disposition, k.handle ?? k.path, k.reasons.map((x) => x.message).join("; ") || k.disposition]),
       ),
     );
   for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`);
   return lines.join("\n");
-}
-
-/** A progress line on stderr, only on a TTY (SPEC §2). */
-function progressOnTty(): ((p: Progress) => void) | undefined {
-  if (!process.stderr.isTTY) return undefined;
-  return (p) => {
-    process.stderr.write(`\r\x1b[2Kcleanup ${p.finished}/${p.total}: ${p.item.action} ${p.item.state} ${p.item.path}`);
-    if (p.finished === p.total) process.stderr.write("\n");
-  };
 }
 
 const failedExit = (r: { ok: boolean; failed: number }): 0 | 1 => (r.failed > 0 ? 1 : 0);
@@ -200,8 +210,8 @@ export function register(program: Command): void {
     .action((opts: { allRepos?: boolean; disk?: boolean; diskBudget?: string; html?: string; fleet?: boolean }, cmd: Command) => {
       const { fleet, ...rest } = opts;
       return fleet
-        ? runWith(cmd, (o) => o.hygieneFleet(rest), renderFleet, undefined, { early: "statuses" })
-        : runWith(cmd, (o) => o.hygiene(rest), renderHygiene, undefined, { early: "statuses" });
+        ? runWith(cmd, (o) => o.hygieneFleet(rest), renderFleet, undefined, { early: "statuses", progress: "hygiene" })
+        : runWith(cmd, (o) => o.hygiene(rest), renderHygiene, undefined, { early: "statuses", progress: "hygiene" });
     });
 
   const cleanup = program.command("cleanup").description("plan, apply, resume or run a converging cleanup");
@@ -212,7 +222,7 @@ export function register(program: Command): void {
       .option("--salvage", "plan needs_salvage work: salvage ref first, then remove")
       .option("--older-than <duration>", "only worktrees idle for longer than this");
   planOptions(cleanup.command("plan").description("compute and store a cleanup plan")).action((opts: PlanFlags, cmd: Command) =>
-    runWith(cmd, (o) => o.cleanupPlan(opts), renderPlan),
+    runWith(cmd, (o) => o.cleanupPlan(opts), renderPlan, undefined, { progress: "cleanup plan" }),
   );
   cleanup
     .command("apply")
@@ -221,17 +231,17 @@ export function register(program: Command): void {
     .option("--limit <n>", "act on at most n items")
     .option("--budget <duration>", "start no new item after this long")
     .action((planId: string, opts: { limit?: string; budget?: string }, cmd: Command) =>
-      runWith(cmd, (o) => o.cleanupApply({ planId, ...opts, onProgress: progressOnTty() }), renderApply, failedExit),
+      runWith(cmd, (o) => o.cleanupApply({ planId, ...opts }), renderApply, failedExit, { progress: "cleanup apply" }),
     );
   cleanup
     .command("resume")
     .description("finish a plan; items a crash left applying are re-checked")
     .argument("<planId>")
     .action((planId: string, _opts: unknown, cmd: Command) =>
-      runWith(cmd, (o) => o.cleanupResume({ planId, onProgress: progressOnTty() }), renderApply, failedExit),
+      runWith(cmd, (o) => o.cleanupResume({ planId }), renderApply, failedExit, { progress: "cleanup resume" }),
     );
   planOptions(cleanup.command("run").description("plan and apply until nothing is left that can change")).action((opts: PlanFlags, cmd: Command) =>
-    runWith(cmd, (o) => o.cleanupRun({ ...opts, onProgress: progressOnTty() }), renderRun, failedExit),
+    runWith(cmd, (o) => o.cleanupRun(opts), renderRun, failedExit, { progress: "cleanup run" }),
   );
   for (const c of cleanup.commands) c.exitOverride();
 }

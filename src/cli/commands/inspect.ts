@@ -18,6 +18,6 @@ export function register(program: Command): void {
     .option("--all-repos", "every repo the workspace knows")
     .option("--full", "add the costly facts (dirty, merged) — one git status per worktree")
     .action((opts: { allRepos?: boolean; full?: boolean }, cmd: Command) =>
-      runWith(cmd, (o) => o.list(opts), renderList, undefined, { local: true, early: opts.full ? "statuses" : "repo" }),
+      runWith(cmd, (o) => o.list(opts), renderList, undefined, { local: true, early: opts.full ? "statuses" : "repo", progress: "list" }),
     );
 }

@@ -6,6 +6,7 @@ import type { Orchard } from "../../core/orchard.js";
 import { errorObject, OrchardError } from "../../core/shared/errors.js";
 import { globalsOf, openOptions, runWith, warnUnreachable } from "../run.js";
 import { printError, printResult } from "../output.js";
+import { ProgressLine } from "../progress.js";
 import { renderAdd, short, table } from "../render.js";
 import type { ReapOptions, ReapResult } from "../../core/reap/index.js";
 import type { SalvageListResult, RestoreResult } from "../../core/salvage/index.js";
@@ -67,16 +68,21 @@ export function renderAdopt(r: AdoptResult): string {
 /** reap-orphans has its own runner: even opening the workspace may fail without a failing exit. */
 async function runReap(cmd: Command, options: ReapOptions): Promise<void> {
   const globals = globalsOf(cmd);
+  const progress = ProgressLine.start("reap-orphans", globals);
   let orchard: Orchard | undefined;
   try {
     const { Orchard } = await import("../../core/orchard.js");
-    orchard = await Orchard.open(openOptions(globals, true));
-    const result = await orchard.reapOrphans(options);
+    const { withProgress } = await import("../../core/shared/progress.js");
+    const open = await Orchard.open(openOptions(globals, true));
+    orchard = open;
+    const result = await withProgress(progress?.report, () => open.reapOrphans(options));
+    progress?.stop();
     warnUnreachable(result);
     if (result.skipped > 0) process.stderr.write(`orchard: ${result.skipped} orphan(s) skipped\n`);
     if (result.reason === "default_branch_unknown") process.stderr.write("orchard: reap-orphans stopped: the default branch is unknown\n");
     printResult(result, globals, renderReap, 0);
   } catch (error) {
+    progress?.stop();
     if (error instanceof OrchardError && error.code === "not_a_repository") {
       // a session starting outside any repository: nothing to sweep, and never a failing exit
       process.stderr.write(`orchard: reap-orphans: nothing to sweep, ${error.message}\n`);
@@ -122,7 +128,7 @@ export function register(program: Command): void {
     .option("--allow-deletions", "merge branches that delete files")
     .option("--allow-live", "remove worktrees a process works in (the executors are known to be done)")
     .option("--dry-run", "print the plan and every entry's verdict; change nothing")
-    .action((opts: { manifest: string }, cmd: Command) => runWith(cmd, (o) => o.cleanupWave(opts), renderWave));
+    .action((opts: { manifest: string }, cmd: Command) => runWith(cmd, (o) => o.cleanupWave(opts), renderWave, undefined, { progress: "cleanup-wave" }));
 
   program
     .command("adopt")

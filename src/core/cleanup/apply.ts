@@ -5,6 +5,7 @@
 // registry row. Invariant: an item seen `applying` while we hold its repo's lock was left by a
 // process that died holding that lock (the lock is only ever taken over from a dead owner), so
 // it is re-checked and finished (or found already done). Hence resume is safe after kill -9.
+import { basename } from "node:path";
 import { readWorktrees, readRefs, readMergedBranches } from "../../git/read.js";
 import { readAdminDirs } from "../shared/admin.js";
 import { withMutationLock, HOST } from "../ownership/index.js";
@@ -17,6 +18,7 @@ import type { Ctx } from "../shared/context.js";
 import type { ItemState, PlanItemRow } from "../../registry/index.js";
 import { distinctTargets } from "../facts/index.js";
 import { retireRow } from "../shared/rows.js";
+import { reportProgress } from "../shared/progress.js";
 
 const BATCH = 16;
 const ITEM_PARALLELISM = 4;
@@ -48,7 +50,7 @@ export interface Progress {
   planId: string;
   finished: number;
   total: number;
-  item: { seq: number; path: string; action: string; state: ItemState };
+  item: { seq: number; path: string; handle: string | null; action: string; state: ItemState };
 }
 
 export interface ApplyRequest {
@@ -172,7 +174,13 @@ export async function applyPlan(main: Ctx, open: (repo: string | null) => Promis
         const state = await runItem(view, item, deadline);
         if (state === null) return;
         finished++;
-        request.onProgress?.({ planId: plan.id, finished, total: open_.length, item: { seq: item.seq, path: item.path, action: item.action, state } });
+        request.onProgress?.({
+          planId: plan.id,
+          finished,
+          total: open_.length,
+          item: { seq: item.seq, path: item.path, handle: item.handle, action: item.action, state },
+        });
+        reportProgress({ phase: "cleanup", done: finished, total: open_.length, label: `${item.action} ${item.handle ?? basename(item.path)}` });
       });
     });
   }

@@ -32,6 +32,7 @@ import { readFingerprintBasis, readFingerprintFacts, type FingerprintBasis } fro
 import type { Facts, LockOwnerFacts } from "../shared/types.js";
 import { realOrAbsolute } from "../shared/paths.js";
 import { takeEarlyStatuses } from "../shared/early-statuses.js";
+import { progressCounter } from "../shared/progress.js";
 
 export interface Snapshot {
   repo: RepoContext;
@@ -341,7 +342,9 @@ export async function listFacts(snapshot: Snapshot, options: FactsOptions & { st
   const listed = new Set(snapshot.entries.map((e) => e.path));
   const pairs: [WorktreeEntry | null, WorktreeRow | null][] = snapshot.entries.map((e) => [e, rowsByPath.get(e.path) ?? null]);
   for (const row of snapshot.rows) if (!listed.has(row.path) && row.lifecycle !== "creating") pairs.push([null, row]);
-  if (!options.full) return mapLimit(pairs, 16, ([entry, row]) => factsOf(snapshot, entry, row, options));
+  const tick = progressCounter("reading worktrees", pairs.length);
+  const counted = (f: Facts): Facts => (tick(f), f);
+  if (!options.full) return mapLimit(pairs, 16, async ([entry, row]) => counted(await factsOf(snapshot, entry, row, options)));
   const heads = pairs.flatMap(([entry, row]) => {
     const head = entry ? entry.head : row ? snapshot.refs.get(`refs/heads/${row.branch}`)?.oid : null;
     return head ? [head] : [];
@@ -369,6 +372,6 @@ export async function listFacts(snapshot: Snapshot, options: FactsOptions & { st
     const entry = (pairs[i] as [WorktreeEntry | null, WorktreeRow | null])[0];
     const batched = entry ? await dirtyOf(entry.path) : undefined;
     await addFullFacts(snapshot, f, { ...options, merged, ...(batched ? { dirty: Promise.resolve(batched) } : {}) });
-    return f;
+    return counted(f);
   });
 }

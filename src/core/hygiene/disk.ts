@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { BACKLOG, type DiskSummary, type HygieneWorktree } from "./types.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import { formatDuration } from "../shared/duration.js";
+import { progressCounter } from "../shared/progress.js";
 
 export interface DiskUsage {
   /** Allocated bytes (st_blocks × 512), as `du` counts. */
@@ -160,7 +161,9 @@ export async function measureFleet(
   let measured = 0;
   let partial = 0;
   let outOfTime = false;
+  const tick = progressCounter("measuring disk", ordered.length);
   for (const item of ordered) {
+    tick(item.view);
     const walk = outOfTime ? null : await walkDisk(item.admin ? [item.view.path, item.admin] : [item.view.path], { deadline, skip });
     if (!walk) {
       outOfTime = true;

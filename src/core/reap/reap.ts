@@ -16,6 +16,7 @@ import { OrchardError } from "../shared/errors.js";
 import { parseDuration } from "../shared/duration.js";
 import { requireDuration, requireOneOf } from "../shared/validate.js";
 import { mapLimit, STATUS_PARALLELISM } from "../shared/pool.js";
+import { progressCounter } from "../shared/progress.js";
 import { removeLinkedWorktree } from "../shared/removal.js";
 import { salvageWorktree } from "../salvage/index.js";
 import {
@@ -169,7 +170,12 @@ export async function reapOrphans(ctx: Ctx, options: ReapOptions): Promise<ReapR
   const cwds = await readProcessCwds(); // before our own git children start
   const view = { ...(await readView(ctx, request, defaultRefs)), rows: await ctx.registry.worktrees.current(ctx.repo.identity) };
   // a dry run reads everything now; a sweep reads the checkouts only of the candidates, under the lock
-  const first = await mapLimit(locked, STATUS_PARALLELISM, (wt) => guarded(wt, () => judge(ctx, wt, view, { cwds, dirty: request.dryRun })));
+  const judged = progressCounter("judging locked worktrees", locked.length);
+  const first = await mapLimit(locked, STATUS_PARALLELISM, async (wt) => {
+    const j = await guarded(wt, () => judge(ctx, wt, view, { cwds, dirty: request.dryRun }));
+    judged(wt);
+    return j;
+  });
   const entries = first.map((j) => j.entry);
   const candidates = request.dryRun ? [] : locked.flatMap((wt, i) => (first[i]?.kind === "go" ? [{ wt, index: i }] : []));
   if (candidates.length > 0) {
@@ -210,9 +216,12 @@ async function applyAll(ctx: Ctx, candidates: LockedWorktree[], base: Omit<View,
       ctx.repo.commonDir,
       async () => {
         const view = await readView(ctx, base.request, base.defaultRefs);
+        const reaped = progressCounter("reaping", candidates.length);
         return mapLimit(candidates, STATUS_PARALLELISM, async (first) => {
           try {
-            return await applyReap(ctx, first, view);
+            const entry = await applyReap(ctx, first, view);
+            reaped(first);
+            return entry;
           } catch (error) {
             if (!(error instanceof GitError)) throw error;
             return { path: first.path, branch: branchOf(first), status: "skipped", reason: "fact_unknown", detail: messageOf(error) };

@@ -17,6 +17,7 @@ import { checkTarget, processEntry, type WaveOutcome } from "./entry.js";
 import { mergeMessage } from "./leftover.js";
 import type { Ctx } from "../shared/context.js";
 import { realOrAbsolute } from "../shared/paths.js";
+import { progressCounter } from "../shared/progress.js";
 
 export interface WaveOptions {
   /** Path of the manifest file. */
@@ -134,10 +135,12 @@ export async function cleanupWave(ctx: Ctx, options: WaveOptions): Promise<WaveR
   };
   const done: WaveResultEntry[] = [];
   let pending: WaveItem[] = [];
+  const tick = progressCounter(dryRun ? "checking the wave" : "merging the wave", entries.length);
   for (const [i, entry] of entries.entries()) {
     const judge = () => processEntry(ctx, waveTarget, entry, entryOptions);
     const outcome = dryRun ? await judge() : await withMutationLock(ctx.repo.commonDir, judge);
     done.push({ ...item(entry), ...outcome });
+    tick({ handle: entry.branch });
     if (outcome.status === "blocked" && !options.continueOnBlock && !dryRun) {
       pending = entries.slice(i + 1).map(item);
       break;

@@ -1,0 +1,93 @@
+// Tables that fit the terminal: cells measured in display columns (width.ts), control characters
+// shown not obeyed (escape.ts), a column nobody filled dropped, and when a row is wider than the
+// terminal the shrinkable columns give way in their order (a path loses its middle, other text its
+// end) down to their minimum; `--wide` (or a pipe) shows every cell whole.
+import { escapeControl } from "./escape.js";
+import { displayWidth, padEnd, truncateEnd, truncateMiddle } from "./width.js";
+import { stdoutDisplay, type Display } from "./terminal.js";
+import type { Style } from "./color.js";
+
+export interface Column {
+  header: string;
+  /** How the column gives way when the row is too wide; absent: it never does. */
+  shrink?: "middle" | "end";
+  /** The narrowest it becomes (default 8 columns). */
+  min?: number;
+  /** Lower gives way first (default: the column's index from the right). */
+  priority?: number;
+  /** Dropped (lowest priority first) when the row cannot fit even with every column at its minimum. */
+  optional?: boolean;
+  /** Styles of a cell, from its text. */
+  style?: (text: string, row: number) => Style[];
+}
+
+export type ColumnSpec = string | Column;
+
+const GAP = "  ";
+
+/** Columns whose header names a path shrink in the middle by default; everything else keeps its width. */
+function columnOf(spec: ColumnSpec): Column {
+  if (typeof spec !== "string") return spec;
+  const name = spec.trim();
+  if (name === "PATH" || name === "WORKTREE" || name === "REF") return { header: spec, shrink: "middle", min: 16 };
+  if (name === "WHY" || name === "REASONS" || name === "REASON") return { header: spec, shrink: "end", min: 16, priority: -1 };
+  return { header: spec };
+}
+
+/**
+ * Widths that fit `limit` (0: the column is dropped). Optional columns go first when even every
+ * column at its minimum is too wide; then the shrinkable ones give way in priority order.
+ */
+export function fitWidths(columns: readonly Column[], natural: readonly number[], limit: number): number[] {
+  const widths = [...natural];
+  const shown = (): number[] => widths.flatMap((w, i) => (w > 0 || natural[i] === 0 ? [i] : []));
+  const total = (of: (i: number) => number): number => shown().reduce((a, i) => a + of(i), 0) + GAP.length * (shown().length - 1);
+  if (total((i) => widths[i] as number) <= limit) return widths;
+  const min = (i: number): number => (columns[i]?.shrink ? Math.min(natural[i] as number, columns[i]?.min ?? 8) : (natural[i] as number));
+  const byPriority = columns.map((c, i) => ({ c, i })).sort((a, b) => (a.c.priority ?? -a.i) - (b.c.priority ?? -b.i));
+  for (const { c, i } of byPriority) if (c.optional && total(min) > limit) widths[i] = 0;
+  for (const { c, i } of byPriority) {
+    const excess = total((j) => widths[j] as number) - limit;
+    if (excess <= 0) break;
+    if (c.shrink && (widths[i] as number) > 0) widths[i] = Math.max(min(i), (widths[i] as number) - excess);
+  }
+  return widths;
+}
+
+export function renderTable(specs: readonly ColumnSpec[], rows: readonly (readonly string[])[], display: Display = stdoutDisplay()): string {
+  const all = specs.map(columnOf);
+  const cells = rows.map((r) => all.map((_, i) => escapeControl(r[i] ?? "")));
+  const keep = all.map((_, i) => cells.length === 0 || cells.some((r) => r[i] !== "")); // a column nobody filled is dropped
+  const columns = all.filter((_, i) => keep[i]);
+  const body = cells.map((r) => r.filter((_, i) => keep[i]));
+  const natural = columns.map((c, i) => Math.max(displayWidth(c.header), ...body.map((r) => displayWidth(r[i] as string))));
+  const fitted = fitWidths(columns, natural, display.width);
+  const kept = fitted.map((w, i) => w > 0 || natural[i] === 0);
+  const widths = fitted.filter((_, i) => kept[i]);
+  const shownColumns = columns.filter((_, i) => kept[i]);
+  const shownBody = body.map((r) => r.filter((_, i) => kept[i]));
+  return lines(shownColumns, shownBody, widths, display);
+}
+
+function lines(columns: readonly Column[], body: readonly string[][], widths: readonly number[], display: Display): string {
+  const cut = (text: string, i: number): string => {
+    const w = widths[i] as number;
+    return columns[i]?.shrink === "middle" ? truncateMiddle(text, w) : truncateEnd(text, w);
+  };
+  const line = (texts: readonly string[], styled: (text: string, i: number) => string): string =>
+    texts
+      .map((t, i) => {
+        const text = cut(t, i);
+        const shown = styled(text, i);
+        return i === texts.length - 1 ? shown : shown + " ".repeat(Math.max(0, (widths[i] as number) - displayWidth(text)));
+      })
+      .join(GAP)
+      .trimEnd();
+  const header = line(
+    columns.map((c) => c.header),
+    (t) => display.paint(t, "bold"),
+  );
+  return [header, ...body.map((r, row) => line(r, (t, i) => display.paint(t, ...(columns[i]?.style?.(r[i] as string, row) ?? []))))].join("\n");
+}
+
+export { padEnd };
