@@ -24,7 +24,7 @@ import type { TrustResult } from "./bootstrap/index.js";
 import { CleanupApplyInput, CleanupPlanInput, CleanupResumeInput, CleanupRunInput, HygieneInput } from "./shared/inputs.js";
 import type { CleanupApplyOptions, ProgressListener, CleanupPlanOptions, PlanResult, RunResult, ApplyResult } from "./cleanup/index.js";
 import type { FleetHygieneReport, HygieneOptions, HygieneReport } from "./hygiene/index.js";
-import type { InstallOptions, InstallResult, WorktreeCreateResult, WorktreeRemoveResult } from "./claude-code/index.js";
+import type { HostIdentity, InstallOptions, InstallResult, WorktreeCreateResult, WorktreeRemoveResult } from "./claude-code/index.js";
 
 export interface OpenOptions {
   /** A path inside the repository (default: the current directory). */
@@ -291,12 +291,24 @@ export class Orchard {
     return runCleanupRun(this, repo, parseInput(CleanupRunInput(), rest), onProgress);
   }
 
-  /** Claude Code's WorktreeCreate hook: `input` is the hook's stdin; the lease goes to `hostPid` (default: found up the parent chain). */
-  async claudeCodeWorktreeCreate(input: string, options: { policy?: string; hostPid?: number | null } = {}): Promise<WorktreeCreateResult> {
-    const { findHostProcess, parseCreatePayload, worktreeCreate } = await import("./claude-code/index.js");
+  /**
+   * Claude Code's WorktreeCreate hook: `input` is the hook's stdin; the lease goes to `host` (default:
+   * the Claude process identified now, see claude-code/ancestry.ts), or to `hostPid` when given.
+   */
+  async claudeCodeWorktreeCreate(
+    input: string,
+    options: { policy?: string; hostPid?: number | null; host?: HostIdentity } = {},
+  ): Promise<WorktreeCreateResult> {
+    const { identifyHost, parseCreatePayload, worktreeCreate } = await import("./claude-code/index.js");
     const payload = parseCreatePayload(input);
-    const hostPid = options.hostPid !== undefined ? options.hostPid : await findHostProcess(process.pid);
-    return worktreeCreate(await this.context(payload.cwd), payload, { hostPid, policy: options.policy });
+    const host: HostIdentity =
+      options.host ??
+      (options.hostPid === undefined
+        ? await identifyHost()
+        : options.hostPid === null
+          ? { state: "unknown" }
+          : { state: "alive", pid: options.hostPid, startTime: null });
+    return worktreeCreate(await this.context(payload.cwd), payload, { host, policy: options.policy });
   }
 
   /** Claude Code's WorktreeRemove hook: release, then remove only what cleanup's proof allows. */
@@ -304,6 +316,13 @@ export class Orchard {
     const { parseRemovePayload, worktreeRemove } = await import("./claude-code/index.js");
     const payload = parseRemovePayload(input);
     return worktreeRemove(await this.context(payload.cwd), payload);
+  }
+
+  /** Claude Code's SubagentStop hook: release the subagent's worktree; remove it only when nothing would be lost. */
+  async claudeCodeSubagentStop(input: string): Promise<WorktreeRemoveResult> {
+    const { parseSubagentStopPayload, subagentStop } = await import("./claude-code/index.js");
+    const payload = parseSubagentStopPayload(input);
+    return subagentStop(await this.context(payload.cwd), payload);
   }
 
   /** Merge Orchard's hooks into Claude Code's settings (the project scope uses this repo's primary). */

@@ -102,6 +102,47 @@ describe("an Agent-tool subagent through Orchard's hook", () => {
   });
 });
 
+describe("a subagent that returns, with Orchard's SubagentStop hook (SPEC v3 §3.14)", () => {
+  beforeEach(() => {
+    expect(s.orchard(["claude-code", "install", "--project"]).code).toBe(0);
+    git(s.primary, "add", "-A");
+    git(s.primary, "commit", "-q", "-m", "orchard as claude code's worktree backend");
+    git(s.primary, "push", "-q", "origin", "main");
+  });
+
+  /** Runs Claude Code to its end: its first turn spawns an isolated subagent, whose turns are `inside`; returns the subagent's worktree as listed while it ran. */
+  async function subagentThatReturns(inside: Turn[]): Promise<any> {
+    let step = 0;
+    let during: any;
+    api = await FakeMessagesApi.start((request, index) => {
+      if (index === 0) return SUBAGENT;
+      if (!mentions(request, "SUBAGENT-TASK")) return { text: "done" };
+      during ??= worktrees().find((x) => x.managed);
+      return step < inside.length ? (inside[step++] as Turn) : { text: "done" };
+    });
+    const run = startClaude(["-p", "start an isolated subagent", "--allowedTools", "Agent", "Bash"], { cwd: s.primary, home: claudeHome, apiUrl: api.url });
+    const done = await run.done;
+    expect(done.code, done.stderr).toBe(0);
+    expect(during?.branch).toMatch(/^worktree-agent-a[0-9a-f]{16}$/);
+    return during;
+  }
+
+  it("a clean subagent worktree is released and removed when the subagent returns, as Claude Code does natively", async () => {
+    const w = await subagentThatReturns([]);
+    expect(existsSync(w.path)).toBe(false);
+    expect(worktrees()).toEqual([]);
+    expect(s.orchard(["lineage", w.handle]).json.events.map((e: any) => e.kind)).toEqual(expect.arrayContaining(["created", "released", "removed"]));
+  });
+
+  it("a subagent worktree holding work is released and kept with its work, nothing lost", async () => {
+    const during = await subagentThatReturns([{ tool: "Bash", input: { command: "echo unfinished > agent-notes.txt", description: "write notes" } }]);
+    const [w] = worktrees().filter((x) => x.managed);
+    expect(w).toMatchObject({ handle: during.handle, lifecycle: "terminal" });
+    expect(readFileSync(join(w.path, "agent-notes.txt"), "utf8")).toBe("unfinished\n");
+    expect(s.orchard(["lineage", w.handle]).json.events.map((e: any) => e.kind)).toEqual(expect.arrayContaining(["created", "released"]));
+  });
+});
+
 describe("Claude Code's own agent worktree (no Orchard hook)", () => {
   it("carries Claude Code's real lock; after kill -9 reap-orphans reaps it when merged and clean", async () => {
     const run = await claudeWithSubagent();

@@ -127,6 +127,7 @@ describe("install", () => {
     expect(written.hooks.WorktreeCreate).toEqual([{ hooks: [{ type: "command", command: "orchard claude-code worktree-create" }] }]);
     expect(written.hooks.WorktreeRemove).toEqual([{ hooks: [{ type: "command", command: "orchard claude-code worktree-remove" }] }]);
     expect(written.hooks.SessionStart).toEqual([{ matcher: "startup", hooks: [{ type: "command", command: "orchard reap-orphans --json" }] }]);
+    expect(written.hooks.SubagentStop).toEqual([{ hooks: [{ type: "command", command: "orchard claude-code subagent-stop" }] }]);
     const again = s.orchard(["claude-code", "install", "--project", "--command", "orchard"]);
     expect(again.json.action).toBe("unchanged");
     expect(JSON.parse(readFileSync(settings(), "utf8"))).toEqual(written);

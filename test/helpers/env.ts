@@ -27,7 +27,8 @@ export const HERMETIC_ENV: Record<string, string> = {
 export function hermeticEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (key.startsWith("GIT_") || key.startsWith("ORCHARD_")) continue;
+    // CLAUDE_PID, CLAUDECODE, …: set when the suite itself runs under Claude Code, they would name that Claude to the hooks
+    if (key.startsWith("GIT_") || key.startsWith("ORCHARD_") || key.startsWith("CLAUDE")) continue;
     env[key] = value;
   }
   return { ...env, ...HERMETIC_ENV, ...extra };

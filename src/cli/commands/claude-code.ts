@@ -1,4 +1,4 @@
-// orchard claude-code install|worktree-create|worktree-remove (SPEC §3.14). The two hook commands
+// orchard claude-code install|worktree-create|worktree-remove|subagent-stop (SPEC §3.14). The two hook commands
 // read Claude Code's JSON on stdin. worktree-create prints exactly one line on stdout — the
 // worktree's absolute path — and nothing else: Claude Code takes the last non-empty stdout line as
 // the directory (a relative one against the session's cwd) and fails on a missing path or on JSON.
@@ -36,6 +36,12 @@ function commandBase(globals: GlobalOptions): string {
 function renderInstall(r: InstallResult): string {
   if (r.action === "unchanged") return `${r.file}: Orchard's hooks are already installed`;
   return `${r.action === "planned" ? "would write" : "wrote"} ${r.file}\n${r.diff}`;
+}
+
+/** Why a worktree was kept, for the hook's stderr (the session ends either way). */
+function keptMessage(r: WorktreeRemoveResult): string {
+  const why = r.reasons.map((x) => `${x.code} (${x.message})`).join("; ") || "its work is not preserved elsewhere";
+  return `orchard: kept ${r.path}${r.disposition ? ` (${r.disposition})` : ""}: ${why}\n`;
 }
 
 function renderRemove(r: WorktreeRemoveResult): string {
@@ -77,10 +83,13 @@ export function register(program: Command): void {
       const globals = globalsOf(cmd);
       let orchard: Orchard | undefined;
       try {
+        // who runs this hook, looked at first: Claude Code may die while the worktree is made (bootstrap can take minutes)
+        const { identifyHost } = await import("../../core/claude-code/index.js");
+        const host = await identifyHost();
         const input = await readStdin();
         const { Orchard } = await import("../../core/orchard.js"); // loaded by the command, not at start-up
         orchard = await Orchard.open(openOptions({ ...globals, repo: "" })); // the repo comes from the hook's payload
-        const created = await orchard.claudeCodeWorktreeCreate(input, opts.policy === undefined ? {} : { policy: opts.policy });
+        const created = await orchard.claudeCodeWorktreeCreate(input, { host, ...(opts.policy === undefined ? {} : { policy: opts.policy }) });
         process.stdout.write(`${created.path}\n`);
       } catch (error) {
         process.stderr.write(`orchard: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -97,13 +106,24 @@ export function register(program: Command): void {
         cmd,
         async (o) => {
           const result = await o.claudeCodeWorktreeRemove(await readStdin());
-          if (result.action === "kept")
-            process.stderr.write(
-              `orchard: kept ${result.path}${result.disposition ? ` (${result.disposition})` : ""}: ${result.reasons.map((r) => `${r.code} (${r.message})`).join("; ") || "its work is not preserved elsewhere"}\n`,
-            );
+          if (result.action === "kept") process.stderr.write(keptMessage(result));
           return result;
         },
         renderRemove,
+      ),
+    );
+
+  cc.command("subagent-stop")
+    .description("the SubagentStop hook: release an isolated subagent's worktree; remove it only when nothing would be lost")
+    .action((_opts: unknown, cmd: Command) =>
+      runWith(
+        cmd,
+        async (o) => {
+          const result = await o.claudeCodeSubagentStop(await readStdin());
+          if (result.action === "kept") process.stderr.write(keptMessage(result));
+          return result;
+        },
+        (r) => (r.action === "not_managed" ? "" : renderRemove(r)),
       ),
     );
 }

@@ -12,10 +12,11 @@ import { add, type AddResult } from "../admission/index.js";
 import type { Ctx } from "../shared/context.js";
 import { failure } from "../shared/errors.js";
 import { branchForName, type CreatePayload } from "./payload.js";
+import type { HostIdentity } from "./ancestry.js";
 
 export interface WorktreeCreateOptions {
-  /** The Claude Code process that holds the lease (null: the parent chain could not be read). */
-  hostPid: number | null;
+  /** The Claude Code process that holds the lease, identified when the hook started (ancestry.ts). */
+  host: HostIdentity;
   policy?: string | undefined;
 }
 
@@ -29,11 +30,15 @@ export function ownerOf(sessionId: string): string {
 }
 
 export async function worktreeCreate(ctx: Ctx, payload: CreatePayload, options: WorktreeCreateOptions): Promise<WorktreeCreateResult> {
+  const host = options.host;
+  // Claude Code died before the hook could look: nobody waits for this worktree, and a lease to
+  // whatever the hook was reparented to (init, a subreaper) would hold it for nothing
+  if (host.state === "gone") throw failure("refused", `Claude Code (pid ${host.pid}), which ran this hook, is gone: no worktree was made for ${payload.name}`);
   const result = await add(ctx, {
     branch: branchForName(payload.name),
     owner: ownerOf(payload.sessionId),
     resume: true,
-    ...(options.hostPid === null ? {} : { pid: options.hostPid }),
+    ...(host.state === "alive" ? { pid: host.pid, ...(host.startTime === null ? {} : { pidStart: host.startTime }) } : {}),
     ...(options.policy === undefined ? {} : { policy: options.policy }),
   });
   if (!result.ok) {

@@ -1,11 +1,13 @@
 // Claude Code's worktree backend (`orchard claude-code install|worktree-create|worktree-remove`):
 // every `claude --worktree` session and Agent-tool subagent admitted, leased and cleaned by Orchard.
-export { parseCreatePayload, parseRemovePayload, branchForName } from "./payload.js";
-export type { CreatePayload, RemovePayload } from "./payload.js";
-export { findHostProcess } from "./ancestry.js";
+export { parseCreatePayload, parseRemovePayload, parseSubagentStopPayload, branchForName } from "./payload.js";
+export type { CreatePayload, RemovePayload, SubagentStopPayload } from "./payload.js";
+export { findHostProcess, identifyHost } from "./ancestry.js";
+export type { HostIdentity } from "./ancestry.js";
 export { worktreeCreate } from "./create.js";
 export type { WorktreeCreateOptions, WorktreeCreateResult } from "./create.js";
 export { worktreeRemove } from "./remove.js";
 export type { WorktreeRemoveResult } from "./remove.js";
+export { subagentStop } from "./subagent.js";
 export { installHooks, settingsFile } from "./install.js";
 export type { InstallOptions, InstallResult } from "./install.js";

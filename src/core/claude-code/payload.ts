@@ -15,6 +15,13 @@ export interface RemovePayload {
   worktreePath: string;
 }
 
+export interface SubagentStopPayload {
+  sessionId: string;
+  cwd: string;
+  /** The subagent's id: its isolated worktree is named `agent-<id>` (branch `worktree-agent-<id>`). */
+  agentId: string;
+}
+
 const MAX_BYTES = 1024 * 1024;
 
 function parseObject(text: string, event: string): Record<string, unknown> {
@@ -61,6 +68,13 @@ export function parseRemovePayload(input: string): RemovePayload {
     cwd: absolute(object, "cwd", "WorktreeRemove"),
     worktreePath: absolute(object, "worktree_path", "WorktreeRemove"),
   };
+}
+
+export function parseSubagentStopPayload(input: string): SubagentStopPayload {
+  const object = parseObject(input, "SubagentStop");
+  const agentId = text(object, "agent_id", "SubagentStop");
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(agentId)) throw usageError("invalid_argument", `the SubagentStop hook input's "agent_id" is not an agent id`);
+  return { sessionId: text(object, "session_id", "SubagentStop"), cwd: absolute(object, "cwd", "SubagentStop"), agentId };
 }
 
 /** Claude Code's branch for a worktree name: `worktree-<name>`, with `/` written as `+`. */

@@ -27,16 +27,19 @@ export interface WorktreeRemoveResult {
 export async function worktreeRemove(ctx: Ctx, payload: RemovePayload): Promise<WorktreeRemoveResult> {
   const target = await resolveTarget(ctx, payload.worktreePath);
   if (!target.row) return { ok: true, action: "not_managed", path: target.path, handle: null, reasons: [] };
-  const released = await release(ctx, { target: target.path, outcome: "done", owner: ownerOf(payload.sessionId) });
-  if (!released.ok) return { ok: true, action: "kept", path: target.path, handle: target.row.handle, reasons: released.reasons };
+  return releaseAndRemove(ctx, target.path, target.row.handle, payload.sessionId);
+}
+
+/** Release the session's lease on a managed worktree (outcome `done`), then remove it only when cleanup's proof holds. */
+export async function releaseAndRemove(ctx: Ctx, path: string, handle: string, sessionId: string): Promise<WorktreeRemoveResult> {
+  const released = await release(ctx, { target: path, outcome: "done", owner: ownerOf(sessionId) });
+  if (!released.ok) return { ok: true, action: "kept", path, handle, reasons: released.reasons };
   // Claude Code (and the shell running this hook) still stand inside the worktree it is leaving.
   treatAsSelf((await readHostChain(process.pid)) ?? []);
-  const run = await cleanupRun(ctx, [ctx], () => Promise.resolve(ctx), { paths: [target.path] });
-  const removed = run.items.some((i) => i.path === target.path && i.state === "done" && i.action === "remove");
-  if (removed) return { ok: true, action: "removed", path: target.path, handle: target.row.handle, reasons: [] };
-  const kept = run.kept.find((k) => k.path === target.path);
-  const reasons = [...run.items.filter((i) => i.path === target.path).flatMap((i) => i.reasons), ...(kept?.reasons ?? [])].filter(
-    (r) => r.code !== "not_included",
-  );
-  return { ok: true, action: "kept", path: target.path, handle: target.row.handle, ...(kept ? { disposition: kept.disposition } : {}), reasons };
+  const run = await cleanupRun(ctx, [ctx], () => Promise.resolve(ctx), { paths: [path] });
+  const removed = run.items.some((i) => i.path === path && i.state === "done" && i.action === "remove");
+  if (removed) return { ok: true, action: "removed", path, handle, reasons: [] };
+  const kept = run.kept.find((k) => k.path === path);
+  const reasons = [...run.items.filter((i) => i.path === path).flatMap((i) => i.reasons), ...(kept?.reasons ?? [])].filter((r) => r.code !== "not_included");
+  return { ok: true, action: "kept", path, handle, ...(kept ? { disposition: kept.disposition } : {}), reasons };
 }

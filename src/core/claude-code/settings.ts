@@ -1,6 +1,6 @@
 // Claude Code's settings JSON with Orchard's hooks merged in (SPEC §3.14 install), pure: the hooks
-// WorktreeCreate and WorktreeRemove (Orchard as the worktree backend) and a SessionStart
-// `reap-orphans` sweep. Idempotent: Orchard's own entries are recognised by their command and
+// WorktreeCreate and WorktreeRemove (Orchard as the worktree backend), a SessionStart
+// `reap-orphans` sweep and SubagentStop (a subagent's worktree released and removed when clean). Idempotent: Orchard's own entries are recognised by their command and
 // replaced in place; every other key and hook is kept as it was. Another tool's WorktreeCreate
 // hook is a conflict (Claude Code takes one path; two backends cannot both create the worktree).
 import { usageError } from "../shared/errors.js";
@@ -19,6 +19,7 @@ export const ORCHARD_HOOKS = [
   { event: "WorktreeCreate", args: "claude-code worktree-create", matcher: null },
   { event: "WorktreeRemove", args: "claude-code worktree-remove", matcher: null },
   { event: "SessionStart", args: "reap-orphans --json", matcher: "startup" },
+  { event: "SubagentStop", args: "claude-code subagent-stop", matcher: null },
 ] as const;
 
 const isObject = (v: Json | undefined): v is { [key: string]: Json } => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -14,6 +14,8 @@ export const DEFAULT_TTL_MS = 2 * 60 * 60 * 1000;
 export interface Requester {
   owner: string | null;
   pid: number | null;
+  /** The pid's start time read when the requester identified it: the lease names that process even if it died since. */
+  pidStart?: string | null;
   ttlMs: number;
 }
 
@@ -35,6 +37,8 @@ export async function newLease(requester: Requester, now = new Date()): Promise<
   let pidStart: string | null = null;
   if (requester.pid !== null) {
     if (!isValidPid(requester.pid)) throw usageError("invalid_argument", `--pid ${requester.pid} is not a process id`);
+    if (requester.pidStart)
+      return { owner: requester.owner, pid: requester.pid, pidStart: requester.pidStart, host: HOST, heartbeatAt: now.toISOString(), ttlMs: requester.ttlMs };
     pidStart = await readStartTime(requester.pid);
     // a zombie has a start time but runs no more: a lease must start live
     if ((pidStart === null && process.platform === "linux") || (await readPidState(requester.pid)) === "dead")

@@ -41,6 +41,8 @@ export interface AddOptions {
   task?: string;
   owner?: string;
   pid?: number | string;
+  /** The pid's start time as read when its caller identified it (a hook that outlives its host); else read at lease time. */
+  pidStart?: string;
   ttl?: string;
   policy?: string;
   resume?: boolean;
@@ -84,6 +86,7 @@ export interface AddRequest {
   taskRaw: string | null;
   owner: string | null;
   pid: number | null;
+  pidStart?: string | null;
   ttlMs: number;
   policy: Policy;
   resume: boolean;
@@ -117,6 +120,7 @@ export async function validateAdd(ctx: Ctx, options: AddOptions): Promise<AddReq
     taskRaw,
     owner,
     pid: requirePid(options.pid),
+    ...(options.pidStart !== undefined && options.pid !== undefined ? { pidStart: options.pidStart } : {}),
     ttlMs,
     policy,
     resume: options.resume ?? false,

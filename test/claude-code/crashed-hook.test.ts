@@ -1,0 +1,172 @@
+// Claude Code killed while its WorktreeCreate hook still runs (bootstrap can take minutes), run by
+// the real Claude Code (SPEC v3 §3.1, issue 21 item 3): the hook identified the Claude process when
+// it started, so the lease names that process and its start time from the first row on — never the
+// subreaper the orphaned hook was reparented to — and is dead once Claude is; a later
+// `claude --worktree <same name>` takes the worktree back.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Scenario, git, waitFor } from "../helpers/scenario.js";
+import { FakeMessagesApi } from "../helpers/fake-messages-api.js";
+import { claudeBinary, startClaude } from "../helpers/claude-code.js";
+import { hermeticEnv } from "../helpers/env.js";
+
+let s: Scenario;
+let api: FakeMessagesApi | undefined;
+let reaper: ChildProcess | undefined;
+let claudeHome: string;
+
+beforeEach(async () => {
+  s = Scenario.create();
+  claudeHome = join(s.root, "claude-home");
+  mkdirSync(claudeHome);
+  // a slow bootstrap: it says it started, then takes a while (an `npm ci`)
+  const started = join(s.root, "bootstrap-started");
+  writeFileSync(
+    join(s.primary, ".orchard.json"),
+    JSON.stringify({ bootstrap: { run: [`touch '${started}' && sleep 3 && touch '${join(s.root, "bootstrap-finished")}'`] } }),
+  );
+  expect(s.orchard(["claude-code", "install", "--project"]).code).toBe(0);
+  git(s.primary, "add", "-A");
+  git(s.primary, "commit", "-q", "-m", "orchard as claude code's worktree backend");
+  git(s.primary, "push", "-q", "origin", "main");
+  api = await FakeMessagesApi.start(() => ({ text: "done" }));
+});
+
+afterEach(() => {
+  api?.close();
+  api = undefined;
+  if (reaper?.pid) reaper.kill("SIGKILL");
+  reaper = undefined;
+  s.cleanup();
+});
+
+const hasPython = spawnSync("python3", ["-c", "import ctypes"], { encoding: "utf8" }).status === 0;
+
+/** A child subreaper (prctl PR_SET_CHILD_SUBREAPER) that starts Claude Code and prints both pids; orphans below it are reparented to it. */
+function claudeUnderSubreaper(args: string[], env: Record<string, string>): Promise<{ reaper: number; claude: number }> {
+  const program = [
+    "import ctypes, os, subprocess, sys, time",
+    "assert ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) == 0",
+    "p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)",
+    "print(os.getpid(), p.pid, flush=True)",
+    "while True:",
+    "  try: os.wait()", // reap what is reparented here, as a subreaper does
+    "  except ChildProcessError: time.sleep(0.1)",
+  ].join("\n");
+  reaper = spawn("python3", ["-c", program, claudeBinary(), ...args], {
+    cwd: s.primary,
+    env: hermeticEnv({
+      HOME: claudeHome,
+      ANTHROPIC_BASE_URL: (api as FakeMessagesApi).url,
+      ANTHROPIC_API_KEY: "sk-ant-test-dummy",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      DISABLE_AUTOUPDATER: "1",
+      DISABLE_TELEMETRY: "1",
+      CLAUDE_CODE_TMPDIR: join(claudeHome, "tmp"),
+      ...env,
+    }),
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  return new Promise((resolve, reject) => {
+    reaper?.stdout?.once("data", (chunk: Buffer) => {
+      const [a, b] = chunk.toString("utf8").trim().split(" ").map(Number);
+      resolve({ reaper: a as number, claude: b as number });
+    });
+    reaper?.once("exit", (code) => reject(new Error(`the subreaper exited ${code}`)));
+  });
+}
+
+function startTicks(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] as string;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
+  } catch {
+    return false;
+  }
+};
+
+/** True while an orchard worktree-create of this scenario runs (its command line names the scenario's home). */
+function orchardRunning(): boolean {
+  return readdirSync("/proc").some((pid) => {
+    if (!/^\d+$/.test(pid)) return false;
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      return cmd.includes("worktree-create") && cmd.includes(s.home);
+    } catch {
+      return false;
+    }
+  });
+}
+
+const managed = () => (s.orchard(["list"]).json.worktrees as any[]).filter((w) => w.managed);
+
+/** Delays Orchard's WorktreeCreate hook while `gate` exists: the hook's shell says it started, then waits before orchard runs. */
+function gateCreateHook(gate: string, started: string): void {
+  const file = join(s.primary, ".claude", "settings.json");
+  const settings = JSON.parse(readFileSync(file, "utf8"));
+  const hook = settings.hooks.WorktreeCreate[0].hooks[0];
+  hook.command = `if [ -e '${gate}' ]; then touch '${started}'; sleep 2; fi; ${hook.command as string}`;
+  writeFileSync(file, JSON.stringify(settings, null, 2));
+}
+
+describe("Claude Code killed during the WorktreeCreate hook", () => {
+  it.runIf(process.platform === "linux")(
+    `the lease names Claude (pid and start time) from the first row, never ${hasPython ? "the subreaper" : "init"}; dead once Claude is; the same name again is taken back`,
+    async () => {
+      mkdirSync(join(claudeHome, "tmp"), { recursive: true, mode: 0o700 });
+      const gate = join(s.root, "gate");
+      const hookStarted = join(s.root, "hook-started");
+      gateCreateHook(gate, hookStarted);
+      const env = { ORCHARD_TRUST: "1" };
+      const session = async (name: string): Promise<{ claude: number; reaper: number | null; kill: () => void }> => {
+        const args = ["--worktree", name, "-p", "hello"];
+        if (hasPython) {
+          const pids = await claudeUnderSubreaper(args, env);
+          return { ...pids, kill: () => process.kill(pids.claude, "SIGKILL") };
+        }
+        const run = startClaude(args, { cwd: s.primary, home: claudeHome, apiUrl: (api as FakeMessagesApi).url, env });
+        return { claude: run.pid, reaper: null, kill: run.kill };
+      };
+
+      // 1. killed while the hook bootstraps: the row written before the kill names Claude and its start time
+      const first = await session("f1");
+      const ticks = startTicks(first.claude);
+      await waitFor(() => existsSync(join(s.root, "bootstrap-started")), "the hook's bootstrap to start");
+      const [during] = managed();
+      expect(during.lock.owner).toMatchObject({ kind: "orchard", pid: first.claude, startTime: ticks });
+      first.kill();
+      await waitFor(() => !alive(first.claude), "Claude Code to die");
+      // the hook goes on, orphaned (reparented to the subreaper or init), and finishes its bootstrap
+      await waitFor(() => existsSync(join(s.root, "bootstrap-finished")) && managed()[0]?.fingerprints.bootstrap !== null, "the orphaned hook to finish");
+      const [w] = managed();
+      expect(w.lock.owner).toMatchObject({ kind: "orchard", pid: first.claude, startTime: ticks });
+      if (first.reaper !== null) expect(w.lock.owner.pid).not.toBe(first.reaper);
+      expect(s.orchard(["status", w.path]).json.worktree.liveness.state).toBe("dead");
+
+      // 2. killed before the hook could look: it never leases to the process it was reparented to
+      writeFileSync(gate, "");
+      const second = await session("f2");
+      await waitFor(() => existsSync(hookStarted), "the second session's hook to start");
+      second.kill();
+      await waitFor(() => !alive(second.claude), "Claude Code to die");
+      rmSync(gate);
+      await waitFor(() => !orchardRunning(), "the orphaned hook to end", 60_000);
+      expect(managed().map((x) => x.handle)).toEqual([w.handle]); // nothing made for f2, nobody's lease
+
+      // 3. a later session of the same name takes the first worktree back (not refused, not silently)
+      const again = startClaude(["--worktree", "f1", "-p", "hello"], { cwd: s.primary, home: claudeHome, apiUrl: (api as FakeMessagesApi).url, env });
+      const done = await again.done;
+      expect(done.code, done.stderr).toBe(0);
+      const [taken] = managed();
+      expect(taken).toMatchObject({ path: w.path, handle: w.handle });
+      expect(taken.lock.owner.pid).toBe(again.pid);
+    },
+  );
+});
