@@ -5,7 +5,7 @@
 // settings run (the test can fail). Last, a clean filter that lies about a change makes the
 // worktree's status unknown, never clean or reclaimable.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Scenario, deadPid, git, gitResult, type CliResult } from "../helpers/scenario.js";
@@ -160,6 +160,32 @@ describe.each(["repo", "worktree", "include"] as const)("programs named from the
         for (const m of run(s, args, { trusted: true }).ran) seen.add(m);
       const expected = source === "worktree" ? ["fsmonitor", "clean", "process"] : ["fsmonitor", "clean", "smudge", "process"];
       for (const label of expected) expect([...seen]).toContain(`${source}-${label}`);
+    } finally {
+      s.cleanup();
+    }
+  });
+});
+
+describe("a clean filter that lies about a change", () => {
+  it("makes the worktree's status unknown: not reclaimable, and cleanup leaves it (trusted, the lie is believed)", () => {
+    const s = fixture();
+    try {
+      const add = s.orchard(["add", "feat-lie", "--owner", "o1", "--no-bootstrap"]);
+      expect(add.code, add.stderr).toBe(0);
+      expect(s.orchard(["release", add.json.handle, "--owner", "o1"]).code).toBe(0);
+      // whatever the file holds, the filter says it holds what was committed
+      git(s.primary, "config", "filter.evil.clean", "cat >/dev/null; printf 'data\\n'");
+      writeFileSync(join(add.json.path, "data.dat"), "work\n"); // the committed size: git must ask the filter
+      const hygiene = s.orchard(["hygiene"]);
+      const row = hygiene.json.worktrees.find((w: { path: string }) => w.path === add.json.path);
+      expect(row).toMatchObject({ disposition: "unknown", dirty: null, reasons: [expect.objectContaining({ code: "fact_unknown", fact: "dirty" })] });
+      expect(s.orchard(["cleanup", "run"]).code).not.toBe(1);
+      expect(readFileSync(join(add.json.path, "data.dat"), "utf8")).toBe("work\n");
+
+      writeFileSync(join(s.primary, ".orchard.json"), "{}\n");
+      expect(s.orchard(["trust"]).code).toBe(0);
+      const trusted = s.orchard(["hygiene"]).json.worktrees.find((w: { path: string }) => w.path === add.json.path);
+      expect(trusted.disposition).toBe("reclaimable"); // the lie, believed: why an untrusted repository's filter may not decide
     } finally {
       s.cleanup();
     }
