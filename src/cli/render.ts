@@ -50,6 +50,18 @@ function dirtyText(f: Facts): string {
   return (n ? `${n} changed` : ignored ? "" : "clean") + ignored + (f.dirty.operation ? ` (${f.dirty.operation})` : "");
 }
 
+/**
+ * The one OWNER label of every table (hygiene, status, reap-orphans): the lease's owner, else who
+ * the git lock names — `claude-code <pid>`, `pid <pid>`, an Orchard lease's owner — else `-`.
+ */
+export function ownerLabel(f: Pick<Facts, "owner" | "lock">): string {
+  if (f.owner !== null) return f.owner;
+  const lock = f.lock.owner;
+  if (!f.lock.locked || lock === null || lock.kind === "unknown") return "-";
+  if (lock.kind === "orchard") return lock.pid !== undefined ? `orchard ${lock.pid}` : "-";
+  return lock.pid !== undefined ? `${lock.kind} ${lock.pid}` : lock.kind;
+}
+
 export function renderStatus(r: StatusResult): string {
   const f = r.worktree;
   const rows: [string, string][] = [
@@ -59,7 +71,7 @@ export function renderStatus(r: StatusResult): string {
     ["head", short(f.head)],
     ["lifecycle", f.lifecycle ?? "-"],
     ["task", f.task ?? "-"],
-    ["owner", f.owner ?? "-"],
+    ["owner", ownerLabel(f)],
     ["liveness", `${f.liveness.state}${f.liveness.signals.length ? ` (${f.liveness.signals.map((s) => s.code).join(", ")})` : ""}`],
     ["lock", f.lock.locked ? `${f.lock.owner?.kind ?? "?"}: ${f.lock.reason ?? ""}` : "unlocked"],
     ["dirty", dirtyText(f)],

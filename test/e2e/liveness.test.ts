@@ -97,7 +97,7 @@ describe("the pid beats the heartbeat", () => {
     expect(readFileSync(join(wt.path, "untracked-work.txt"), "utf8")).toBe("precious\n");
   });
 
-  it("reap-orphans reaps a merged worktree whose lease pid died (lease_dead_and_merged), not while it runs", async () => {
+  it("reap-orphans reaps a merged worktree whose lease pid died (pid_dead_and_merged), not while it runs", async () => {
     const a = agent();
     const wt = s.orchard(["add", "feat-a", "--owner", "agent-1", "--pid", String(a.pid), "--no-bootstrap"]).json;
     s.ageLock(wt.path, 600);
@@ -105,7 +105,7 @@ describe("the pid beats the heartbeat", () => {
     expect(running).toMatchObject({ status: "skipped", reason: "pid_alive" });
     await a.crash();
     const r = s.orchard(["reap-orphans"]).json.entries.find((e: { path: string }) => e.path === wt.path);
-    expect(r).toMatchObject({ status: "reaped", reason: "lease_dead_and_merged" });
+    expect(r).toMatchObject({ status: "reaped", reason: "pid_dead_and_merged" });
     expect(existsSync(wt.path)).toBe(false);
   });
 

@@ -43,11 +43,13 @@ function releasedWorktree(branch: string): { handle: string; path: string } {
 const rowOf = (r: CliResult, handle: string) => r.json.worktrees.find((w: { handle: string }) => w.handle === handle);
 
 describe("nested worktrees", () => {
-  it("hygiene reports the outer worktree with nested_worktree; cleanup run keeps both", () => {
+  it("hygiene reports a clean outer worktree as held by its nested one (idle, held_by_nested, the next step); cleanup run keeps both", () => {
     const w = releasedWorktree("feat-outer");
     const inner = nestInside(w.path);
     const row = rowOf(ok(s.orchard(["hygiene"])), w.handle);
-    expect(row.reasons).toContainEqual(expect.objectContaining({ code: "nested_worktree", paths: [".claude/worktrees/agent-1"] }));
+    expect(row.disposition).toBe("idle");
+    expect(row.reasons[0]).toMatchObject({ code: "held_by_nested", paths: [".claude/worktrees/agent-1"] });
+    expect(row.suggestion.action).toContain("nested worktree");
     ok(s.orchard(["cleanup", "run"]));
     expect(existsSync(w.path)).toBe(true);
     survived(inner);
@@ -67,7 +69,7 @@ describe("nested worktrees", () => {
     git(s.root, "clone", "-q", s.origin, clone);
     writeFileSync(join(clone, "notes.txt"), "uncommitted work\n");
     const row = rowOf(ok(s.orchard(["hygiene"])), w.handle);
-    expect(row.reasons).toContainEqual(expect.objectContaining({ code: "nested_worktree", paths: ["vendor/lib"] }));
+    expect(row.reasons).toContainEqual(expect.objectContaining({ code: "held_by_nested", paths: ["vendor/lib"] })); // otherwise clean
     ok(s.orchard(["cleanup", "run", "--include", "needs_salvage", "--salvage"]));
     survived(clone);
   });

@@ -59,7 +59,7 @@ describe("reaps what crashed sessions left", () => {
     // branches are never deleted by the sweep
     expect(git(s.primary, "branch", "--list", "worktree-agent-*").split("\n")).toHaveLength(4);
     // idempotent: a second sweep finds nothing
-    expect(reap().json).toEqual({ ok: true, reaped: 0, skipped: 0, entries: [] });
+    expect(reap().json).toEqual({ ok: true, reaped: 0, skipped: 0, live: 0, entries: [] });
   });
 
   it("a pid now used by another process (start time differs) counts as dead", () => {

@@ -2,7 +2,7 @@
 // renderings live here with the commands; progress of a long apply goes to stderr on a TTY only.
 import type { Command } from "commander";
 import { runWith } from "../run.js";
-import { table, short } from "../render.js";
+import { table, short, ownerLabel } from "../render.js";
 import type { Column } from "../table.js";
 import { attentionRank, dispositionStyle } from "../disposition.js";
 import { formatBytes } from "../../core/shared/format.js";
@@ -40,7 +40,7 @@ export function renderHygiene(r: HygieneReport): string {
     w.disposition,
     w.handle ?? w.path,
     w.branch ?? (w.head ? `(detached ${short(w.head)})` : w.husk ? "(husk)" : "-"),
-    w.owner ?? "-",
+    ownerLabel(w),
     w.task ?? "-",
     w.disk ? `${formatBytes(w.disk.bytes)} (${formatBytes(w.disk.apparentBytes)})` : "",
     codes(w.reasons),

@@ -24,10 +24,10 @@ export function renderReap(r: ReapOutput): string {
     e.status,
     e.reason,
     e.branch ?? "-",
-    e.owner ? `${e.owner.kind}${e.owner.pid ? ` ${e.owner.pid}` : ""}` : "-",
+    e.owner ? (e.owner.kind === "orchard" && e.owner.name ? e.owner.name : `${e.owner.kind}${e.owner.pid ? ` ${e.owner.pid}` : ""}`) : "-",
     e.path + (e.salvageRef ? ` (salvaged to ${e.salvageRef})` : ""),
   ]);
-  const head = `${r.dryRun ? "would reap" : "reaped"} ${r.dryRun ? r.planned : r.reaped}, skipped ${r.skipped}`;
+  const head = `${r.dryRun ? "would reap" : "reaped"} ${r.dryRun ? r.planned : r.reaped}, skipped ${r.skipped}, live ${r.live}`;
   return `${head}\n${table(["STATUS", "REASON", "BRANCH", "OWNER", "PATH"], rows)}`;
 }
 

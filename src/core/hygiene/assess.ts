@@ -7,9 +7,11 @@
 //   4. husk           a directory under the managed root that git does not list.
 //   5. missing        registered (git or registry), directory gone.
 //   6. unknown        not listed by git outside the managed root, listed by another primary
-//                     with the same identity, or its dirty state could not be read, or a
-//                     worktree or repository is nested inside (§4.14: never removed, cleaned
-//                     or salvaged with the outer one).
+//                     with the same identity, or its dirty state could not be read.
+//      A worktree or repository nested inside (§4.14: never removed, cleaned or salvaged with
+//      the outer one) is a known fact: what would otherwise be reclaimable, reapable or idle is
+//      `idle` with `held_by_nested` (the nested one is dealt with first, by its own row); any
+//      other case stays `unknown` with `nested_worktree`.
 //   7. reapable       locked by a dead owner, clean, merged.
 //   8. reclaimable    clean and work preserved (merged, or every commit on a remote).
 //   9. unknown        clean but whether the work is preserved could not be established.
@@ -50,8 +52,22 @@ export function assessDisposition(subject: Subject): Verdict {
   if (subject.otherPrimary) return verdict("unknown", [reason("duplicate_primary", { primary: subject.otherPrimary })]);
   if (!subject.listed) return verdict("unknown", [reason("not_listed_by_git", { outsideManagedRoot: !subject.underRoot })]);
   if (!f.dirty) return verdict("unknown", [unknownFact("dirty", subject.errors.dirty ? { error: subject.errors.dirty } : {})]);
-  if (f.dirty.nested?.length) return verdict("unknown", [reason("nested_worktree", { paths: f.dirty.nested })]);
+  if (f.dirty.nested?.length) return heldByNested(subject, f.dirty);
   return assessPresent(subject, f.dirty);
+}
+
+/**
+ * A worktree or repository nested inside: judged without the nested directories (each shows as one
+ * untracked entry). What would then be reclaimable, reapable or idle is held only by the nested
+ * one: `idle`, `held_by_nested`. Anything else stays `unknown` (`nested_worktree`): no cleanup,
+ * salvage or removal ever touches the outer one while something is nested in it.
+ */
+function heldByNested(subject: Subject, dirty: NonNullable<Facts["dirty"]>): Verdict {
+  const paths = dirty.nested ?? [];
+  const own = assessPresent(subject, { ...dirty, untracked: Math.max(0, dirty.untracked - paths.length), nested: [] });
+  if (own.disposition === "reclaimable" || own.disposition === "reapable" || own.disposition === "idle")
+    return verdict("idle", [reason("held_by_nested", { paths }), ...own.reasons.filter((r) => r.code !== "lock_too_fresh")]);
+  return verdict("unknown", [reason("nested_worktree", { paths })]);
 }
 
 function assessPresent(subject: Subject, dirty: NonNullable<Facts["dirty"]>): Verdict {
@@ -62,12 +78,14 @@ function assessPresent(subject: Subject, dirty: NonNullable<Facts["dirty"]>): Ve
   const deadSignals = f.liveness.signals.filter((s) => s.code === "pid_dead" || s.code === "pid_reused" || s.code === "lease_expired");
   const notLive = reason("not_live", { liveness: f.liveness.state });
   if (clean && preserved.state === "yes") {
-    if (f.lock.locked && dead && f.merged?.how)
-      return verdict("reapable", [
+    if (f.lock.locked && dead && f.merged?.how) {
+      const reapable = verdict("reapable", [
         reason("dead_owner", { signals: deadSignals }),
         reason("clean"),
         reason("merged", { how: f.merged.how, target: f.merged.target }),
       ]);
+      return withGuard(subject, reapable);
+    }
     if (recentlyUsedUnowned(subject))
       return verdict("idle", [
         reason("recently_active", { lastActivity: f.lastActivity, idleAfterMs: subject.idle?.afterMs }),
@@ -88,6 +106,17 @@ function assessPresent(subject: Subject, dirty: NonNullable<Facts["dirty"]>): Ve
   if (f.lifecycle === "terminal") return verdict("needs_salvage", [reason("terminal"), ...work]);
   if (dead) return verdict("needs_salvage", [reason("dead_owner", { signals: deadSignals }), ...work]);
   return verdict("idle", [reason("active_unowned", { managed: f.managed }), ...work]);
+}
+
+/**
+ * A foreign worktree's lock younger than reap-orphans' guard: reapable, but the sweep (and cleanup's
+ * reap item) will skip it `lock_too_fresh` until `reapableAt` — said, never left for the user to discover.
+ */
+function withGuard(subject: Subject, v: Verdict): Verdict {
+  const age = subject.lockAge;
+  if (subject.facts.managed || !age || age.ms >= age.guardMs) return v;
+  const reapableAt = new Date(age.now + age.guardMs - age.ms).toISOString();
+  return { ...v, reasons: [...v.reasons, reason("lock_too_fresh", { reapableAt, guardMs: age.guardMs })], reapableAt };
 }
 
 /** Active, managed, nobody owns it, and used within idleAfter (an unknown activity time counts as recent). */

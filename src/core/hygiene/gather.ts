@@ -30,6 +30,7 @@ import type { Subject } from "./types.js";
 import { realOrAbsolute } from "../shared/paths.js";
 import { takeListing } from "../shared/repo.js";
 import { parseDuration } from "../shared/duration.js";
+import { readLockMtime } from "../shared/admin.js";
 
 export interface RepoGather {
   ctx: Ctx;
@@ -88,6 +89,14 @@ function idleAfterMs(ctx: Ctx): number {
   return configured ? parseDuration(configured) : DEFAULT_IDLE_AFTER_MS;
 }
 
+const DEFAULT_REAP_GUARD_MS = 5 * 60_000;
+
+/** reap-orphans' default guard (config `reap.guard`, else 5 min); an invalid one was refused when the config was read. */
+function reapGuardMs(ctx: Ctx): number {
+  const configured = ctx.repo.config.config.reap?.guard;
+  return configured ? parseDuration(configured) : DEFAULT_REAP_GUARD_MS;
+}
+
 export async function gatherRepo(ctx: Ctx, repos: readonly KnownRepo[]): Promise<RepoGather> {
   // one status per listed, present worktree, by a few shells, started before the rest of the
   // snapshot so that its processes and the per-worktree facts run beside them
@@ -116,6 +125,8 @@ export async function gatherRepo(ctx: Ctx, repos: readonly KnownRepo[]): Promise
       idle: { afterMs: idleAfterMs(ctx), now: snapshot.now },
     };
     const admin = snapshot.admins.get(f.path);
+    const lockMtime = admin && f.lock.locked && !f.managed ? readLockMtime(admin) : null;
+    if (lockMtime !== null) subject.lockAge = { ms: snapshot.now - lockMtime, guardMs: reapGuardMs(ctx), now: snapshot.now };
     if (f.missing) {
       f.dirty = MISSING_DIRTY;
       digests.set(f.path, MISSING_DIGEST);

@@ -112,6 +112,7 @@ function viewOf(subject: Subject, verdict: Verdict, repoPrimary: string | null):
     ...facts,
   };
   if (subject.husk) view.husk = subject.husk;
+  if (verdict.reapableAt) view.reapableAt = verdict.reapableAt;
   return view;
 }
 

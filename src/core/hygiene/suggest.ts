@@ -26,12 +26,15 @@ export function suggest(f: Pick<Facts, "path" | "handle" | "managed" | "lock" | 
     case "unknown":
       return { action: "keep; establish the missing fact", command: f.handle || !has("not_listed_by_git") ? orchard(`status ${target}`) : null };
     case "idle":
+      if (has("held_by_nested"))
+        return { action: "deal with the nested worktree(s) inside first (their own rows), then clean this one", command: orchard("hygiene") };
       return { action: "owner decides", command: orchard(`status ${target}`) };
     case "reclaimable":
       if (f.managed) return { action: "remove", command: orchard("cleanup run") };
       return { action: "remove", command: `${f.lock.locked ? `git worktree unlock -- ${path} && ` : ""}git worktree remove -- ${path}` };
     case "reapable":
-      return f.managed ? { action: "reap", command: orchard("cleanup run") } : { action: "reap", command: orchard("reap-orphans") };
+      if (f.managed) return { action: "reap", command: orchard("cleanup run") };
+      return { action: v.reapableAt ? `reap from ${v.reapableAt} (the lock is younger than the guard)` : "reap", command: orchard("reap-orphans") };
     case "needs_salvage":
       if (f.managed) return { action: "salvage, then remove", command: orchard("cleanup run --include needs_salvage --salvage") };
       if (f.lock.locked && f.merged?.how) return { action: "salvage, then remove", command: orchard("reap-orphans --salvage") };

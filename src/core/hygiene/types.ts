@@ -42,6 +42,8 @@ export interface Subject {
   createdBranch: boolean;
   /** Why a fact is null, when reading it failed. */
   errors: Partial<Record<"dirty" | "merged", string>>;
+  /** A foreign lock's age and reap-orphans' guard: a reapable one younger than the guard says when it becomes reapable. */
+  lockAge?: { ms: number; guardMs: number; now: number };
   /** `idleAfter` (§3.6) and the snapshot's clock: an ownerless active worktree used more recently is `idle`. Absent: no such rule. */
   idle?: { afterMs: number; now: number };
 }
@@ -49,6 +51,8 @@ export interface Subject {
 export interface Verdict {
   disposition: Disposition;
   reasons: Reason[];
+  /** A reapable worktree whose lock is younger than reap-orphans' guard: when the sweep will take it. */
+  reapableAt?: string;
 }
 
 export interface Suggestion {
@@ -64,6 +68,7 @@ export type HygieneWorktree = {
   disposition: Disposition;
   reasons: Reason[];
   suggestion: Suggestion;
+  reapableAt?: string;
 } & Facts & { husk?: HuskFacts };
 
 export interface DuplicateTaskGroup {

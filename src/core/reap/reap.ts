@@ -29,7 +29,7 @@ import {
   type LockedWorktree,
   type RefView,
 } from "./facts.js";
-import { assessOwnerGone, assessWork, type MergeMode, type ReapReason, type ReapSkipReason } from "./verdict.js";
+import { assessOwnerGone, assessWork, isLiveReason, type MergeMode, type ReapReason, type ReapSkipReason } from "./verdict.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
 import { realOrAbsolute } from "../shared/paths.js";
@@ -65,7 +65,10 @@ export interface ReapEntry {
 export interface ReapResult {
   ok: boolean;
   reaped: number;
+  /** Orphans skipped: entries skipped for any reason but a live holder. */
   skipped: number;
+  /** Entries held by a live holder (pid_alive, lease_live, process_in_worktree): no orphans. */
+  live: number;
   entries: ReapEntry[];
   reason?: "default_branch_unknown";
   dryRun?: true;
@@ -137,9 +140,9 @@ async function judge(ctx: Ctx, wt: LockedWorktree, view: View, options: { cwds: 
   const targets = await readReapTargets(ctx.repo.primary, view.defaultRefs, row, view.refs);
   const work = await readWorkFacts(ctx, { wt, targets, mode: request.mode, salvage: request.salvage, refs: view.refs, dirty: options.dirty });
   const entry = { ...base, branch: work.branch };
-  const verdict = options.dirty || work.missing || !work.merged?.how ? assessWork(work, gone.leaseOwner) : null;
+  const verdict = options.dirty || work.missing || !work.merged?.how ? assessWork(work, gone.byHeartbeat) : null;
   if (verdict?.kind === "skip") return { kind: "skip", entry: { ...entry, status: "skipped", reason: verdict.reason, ...detail(verdict.detail) } };
-  const reason = verdict?.reason ?? (gone.leaseOwner ? "lease_dead_and_merged" : "pid_dead_and_merged");
+  const reason = verdict?.reason ?? (gone.byHeartbeat ? "lease_dead_and_merged" : "pid_dead_and_merged");
   return { kind: "go", entry: { ...entry, status: "planned", reason }, reason, salvage: verdict?.salvage ?? false, head: work.tip as string };
 }
 
@@ -163,7 +166,7 @@ export async function reapOrphans(ctx: Ctx, options: ReapOptions): Promise<ReapR
     dryRun: options.dryRun ?? false,
   };
   const locked = readLockedWorktrees(ctx.repo.commonDir);
-  const result: ReapResult = { ok: true, reaped: 0, skipped: 0, entries: [], ...(request.dryRun ? { dryRun: true as const, planned: 0 } : {}) };
+  const result: ReapResult = { ok: true, reaped: 0, skipped: 0, live: 0, entries: [], ...(request.dryRun ? { dryRun: true as const, planned: 0 } : {}) };
   if (locked.length === 0) return result;
   const defaultRefs = await readDefaultRefs(ctx);
   if (defaultRefs === null) return { ...result, ok: false, reason: "default_branch_unknown" };
@@ -189,6 +192,7 @@ export async function reapOrphans(ctx: Ctx, options: ReapOptions): Promise<ReapR
   for (const entry of entries) {
     result.entries.push(entry);
     if (entry.status === "reaped") result.reaped++;
+    else if (entry.status === "skipped" && isLiveReason(entry.reason)) result.live++;
     else if (entry.status === "skipped") result.skipped++;
     else if (result.planned !== undefined) result.planned++;
   }

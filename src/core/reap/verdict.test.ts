@@ -17,6 +17,12 @@ describe("assessOwnerGone", () => {
   it.each<[string, Partial<LockFacts>, string]>([
     ["unreadable lock age", { lockAgeMs: null }, "lock_age_unknown"],
     ["fresh lock", { lockAgeMs: 1_000 }, "lock_too_fresh"],
+    ["a live pid whatever the guard", { lockAgeMs: 1_000, liveness: { state: "live", signals: [{ code: "pid_alive", detail: "" }] } }, "pid_alive"],
+    [
+      "a process inside whatever the guard",
+      { lockAgeMs: 1_000, liveness: { state: "live", signals: [{ code: "process_in_worktree", detail: "" }] } },
+      "process_in_worktree",
+    ],
     ["fresh wins over an unknown owner", { lockAgeMs: 1_000, owner: { kind: "unknown" } }, "lock_too_fresh"],
     ["unknown owner", { owner: { kind: "unknown" } }, "lock_owner_unknown"],
     ["orchard lock without lease", { owner: orchardOwner, orchardLease: "absent" }, "no_owner"],
@@ -55,13 +61,17 @@ describe("assessOwnerGone", () => {
     expect(assessOwnerGone(lock(over))).toMatchObject({ kind: "skip", reason });
   });
 
-  it("a dead or reused pid goes on; lease owners are told apart", () => {
-    expect(assessOwnerGone(lock())).toEqual({ kind: "go", leaseOwner: false });
-    expect(assessOwnerGone(lock({ liveness: { state: "dead", signals: [{ code: "pid_reused", detail: "" }] } }))).toEqual({ kind: "go", leaseOwner: false });
+  it("a dead or reused pid goes on; only a lease that ended by its heartbeat (no pid) is told apart", () => {
+    expect(assessOwnerGone(lock())).toEqual({ kind: "go", byHeartbeat: false });
+    expect(assessOwnerGone(lock({ liveness: { state: "dead", signals: [{ code: "pid_reused", detail: "" }] } }))).toEqual({ kind: "go", byHeartbeat: false });
     expect(assessOwnerGone(lock({ owner: orchardOwner, liveness: { state: "dead", signals: [{ code: "lease_expired", detail: "" }] } }))).toEqual({
       kind: "go",
-      leaseOwner: true,
+      byHeartbeat: true,
     });
+    expect(assessOwnerGone(lock({ owner: { ...orchardOwner, pid: 9 }, liveness: dead }))).toEqual({ kind: "go", byHeartbeat: false });
+  });
+  it("a fresh lock of a dead holder says when its age stops blocking", () => {
+    expect(assessOwnerGone(lock({ lockAgeMs: 60_000 }))).toMatchObject({ kind: "skip", reason: "lock_too_fresh", reapableInMs: 240_000 });
   });
 });
 

@@ -23,7 +23,8 @@ export type ReapSkipReason =
 
 export type ReapReason = "pid_dead_and_merged" | "lease_dead_and_merged" | "pid_dead_and_missing";
 
-export type Verdict<T> = { kind: "skip"; reason: ReapSkipReason; detail?: string } | ({ kind: "go" } & T);
+/** `reapableInMs`: a lock too fresh becomes reapable (as far as its age goes) this much later. */
+export type Verdict<T> = { kind: "skip"; reason: ReapSkipReason; detail?: string; reapableInMs?: number } | ({ kind: "go" } & T);
 
 export interface LockFacts {
   /** now − mtime of `<admin>/locked`; null when it could not be read. */
@@ -35,23 +36,37 @@ export interface LockFacts {
   liveness: Liveness;
 }
 
-/** Steps 1–3: the lock is old enough, names an owner we understand, and that owner is gone. */
-export function assessOwnerGone(f: LockFacts): Verdict<{ leaseOwner: boolean }> {
+/** The live signals, in the spec's order (the owner's pid, the lease heartbeat, processes inside). */
+export const LIVE_REASONS = ["pid_alive", "lease_live", "process_in_worktree"] as const;
+
+/**
+ * Steps 1–3: the lock is old enough, names an owner we understand, and that owner is gone. A live
+ * holder is named first, whatever the guard (SPEC v3 §3.8): the guard protects a lock whose holder
+ * is dead or unknown from a sweep racing its start, never hides a live one. `byHeartbeat`: the
+ * owner is an Orchard lease that ended by its TTL (no pid to judge), the one `lease_dead_and_merged`.
+ */
+export function assessOwnerGone(f: LockFacts): Verdict<{ byHeartbeat: boolean }> {
+  const codes = new Set(f.liveness.signals.map((s) => s.code));
+  for (const live of LIVE_REASONS) {
+    if (codes.has(live)) return { kind: "skip", reason: live, detail: f.liveness.signals.find((s) => s.code === live)?.detail ?? "" };
+  }
   if (f.lockAgeMs === null) return { kind: "skip", reason: "lock_age_unknown" };
-  if (f.lockAgeMs < f.guardMs) return { kind: "skip", reason: "lock_too_fresh", detail: `${Math.round(f.lockAgeMs / 1000)}s old` };
+  if (f.lockAgeMs < f.guardMs)
+    return { kind: "skip", reason: "lock_too_fresh", detail: `${Math.round(f.lockAgeMs / 1000)}s old`, reapableInMs: f.guardMs - f.lockAgeMs };
   if (f.owner.kind === "unknown") return { kind: "skip", reason: "lock_owner_unknown" };
   if (f.owner.kind === "orchard") {
     if (f.orchardLease === "absent") return { kind: "skip", reason: "no_owner" };
     if (f.orchardLease === "unknown") return { kind: "skip", reason: "liveness_unknown", detail: "an orchard lease this workspace has no record of" };
   }
-  const codes = new Set(f.liveness.signals.map((s) => s.code));
-  // spec order: the owner's pid, then the lease heartbeat, then processes inside
-  for (const live of ["pid_alive", "lease_live", "process_in_worktree"] as const) {
-    if (codes.has(live)) return { kind: "skip", reason: live, detail: f.liveness.signals.find((s) => s.code === live)?.detail ?? "" };
-  }
   if (f.liveness.state === "unknown" || f.liveness.state === "live")
     return { kind: "skip", reason: "liveness_unknown", detail: f.liveness.signals.map((s) => `${s.code}: ${s.detail}`).join("; ") };
-  return { kind: "go", leaseOwner: f.owner.kind === "orchard" };
+  const pidDied = codes.has("pid_dead") || codes.has("pid_reused");
+  return { kind: "go", byHeartbeat: f.owner.kind === "orchard" && !pidDied };
+}
+
+/** A live holder is no orphan: such a skip is counted apart (`live`), never among skipped orphans. */
+export function isLiveReason(reason: string): boolean {
+  return (LIVE_REASONS as readonly string[]).includes(reason);
 }
 
 export type MergeMode = "ancestor" | "equivalent";
@@ -68,12 +83,12 @@ export interface WorkFacts {
 }
 
 /** Steps 4–6: the branch tip is known and merged, and the checkout holds no unsaved work (or it is salvaged first). */
-export function assessWork(f: WorkFacts, leaseOwner: boolean): Verdict<{ reason: ReapReason; salvage: boolean }> {
+export function assessWork(f: WorkFacts, byHeartbeat: boolean): Verdict<{ reason: ReapReason; salvage: boolean }> {
   if (f.tip === null) return { kind: "skip", reason: "cannot_resolve_branch_tip" };
   if (!f.merged || f.merged.how === null)
     return { kind: "skip", reason: "branch_not_merged", ...(f.merged?.target ? { detail: `not merged into ${f.merged.target}` } : {}) };
   if (f.missing) return { kind: "go", reason: "pid_dead_and_missing", salvage: false };
-  const reason: ReapReason = leaseOwner ? "lease_dead_and_merged" : "pid_dead_and_merged";
+  const reason: ReapReason = byHeartbeat ? "lease_dead_and_merged" : "pid_dead_and_merged";
   if (f.dirty === undefined) throw new Error("assessWork needs the dirty fact of an existing, merged checkout");
   if (f.dirty === "unknown") return { kind: "skip", reason: "fact_unknown", detail: "git status could not be read in the worktree" };
   // a nested worktree or repository (§4.14) blocks removal and salvage alike

@@ -46,7 +46,7 @@ export const REASON_TEXT = {
   bootstrap_interrupted: "the worktree's last bootstrap was interrupted (a crash); it was run again before the worktree was handed out",
   recycle_undone: "an earlier recycle of this worktree was interrupted (a crash); it was undone first",
   // reap
-  lock_too_fresh: "the lock is younger than the guard",
+  lock_too_fresh: "the lock is younger than the guard and its holder is dead or unknown; reapable once the lock is as old as the guard",
   lock_age_unknown: "the lock's age could not be read",
   lock_owner_unknown: "the lock text names no owner orchard understands",
   no_owner: "an orchard lock without a lease: for `orchard cleanup`, not the orphan sweep",
@@ -105,6 +105,7 @@ export const REASON_TEXT = {
   husk_unattributed: "the directory cannot be attributed to a repository, so its files cannot be salvaged",
   symlink_not_followed: "the entry is a symbolic link; orchard never follows or removes it",
   nested_worktree: "a worktree or repository is nested inside; it is handled on its own terms before the outer one is removed, cleaned or salvaged",
+  held_by_nested: "only a worktree or repository nested inside keeps it: deal with that one first (its own row says how), then this one is cleaned",
   nested_repository: "the directory holds a nested git repository, which a salvage ref cannot capture",
   not_included: "the disposition is not in --include",
   salvage_not_requested: "the work must be salvaged first; plan with --salvage",
