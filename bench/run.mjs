@@ -1,7 +1,8 @@
 // `npm run bench`: the per-call cost table (table.mjs) after `npm run build`. Flags go to the
 // scripts: `npm run bench -- --n 200 --json` (N = 50, 200, 400 for the fleet rows; default 20,
 // a couple of minutes on 2 cores). Name scripts of this folder to run them instead, one after
-// another: `npm run bench -- hygiene recycle` (fleet hygiene/cleanup, recycle vs create).
+// another: `npm run bench -- hygiene recycle` (fleet hygiene/cleanup, recycle vs create;
+// `lock-wait`: an add during a long cleanup run).
 import { readdirSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";

@@ -1,12 +1,10 @@
 // The detached background job: it deletes exactly the trash entries it is given (tree first, never
-// following a symbolic link out of them) and refreshes an index that nobody wrote since.
+// following a symbolic link out of them); it never touches an index (SPEC v3 §4.10).
 import { afterEach, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { waitFor } from "../../test/helpers/scenario.js";
-import { hermeticEnv } from "../../test/helpers/env.js";
 import { startBackground } from "./background.js";
 
 const dirs: string[] = [];
@@ -36,7 +34,7 @@ describe("startBackground", () => {
     });
     const untouched = join(dir, "trash", "e4");
     mkdirSync(untouched);
-    expect(startBackground({ purge: entries, refresh: [] }, dir)).toEqual(expect.any(Number));
+    expect(startBackground({ purge: entries }, dir)).toEqual(expect.any(Number));
     await waitFor(() => entries.every((e) => !existsSync(e)), "the entries are gone");
     expect(readFileSync(join(outside, "keep.txt"), "utf8")).toBe("not in the trash\n");
     expect(existsSync(untouched)).toBe(true);
@@ -57,44 +55,10 @@ describe("startBackground", () => {
     const ours = join(dir, "trash", "x-1-ours");
     mkdirSync(join(ours, "tree"), { recursive: true });
     writeFileSync(join(ours, "journal.json"), "{}\n");
-    startBackground({ purge: [linked, unmarked, ours], refresh: [] }, dir);
+    startBackground({ purge: [linked, unmarked, ours] }, dir);
     await waitFor(() => !existsSync(ours), "the job has run");
     expect(readFileSync(join(documents, "tree", "notes.txt"), "utf8")).toBe("the user's\n");
     expect(readFileSync(join(unmarked, "tree", "draft.txt"), "utf8")).toBe("not Orchard's\n");
   });
 
-  it("refreshes an index nobody wrote since, once it may", async () => {
-    const repo = join(temp(), "repo");
-    const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env: hermeticEnv(), encoding: "utf8" });
-    mkdirSync(repo);
-    git("init", "-q");
-    writeFileSync(join(repo, "a.txt"), "a\n");
-    git("add", "a.txt");
-    // the file's stat data no longer what the index recorded (its content the same): a refresh must
-    // rewrite the index whatever the machine's speed (a racily clean entry would depend on it)
-    const past = new Date(Date.now() - 60_000);
-    utimesSync(join(repo, "a.txt"), past, past);
-    const index = join(repo, ".git", "index");
-    const before = statSync(index);
-    const saved = { ...process.env };
-    Object.assign(process.env, hermeticEnv());
-    try {
-      startBackground({ purge: [], refresh: [{ worktree: repo, index, mtimeMs: before.mtimeMs, notBefore: Date.now() }] }, repo);
-    } finally {
-      process.env = saved;
-    }
-    await waitFor(() => statSync(index).mtimeMs !== before.mtimeMs, "the index is rewritten");
-  });
-
-  it("leaves an index that changed since the caller saw it", async () => {
-    const dir = temp();
-    const index = join(dir, "index");
-    writeFileSync(index, "not an index: git would fail on it\n");
-    const trash = join(dir, "entry");
-    mkdirSync(join(trash, "tree"), { recursive: true });
-    writeFileSync(join(trash, "journal.json"), "{}\n");
-    startBackground({ purge: [trash], refresh: [{ worktree: dir, index, mtimeMs: 1, notBefore: Date.now() }] }, dir);
-    await waitFor(() => !existsSync(trash), "the job has run");
-    expect(readFileSync(index, "utf8")).toBe("not an index: git would fail on it\n");
-  });
 });

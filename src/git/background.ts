@@ -1,27 +1,16 @@
 // Work that runs after the command has answered, in one detached node process: deleting trash
 // entries (two at a time, by `rm -rf`, which never follows a symbolic link; `fs.rm` where there is
-// no rm) and refreshing a new worktree's index once it is older than git's timestamp granularity.
-// Nothing here decides: the caller proved every trash entry deletable and names exact paths; a
-// refresh only rewrites stat data in an index nobody wrote since (git's own `update-index
-// --refresh`, hooks off).
-import { gitEnv, hardenedEnv } from "./env.js";
+// no rm). Nothing here decides: the caller proved every trash entry deletable and names exact
+// paths. It never touches a worktree's index or locks (SPEC v3 §4.10: a new index is refreshed
+// before `add` answers, core/shared/index-refresh.ts).
+import { hardenedEnv } from "./env.js";
 import { spawnDetached } from "./run.js";
-
-export interface IndexRefresh {
-  worktree: string;
-  /** The worktree's index file and its mtime when the caller saw it: a changed (or locked) index is left alone. */
-  index: string;
-  mtimeMs: number;
-  /** Epoch ms before which the refresh would leave the checkout's files racily clean. */
-  notBefore: number;
-}
 
 export interface BackgroundJob {
   /** Trash entries: `<entry>/tree` is deleted first, then the entry with its journal; a tree that
    * cannot be deleted (an immutable file) leaves the entry with a `failed` note (rm's first line).
    * An entry that is no longer a real directory holding its journal is skipped. */
   purge: string[];
-  refresh: IndexRefresh[];
 }
 
 const PURGE_PARALLELISM = 2;
@@ -30,7 +19,7 @@ const PURGE_PARALLELISM = 2;
 const SCRIPT = `"use strict";
 const fs = require("node:fs");
 const { join } = require("node:path");
-const { spawn, spawnSync } = require("node:child_process");
+const { spawn } = require("node:child_process");
 const job = JSON.parse(process.argv[1]);
 const quietly = (p) => p.catch(() => undefined);
 // rm -rf deletes a tree with half the CPU of fs.rm; without rm (Windows), fs.rm
@@ -53,13 +42,6 @@ const isOurs = (entry) => {
     return false;
   }
 };
-async function refresh(r) {
-  await new Promise((done) => setTimeout(done, Math.max(0, r.notBefore - Date.now())));
-  let st;
-  try { st = fs.statSync(r.index); } catch { return; }
-  if (st.mtimeMs !== r.mtimeMs || fs.existsSync(r.index + ".lock")) return;
-  spawnSync("git", ["update-index", "-q", "--refresh"], { cwd: r.worktree, env: { ...process.env, ...r.config }, stdio: "ignore", timeout: 120000 });
-}
 async function purge() {
   let next = 0;
   const worker = async () => {
@@ -77,18 +59,12 @@ async function purge() {
   };
   await Promise.all(Array.from({ length: Math.min(job.parallelism, job.purge.length) }, worker));
 }
-Promise.all([purge(), ...job.refresh.map(refresh)]);
+purge();
 `;
-
-/** The GIT_CONFIG_* entries of an env (the rest the job inherits). */
-const configOf = (env: NodeJS.ProcessEnv): Record<string, string> =>
-  Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[0].startsWith("GIT_CONFIG_") && e[1] !== undefined));
 
 /** Starts the job detached; its pid, or null when it could not start (the work then waits for the next command). */
 export function startBackground(job: BackgroundJob, cwd: string): number | null {
-  if (job.purge.length === 0 && job.refresh.length === 0) return null;
-  // each refresh runs in its repository's git env (hooks and untrusted programs off: programs.ts)
-  const refresh = job.refresh.map((r) => ({ ...r, config: configOf(gitEnv(r.worktree, { read: false })) }));
-  const args = ["-e", SCRIPT, JSON.stringify({ ...job, refresh, parallelism: PURGE_PARALLELISM })];
+  if (job.purge.length === 0) return null;
+  const args = ["-e", SCRIPT, JSON.stringify({ ...job, parallelism: PURGE_PARALLELISM })];
   return spawnDetached(process.execPath, args, { cwd, env: hardenedEnv({ read: false }) });
 }

@@ -2,7 +2,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Scenario, git, deadPid, waitFor } from "../helpers/scenario.js";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { hermeticEnv } from "../helpers/env.js";
+import { Scenario, git, deadPid } from "../helpers/scenario.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -131,18 +134,59 @@ describe("creation", () => {
 });
 
 describe("the new worktree's index", () => {
-  it("is refreshed once it is older than git's one-second granularity: no entry stays racily clean", async () => {
+  /** A repository whose index is large enough to be refreshed (more than 64 KiB). */
+  function manyFiles(count = 1500): void {
     mkdirSync(join(s.primary, "many"));
-    for (let i = 0; i < 1500; i++) writeFileSync(join(s.primary, "many", `file-${i}.txt`), `${i}\n`);
+    for (let i = 0; i < count; i++) writeFileSync(join(s.primary, "many", `file-${i}.txt`), `${i}\n`);
     git(s.primary, "add", "-A");
     git(s.primary, "commit", "-q", "-m", "many files");
+  }
+
+  /** Whole seconds of the newest checked-out file: an entry written in the index's second (or later) is racily clean. */
+  const newestFile = (path: string) => Math.max(...readdirSync(join(path, "many")).map((f) => Math.floor(statSync(join(path, "many", f)).mtimeMs / 1000)));
+  /** Command lines (Linux /proc) that name `path`: what could still write in it. */
+  const processesNaming = (path: string): string[] =>
+    readdirSync("/proc")
+      .filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid)
+      .map((p) => {
+        try {
+          return readFileSync(`/proc/${p}/cmdline`, "utf8").replaceAll("\0", " ");
+        } catch {
+          return ""; // exited meanwhile
+        }
+      })
+      .filter((cmd) => cmd.includes(path));
+  const indexOf = (path: string) => git(path, "rev-parse", "--path-format=absolute", "--git-path", "index");
+
+  it("is refreshed before add answers (SPEC v3 §4.10): no entry racily clean, nothing left to do after the answer", () => {
+    manyFiles();
     const add = s.orchard(["add", "feat-many", "--no-bootstrap"]);
     expect(add.code, add.stderr).toBe(0);
-    const index = git(add.json.path, "rev-parse", "--path-format=absolute", "--git-path", "index");
-    const newest = Math.max(...readdirSync(join(add.json.path, "many")).map((f) => Math.floor(statSync(join(add.json.path, "many", f)).mtimeMs / 1000)));
-    // racily clean: a tracked file written in the same second as the index (or later)
-    await waitFor(() => Math.floor(statSync(index).mtimeMs / 1000) > newest, "the index is newer than every checked-out file");
+    // at the answer already: the index is newer than every checked-out file, and no lock is held
+    expect(Math.floor(statSync(indexOf(add.json.path)).mtimeMs / 1000)).toBeGreaterThan(newestFile(add.json.path));
+    expect(existsSync(indexOf(add.json.path) + ".lock")).toBe(false);
+    // and no process of Orchard's is left to touch it (a detached refresh named the worktree in its argv)
+    if (existsSync("/proc/self/cmdline")) expect(processesNaming(add.json.path)).toEqual([]);
     expect(git(add.json.path, "status", "--porcelain")).toBe("");
+  });
+
+  it("the caller's first git add right after the answer never meets a lock of Orchard's, four callers at once", async () => {
+    manyFiles(1000);
+    const run = promisify(execFile);
+    const failures: string[] = [];
+    // each caller: add, then at once what an agent does first — write a file and `git add` it
+    const caller = async (c: number) => {
+      for (let i = 0; i < 2; i++) {
+        const add = await s.orchardAsync(["add", `feat/c${c}-${i}`, "--no-bootstrap"]);
+        expect(add.code, add.stdout + add.stderr).toBe(0);
+        writeFileSync(join(add.json.path, "agent.txt"), `caller ${c} add ${i}\n`);
+        await run("git", ["add", "agent.txt"], { cwd: add.json.path, env: hermeticEnv() }).catch((error: { stderr?: string }) => {
+          failures.push(`${add.json.path}: ${error.stderr ?? String(error)}`);
+        });
+      }
+    };
+    await Promise.all([0, 1, 2, 3].map(caller));
+    expect(failures).toEqual([]);
   });
 });
 

@@ -14,7 +14,7 @@ import { isInside, type Ctx } from "../shared/context.js";
 import { leaseLockText, newLease, writeLock, type LeaseFields, releaseMutationLockEarly } from "../ownership/index.js";
 import { resultFor, type AddRequest, type AddResult } from "../shared/request.js";
 import { beginBootstrapJournal, markBootstrapInterrupted, runBootstrap, type BootstrapOutcome } from "../bootstrap/index.js";
-import { refreshIndexSoon } from "../shared/index-refresh.js";
+import { refreshIndexBeforeAnswer } from "../shared/index-refresh.js";
 import { isClean, readDirty } from "../facts/index.js";
 import { canonicalTask } from "../shared/task.js";
 import { heldReasons, taskHolders, taskLockKey, TaskHeld } from "./exclusive.js";
@@ -100,7 +100,7 @@ export async function createWorktree(
   faultPoint("add.active");
   releaseMutationLockEarly(repo.commonDir); // the worktree is locked and active: bootstrap needs no repo lock
   const bootstrap = await runBootstrap(ctx, row, { enabled: request.bootstrap });
-  await refreshIndexSoon(ctx, row.path);
+  await refreshIndexBeforeAnswer(ctx, row.path);
   return withBootstrap(
     resultFor(request, "created", {
       row: bootstrap.row,

@@ -1,6 +1,7 @@
 // `cleanup apply` and `cleanup resume` (SPEC §3.7): one engine. Items run in seq order, in
 // batches of one repo under that repo's mutation lock (released between batches so `orchard add`
-// is never starved). Each item is claimed pending → applying (committed) before anything is
+// is never starved; a batch that sees another command wait for the lock starts no new item and
+// lets it in first, so that command waits for the items in flight only). Each item is claimed pending → applying (committed) before anything is
 // read or touched, and ends done|skipped|failed in the same transaction that retires its
 // registry row. Invariant: an item seen `applying` while we hold its repo's lock was left by a
 // process that died holding that lock (the lock is only ever taken over from a dead owner), so
@@ -8,7 +9,8 @@
 import { basename } from "node:path";
 import { readWorktrees, readRefs, readMergedBranches } from "../../git/read.js";
 import { readAdminDirs } from "../shared/admin.js";
-import { withMutationLock, HOST } from "../ownership/index.js";
+import { withMutationLock, hasMutationWaiters, yieldToWaiters, HOST } from "../ownership/index.js";
+import { pausePoint } from "../shared/fault.js";
 import { readDefaultBranch, targetRefs } from "../shared/repo.js";
 import { mapLimit } from "../shared/pool.js";
 import { OrchardError, usageError } from "../shared/errors.js";
@@ -164,13 +166,19 @@ export async function applyPlan(main: Ctx, open: (repo: string | null) => Promis
     while (i < open_.length && sameKind(open_[i] as PlanItemRow) && batch.length < size) batch.push(open_[i++] as PlanItemRow);
     const repo = first.repo;
     const ctx = await open(repo);
+    let unstarted = 0;
     await withMutationLock(ctx.repo.commonDir, async () => {
       const current = new Map((await registry.plans.items(plan.id)).map((it) => [it.seq, it]));
       const fresh = batch.map((it) => current.get(it.seq) ?? it);
       const view = await readBatchView(ctx, fresh);
       // branch deletes one at a time: a packed ref's delete rewrites packed-refs under one lock
       const parallelism = first.action === "delete_branch" ? 1 : ITEM_PARALLELISM;
+      let yielding = false;
       await mapLimit(fresh, parallelism, async (item) => {
+        // another command waits for the lock: start no new item, let it in once those in flight end
+        yielding ||= hasMutationWaiters(ctx.repo.commonDir);
+        if (yielding) return void unstarted++;
+        await pausePoint("cleanup.item");
         const state = await runItem(view, item, deadline);
         if (state === null) return;
         finished++;
@@ -183,6 +191,10 @@ export async function applyPlan(main: Ctx, open: (repo: string | null) => Promis
         reportProgress({ phase: "cleanup", done: finished, total: open_.length, label: `${item.action} ${item.handle ?? basename(item.path)}` });
       });
     });
+    if (unstarted > 0) {
+      i -= unstarted; // items start in order: the unstarted ones are the batch's tail, taken again next
+      await yieldToWaiters(ctx.repo.commonDir);
+    }
   }
   return await summarizePlan(main, plan.id, notes);
 }

@@ -5,7 +5,12 @@
 // stealing itself is serialised by a short-lived second lock so two stealers cannot both win.
 // An empty or unparseable lock (a kill between create and write leaves one) is stale once it is
 // older than UNWRITTEN_STALE_MS: writing the body takes microseconds (SPEC §4.15).
-import { openSync, closeSync, writeSync, readFileSync, unlinkSync, statSync } from "node:fs";
+// A caller that finds the lock held leaves a ticket (a file named by its pid) in WAITING_DIR while
+// it waits; long work that takes the lock again and again (a cleanup run, item after item) looks
+// for live tickets between items and lets the waiter in first (`yieldToWaiters`), so an `add`
+// issued during a long cleanup waits for the items in flight, not for the whole run (issue 25).
+import { openSync, closeSync, writeSync, readFileSync, unlinkSync, statSync, mkdirSync, readdirSync } from "node:fs";
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { HOST, compareStartTime, pidState, readStartTime } from "./process.js";
@@ -19,6 +24,9 @@ interface LockBody {
 }
 
 const LOCK_NAME = "orchard-mutation.lock";
+const WAITING_DIR = "orchard-mutation.waiting";
+/** How long a yielding holder waits for an announced waiter to take the free lock (its poll interval is at most 200 ms). */
+const YIELD_MAX_MS = 2_000;
 const STEAL_STALE_MS = 10_000;
 export const UNWRITTEN_STALE_MS = 5_000;
 
@@ -96,20 +104,84 @@ export async function acquireMutationLock(commonDir: string, options: { timeoutM
   const body = lockBody(await readStartTime(process.pid));
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
   let delay = 5;
-  for (;;) {
-    if (tryCreate(path, body)) return { release: () => releaseIfOurs(path, body) };
+  let ticket: string | null = null;
+  try {
+    for (;;) {
+      if (tryCreate(path, body)) return { release: () => releaseIfOurs(path, body) };
+      ticket ??= announceWaiter(commonDir);
+      await waitOnce();
+    }
+  } finally {
+    if (ticket) removeQuietly(ticket);
+  }
+  async function waitOnce(): Promise<void> {
     const held = readBody(path);
     if (held && (await isStale(held))) {
       await trySteal(path, held.raw);
-      continue;
+      return;
     }
     if (Date.now() > deadline)
       throw failure(
         "repo_busy",
         `another orchard holds the mutation lock ${path}${held?.body ? ` (pid ${held.body.pid} on ${held.body.host})` : ""}; retry later`,
       );
-    await new Promise((resolve) => setTimeout(resolve, delay + Math.random() * delay));
+    await sleep(delay + Math.random() * delay);
     delay = Math.min(delay * 2, 200);
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // gone already
+  }
+}
+
+/** A ticket saying this process waits for the lock; null when it cannot be written (then nobody yields to it). */
+function announceWaiter(commonDir: string): string | null {
+  try {
+    const dir = join(commonDir, WAITING_DIR);
+    mkdirSync(dir, { recursive: true });
+    const ticket = join(dir, `${process.pid}-${randomBytes(4).toString("hex")}`);
+    closeSync(openSync(ticket, "wx"));
+    return ticket;
+  } catch {
+    return null;
+  }
+}
+
+/** Does another live process of this host wait for the lock on `commonDir`? (A dead waiter's ticket is removed.) */
+export function hasMutationWaiters(commonDir: string): boolean {
+  const dir = join(commonDir, WAITING_DIR);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return false;
+  }
+  for (const name of names) {
+    const pid = Number(name.split("-")[0]);
+    if (!Number.isSafeInteger(pid)) continue;
+    if (pidState(pid) === "dead") removeQuietly(join(dir, name));
+    else return true;
+  }
+  return false;
+}
+
+/**
+ * Between two holds of a long run: while another process waits and the lock is free, give it the
+ * time to take it (a bounded wait: a waiter that never comes does not stall the run). The caller
+ * then takes the lock again like anyone, after the waiter's hold.
+ */
+export async function yieldToWaiters(commonDir: string): Promise<void> {
+  const path = join(commonDir, LOCK_NAME);
+  const until = Date.now() + YIELD_MAX_MS;
+  while (Date.now() < until && hasMutationWaiters(commonDir)) {
+    if (readBody(path) !== null) return; // a waiter holds it now: our own acquire queues behind it
+    await sleep(10);
   }
 }
 

@@ -22,7 +22,7 @@ import type { Facts } from "../shared/types.js";
 import { requireInsideWorkspace, requireLinkedWorktree } from "../shared/linked.js";
 import { faultPoint } from "../shared/fault.js";
 import { removeRecycleJournal, undoRecycle, writeRecycleJournal, type RecycleJournal } from "./journal.js";
-import { refreshIndexSoon } from "../shared/index-refresh.js";
+import { refreshIndexBeforeAnswer } from "../shared/index-refresh.js";
 
 type Lineage = NonNullable<AddResult["lineage"]>;
 
@@ -146,7 +146,7 @@ export async function applyRecycle(ctx: Ctx, request: AddRequest, base: Base, pr
   writeRowIdentity(admin, row);
   releaseMutationLockEarly(repo.commonDir); // the worktree is locked and recorded: bootstrap needs no repo lock
   const bootstrap = await runBootstrap(ctx, row, { enabled: request.bootstrap, ...(keep !== null ? { reuse: keep } : {}) });
-  await refreshIndexSoon(ctx, row.path);
+  await refreshIndexBeforeAnswer(ctx, row.path);
   const result = resultFor(request, "recycled", {
     row: bootstrap.row,
     head: bootstrap.head !== undefined ? bootstrap.head : await resolveCommit(row.path, "HEAD"),

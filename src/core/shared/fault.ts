@@ -6,12 +6,25 @@
 // add.active; bootstrap.copy, bootstrap.context, bootstrap.run, bootstrap.fingerprint;
 // recycle.locked, recycle.switched, recycle.cleaned, recycle.moved, recycle.recorded;
 // wave.merge, wave.merged.
-import { mkdtempSync, writeFileSync } from "node:fs";
+//
+// A pause point (ORCHARD_PAUSE_AT names it, ORCHARD_PAUSE_DIR is a directory of the test's) holds
+// the process instead: it writes `<dir>/<point>.<pid>.<n>` and waits while `<dir>/hold` exists,
+// so a test can act while the command stands at that step. Point: cleanup.item (before each item).
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 export function faultPoint(name: string): void {
   if (process.env.ORCHARD_FAULT_AT === name) process.kill(process.pid, "SIGKILL");
+}
+
+let pauses = 0;
+
+export async function pausePoint(name: string): Promise<void> {
+  const dir = process.env.ORCHARD_PAUSE_DIR;
+  if (process.env.ORCHARD_PAUSE_AT !== name || !dir) return;
+  writeFileSync(join(dir, `${name}.${process.pid}.${++pauses}`), "");
+  while (existsSync(join(dir, "hold"))) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 /** Files git writes before a checkout fault kills it (ORCHARD_FAULT_FILES, default 3). */

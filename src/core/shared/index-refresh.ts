@@ -3,16 +3,20 @@
 // and re-hashes the file on every status — and a read-only status (GIT_OPTIONAL_LOCKS=0, SPEC
 // §4.1) never writes the index that would end this. Once the index is older than git's timestamp
 // granularity (one second: git compares whole seconds unless built with USE_NSEC), one
-// `update-index --refresh` ends it for good. When that moment has passed before the command
-// answers (a bootstrap ran), it is done then; otherwise the detached background job does it when
-// the second has turned, and only if nobody wrote (or locked) the index meanwhile. The refresh takes
-// index.lock like any git write: a git command of the new owner in that instant would find it held,
-// so small indexes, whose racy entries cost next to nothing, are left alone.
+// `update-index --refresh` ends it for good.
+//
+// It is done before `add` or `recycle` answers (SPEC v3 §4.10: nothing of Orchard's touches a
+// worktree's index or any lock after that). The refresh takes index.lock like any git write; run
+// after the answer (as it once was, by the detached background job) it met the new owner's first
+// `git add` ("Unable to create index.lock: File exists": 81 of 400 adds under four callers). So the
+// command waits for the second to turn — at most one second, and only for an index of more than
+// SMALL_INDEX_BYTES, whose checkout takes a good part of that second already — and refreshes then.
+// Small indexes, whose racy entries cost a status next to nothing, are left alone.
 import { statSync } from "node:fs";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { refreshIndex } from "../../git/write.js";
 import { findAdminDir } from "./admin.js";
-import { queueIndexRefresh } from "./trash.js";
 import type { Ctx } from "./context.js";
 
 /** Past the next whole second after the index was written, with a margin for the file system's coarse clock. */
@@ -20,12 +24,14 @@ const MARGIN_MS = 20;
 /** Below this size (a few hundred entries) re-hashing racy files costs a status next to nothing: left alone. */
 const SMALL_INDEX_BYTES = 64 * 1024;
 
-export async function refreshIndexSoon(ctx: Ctx, worktree: string): Promise<void> {
+/** Refreshes a large new index once git can trust its stat data; returns when it is done (before the command answers). */
+export async function refreshIndexBeforeAnswer(ctx: Ctx, worktree: string): Promise<void> {
   const admin = findAdminDir(ctx.repo.commonDir, worktree);
   const index = admin ? join(admin, "index") : null;
   const st = index ? statSync(index, { throwIfNoEntry: false }) : undefined;
   if (!index || !st || st.size < SMALL_INDEX_BYTES) return;
   const notBefore = (Math.floor(st.mtimeMs / 1000) + 1) * 1000 + MARGIN_MS;
-  if (Date.now() >= notBefore) await refreshIndex(worktree);
-  else queueIndexRefresh(ctx.workspace.home, { worktree, index, mtimeMs: st.mtimeMs, notBefore });
+  const wait = notBefore - Date.now();
+  if (wait > 0) await sleep(wait);
+  await refreshIndex(worktree);
 }

@@ -17,7 +17,7 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
-import { startBackground, type IndexRefresh } from "../../git/background.js";
+import { startBackground } from "../../git/background.js";
 import { deleteAdminDir, readAdminWorktreePath } from "./admin.js";
 import { whyNotLinkedWorktree } from "./linked.js";
 import { pidState } from "../ownership/index.js";
@@ -38,7 +38,6 @@ export interface TrashJournal {
 
 interface Pending {
   purge: string[];
-  refresh: IndexRefresh[];
 }
 
 /** Background work queued by this process, per workspace home, until `flushBackground`. */
@@ -46,7 +45,7 @@ const pending = new Map<string, Pending>();
 
 function queue(home: string): Pending {
   let q = pending.get(home);
-  if (!q) pending.set(home, (q = { purge: [], refresh: [] }));
+  if (!q) pending.set(home, (q = { purge: [] }));
   return q;
 }
 
@@ -72,14 +71,10 @@ export function queuePurge(home: string, entry: string): void {
   queue(home).purge.push(entry);
 }
 
-export function queueIndexRefresh(home: string, refresh: IndexRefresh): void {
-  queue(home).refresh.push(refresh);
-}
-
-/** Starts one detached process for the work queued for `home` (trash to delete, indexes to refresh). */
+/** Starts one detached process for the work queued for `home` (trash to delete). */
 export function flushBackground(home: string): void {
   const q = pending.get(home);
-  if (!q || (q.purge.length === 0 && q.refresh.length === 0)) return;
+  if (!q || q.purge.length === 0) return;
   pending.delete(home);
   const pid = startBackground(q, home);
   if (pid === null) return; // not started: finishTrash of the next command purges
