@@ -17,6 +17,7 @@ import { parseInput } from "../core/shared/inputs.js";
 import { findTool, inputJsonSchema, TOOLS, type Tool } from "./tools.js";
 import { readClientProcess, type ClientProcess } from "../core/ownership/index.js";
 import { withClientPid } from "./client.js";
+import { withArgumentNames } from "./messages.js";
 
 export interface ServeOptions {
   /** The workspace (default: ORCHARD_HOME or ~/.orchard). */
@@ -68,7 +69,8 @@ export async function callTool(tool: Tool, args: unknown, session: Session): Pro
     return await method.call(orchard, repo === undefined ? rest : { ...rest, repo });
   } catch (error) {
     await session.reopenAfter(error);
-    return errorResult(error);
+    const result = errorResult(error);
+    return { ...result, error: { ...result.error, message: withArgumentNames(result.error.message, tool) } };
   } finally {
     orchard?.flushBackground();
   }

@@ -127,3 +127,12 @@ describe("orchard_add without pid leases to the MCP client", () => {
     expect(s.orchard(["status", added.json.path]).json.worktree.lock.owner).toMatchObject({ pid });
   });
 });
+
+describe("a tool's error names its arguments", () => {
+  it('orchard_add with ttl "5": exit-2-style error naming `ttl`, not `--ttl`; nothing created', async () => {
+    const { result } = await callFromClient(viaSh(), { name: "orchard_add", arguments: { branch: "feat/d", ttl: "5", repo: s.primary } });
+    expect(result).toMatchObject({ ok: false, error: { code: "invalid_argument" } });
+    expect(result.error.message).toBe('ttl "5" needs a unit (e.g. 30m, 2h)');
+    expect(s.orchard(["list"]).json.worktrees.filter((w: any) => w.managed)).toEqual([]);
+  });
+});
