@@ -24,7 +24,15 @@ import type { TrustResult } from "./bootstrap/index.js";
 import { CleanupApplyInput, CleanupPlanInput, CleanupResumeInput, CleanupRunInput, HygieneInput } from "./shared/inputs.js";
 import type { CleanupApplyOptions, ProgressListener, CleanupPlanOptions, PlanResult, RunResult, ApplyResult } from "./cleanup/index.js";
 import type { FleetHygieneReport, HygieneOptions, HygieneReport } from "./hygiene/index.js";
-import type { HostIdentity, InstallOptions, InstallResult, WorktreeCreateResult, WorktreeRemoveResult } from "./claude-code/index.js";
+import type {
+  HostIdentity,
+  InstallOptions,
+  InstallResult,
+  UninstallOptions,
+  UninstallResult,
+  WorktreeCreateResult,
+  WorktreeRemoveResult,
+} from "./claude-code/index.js";
 
 export interface OpenOptions {
   /** A path inside the repository (default: the current directory). */
@@ -331,6 +339,14 @@ export class Orchard {
     const { repo, ...rest } = options;
     const primary = rest.scope === "project" ? (await this.context(repo)).repo.primary : "";
     return installHooks({ ...rest, primary });
+  }
+
+  /** Remove exactly the hooks install wrote from Claude Code's settings. */
+  async claudeCodeUninstall(options: Omit<UninstallOptions, "primary"> & RepoOption): Promise<UninstallResult> {
+    const { uninstallHooks } = await import("./claude-code/index.js");
+    const { repo, ...rest } = options;
+    const primary = rest.scope === "project" ? (await this.context(repo)).repo.primary : "";
+    return uninstallHooks({ ...rest, primary });
   }
 
   /** Starts the work queued to run after an answer (deleting trashed worktrees, refreshing new indexes) in one detached process. */

@@ -41,3 +41,10 @@ export async function readPsState(pid: number): Promise<string | null> {
   const text = r.stdout.trim();
   return r.exitCode === 0 && text ? text : null;
 }
+
+/** `ps -o args= -p <pid>`: the command line (macOS: the words a launcher is recognised by), or null. */
+export async function readPsArgs(pid: number): Promise<string | null> {
+  const r = await runProcess("ps", ["-o", "args=", "-p", String(pid)], opts);
+  const text = r.stdout.trim();
+  return r.exitCode === 0 && text ? text : null;
+}

@@ -15,12 +15,17 @@ import { Orchard } from "../core/orchard.js";
 import { errorResult } from "../core/shared/errors.js";
 import { parseInput } from "../core/shared/inputs.js";
 import { findTool, inputJsonSchema, TOOLS, type Tool } from "./tools.js";
+import { readClientProcess, type ClientProcess } from "../core/ownership/index.js";
+import { withClientPid } from "./client.js";
+import { withArgumentNames } from "./messages.js";
 
 export interface ServeOptions {
   /** The workspace (default: ORCHARD_HOME or ~/.orchard). */
   home?: string;
   /** The repository a call means when it names none (default: the server's cwd). */
   repo?: string;
+  /** The process the server serves: the default pid of every lease a tool writes (null: none). */
+  client?: ClientProcess | null;
   version: string;
 }
 
@@ -31,6 +36,10 @@ export class Session {
   private opened: Promise<Orchard> | null = null;
 
   constructor(private readonly options: Omit<ServeOptions, "version">) {}
+
+  get client(): ClientProcess | null {
+    return this.options.client ?? null;
+  }
 
   open(): Promise<Orchard> {
     this.opened ??= Orchard.open({ ...(this.options.repo ? { repo: this.options.repo } : {}), ...(this.options.home ? { home: this.options.home } : {}) });
@@ -54,13 +63,14 @@ export class Session {
 export async function callTool(tool: Tool, args: unknown, session: Session): Promise<JsonResult> {
   let orchard: Orchard | undefined;
   try {
-    const { repo, ...rest } = parseInput(tool.input, args ?? {}) as { repo?: string };
+    const { repo, ...rest } = parseInput(tool.input, await withClientPid(tool, args ?? {}, session.client)) as { repo?: string };
     orchard = await session.open();
     const method = orchard[tool.method] as (this: Orchard, input: object) => Promise<JsonResult>;
     return await method.call(orchard, repo === undefined ? rest : { ...rest, repo });
   } catch (error) {
     await session.reopenAfter(error);
-    return errorResult(error);
+    const result = errorResult(error);
+    return { ...result, error: { ...result.error, message: withArgumentNames(result.error.message, tool) } };
   } finally {
     orchard?.flushBackground();
   }
@@ -116,7 +126,7 @@ async function drain(running: Set<Promise<unknown>>): Promise<void> {
 
 /** Serves on stdin/stdout until the client closes stdin. */
 export async function serveStdio(options: ServeOptions): Promise<void> {
-  const { server, running, session } = createServer(options);
+  const { server, running, session } = createServer({ client: await readClientProcess(), ...options });
   const transport = new StdioServerTransport(process.stdin, guardStdout());
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;

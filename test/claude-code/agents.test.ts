@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git, waitFor } from "../helpers/scenario.js";
 import { FakeMessagesApi, mentions, type Turn } from "../helpers/fake-messages-api.js";
-import { startClaude, type ClaudeRun } from "../helpers/claude-code.js";
+import { orchardOnPath, startClaude, type ClaudeRun } from "../helpers/claude-code.js";
 
 let s: Scenario;
 let api: FakeMessagesApi | undefined;
@@ -41,7 +41,12 @@ const SUBAGENT: Turn = {
 /** Starts Claude Code, whose first turn spawns an isolated subagent; resolves once the subagent is mid-request. */
 async function claudeWithSubagent(): Promise<ClaudeRun> {
   api = await FakeMessagesApi.start((request, index) => (index === 0 ? SUBAGENT : mentions(request, "SUBAGENT-TASK") ? { hold: true } : { text: "done" }));
-  const run = startClaude(["-p", "start an isolated subagent", "--allowedTools", "Agent"], { cwd: s.primary, home: claudeHome, apiUrl: api.url });
+  const run = startClaude(["-p", "start an isolated subagent", "--allowedTools", "Agent"], {
+    cwd: s.primary,
+    home: claudeHome,
+    apiUrl: api.url,
+    env: orchardOnPath(s.root, s.home),
+  });
   await waitFor(() => (api as FakeMessagesApi).holding > 0, "the subagent's first request");
   return run;
 }
@@ -50,7 +55,7 @@ const worktrees = () => s.orchard(["list"]).json.worktrees as any[];
 
 describe("an Agent-tool subagent through Orchard's hook", () => {
   beforeEach(() => {
-    expect(s.orchard(["claude-code", "install", "--project"]).code).toBe(0);
+    expect(s.orchard(["claude-code", "install", "--project"], { noHome: true }).code).toBe(0);
     git(s.primary, "add", "-A");
     git(s.primary, "commit", "-q", "-m", "orchard as claude code's worktree backend");
     git(s.primary, "push", "-q", "origin", "main");

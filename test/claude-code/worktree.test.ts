@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git } from "../helpers/scenario.js";
 import { FakeMessagesApi, mentions, scripted, type Script, type Turn } from "../helpers/fake-messages-api.js";
-import { startClaude } from "../helpers/claude-code.js";
+import { orchardOnPath, startClaude } from "../helpers/claude-code.js";
 
 let s: Scenario;
 let api: FakeMessagesApi | undefined;
@@ -24,7 +24,7 @@ beforeEach(() => {
     join(s.primary, ".orchard.json"),
     JSON.stringify({ bootstrap: { copy: [".env"] }, context: { files: { "AGENTS.local.md": "docs/agent.md" } } }),
   );
-  const install = s.orchard(["claude-code", "install", "--project"]);
+  const install = s.orchard(["claude-code", "install", "--project"], { noHome: true });
   expect(install.code, install.stderr).toBe(0);
   git(s.primary, "add", "-A");
   git(s.primary, "commit", "-q", "-m", "orchard as claude code's worktree backend");
@@ -40,7 +40,7 @@ afterEach(() => {
 /** Runs `claude <args>` to its end; `script` is the conversation (turns, or a function called per request). */
 async function claude(args: string[], script: Turn[] | Script = [], env: Record<string, string> = {}) {
   api = await FakeMessagesApi.start(Array.isArray(script) ? scripted(script) : script);
-  const run = startClaude(args, { cwd: s.primary, home: claudeHome, apiUrl: api.url, env });
+  const run = startClaude(args, { cwd: s.primary, home: claudeHome, apiUrl: api.url, env: { ...orchardOnPath(s.root, s.home), ...env } });
   const result = await run.done;
   api.close();
   return { ...result, pid: run.pid, requests: api.requests };
@@ -153,7 +153,7 @@ describe("the same task in a second session", () => {
   });
 
   it("reuses the first session's worktree under --policy reuse-compatible", async () => {
-    const install = s.orchard(["claude-code", "install", "--project", "--policy", "reuse-compatible"]);
+    const install = s.orchard(["claude-code", "install", "--project", "--policy", "reuse-compatible"], { noHome: true });
     expect(install.code, install.stderr).toBe(0);
     git(s.primary, "commit", "-q", "-am", "reuse-compatible");
     const first = await claude(["--worktree", "f1", "-p", "hello"], [], { ORCHARD_TASK: "T-1" });

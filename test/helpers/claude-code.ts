@@ -2,9 +2,10 @@
 // the package registry into a cache outside the repository (never a dependency of `npm install`),
 // and run against the fake Messages API with a private HOME and no network of its own.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
+import { CLI } from "./scenario.js";
 import { hermeticEnv } from "./env.js";
 import { PROCESS_TIMEOUT_MS } from "./time.js";
 
@@ -88,4 +89,18 @@ export function startClaude(args: string[], options: { cwd: string; home: string
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
   return { pid: child.pid as number, done, kill: () => child.kill("SIGKILL") };
+}
+
+/**
+ * The environment in which a project-installed hook finds Orchard as a teammate's machine would:
+ * `orchard` on PATH (a bin directory holding a link to this build, as `npm install -g` makes one)
+ * and the workspace from ORCHARD_HOME — the project's settings name no path of this machine.
+ */
+export function orchardOnPath(root: string, home: string): Record<string, string> {
+  const bin = join(root, "bin");
+  if (!existsSync(join(bin, "orchard"))) {
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(CLI, join(bin, "orchard"));
+  }
+  return { PATH: `${bin}${delimiter}${process.env.PATH ?? ""}`, ORCHARD_HOME: home };
 }

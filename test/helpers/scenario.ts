@@ -101,11 +101,12 @@ export class Scenario {
     return scenario;
   }
 
-  /** Runs the real CLI with --home and --repo set (unless given), always hermetic. */
-  orchard(args: string[], options: { cwd?: string; env?: Record<string, string>; json?: boolean } = {}): CliResult {
-    const r = spawnSync(process.execPath, [CLI, ...this.globals(args, options.json ?? true), ...args], {
+  /** Runs the real CLI with --home and --repo set (unless given; `noHome`: the workspace comes from ORCHARD_HOME), always hermetic. */
+  orchard(args: string[], options: { cwd?: string; env?: Record<string, string>; json?: boolean; noHome?: boolean } = {}): CliResult {
+    const globals = this.globals(options.noHome ? ["--home", ...args] : args, options.json ?? true);
+    const r = spawnSync(process.execPath, [CLI, ...globals, ...args], {
       cwd: options.cwd ?? this.primary,
-      env: hermeticEnv(options.env),
+      env: hermeticEnv(options.noHome ? { ORCHARD_HOME: this.home, ...options.env } : options.env),
       encoding: "utf8",
       timeout: PROCESS_TIMEOUT_MS,
     });

@@ -1,4 +1,4 @@
-// orchard claude-code install|worktree-create|worktree-remove|subagent-stop (SPEC §3.14). The two hook commands
+// orchard claude-code install|uninstall|worktree-create|worktree-remove|subagent-stop (SPEC §3.14). The two hook commands
 // read Claude Code's JSON on stdin. worktree-create prints exactly one line on stdout — the
 // worktree's absolute path — and nothing else: Claude Code takes the last non-empty stdout line as
 // the directory (a relative one against the session's cwd) and fails on a missing path or on JSON.
@@ -10,8 +10,7 @@ import { delimiter, join, resolve } from "node:path";
 import type { Orchard } from "../../core/orchard.js";
 import { usageError } from "../../core/shared/errors.js";
 import { globalsOf, openOptions, runWith } from "../run.js";
-import type { GlobalOptions } from "../output.js";
-import type { InstallResult, WorktreeRemoveResult } from "../../core/claude-code/index.js";
+import type { HookRunner, InstallResult, UninstallResult, WorktreeRemoveResult } from "../../core/claude-code/index.js";
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) throw usageError("usage", "this command reads Claude Code's hook input (JSON) on stdin");
@@ -20,21 +19,47 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-const quote = (text: string): string => (/^[A-Za-z0-9_./:@=+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`);
-
-/** How a hook should run this same orchard: `orchard` when PATH finds this very program, else node + script. */
-function commandBase(globals: GlobalOptions): string {
-  const script = realpathSync(process.argv[1] as string);
-  const onPath = (process.env.PATH ?? "").split(delimiter).some((dir) => {
+/** Whether PATH's `orchard` is this very program (then a user install need not pin a path). */
+function pathFindsThisProgram(script: string): boolean {
+  return (process.env.PATH ?? "").split(delimiter).some((dir) => {
     const candidate = join(dir, "orchard");
     return dir !== "" && existsSync(candidate) && realpathSync(candidate) === script;
   });
-  const base = onPath ? "orchard" : `${quote(process.execPath)} ${quote(script)}`;
-  return globals.home ? `${base} --home ${quote(resolve(globals.home))}` : base;
+}
+
+const VIAS = ["bin", "npx", "path"] as const;
+
+/**
+ * How the hooks run orchard. A project install: `orchard` (`--via bin`, the default) or
+ * `npx -y orchard-worktrees` (`--via npx`), never a path. A user install: `orchard` when PATH finds
+ * this very program, else this node and script (`--via path`), as before.
+ */
+function runnerOf(opts: { command?: string; via?: string; project?: boolean }): HookRunner {
+  if (opts.command !== undefined) {
+    if (opts.via !== undefined) throw usageError("usage", "--command and --via exclude each other");
+    if (opts.command.trim() === "") throw usageError("usage", "--command is empty");
+    return { via: "command", command: opts.command };
+  }
+  if (opts.via !== undefined && !(VIAS as readonly string[]).includes(opts.via))
+    throw usageError("usage", `--via must be one of ${VIAS.join(", ")}, got ${JSON.stringify(opts.via)}`);
+  const script = realpathSync(process.argv[1] as string);
+  const via = opts.via ?? (opts.project || pathFindsThisProgram(script) ? "bin" : "path");
+  return via === "path" ? { via, node: process.execPath, script } : { via: via as "bin" | "npx" };
+}
+
+function scopeOf(opts: { user?: boolean; project?: boolean }): "user" | "project" {
+  if (opts.user && opts.project) throw usageError("usage", "--user and --project exclude each other");
+  return opts.project ? "project" : "user";
 }
 
 function renderInstall(r: InstallResult): string {
-  if (r.action === "unchanged") return `${r.file}: Orchard's hooks are already installed`;
+  const notes = r.notes.map((n) => `note: ${n.message}\n`).join("");
+  if (r.action === "unchanged") return `${notes}${r.file}: Orchard's hooks are already installed (they run \`${r.command}\`)`;
+  return `${notes}${r.action === "planned" ? "would write" : "wrote"} ${r.file} (the hooks run \`${r.command}\`)\n${r.diff}`;
+}
+
+function renderUninstall(r: UninstallResult): string {
+  if (r.action === "not_installed") return `${r.file}: no hook of Orchard's to remove`;
   return `${r.action === "planned" ? "would write" : "wrote"} ${r.file}\n${r.diff}`;
 }
 
@@ -55,24 +80,40 @@ export function register(program: Command): void {
     .description("merge the WorktreeCreate/WorktreeRemove hooks and a SessionStart reap-orphans into Claude Code's settings")
     .option("--user", "~/.claude/settings.json (the default)")
     .option("--project", "<repo>/.claude/settings.json (commit it: Claude Code re-reads it inside the new worktree)")
-    .option("--policy <policy>", "the admission policy of every session's worktree (see `orchard add --policy`)")
-    .option("--command <cmd>", "how the hooks run orchard (default: `orchard` when on PATH, else this node and script)")
+    .option("--via <how>", "how the hooks run orchard: bin (`orchard` on PATH), npx (`npx -y orchard-worktrees`), path (this node and script; --user only)")
+    .option("--policy <policy>", "the admission policy of every session's worktree: isolated | reuse-compatible | recycle-terminal | exclusive-task")
+    .option("--command <cmd>", "exactly what the hooks run orchard with, written as given (default: see --via)")
     .option("--dry-run", "print the diff, write nothing")
-    .action((opts: { user?: boolean; project?: boolean; policy?: string; command?: string; dryRun?: boolean }, cmd: Command) =>
+    .addHelpText(
+      "after",
+      "\nA project install writes `orchard` (or `npx -y orchard-worktrees` with --via npx), never a path of this\nmachine; a user install writes `orchard` when PATH finds this program, else this node and script.",
+    )
+    .action((opts: { user?: boolean; project?: boolean; via?: string; policy?: string; command?: string; dryRun?: boolean }, cmd: Command) =>
       runWith(
         cmd,
-        async (o, globals) => {
-          if (opts.user && opts.project) throw usageError("usage", "--user and --project exclude each other");
-          if (opts.command !== undefined && opts.command.trim() === "") throw usageError("usage", "--command is empty");
-          return o.claudeCodeInstall({
-            scope: opts.project ? "project" : "user",
-            command: opts.command ?? commandBase(globals),
+        async (o, globals) =>
+          o.claudeCodeInstall({
+            scope: scopeOf(opts),
+            runner: runnerOf(opts),
+            ...(globals.home && opts.command === undefined ? { home: resolve(globals.home) } : {}),
             policy: opts.policy,
             dryRun: opts.dryRun ?? false,
             ...(globals.repo ? { repo: globals.repo } : {}),
-          });
-        },
+          }),
         renderInstall,
+      ),
+    );
+
+  cc.command("uninstall")
+    .description("remove exactly the hooks install wrote from Claude Code's settings; every other byte stays")
+    .option("--user", "~/.claude/settings.json (the default)")
+    .option("--project", "<repo>/.claude/settings.json")
+    .option("--dry-run", "print the diff, write nothing")
+    .action((opts: { user?: boolean; project?: boolean; dryRun?: boolean }, cmd: Command) =>
+      runWith(
+        cmd,
+        async (o, globals) => o.claudeCodeUninstall({ scope: scopeOf(opts), dryRun: opts.dryRun ?? false, ...(globals.repo ? { repo: globals.repo } : {}) }),
+        renderUninstall,
       ),
     );
 

@@ -9,5 +9,5 @@ export type { WorktreeCreateOptions, WorktreeCreateResult } from "./create.js";
 export { worktreeRemove } from "./remove.js";
 export type { WorktreeRemoveResult } from "./remove.js";
 export { subagentStop } from "./subagent.js";
-export { installHooks, settingsFile } from "./install.js";
-export type { InstallOptions, InstallResult } from "./install.js";
+export { installHooks, uninstallHooks, settingsFile, PACKAGE_NAME } from "./install.js";
+export type { HookRunner, InstallOptions, InstallResult, UninstallOptions, UninstallResult } from "./install.js";

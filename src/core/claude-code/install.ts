@@ -1,20 +1,40 @@
-// `orchard claude-code install [--user|--project] [--dry-run]`: merge Orchard's hooks into Claude
-// Code's settings (user: ~/.claude/settings.json; project: <primary>/.claude/settings.json, which
-// is the one Claude Code re-reads from inside the new worktree, so it must be committed). The file
-// is replaced atomically through a temp file created O_EXCL|O_NOFOLLOW; a settings file that is not
-// a regular JSON object is an error naming it, and nothing is written.
-import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+// `orchard claude-code install|uninstall [--user|--project] [--dry-run]`: Orchard's hooks in Claude
+// Code's settings (user: ~/.claude/settings.json; project: <primary>/.claude/settings.json, which is
+// the one Claude Code re-reads from inside the new worktree, so it must be committed). A project
+// install writes a portable command — the bin name `orchard` or `npx -y orchard-worktrees` — never
+// a path of this machine (SPEC v3 §3.14); a user install may pin this node and script. Both edit the
+// file in place, keeping its formatting (settings.ts). The file is replaced atomically through a
+// temp file created O_EXCL|O_NOFOLLOW; a settings file that is not a regular JSON object is an error
+// naming it, and nothing is written.
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { usageError } from "../shared/errors.js";
-import { lineDiff, mergeOrchardHooks, type Settings } from "./settings.js";
+import { shellQuote } from "../shared/shell-quote.js";
+import { hookCommands, installIntoText, lineDiff, uninstallFromText } from "./settings.js";
+
+/**
+ * How the hooks run orchard: `bin` the command `orchard` found through PATH; `npx` the published
+ * package through npx (a project's devDependency, else the registry); `path` this node and script
+ * (absolute: user installs only); `command` exactly the given text (the escape hatch).
+ */
+export type HookRunner = { via: "bin" } | { via: "npx" } | { via: "path"; node: string; script: string } | { via: "command"; command: string };
+
+/** A note of install's own (SPEC §2 notes: code and message). */
+export interface InstallNote {
+  code: "not_on_path";
+  message: string;
+}
+
+export const PACKAGE_NAME = "orchard-worktrees";
 
 export interface InstallOptions {
   scope: "user" | "project";
   /** The primary of the repo (project scope). */
   primary: string;
-  /** How the hooks run orchard, e.g. `orchard` or `'/usr/bin/node' '/x/dist/bin/orchard.js' --home '/h'`. */
-  command: string;
+  runner: HookRunner;
+  /** A workspace to pin into the command (`--home`): a path of this machine, so user installs only. */
+  home?: string | undefined;
   policy?: string | undefined;
   dryRun: boolean;
 }
@@ -23,8 +43,23 @@ export interface InstallResult {
   ok: true;
   action: "installed" | "unchanged" | "planned";
   file: string;
+  /** What the hooks run before their subcommand, e.g. `orchard` or `npx -y orchard-worktrees`. */
+  command: string;
   diff: string;
-  settings: Settings;
+  notes: InstallNote[];
+}
+
+export interface UninstallOptions {
+  scope: "user" | "project";
+  primary: string;
+  dryRun: boolean;
+}
+
+export interface UninstallResult {
+  ok: true;
+  action: "uninstalled" | "not_installed" | "planned";
+  file: string;
+  diff: string;
 }
 
 const MAX_BYTES = 1024 * 1024;
@@ -33,8 +68,8 @@ export function settingsFile(scope: InstallOptions["scope"], primary: string): s
   return scope === "user" ? join(process.env.CLAUDE_CONFIG_DIR || join(homedir(), ".claude"), "settings.json") : join(primary, ".claude", "settings.json");
 }
 
-function readSettings(file: string): { text: string; settings: Settings } {
-  if (!existsSync(file)) return { text: "", settings: {} };
+function readSettingsText(file: string): string {
+  if (!existsSync(file)) return "";
   const stat = lstatSync(file);
   if (!stat.isFile()) throw usageError("invalid_config", `${file} is not a regular file`);
   if (stat.size > MAX_BYTES) throw usageError("invalid_config", `${file} is over 1 MiB`);
@@ -46,14 +81,15 @@ function readSettings(file: string): { text: string; settings: Settings } {
     throw usageError("invalid_config", `${file} is not valid JSON; fix it first (nothing was written)`);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw usageError("invalid_config", `${file} is not a JSON object`);
-  return { text, settings: value as Settings };
+  return text;
 }
 
 function writeAtomically(file: string, text: string): void {
   mkdirSync(dirname(file), { recursive: true });
+  const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o644;
   const temp = `${file}.orchard-tmp`;
   rmSync(temp, { force: true }); // a temp left by a crash: ours to replace (rm never follows a symlink)
-  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
   try {
     writeSync(fd, text);
   } finally {
@@ -62,15 +98,61 @@ function writeAtomically(file: string, text: string): void {
   renameSync(temp, file);
 }
 
+/** The command the hooks run orchard with (before the subcommand), every value shell-quoted. */
+export function runnerCommand(options: Pick<InstallOptions, "scope" | "runner" | "home">): string {
+  const { runner, scope, home } = options;
+  if (runner.via === "command") return runner.command;
+  if (scope === "project" && runner.via === "path")
+    throw usageError(
+      "usage",
+      "a project install never writes a path of this machine: use --via bin or --via npx (or --command to write exactly what you want)",
+    );
+  if (scope === "project" && home !== undefined)
+    throw usageError(
+      "usage",
+      "a project install never writes a path of this machine, and --home is one: set ORCHARD_HOME where Claude Code runs, install with --user, or give --command",
+    );
+  const base = runner.via === "bin" ? "orchard" : runner.via === "npx" ? `npx -y ${PACKAGE_NAME}` : `${shellQuote(runner.node)} ${shellQuote(runner.script)}`;
+  return home === undefined ? base : `${base} --home ${shellQuote(home)}`;
+}
+
+/** True when a program named `name` is on PATH. */
+export function onPath(name: string): boolean {
+  return (process.env.PATH ?? "").split(delimiter).some((dir) => dir !== "" && existsSync(join(dir, name)));
+}
+
+function runnerNotes(runner: HookRunner): InstallNote[] {
+  if (runner.via === "bin" && !onPath("orchard"))
+    return [
+      {
+        code: "not_on_path",
+        message: `\`orchard\` is not on this PATH: the hooks fail until it is (npm install -g ${PACKAGE_NAME}); a project that has ${PACKAGE_NAME} as a devDependency can use --via npx`,
+      },
+    ];
+  return [];
+}
+
 export function installHooks(options: InstallOptions): InstallResult {
   const file = settingsFile(options.scope, options.primary);
-  const before = readSettings(file);
-  const settings = mergeOrchardHooks(before.settings, options.command, { policy: options.policy });
-  const after = `${JSON.stringify(settings, null, 2)}\n`;
-  const unchanged = before.text.trim() !== "" && JSON.stringify(before.settings) === JSON.stringify(settings);
-  const diff = unchanged ? "" : lineDiff(before.text.replace(/\n$/, ""), after.replace(/\n$/, ""));
-  if (unchanged) return { ok: true, action: "unchanged", file, diff, settings };
-  if (options.dryRun) return { ok: true, action: "planned", file, diff, settings };
+  const command = runnerCommand(options);
+  const commands = hookCommands(command, { policy: options.policy });
+  const before = readSettingsText(file);
+  const after = installIntoText(before, commands);
+  const notes = runnerNotes(options.runner);
+  if (after === before) return { ok: true, action: "unchanged", file, command, diff: "", notes };
+  const diff = lineDiff(before.replace(/\n$/, ""), after.replace(/\n$/, ""));
+  if (options.dryRun) return { ok: true, action: "planned", file, command, diff, notes };
   writeAtomically(file, after);
-  return { ok: true, action: "installed", file, diff, settings };
+  return { ok: true, action: "installed", file, command, diff, notes };
+}
+
+export function uninstallHooks(options: UninstallOptions): UninstallResult {
+  const file = settingsFile(options.scope, options.primary);
+  const before = readSettingsText(file);
+  const after = uninstallFromText(before);
+  if (after === before) return { ok: true, action: "not_installed", file, diff: "" };
+  const diff = lineDiff(before.replace(/\n$/, ""), after.replace(/\n$/, ""));
+  if (options.dryRun) return { ok: true, action: "planned", file, diff };
+  writeAtomically(file, after);
+  return { ok: true, action: "uninstalled", file, diff };
 }

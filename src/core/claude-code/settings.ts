@@ -1,18 +1,15 @@
-// Claude Code's settings JSON with Orchard's hooks merged in (SPEC §3.14 install), pure: the hooks
+// Orchard's hooks in Claude Code's settings JSON (SPEC §3.14 install/uninstall), pure: the hooks
 // WorktreeCreate and WorktreeRemove (Orchard as the worktree backend), a SessionStart
-// `reap-orphans` sweep and SubagentStop (a subagent's worktree released and removed when clean). Idempotent: Orchard's own entries are recognised by their command and
-// replaced in place; every other key and hook is kept as it was. Another tool's WorktreeCreate
+// `reap-orphans` sweep and SubagentStop (a subagent's worktree released and removed when clean).
+// Both directions edit the text in place (json-text.ts): Orchard's own hook entries are recognised
+// by the subcommand their command runs; an install replaces such a command in place or appends one
+// entry per event, an uninstall removes exactly those entries (and a list or `hooks` object its
+// removal left empty). Every other byte of the file stays as it was. Another tool's WorktreeCreate
 // hook is a conflict (Claude Code takes one path; two backends cannot both create the worktree).
 import { usageError } from "../shared/errors.js";
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type Settings = { [key: string]: Json };
-
-interface HookCommand {
-  type: "command";
-  command: string;
-  timeout?: number;
-}
+import { POLICIES } from "../shared/request.js";
+import { shellQuote } from "../shared/shell-quote.js";
+import { addMember, appendItem, detectStyle, parseJsonTree, removeItem, removeMember, replaceValue, type JsonNode } from "./json-text.js";
 
 /** The hook events Orchard installs, with the subcommand each runs. */
 export const ORCHARD_HOOKS = [
@@ -22,34 +19,147 @@ export const ORCHARD_HOOKS = [
   { event: "SubagentStop", args: "claude-code subagent-stop", matcher: null },
 ] as const;
 
-const isObject = (v: Json | undefined): v is { [key: string]: Json } => typeof v === "object" && v !== null && !Array.isArray(v);
+type Hook = (typeof ORCHARD_HOOKS)[number];
+type ObjectNode = Extract<JsonNode, { kind: "object" }>;
+type ArrayNode = Extract<JsonNode, { kind: "array" }>;
 
-function commandsOf(group: Json): string[] {
-  if (!isObject(group) || !Array.isArray(group.hooks)) return [];
-  return group.hooks.flatMap((h) => (isObject(h) && typeof h.command === "string" ? [h.command] : []));
+/** The command each event's hook runs: `base` (how to run orchard) and the subcommand, every value shell-quoted. */
+export function hookCommands(base: string, options: { policy?: string | undefined } = {}): Map<Hook["event"], string> {
+  if (options.policy !== undefined && !(POLICIES as readonly string[]).includes(options.policy))
+    throw usageError("invalid_argument", `--policy must be one of ${POLICIES.join(", ")}, got ${JSON.stringify(options.policy)}`);
+  return new Map(
+    ORCHARD_HOOKS.map((hook) => {
+      const policy = hook.event === "WorktreeCreate" && options.policy ? ` --policy ${shellQuote(options.policy)}` : "";
+      return [hook.event, `${base} ${hook.args}${policy}`];
+    }),
+  );
 }
 
 /** Orchard's own hook: its command runs the subcommand (with or without options after it). */
-function isOrchards(command: string, args: string): boolean {
-  return command.includes(` ${args}`);
+export function isOrchards(command: string, args: string): boolean {
+  const at = command.indexOf(` ${args}`);
+  const after = command[at + args.length + 1];
+  return at >= 0 && (after === undefined || after === " ");
 }
 
-/** `settings` with Orchard's hooks (run through `base`, e.g. `orchard --home /x`) merged in. */
-export function mergeOrchardHooks(settings: Settings, base: string, options: { policy?: string | undefined } = {}): Settings {
-  const hooks: { [event: string]: Json } = isObject(settings.hooks) ? { ...settings.hooks } : {};
-  if (settings.hooks !== undefined && !isObject(settings.hooks)) throw usageError("invalid_argument", `the settings' "hooks" is not an object`);
-  for (const hook of ORCHARD_HOOKS) {
-    const args = hook.event === "WorktreeCreate" && options.policy ? `${hook.args} --policy ${options.policy}` : hook.args;
-    const existing = hooks[hook.event] ?? [];
-    if (!Array.isArray(existing)) throw usageError("invalid_argument", `the settings' hooks.${hook.event} is not a list`);
-    const others = existing.filter((group) => !commandsOf(group).some((c) => isOrchards(c, hook.args)));
-    if (hook.event === "WorktreeCreate" && others.some((group) => commandsOf(group).length > 0))
-      throw usageError("hook_conflict", `another WorktreeCreate hook is installed (${others.flatMap(commandsOf).join(", ")}); remove it first`);
-    const command: HookCommand = { type: "command", command: `${base} ${args}` };
-    const entry: { [key: string]: Json } = hook.matcher ? { matcher: hook.matcher, hooks: [{ ...command }] } : { hooks: [{ ...command }] };
-    hooks[hook.event] = [...others, entry];
+const member = (node: ObjectNode, key: string) => node.members.find((m) => m.key === key);
+
+function objectAt(node: JsonNode | undefined, what: string): ObjectNode | undefined {
+  if (node === undefined) return undefined;
+  if (node.kind !== "object") throw usageError("invalid_config", `the settings' ${what} is not an object`);
+  return node;
+}
+
+function listAt(node: JsonNode | undefined, what: string): ArrayNode | undefined {
+  if (node === undefined) return undefined;
+  if (node.kind !== "array") throw usageError("invalid_config", `the settings' ${what} is not a list`);
+  return node;
+}
+
+interface Found {
+  group: number;
+  hook: number;
+  command: JsonNode;
+}
+
+/** Every hook command of an event's list: [group index, hook index, command node, text]. */
+function commandsOf(list: ArrayNode): (Found & { text: string })[] {
+  return list.items.flatMap((group, g) => {
+    const hooks = group.kind === "object" ? member(group, "hooks")?.value : undefined;
+    if (hooks?.kind !== "array") return [];
+    return hooks.items.flatMap((hook, h) => {
+      const command = hook.kind === "object" ? member(hook, "command")?.value : undefined;
+      return command?.kind === "scalar" && typeof command.value === "string" ? [{ group: g, hook: h, command, text: command.value }] : [];
+    });
+  });
+}
+
+function entryFor(hook: Hook, command: string): { [key: string]: unknown } {
+  const hooks = [{ type: "command", command }];
+  return hook.matcher ? { matcher: hook.matcher, hooks } : { hooks };
+}
+
+/** One event's edit, or null when the text already says it: each edit is applied to a freshly parsed text. */
+function installStep(text: string, hook: Hook, command: string): string | null {
+  const root = objectAt(parseJsonTree(text), "top level") as ObjectNode;
+  const style = detectStyle(text, root);
+  const hooks = objectAt(member(root, "hooks")?.value, `"hooks"`);
+  const entry = entryFor(hook, command) as never;
+  if (!hooks) return addMember(text, root, "hooks", { [hook.event]: [entry] }, style, 0);
+  const list = listAt(member(hooks, hook.event)?.value, `hooks.${hook.event}`);
+  if (!list) return addMember(text, hooks, hook.event, [entry], style, 1);
+  const all = commandsOf(list);
+  const ours = all.filter((c) => isOrchards(c.text, hook.args));
+  if (hook.event === "WorktreeCreate") {
+    const others = all.filter((c) => !isOrchards(c.text, hook.args)).map((c) => c.text);
+    if (others.length > 0) throw usageError("hook_conflict", `another WorktreeCreate hook is installed (${others.join(", ")}); remove it first`);
   }
-  return { ...settings, hooks };
+  const [first, ...duplicates] = ours;
+  const duplicate = duplicates.at(-1);
+  if (duplicate) return removeOne(text, list, duplicate);
+  if (!first) return appendItem(text, list, entry, style, 2);
+  return first.text === command ? null : replaceValue(text, first.command, command, style, 0);
+}
+
+/** Removes one Orchard hook: its group too when the hook was all the group held. */
+function removeOne(text: string, list: ArrayNode, found: Found): string {
+  const group = list.items[found.group] as ObjectNode;
+  const hooks = member(group, "hooks")?.value as ArrayNode;
+  return hooks.items.length === 1 ? removeItem(text, list, found.group) : removeItem(text, hooks, found.hook);
+}
+
+/** The settings text with Orchard's hooks (one command per event, see hookCommands) installed. */
+export function installIntoText(text: string, commands: Map<Hook["event"], string>): string {
+  let current = text.trim() === "" ? "{\n}\n" : text; // a new file: JSON.stringify(x, null, 2)'s style
+  for (const hook of ORCHARD_HOOKS) {
+    for (let step = installStep(current, hook, commands.get(hook.event) as string); step !== null;) {
+      current = step;
+      step = installStep(current, hook, commands.get(hook.event) as string);
+    }
+  }
+  return current;
+}
+
+/**
+ * The settings text without Orchard's hooks. An event list that Orchard's removal left empty goes,
+ * and `hooks` when that left it empty; an empty list the user wrote stays.
+ */
+export function uninstallFromText(text: string): string {
+  if (text.trim() === "") return text;
+  const emptied = new Set<string>();
+  let current = text;
+  for (;;) {
+    const root = objectAt(parseJsonTree(current), "top level") as ObjectNode;
+    const hooksAt = root.members.findIndex((m) => m.key === "hooks");
+    const hooks = objectAt(root.members[hooksAt]?.value, `"hooks"`);
+    if (!hooks) return current;
+    const step = uninstallStep(current, hooks, emptied) ?? emptyStep(current, root, hooksAt, emptied);
+    if (step === null) return current;
+    current = step;
+  }
+}
+
+/** Removes the last Orchard hook of the first event that has one (noting the event), or null. */
+function uninstallStep(text: string, hooks: ObjectNode, emptied: Set<string>): string | null {
+  for (const { key, value } of hooks.members) {
+    const hook = ORCHARD_HOOKS.find((h) => h.event === key);
+    if (!hook || value.kind !== "array") continue;
+    const last = commandsOf(value)
+      .filter((c) => isOrchards(c.text, hook.args))
+      .at(-1);
+    if (!last) continue;
+    emptied.add(key);
+    return removeOne(text, value, last);
+  }
+  return null;
+}
+
+/** Removes an event list Orchard's removal emptied (and `hooks` when it was all that was left), or null. */
+function emptyStep(text: string, root: ObjectNode, hooksAt: number, emptied: Set<string>): string | null {
+  const hooks = root.members[hooksAt]?.value as ObjectNode;
+  const index = hooks.members.findIndex((m) => emptied.has(m.key) && m.value.kind === "array" && m.value.items.length === 0);
+  if (index < 0) return null;
+  return hooks.members.length === 1 ? removeMember(text, root, hooksAt) : removeMember(text, hooks, index);
 }
 
 /** A line diff of two JSON texts (`-`/`+` lines, unchanged lines with two spaces). */

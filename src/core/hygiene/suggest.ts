@@ -3,11 +3,7 @@
 // (dead-owner locks) or by hand, so their suggestions name the exact git command.
 import type { Facts } from "../shared/types.js";
 import type { Suggestion, Verdict } from "./types.js";
-
-/** POSIX shell quoting: safe words stay bare, anything else in single quotes. */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9@%+=:,./_-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
+import { shellQuote } from "../shared/shell-quote.js";
 
 export interface SuggestContext {
   /** `--repo <primary>` is added when the report spans several repos. */

@@ -5,3 +5,4 @@ export * from "./liveness.js";
 export * from "./lock-owner.js";
 export * from "./process.js";
 export * from "./mutation-lock.js";
+export * from "./client.js";
