@@ -68,7 +68,10 @@ function decide(m: PlanMember, request: PlanRequest): Decision {
   const w = m.view;
   const d = w.disposition;
   if (d === "live" || d === "idle" || d === "unknown") return { skip: w.reasons };
-  if (!request.include.includes(d as Includable)) return { skip: [reason("not_included", { disposition: d, include: request.include }), ...w.reasons] };
+  // harness bookkeeping alone is not work (issue 22 item 8): included and salvaged without being asked
+  const bookkeeping = d === "needs_salvage" && w.reasons.some((r) => r.code === "harness_bookkeeping");
+  if (!request.include.includes(d as Includable) && !bookkeeping)
+    return { skip: [reason("not_included", { disposition: d, include: request.include }), ...w.reasons] };
   if (request.olderThanMs !== null) {
     if (!w.lastActivity) return { skip: [reason("fact_unknown", { fact: "lastActivity" }, "lastActivity")] };
     if (Date.parse(w.lastActivity) > request.now - request.olderThanMs) return { skip: [reason("too_recent", { lastActivity: w.lastActivity })] };
@@ -87,7 +90,7 @@ function decide(m: PlanMember, request: PlanRequest): Decision {
     case "missing":
       return { action: "prune", reasons: w.reasons };
     case "needs_salvage":
-      return request.salvage ? { action: "salvage_remove", reasons: w.reasons } : { skip: [reason("salvage_not_requested"), ...w.reasons] };
+      return request.salvage || bookkeeping ? { action: "salvage_remove", reasons: w.reasons } : { skip: [reason("salvage_not_requested"), ...w.reasons] };
     case "husk": {
       const codes = new Set(w.reasons.map((r) => r.code));
       if (codes.has("husk_empty") || codes.has("husk_only_ignored")) return { action: "remove", reasons: w.reasons };

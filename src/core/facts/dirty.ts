@@ -9,6 +9,7 @@ import { readOperation } from "../shared/admin.js";
 import type { RepoContext } from "../shared/repo.js";
 import type { Facts, Operation } from "../shared/types.js";
 import { disposableOf, ignoredFacts, scanIgnored, type IgnoredFile } from "./ignored.js";
+import { onlyBookkeeping } from "./bookkeeping.js";
 
 export type DirtyFacts = NonNullable<Facts["dirty"]>;
 
@@ -55,6 +56,7 @@ function dirtyStateOf(repo: RepoContext, path: string, admin: string, status: St
   // with --untracked-files=all git lists a directory only when it is a nested repository or worktree
   for (const p of status.paths) if (p.kind === "untracked" && p.path.endsWith("/")) nested.push(p.path.replace(/\/+$/, ""));
   nested.sort();
+  const bookkeeping = operation === null && nested.length === 0 ? onlyBookkeeping(status, ignored) : null;
   return {
     dirty: {
       tracked: status.tracked,
@@ -63,6 +65,7 @@ function dirtyStateOf(repo: RepoContext, path: string, admin: string, status: St
       operation,
       ignored: ignoredFacts(ignored),
       ...(nested.length > 0 && { nested }),
+      ...(bookkeeping !== null && { bookkeeping }),
     },
     status,
     operation,

@@ -6,6 +6,7 @@ export { changedCount, isClean, readDirty, readDirtyState, readDirtyStates } fro
 export type { DirtyFacts, DirtyState } from "./dirty.js";
 export { disposableOf, scanIgnored, type IgnoredFile } from "./ignored.js";
 export { disposableMatcher } from "./disposable.js";
+export { HARNESS_BOOKKEEPING, onlyBookkeeping } from "./bookkeeping.js";
 export type { Snapshot } from "./facts.js";
 export { proveMerged } from "./merged.js";
 export { distinctTargets, proveMergedMany, readMergedAll, type MergedFact } from "./merged-batch.js";

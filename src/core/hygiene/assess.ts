@@ -96,6 +96,11 @@ function assessPresent(subject: Subject, dirty: NonNullable<Facts["dirty"]>): Ve
   }
   if (clean && preserved.state === "unknown")
     return verdict("unknown", [unknownFact(preserved.fact, subject.errors.merged ? { error: subject.errors.merged } : {}), reason("clean")]);
+  // harness bookkeeping alone (facts/bookkeeping.ts) is not work: cleanup salvages it and removes
+  if (dirty.bookkeeping && preserved.state === "yes" && (f.lifecycle === "terminal" || dead)) {
+    const why = f.lifecycle === "terminal" ? reason("terminal") : reason("dead_owner", { signals: deadSignals });
+    return verdict("needs_salvage", [why, reason("harness_bookkeeping", { files: dirty.bookkeeping }), preservedReason(f, preserved.via)]);
+  }
   const work: Reason[] = [];
   if (dirty.operation) work.push(reason("operation_in_progress", { operation: dirty.operation }));
   else if (dirty.tracked + dirty.untracked + dirty.conflicted > 0)

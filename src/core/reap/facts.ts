@@ -103,7 +103,13 @@ export async function readCheckoutDirty(repo: RepoContext, path: string, admin: 
   try {
     if (whyNotLinkedWorktree(path, admin) !== null) return "unknown";
     const { dirty } = await readDirtyState(repo, path, admin);
-    return { changes: dirty.tracked + dirty.untracked + dirty.conflicted, operation: dirty.operation, ignored: dirty.ignored, nested: dirty.nested ?? [] };
+    return {
+      changes: dirty.tracked + dirty.untracked + dirty.conflicted,
+      operation: dirty.operation,
+      ignored: dirty.ignored,
+      nested: dirty.nested ?? [],
+      ...(dirty.bookkeeping ? { bookkeeping: dirty.bookkeeping } : {}),
+    };
   } catch {
     return "unknown"; // status or the ignored-file scan failed: the verdict treats unknown as not safe
   }

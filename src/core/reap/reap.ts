@@ -143,7 +143,9 @@ async function judge(ctx: Ctx, wt: LockedWorktree, view: View, options: { cwds: 
   const verdict = options.dirty || work.missing || !work.merged?.how ? assessWork(work, gone.byHeartbeat) : null;
   if (verdict?.kind === "skip") return { kind: "skip", entry: { ...entry, status: "skipped", reason: verdict.reason, ...detail(verdict.detail) } };
   const reason = verdict?.reason ?? (gone.byHeartbeat ? "lease_dead_and_merged" : "pid_dead_and_merged");
-  return { kind: "go", entry: { ...entry, status: "planned", reason }, reason, salvage: verdict?.salvage ?? false, head: work.tip as string };
+  // harness bookkeeping alone (facts/bookkeeping.ts) is reaped with its files saved in the salvage ref, and said so
+  const kept = verdict?.bookkeeping ? detail(`harness_bookkeeping: ${verdict.bookkeeping.join(", ")} (saved in the salvage ref)`) : {};
+  return { kind: "go", entry: { ...entry, status: "planned", reason, ...kept }, reason, salvage: verdict?.salvage ?? false, head: work.tip as string };
 }
 
 const detail = (text: string | undefined): { detail?: string } => (text ? { detail: text } : {});

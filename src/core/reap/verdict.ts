@@ -78,12 +78,12 @@ export interface WorkFacts {
   merged?: { how: MergedHow | null; target: string | null };
   missing: boolean;
   /** Changes in the checkout and its unique ignored files; `unknown` when they could not be read; absent when not needed. */
-  dirty?: { changes: number; operation: Operation | null; ignored: IgnoredFacts; nested?: string[] } | "unknown";
+  dirty?: { changes: number; operation: Operation | null; ignored: IgnoredFacts; nested?: string[]; bookkeeping?: string[] } | "unknown";
   salvage: boolean;
 }
 
 /** Steps 4–6: the branch tip is known and merged, and the checkout holds no unsaved work (or it is salvaged first). */
-export function assessWork(f: WorkFacts, byHeartbeat: boolean): Verdict<{ reason: ReapReason; salvage: boolean }> {
+export function assessWork(f: WorkFacts, byHeartbeat: boolean): Verdict<{ reason: ReapReason; salvage: boolean; bookkeeping?: string[] }> {
   if (f.tip === null) return { kind: "skip", reason: "cannot_resolve_branch_tip" };
   if (!f.merged || f.merged.how === null)
     return { kind: "skip", reason: "branch_not_merged", ...(f.merged?.target ? { detail: `not merged into ${f.merged.target}` } : {}) };
@@ -97,6 +97,8 @@ export function assessWork(f: WorkFacts, byHeartbeat: boolean): Verdict<{ reason
   const ignored = f.dirty.ignored.count > 0;
   if (!dirty && !ignored) return { kind: "go", reason, salvage: false };
   if (f.salvage) return { kind: "go", reason, salvage: true };
+  // harness bookkeeping alone is not work: saved in the salvage ref and reaped (issue 22 item 8)
+  if (f.dirty.bookkeeping) return { kind: "go", reason, salvage: true, bookkeeping: f.dirty.bookkeeping };
   // step 6's "dirty" includes unique ignored files (§4.7); named apart when they are all there is
   if (!dirty) return { kind: "skip", reason: "ignored_files", detail: describeIgnored(f.dirty.ignored) };
   const also = ignored ? `; ${describeIgnored(f.dirty.ignored)}` : "";

@@ -16,6 +16,8 @@ export const REASON_TEXT = {
   operation_in_progress: "a merge, rebase, cherry-pick, revert or bisect is in progress",
   dirty: "the worktree has tracked changes or untracked files",
   ignored_files: "the worktree holds ignored files that exist nowhere else (not disposable, not identical to the primary's copy)",
+  harness_bookkeeping:
+    "the only changes are files a coding harness writes into every worktree (.claude/settings.local.json): not work; cleanup and reap remove the worktree with them saved in its salvage ref",
   unpushed_commits: "the branch has commits that are on no remote and not on the local default branch",
   base_drift: "the base ref now points at another commit than recorded",
   base_diverged: "the local default branch and origin's have diverged; the new branch starts from the local one",

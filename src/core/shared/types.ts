@@ -54,7 +54,16 @@ export interface Facts {
   lock: { locked: boolean; reason: string | null; owner: LockOwnerFacts | null };
   liveness: { state: LivenessState; signals: LivenessSignal[] };
   /** `nested`: worktrees or repositories inside (relative paths; SPEC §4.14) — a blocking fact. */
-  dirty?: { tracked: number; untracked: number; conflicted: number; operation: Operation | null; ignored: IgnoredFacts; nested?: string[] } | null;
+  dirty?: {
+    tracked: number;
+    untracked: number;
+    conflicted: number;
+    operation: Operation | null;
+    ignored: IgnoredFacts;
+    nested?: string[];
+    /** Set when harness bookkeeping files (facts/bookkeeping.ts) are every change there is. */
+    bookkeeping?: string[];
+  } | null;
   upstream: { ref: string; ahead: number; behind: number } | null;
   unpushed: number | null;
   merged?: { target: string | null; how: MergedHow | null } | null;
