@@ -55,8 +55,8 @@ export function printError(error: unknown, globals: GlobalOptions): void {
 }
 
 /** A usage error raised by the argument parser itself (unknown option, missing argument). */
-export function printUsageError(message: string, globals: GlobalOptions): void {
-  if (globals.json) process.stdout.write(JSON.stringify({ ok: false, error: { code: "usage", message } }) + "\n");
+export function printUsageError(message: string, globals: GlobalOptions, code = "usage"): void {
+  if (globals.json) process.stdout.write(JSON.stringify({ ok: false, error: { code, message } }) + "\n");
   else process.stderr.write(`orchard: ${message}\n`);
   process.exitCode = 2;
 }

@@ -2,6 +2,7 @@
 // only declares its flags; what a command runs is imported when it runs.
 import { Command, CommanderError } from "commander";
 import { printUsageError } from "./output.js";
+import { invalidUtf8Argument } from "./argv.js";
 import * as admission from "./commands/admission.js";
 import * as inspect from "./commands/inspect.js";
 import * as hygiene from "./commands/hygiene.js";
@@ -33,6 +34,11 @@ export function buildProgram(version: string): Command {
 export async function main(argv: string[], version: string): Promise<void> {
   const program = buildProgram(version);
   const json = argv.includes("--json");
+  const invalid = invalidUtf8Argument(argv);
+  if (invalid !== null) {
+    printUsageError(`the argument ${JSON.stringify(invalid)} is not valid UTF-8 (its bytes would reach git changed)`, { json }, "invalid_input");
+    return;
+  }
   try {
     await program.parseAsync(argv);
   } catch (error) {

@@ -196,7 +196,7 @@ function gitDirIn(dir: string): string | null {
   const st = lstatSync(dotGit, { throwIfNoEntry: false });
   if (st?.isDirectory()) return dotGit;
   if (st?.isFile()) {
-    const m = /^gitdir: (.*)$/m.exec(readText(dotGit) ?? "");
+    const m = /^gitdir: (.+?)\r?\n?$/s.exec(readText(dotGit) ?? "");
     return m ? resolve(dir, m[1]!.replace(/\r$/, "")) : null;
   }
   const head = lstatSync(join(dir, "HEAD"), { throwIfNoEntry: false });

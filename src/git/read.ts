@@ -37,9 +37,28 @@ export interface GitDirs {
 }
 
 export async function readGitDirs(cwd: string): Promise<GitDirs> {
-  const r = await git(GIT_DIRS_ARGS, { cwd });
-  const [commonDir, gitDir, bare] = r.stdout.split("\n");
-  return { commonDir: commonDir ?? "", gitDir: gitDir ?? "", bare: bare === "true" };
+  return parseGitDirs((await git(GIT_DIRS_ARGS, { cwd })).stdout);
+}
+
+/**
+ * `rev-parse --git-common-dir --git-dir --is-bare-repository` (early.ts GIT_DIRS_ARGS). rev-parse
+ * has no NUL-terminated form, and a path may hold a newline (SPEC §4.2): the git dir is the common
+ * dir itself or an admin dir `<common>/worktrees/<id>` (an id has no newline: git sanitises it), so
+ * exactly one of the newlines between the two paths splits them that way.
+ */
+export function parseGitDirs(stdout: string): GitDirs {
+  const text = stdout.replace(/\n$/, "");
+  const last = text.lastIndexOf("\n");
+  const dirs = text.slice(0, last);
+  const bare = text.slice(last + 1) === "true";
+  for (let nl = dirs.indexOf("\n"); nl >= 0; nl = dirs.indexOf("\n", nl + 1)) {
+    const commonDir = dirs.slice(0, nl);
+    const gitDir = dirs.slice(nl + 1);
+    if (gitDir === commonDir || (gitDir.startsWith(`${commonDir}/worktrees/`) && !gitDir.slice(commonDir.length).includes("\n")))
+      return { commonDir, gitDir, bare };
+  }
+  const nl = dirs.indexOf("\n"); // neither form (a git dir elsewhere): the first newline, as before
+  return { commonDir: dirs.slice(0, nl), gitDir: dirs.slice(nl + 1), bare };
 }
 
 export async function readWorktrees(cwd: string): Promise<WorktreeEntry[]> {
@@ -67,7 +86,7 @@ export async function peekEarlyListing(path: string): Promise<{ entries: Worktre
   if (!queries) return null;
   const [list, dirs] = await Promise.all([queries.list, queries.dirs]);
   if (list.exitCode !== 0 || dirs.exitCode !== 0) return null;
-  const commonDir = realpathSync(dirs.stdout.split("\n")[0] ?? "");
+  const commonDir = realpathSync(parseGitDirs(dirs.stdout).commonDir);
   return { entries: absolutePaths(parseWorktreeList(list.stdout), commonDir, path), commonDir };
 }
 

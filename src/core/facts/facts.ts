@@ -91,7 +91,8 @@ export async function readSnapshot(repo: RepoContext, registry: Registry, listin
   const focusHead = focus && (focus.entry ? focus.entry.head : focus.row ? refs.get(`refs/heads/${focus.row.branch}`)?.oid : null);
   const tips = focus ? [focusHead] : [...entries.map((e) => e.head), ...rowHeads];
   const heads = [...new Set(tips.filter((h): h is string => !!h))];
-  const remoteRefs = refList.filter((r) => r.ref.startsWith("refs/remotes/")).map((r) => r.ref);
+  // by object id: a ref name that is not UTF-8 reads back changed and would name nothing to git
+  const remoteRefs = [...new Set(refList.filter((r) => r.ref.startsWith("refs/remotes/") && r.oid).map((r) => r.oid))];
   const localDefault = defaultBranch ? `refs/heads/${defaultBranch.name}` : null;
   const notOwnWork = localDefault && refs.has(localDefault) ? [...remoteRefs, localDefault] : remoteRefs;
   const [unpushedGraph, unmergedGraph, fingerprints] = await Promise.all([

@@ -25,7 +25,7 @@ export function whyNotLinkedWorktree(path: string, admin: string): string | null
   const dotGit = resolve(path, ".git");
   const gitFile = lstatSync(dotGit, { throwIfNoEntry: false });
   if (!gitFile?.isFile()) return `${dotGit} is not a linked worktree's .git file (a repository or the primary has a directory there)`;
-  const m = /^gitdir: (.+?)\r?\n?$/.exec(readFileSync(dotGit, "utf8"));
+  const m = /^gitdir: (.+?)\r?\n?$/s.exec(readFileSync(dotGit, "utf8")); // a path may hold a newline (SPEC §4.2)
   const target = m ? realOrNull(resolve(path, m[1]!)) : null;
   if (target === null || target !== realOrNull(admin)) return `${dotGit} does not point at the worktree's own git dir ${admin}`;
   return null;

@@ -104,7 +104,7 @@ export async function uniqueLeftovers(ctx: Ctx, dir: string, tip: string | null)
  * dir of this repository that no longer exists, and holds nothing else. */
 function isStalePointer(ctx: Ctx, file: string): boolean {
   if (!lstatSync(file, { throwIfNoEntry: false })?.isFile()) return false;
-  const m = /^gitdir: (.+?)\r?\n?$/.exec(readFileSync(file, "utf8"));
+  const m = /^gitdir: (.+?)\r?\n?$/s.exec(readFileSync(file, "utf8"));
   if (!m) return false;
   const admin = resolve(dirname(file), m[1] as string);
   return dirname(admin) === join(ctx.repo.commonDir, "worktrees") && !lstatSync(admin, { throwIfNoEntry: false });
