@@ -31,7 +31,7 @@ export function exitCodeFor(result: ResultLike): 0 | 1 | 2 | 3 {
   return 3;
 }
 
-const USAGE_CODES = new Set(["invalid_argument", "invalid_branch", "invalid_config", "invalid_manifest", "usage"]);
+const USAGE_CODES = new Set(["invalid_argument", "invalid_branch", "invalid_config", "invalid_input", "invalid_manifest", "usage"]);
 
 export function printResult<R extends ResultLike>(result: R, globals: GlobalOptions, render: Renderer<R>, exitCode = exitCodeFor(result)): void {
   if (globals.json) process.stdout.write(JSON.stringify(result) + "\n");

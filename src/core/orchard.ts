@@ -188,9 +188,10 @@ export class Orchard {
    * removal it could not record would leave the fleet's registry wrong (unknown is not safe).
    */
   async reapOrphans(options: ReapOptions & RepoOption = {}): Promise<ReapResult & RegistryUnreachable> {
-    const { reapOrphans } = await import("./reap/index.js");
+    const { reapOrphans, requireReapCommandLine } = await import("./reap/index.js");
     const { repo, ...rest } = options;
     const parsed = parseInput(ReapOrphansInput(), rest) as ReapOptions;
+    requireReapCommandLine(parsed); // before the repository's config: a bad .orchard.json is not the caller's mistake
     return this.noteUnreachable(await reapOrphans(await this.context(repo), this.unreachable === null ? parsed : { ...parsed, dryRun: true }));
   }
 

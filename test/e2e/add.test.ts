@@ -52,7 +52,7 @@ describe("validation (exit 2, nothing changes)", () => {
   });
 
   it("refuses control characters and over-long task/owner", () => {
-    expect(s.orchard(["add", "feat-a", "--task", "a\u0007b"]).json.error.code).toBe("invalid_argument");
+    expect(s.orchard(["add", "feat-a", "--task", "a\u0007b"]).json.error.code).toBe("invalid_input");
     expect(s.orchard(["add", "feat-a", "--owner", "x".repeat(513)]).code).toBe(2);
     expect(s.orchard(["add", "feat-a", "--ttl", "5x"]).code).toBe(2);
     expect(s.orchard(["add", "feat-a", "--pid", "0"]).code).toBe(2);

@@ -4,10 +4,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chmodSync, cpSync, existsSync, utimesSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { hostname } from "node:os";
-import { Scenario, deadPid, git } from "../helpers/scenario.js";
+import { CLI, Scenario, deadPid, git, waitFor } from "../helpers/scenario.js";
+import { hermeticEnv } from "../helpers/env.js";
 import { readStartTime } from "../../src/core/ownership/process.js";
 import Database from "better-sqlite3";
 
@@ -83,7 +84,8 @@ describe("configuration files are regular files inside the repository, at most 1
     const file = join(s.primary, ".orchard.json");
     symlinkSync("/dev/zero", file);
     invalidConfig(".orchard.json");
-    invalidConfig(".orchard.json", ["reap-orphans"]);
+    // reap-orphans reaps nothing and says why, exit 0 (SPEC v3 §2): a hostile config must not fail a session start
+    expect(s.orchard(["reap-orphans"]).json).toMatchObject({ ok: false, reaped: 0, error: { code: "invalid_config" } });
     rmSync(file);
     execFileSync("mkfifo", [file]);
     invalidConfig(".orchard.json");
@@ -154,6 +156,22 @@ describe("repository hooks never run inside Orchard's git calls (§4.1 v2)", () 
   });
 });
 
+/** The CLI started with ORCHARD_TRACE=1, its stderr readable while it runs. */
+function startTraced(args: string[]): { stderr: () => string; done: Promise<{ code: number; json: any }> } {
+  const child = spawn(process.execPath, [CLI, "--home", s.home, "--repo", s.primary, "--json", ...args], {
+    cwd: s.primary,
+    env: hermeticEnv({ ORCHARD_TRACE: "1" }),
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<{ code: number; json: any }>((resolve) =>
+    child.on("close", (code) => resolve({ code: code ?? -1, json: JSON.parse(stdout || "{}") })),
+  );
+  return { stderr: () => stderr, done };
+}
+
 /** Two valid branches whose 80-character slug and 8-hex hash agree: a forced 32-bit collision. */
 function collidingBranches(): [string, string] {
   const prefix = "x".repeat(80) + "/";
@@ -181,6 +199,26 @@ describe("handles and hostile arguments (§1 v2, §4.15)", () => {
     expect(git(second.json.path, "rev-parse", "--abbrev-ref", "HEAD")).toBe(b);
     expect(s.orchard(["add", a]).json).toMatchObject({ action: "adopted", handle: first.json.handle });
     expect(s.orchard(["add", b]).json).toMatchObject({ action: "adopted", handle: second.json.handle });
+  });
+
+  it("two concurrent adds of colliding branches: the handle is decided under the mutation lock, the later takes the 16-hex form", async () => {
+    const [a, b] = collidingBranches();
+    // another host's orchard holds the repo's mutation lock while both adds start and read their input
+    const lock = join(s.primary, ".git", "orchard-mutation.lock");
+    writeFileSync(lock, JSON.stringify({ pid: 1, startTime: null, host: "elsewhere", at: new Date().toISOString() }));
+    const adds = [a, b].map((branch, i) => startTraced(["add", branch, "--owner", `agent-${i}`]));
+    // the repo resolved (its remotes read: the last git call before admission) in both
+    await waitFor(() => adds.every((p) => p.stderr().includes('"--get-regexp","^remote')), "both adds resolved the repo");
+    // each checks its input and reads its handle right after (one registry read), then waits for the lock; this margin only
+    // makes the race likely without the fix — with it the answer is the same whatever the timing
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    rmSync(lock);
+    const results = await Promise.all(adds.map((p) => p.done));
+    for (const r of results) expect(r.code, JSON.stringify(r.json)).toBe(0);
+    const handles = results.map((r) => r.json.handle as string).sort();
+    expect(handles[0]).toMatch(/^app@x{80}-[0-9a-f]{8}$/);
+    expect(handles[1]).toMatch(/^app@x{80}-[0-9a-f]{16}$/);
+    for (const r of results) expect(git(r.json.path, "rev-parse", "--abbrev-ref", "HEAD")).toBe(r.json.branch);
   });
 
   it("a branch whose ref file name exceeds 255 bytes is invalid input, not a git failure", () => {

@@ -88,7 +88,12 @@ async function runReap(cmd: Command, options: ReapOptions): Promise<void> {
       process.stderr.write(`orchard: reap-orphans: nothing to sweep, ${error.message}\n`);
       return printResult({ ok: false as const, error: errorObject(error) }, globals, renderReap, 0);
     }
-    if (error instanceof OrchardError && error.kind === "usage") return printError(error, globals);
+    if (error instanceof OrchardError && error.code === "invalid_config") {
+      // a hostile or broken .orchard.json must not fail every agent's session start: reap nothing, say why, exit 0
+      process.stderr.write(`orchard: reap-orphans: nothing reaped, ${error.message}\n`);
+      return printResult({ ok: false as const, reaped: 0, skipped: 0, entries: [], error: errorObject(error) }, globals, renderReap, 0);
+    }
+    if (error instanceof OrchardError && error.kind === "usage") return printError(error, globals); // only a bad command line is exit 2
     const failed = { ok: false as const, error: errorObject(error) };
     process.stderr.write(`orchard: reap-orphans failed: ${failed.error.message}\n`);
     printResult(failed, globals, renderReap, 0);

@@ -11,7 +11,8 @@ import { startSnapshotReads } from "../../git/early.js";
 import { dropEarly } from "../../git/run.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { WorktreeRow } from "../../registry/index.js";
-import type { Ctx } from "../shared/context.js";
+import { managedPath, type Ctx } from "../shared/context.js";
+import { handleForBranch } from "../shared/handle.js";
 import {
   releaseMutationLockEarly,
   withMutationLock,
@@ -55,8 +56,14 @@ export async function add(ctx: Ctx, options: AddOptions): Promise<AddResult> {
   }
 }
 
-/** `listed`: the worktree listing read under this hold of the lock, nothing changed since. */
-async function decide(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[]): Promise<AddResult | BootstrapWait> {
+/**
+ * `listed`: the worktree listing read under this hold of the lock, nothing changed since. The
+ * handle is decided again here, under the lock: two concurrent adds of branches whose 8-hex
+ * handles collide would otherwise both have taken it before either held the lock (§1 v2).
+ */
+async function decide(ctx: Ctx, asked: AddRequest, listed?: WorktreeEntry[]): Promise<AddResult | BootstrapWait> {
+  const handle = asked.dryRun ? asked.handle : await handleForBranch(ctx, asked.branch);
+  const request = handle === asked.handle ? asked : { ...asked, handle, path: managedPath(ctx.workspace, handle) };
   try {
     return await decideOn(ctx, request, listed);
   } finally {

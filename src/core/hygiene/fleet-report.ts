@@ -4,7 +4,7 @@
 // host's last published summary. Another host's rows are described, never judged beyond their
 // heartbeat: their directories, processes and work are facts only that host can read.
 import type { WorktreeRow } from "../../registry/index.js";
-import { hygiene, preventableSuggestion, writeHtml, type HygieneOptions } from "./hygiene.js";
+import { hygiene, preventableSuggestion, requireHtmlPath, writeHtml, type HygieneOptions } from "./hygiene.js";
 import { assessRemoteLease, leaseExpiresAt } from "../ownership/index.js";
 import type { Ctx } from "../shared/context.js";
 import { reason, type Reason } from "../shared/reasons.js";
@@ -80,6 +80,7 @@ function backlogOf(
 
 export async function hygieneFleet(ctxs: Ctx[], options: HygieneOptions, scopeNotes: Reason[] = []): Promise<FleetHygieneReport> {
   const { html, ...rest } = options;
+  if (html !== undefined) requireHtmlPath(html); // invalid input fails before any work
   const local = await hygiene(ctxs, rest, scopeNotes);
   const registry = (ctxs[0] as Ctx).registry;
   const host = registry.host;

@@ -61,4 +61,6 @@ describe("helpers", () => {
     [300 * 1024 ** 3, "300 GiB"],
   ])("formatBytes(%d)", (n, out) => expect(formatBytes(n)).toBe(out));
   it("text shows control characters", () => expect(text("a\tb\u0000")).toBe("a\u2409b\u2400"));
+  it("text shows bidi overrides, isolates and C1 controls instead of obeying them", () =>
+    expect(text("fix \u202egpj.exe\u2066x\u2069\u0085<")).toBe("fix \\u{202e}gpj.exe\\u{2066}x\\u{2069}\\u{85}&lt;"));
 });

@@ -4,6 +4,7 @@
 // quotes, ampersands and newlines (control characters are shown as visible symbols).
 import { DISPOSITIONS, type Disposition, type HygieneReport, type HygieneWorktree } from "./types.js";
 import { formatBytes } from "../shared/format.js";
+import { escapeControl } from "../shared/escape.js";
 
 export { formatBytes };
 
@@ -28,13 +29,9 @@ const MEANING: Record<Disposition, string> = {
   unknown: "a fact could not be established: keep",
 };
 
-/** Control characters become visible symbols (U+2400 block) so a newline in a path cannot hide. */
-function visible(value: string): string {
-  return value.replace(/[\u0000-\u001f\u007f]/g, (c) => String.fromCharCode(c === "\u007f" ? 0x2421 : 0x2400 + c.charCodeAt(0)));
-}
-
+/** Control characters become visible symbols (a newline in a path cannot hide), bidi overrides `\u{202e}` (escape.ts). */
 export function text(value: unknown): string {
-  return visible(String(value ?? ""))
+  return escapeControl(String(value ?? ""))
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")

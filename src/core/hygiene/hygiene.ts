@@ -4,7 +4,7 @@
 // verdicts, so a plan never lists a worktree the report would not.
 import { statSync } from "node:fs";
 import { writeFileAtomic } from "../shared/files.js";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { gatherRepo, type RepoGather } from "./gather.js";
 import { assessDisposition } from "./assess.js";
 import { suggest } from "./suggest.js";
@@ -17,7 +17,7 @@ import { publishSummaries } from "./publish.js";
 import { readLiveness } from "../facts/index.js";
 import { readProcessCwds } from "../ownership/index.js";
 import { requireDuration } from "../shared/validate.js";
-import { failure } from "../shared/errors.js";
+import { failure, usageError } from "../shared/errors.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import type { Ctx } from "../shared/context.js";
 import type { Facts } from "../shared/types.js";
@@ -147,6 +147,7 @@ export async function assessFleet(ctxs: Ctx[], options: HygieneOptions): Promise
 }
 
 export async function hygiene(ctxs: Ctx[], options: HygieneOptions, scopeNotes: Reason[] = []): Promise<HygieneReport> {
+  if (options.html !== undefined) requireHtmlPath(options.html); // invalid input fails before any work
   const fleet = await assessFleet(ctxs, options);
   const trash = await trashReport((ctxs[0] as Ctx).workspace.home, {
     disk: fleet.disk !== undefined,
@@ -218,6 +219,14 @@ async function preventableDuplicates(ctxs: Ctx[]): Promise<HygieneReport["preven
   }
   recent.sort((a, b) => b.at.localeCompare(a.at));
   return { count, recent: recent.slice(0, 20) };
+}
+
+/** `--html <file>` names a file to write: a directory, or a path whose parent is no directory, is invalid input (exit 2). */
+export function requireHtmlPath(file: string): void {
+  const path = resolve(file);
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) throw usageError("invalid_argument", `--html ${path} is a directory; name the file to write`);
+  if (!statSync(dirname(path), { throwIfNoEntry: false })?.isDirectory())
+    throw usageError("invalid_argument", `--html ${path}: ${dirname(path)} is not a directory`);
 }
 
 /** Writes an HTML page atomically (a fresh temporary file, then rename); `render` gets its absolute path, which is returned. */

@@ -159,6 +159,12 @@ async function rowAt(ctx: Ctx, path: string): Promise<WorktreeRow | null> {
   return (await ctx.registry.worktrees.current(ctx.repo.identity)).find((r) => r.path === path) ?? null;
 }
 
+/** The command line alone, checked before the repository's config is read: only it is exit 2 for reap-orphans (SPEC v3 §2). */
+export function requireReapCommandLine(options: ReapOptions): void {
+  requireDuration(options.guard, "guard", DEFAULT_GUARD_MS);
+  requireOneOf(options.merged, MERGE_MODES, "merged", "ancestor");
+}
+
 export async function reapOrphans(ctx: Ctx, options: ReapOptions): Promise<ReapResult> {
   const configGuard = ctx.repo.config.config.reap?.guard;
   const request: Request = {

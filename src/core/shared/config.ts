@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { createHash } from "node:crypto";
 import * as z from "zod";
-import { parseDuration } from "./duration.js";
+import { parseDuration, ttlProblem } from "./duration.js";
 import { usageError } from "./errors.js";
 import { readInputFile } from "./input-file.js";
 
@@ -50,7 +50,15 @@ function buildConfigSchema() {
         .object({ probe: z.array(z.string().min(1)).optional() })
         .strict()
         .optional(),
-      lease: z.object({ ttl: duration.optional() }).strict().optional(),
+      lease: z
+        .object({
+          ttl: z
+            .string()
+            .refine((t) => ttlProblem(t) === null, "a lease time to live: a duration with a unit, more than zero (e.g. 30m, 2h)")
+            .optional(),
+        })
+        .strict()
+        .optional(),
       reap: z.object({ guard: duration.optional() }).strict().optional(),
       disposable: z.array(pattern).optional(),
       idleAfter: duration.optional(),

@@ -24,6 +24,22 @@ export function parseDuration(text: string): number {
   return checked(total, bad);
 }
 
+/**
+ * Why `text` is not a lease time to live, or null: a TTL is a duration with an explicit unit, more
+ * than zero. `5` (five seconds or five hours?) and `0s` (a lease dead at birth) are mistakes, not
+ * requests — from `--ttl` and from `.orchard.json`'s `lease.ttl` alike.
+ */
+export function ttlProblem(text: string): string | null {
+  if (/^\s*\d+\s*$/.test(text)) return "needs a unit (e.g. 30m, 2h)";
+  let ms: number;
+  try {
+    ms = parseDuration(text);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return ms <= 0 ? "is zero; a lease needs time to live" : null;
+}
+
 function checked(ms: number, bad: (why: string) => Error): number {
   if (!Number.isSafeInteger(ms)) throw bad("too large");
   return ms;

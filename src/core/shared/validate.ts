@@ -1,7 +1,8 @@
 // Input validation (SPEC §3.1 step 1). Invalid input is a usage error (exit 2) and changes nothing.
 import { isValidBranchName } from "../../git/read.js";
 import { usageError } from "./errors.js";
-import { parseDuration } from "./duration.js";
+import { parseDuration, ttlProblem } from "./duration.js";
+import { unsafeCharacter } from "./escape.js";
 
 /** A literal branch name: `refs/heads/<b>` passes check-ref-format, and it is not `@`, `HEAD` or option-like. */
 export async function requireBranch(cwd: string, branch: string, flag = "branch"): Promise<string> {
@@ -10,6 +11,7 @@ export async function requireBranch(cwd: string, branch: string, flag = "branch"
   if (branch.startsWith("-")) throw bad("starts with '-' (would read as an option)");
   if (branch === "@" || branch === "HEAD") throw bad(`'${branch}' is not a branch name`);
   if (branch.startsWith("refs/")) throw bad("give the short name, without refs/");
+  requireShownAsWritten(branch, flag);
   if (!(await isValidBranchName(cwd, branch))) throw bad("git check-ref-format refuses it");
   // git stores refs/heads/<branch> as files (and <name>.lock beside them): a component longer
   // than the file system's 255-byte name limit is a name git cannot create, not a git failure
@@ -18,13 +20,24 @@ export async function requireBranch(cwd: string, branch: string, flag = "branch"
   return branch;
 }
 
+/**
+ * Owner, task and branch are shown to people (tables, the HTML report) and compared as written:
+ * control characters, bidirectional marks, overrides and isolates (U+202E renders "txt.exe" as
+ * "exe.txt") and lone surrogates are refused, exit 2 `invalid_input` (SPEC v3 §4.2). Data
+ * recorded before this rule is escaped where it is rendered (escape.ts).
+ */
+export function requireShownAsWritten(value: string, flag: string): void {
+  const unsafe = unsafeCharacter(value) ?? (/\p{Cs}/u.test(value) ? "a lone surrogate (not valid UTF-8)" : null);
+  if (unsafe !== null) throw usageError("invalid_input", `--${flag} contains ${unsafe}; control and bidirectional characters are refused`);
+}
+
 /** Task and owner: printable, at most 512 characters. Empty means absent. */
 export function requireText(value: string | undefined, flag: string): string | null {
   if (value === undefined) return null;
   const trimmed = value.trim();
   if (trimmed.length === 0) return null;
   if (value.length > 512) throw usageError("invalid_argument", `--${flag} is longer than 512 characters`);
-  if (/[\p{Cc}\p{Cs}]/u.test(value)) throw usageError("invalid_argument", `--${flag} contains control characters`);
+  requireShownAsWritten(value, flag);
   return value;
 }
 
@@ -45,16 +58,12 @@ export function requireDuration(value: string | undefined, flag: string, fallbac
   }
 }
 
-/**
- * A lease time to live: a duration with an explicit unit, more than zero. `--ttl 5` (five
- * seconds or five hours?) and `--ttl 0s` (a lease dead at birth) are mistakes, not requests.
- */
+/** A lease time to live: a duration with an explicit unit, more than zero (duration.ts ttlProblem). */
 export function requireTtl(value: string | undefined, flag: string, fallbackMs: number): number {
   if (value === undefined) return fallbackMs;
-  if (/^\s*\d+\s*$/.test(value)) throw usageError("invalid_argument", `--${flag} ${JSON.stringify(value)} needs a unit (e.g. 30m, 2h)`);
-  const ms = requireDuration(value, flag, fallbackMs);
-  if (ms <= 0) throw usageError("invalid_argument", `--${flag} ${JSON.stringify(value)} is zero; a lease needs time to live`);
-  return ms;
+  const problem = ttlProblem(value);
+  if (problem === null) return parseDuration(value);
+  throw usageError("invalid_argument", problem.startsWith("invalid duration") ? `--${flag}: ${problem}` : `--${flag} ${JSON.stringify(value)} ${problem}`);
 }
 
 export function requireOneOf<T extends string>(value: string | undefined, allowed: readonly T[], flag: string, fallback: T): T {
