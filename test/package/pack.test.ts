@@ -273,4 +273,18 @@ void main;
     },
     INSTALL_TIMEOUT_MS,
   );
+
+  it("without better-sqlite3's native binding, a command says what to install instead of listing paths", () => {
+    const build = join(installed, "node_modules/better-sqlite3/build");
+    renameSync(build, join(tmp, "binding-moved-away"));
+    try {
+      const r = run(bin, ["--home", s.home, "list"], s.primary);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain("better-sqlite3's native binding is missing");
+      expect(r.stderr).toContain("--allow-scripts=better-sqlite3");
+      expect(r.stderr.split("\n").length).toBeLessThan(4);
+    } finally {
+      renameSync(join(tmp, "binding-moved-away"), build);
+    }
+  });
 });
