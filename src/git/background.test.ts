@@ -60,5 +60,4 @@ describe("startBackground", () => {
     expect(readFileSync(join(documents, "tree", "notes.txt"), "utf8")).toBe("the user's\n");
     expect(readFileSync(join(unmarked, "tree", "draft.txt"), "utf8")).toBe("not Orchard's\n");
   });
-
 });

@@ -8,6 +8,7 @@ export type ErrorKind = "usage" | "failure";
  */
 export const ORCHARD_ERROR_CODES = [
   "bootstrap_running",
+  "client_gone",
   "context_file_tracked",
   "context_path_unsafe",
   "context_template_missing",
@@ -41,6 +42,7 @@ export const ORCHARD_ERROR_CODES = [
   "salvage_failed",
   "salvage_too_large",
   "usage",
+  "workspace_not_a_directory",
   "worktree_config_unsafe",
 ] as const;
 export type OrchardErrorCode = (typeof ORCHARD_ERROR_CODES)[number];
