@@ -5,8 +5,10 @@
 // line, zod and commander. The modules a command loads on demand (`await import()`: the library's
 // capabilities, the MCP server with its SDK, the demo, the HTML report) become chunks beside it,
 // so `orchard --version` still loads none of them. better-sqlite3 stays outside (a native addon).
-// The library keeps its typed `exports` from tsc (dist/index.js): only the CLI is bundled.
+// The library keeps its typed `exports` from tsc (dist/index.js): only the CLI is bundled. The
+// `require` entry (src/index.cjs, which hands CommonJS the same ES module) is copied beside it.
 import { build } from "esbuild";
+import { copyFileSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -49,4 +51,5 @@ const result = await build({
   plugins: [zodEnglishOnly],
   metafile: process.argv.includes("--analyze"),
 });
+copyFileSync(join(root, "src/index.cjs"), join(root, "dist/index.cjs"));
 if (result.metafile) process.stdout.write(await (await import("esbuild")).analyzeMetafile(result.metafile));

@@ -1,6 +1,7 @@
 // The public library API (SPEC §7).
 export { Orchard, type OpenOptions, type RepoOption } from "./core/orchard.js";
-export { OrchardError } from "./core/shared/errors.js";
+export { OrchardError, type OrchardErrorCode, type ErrorKind } from "./core/shared/errors.js";
+export type { Policy, Outcome, MergeMode } from "./core/shared/inputs.js";
 export type { AddOptions, AddResult, AddAction, Candidate, CandidateKind, AdoptOptions, AdoptResult } from "./core/admission/index.js";
 export type { LeaseResult, ReleaseOptions, HeartbeatOptions } from "./core/lifecycle/index.js";
 export type { StatusResult, ListResult, RepoSummary } from "./core/inspect/index.js";

@@ -1,6 +1,8 @@
 // `orchard mcp` (SPEC §3.12): a Model Context Protocol server on stdio. A thin adapter: each call
 // runs one method of the library and answers with one text content holding the same JSON object
-// as the CLI's --json. The server keeps one library object open for its whole life (one registry
+// as the CLI's --json, and that object again as `structuredContent` (each tool lists its
+// `outputSchema` and `annotations`). A refusal is a result (`isError` false, `ok: false` in the
+// structure); only the error object (bad input, a failure: the CLI's exit 2 and 1) sets `isError`. The server keeps one library object open for its whole life (one registry
 // connection; each repo resolved once and reused while its stamp holds, see Orchard.context) and
 // starts the work queued after each answer (trash purge, index refresh). Nothing else may reach
 // stdout: the protocol owns it, so every other write to process.stdout is sent to stderr.
@@ -14,7 +16,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import { Orchard } from "../core/orchard.js";
 import { errorResult } from "../core/shared/errors.js";
 import { parseInput } from "../core/shared/inputs.js";
-import { findTool, inputJsonSchema, TOOLS, type Tool } from "./tools.js";
+import { findTool, inputJsonSchema, outputSchema, TOOLS, type Tool } from "./tools.js";
 import { readClientProcess, type ClientProcess } from "../core/ownership/index.js";
 import { withClientPid } from "./client.js";
 import { withArgumentNames } from "./messages.js";
@@ -77,7 +79,11 @@ export async function callTool(tool: Tool, args: unknown, session: Session): Pro
 }
 
 function toContent(result: JsonResult): CallToolResult {
-  return { content: [{ type: "text", text: JSON.stringify(result) }], ...(result.error ? { isError: true } : {}) };
+  return {
+    content: [{ type: "text", text: JSON.stringify(result) }],
+    structuredContent: result as Record<string, unknown>,
+    isError: result.error !== undefined,
+  };
 }
 
 /** The server, and the calls still running (answered before the server closes). */
@@ -86,7 +92,14 @@ export function createServer(options: ServeOptions): { server: Server; running: 
   const running = new Set<Promise<unknown>>();
   const session = new Session(options);
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: inputJsonSchema(t) })),
+    tools: TOOLS.map((t) => ({
+      name: t.name,
+      title: t.annotations.title,
+      description: t.description,
+      inputSchema: inputJsonSchema(t),
+      outputSchema: outputSchema(t),
+      annotations: t.annotations,
+    })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = findTool(request.params.name);

@@ -2,7 +2,7 @@
 // (an agent must not approve the commands of the repository it works in). Each tool is one Orchard method plus the SAME zod schema the
 // library validates with (src/core/shared/inputs.ts), extended with `repo`. The JSON schema a client sees
 // is generated from that schema, so the library, the CLI and the tools cannot disagree.
-// Adding a tool = one line in TOOLS.
+// Adding a tool = one line in TOOLS, a row in annotations.ts and its result in outputs.ts.
 import * as z from "zod";
 import type { Orchard } from "../core/orchard.js";
 import {
@@ -24,6 +24,8 @@ import {
   SalvageRestoreInput,
   StatusInput,
 } from "../core/shared/inputs.js";
+import { ANNOTATIONS, type ToolAnnotations, type ToolName } from "./annotations.js";
+import { outputJsonSchema } from "./outputs.js";
 
 /** The Orchard methods that take one options object and resolve to a JSON result. */
 export type ToolMethod = {
@@ -31,17 +33,19 @@ export type ToolMethod = {
 }[keyof Orchard];
 
 export interface Tool {
-  name: string;
+  name: ToolName;
   method: ToolMethod;
   description: string;
   /** The library's schema plus `repo`; strict, so an unknown key is an error naming it. */
   input: z.ZodObject;
+  /** What the tool does to the world (annotations.ts). */
+  annotations: ToolAnnotations;
 }
 
 const RepoField = z.string().optional().describe("a path inside the repository (default: the server's working directory)");
 
-function tool(name: string, method: ToolMethod, input: z.ZodObject, description: string): Tool {
-  return { name, method, description, input: input.extend({ repo: RepoField }) };
+function tool(name: ToolName, method: ToolMethod, input: z.ZodObject, description: string): Tool {
+  return { name, method, description, input: input.extend({ repo: RepoField }), annotations: ANNOTATIONS[name] };
 }
 
 export const TOOLS: readonly Tool[] = [
@@ -140,6 +144,11 @@ export function inputJsonSchema(tool: Tool): { type: "object"; [key: string]: un
   const schema = z.toJSONSchema(tool.input, { io: "input", target: "draft-7" }) as Record<string, unknown>;
   delete schema.$schema;
   return { ...schema, type: "object" };
+}
+
+/** The JSON schema of a tool's result (its `structuredContent`). */
+export function outputSchema(tool: Tool): { type: "object"; [key: string]: unknown } {
+  return outputJsonSchema(tool.name);
 }
 
 export function findTool(name: string): Tool | undefined {

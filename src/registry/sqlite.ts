@@ -27,7 +27,19 @@ function sqliteFailure(error: unknown, path: string): RegistryError {
       `the registry ${path} is not a valid database (${code}); move it aside to start over — orchard will not reset it`,
       { cause: error },
     );
-  return new RegistryError("registry_failed", `the registry ${path} failed: ${(error as Error).message}`, { cause: error });
+  const message = (error as Error).message ?? String(error);
+  // better-sqlite3 without its native binding: its install script did not run (held back by npm)
+  // or built for another Node. Its own message is a list of a dozen paths; say what to do.
+  if (/Could not locate the bindings file|NODE_MODULE_VERSION|better_sqlite3\.node/.test(message))
+    return new RegistryError(
+      "registry_failed",
+      `the registry ${path} cannot be opened: better-sqlite3's native binding is missing or built for another Node. ` +
+        "Reinstall with its install script allowed (npm install -g --allow-scripts=better-sqlite3 orchard-worktrees, or npm rebuild better-sqlite3 " +
+        "in the package's directory); where no prebuilt binary fits, that build needs python3, make and a C++ compiler. " +
+        `(${message.split("\n")[0]})`,
+      { cause: error },
+    );
+  return new RegistryError("registry_failed", `the registry ${path} failed: ${message}`, { cause: error });
 }
 
 const isSqliteError = (error: unknown): boolean =>

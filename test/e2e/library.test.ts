@@ -19,7 +19,7 @@ beforeEach(() => {
   s = Scenario.create();
   consumer = realpathSync(mkdtempSync(join(tmpdir(), "orchard-consumer-")));
   mkdirSync(join(consumer, "node_modules"));
-  symlinkSync(ROOT, join(consumer, "node_modules", "orchard"), "dir");
+  symlinkSync(ROOT, join(consumer, "node_modules", "orchard-worktrees"), "dir");
 });
 afterEach(() => {
   s.cleanup();
@@ -34,7 +34,7 @@ function runModule(source: string, args: string[]): { code: number | null; stdou
 }
 
 const USE_THE_LIBRARY = `
-import { Orchard, OrchardError } from "orchard";
+import { Orchard, OrchardError } from "orchard-worktrees";
 const [repo, home] = process.argv.slice(2);
 const orchard = await Orchard.open({ repo, home });
 const add = await orchard.add({ branch: "feat/lib", task: "T-7", owner: "lib-agent", policy: "reuse-compatible" });
@@ -45,12 +45,14 @@ let invalid = null;
 try { await orchard.add({ branch: "-bad" }); } catch (error) { invalid = { isOrchardError: error instanceof OrchardError, code: error.code, kind: error.kind }; }
 let unknownKey = null;
 try { await orchard.list({ colour: "red" }); } catch (error) { unknownKey = { code: error.code, message: error.message }; }
+let negated = null;
+try { await orchard.add({ branch: "feat/negated", noBootstrap: true }); } catch (error) { negated = { code: error.code, message: error.message }; }
 await orchard.close();
-process.stdout.write(JSON.stringify({ add, again, list, status, invalid, unknownKey }));
+process.stdout.write(JSON.stringify({ add, again, list, status, invalid, unknownKey, negated }));
 `;
 
 const CLOSE_AND_DELETE = `
-import { Orchard } from "orchard";
+import { Orchard } from "orchard-worktrees";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 const [repo, home] = process.argv.slice(2);
@@ -66,7 +68,7 @@ await reopened.close();
 process.stdout.write(JSON.stringify({ add, walAfterClose, dbRecreated: existsSync(db), fresh }));
 `;
 
-describe('import { Orchard } from "orchard"', () => {
+describe('import { Orchard } from "orchard-worktrees"', () => {
   it("opens with {repo, home}, resolves to the --json objects, throws usage errors, never prints", () => {
     const r = runModule(USE_THE_LIBRARY, [s.primary, s.home]);
     expect(r.stderr).toBe("");
@@ -81,6 +83,9 @@ describe('import { Orchard } from "orchard"', () => {
     expect(out.invalid).toEqual({ isOrchardError: true, code: "invalid_branch", kind: "usage" });
     expect(out.unknownKey.code).toBe("invalid_argument");
     expect(out.unknownKey.message).toMatch(/colour/);
+    // one spelling: the CLI's --no-bootstrap is `bootstrap: false`, and the other spelling says so
+    expect(out.negated).toEqual({ code: "invalid_argument", message: "unknown option noBootstrap: use bootstrap: false (the CLI's --no-bootstrap)" });
+    expect(git(s.primary, "branch", "--list", "feat/negated")).toBe("");
   });
 
   it("close() releases the database: it can be deleted and a new one opened", () => {
@@ -99,7 +104,7 @@ describe('import { Orchard } from "orchard"', () => {
     const file = join(consumer, "consumer.ts");
     writeFileSync(
       file,
-      `import { Orchard, type AddResult, type ListResult, type ReasonCode, type Facts, type LivenessState } from "orchard";
+      `import { Orchard, type AddResult, type ListResult, type ReasonCode, type Facts, type LivenessState } from "orchard-worktrees";
 export async function take(orchard: Orchard): Promise<AddResult> {
   const r = await orchard.add({ branch: "feat-a", task: "T-1", policy: "reuse-compatible" });
   const codes: ReasonCode[] = r.reasons.map((x) => x.code);

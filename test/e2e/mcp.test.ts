@@ -31,12 +31,17 @@ async function connect(extraEnv: Record<string, string> = {}): Promise<Session> 
   const client = new Client({ name: "orchard-test", version: "1.0.0" });
   await client.connect(transport, REQUEST);
   transport.onerror = (error) => errors.push(error); // after connect: the client installs its own first
+  // listed first: the SDK client then validates every structuredContent against its tool's outputSchema
+  await client.listTools(undefined, REQUEST);
   const call = async (name: string, args: Record<string, unknown> = {}) => {
     const r = await client.callTool({ name, arguments: args }, undefined, REQUEST);
     const content = r.content as { type: string; text: string }[];
     expect(content).toHaveLength(1);
     expect(content[0]?.type).toBe("text");
-    return { isError: r.isError === true, json: JSON.parse(content[0]?.text ?? "") };
+    const json = JSON.parse(content[0]?.text ?? "");
+    expect(r.structuredContent, `${name}: structuredContent is the text's JSON`).toEqual(json);
+    expect(r.isError, `${name}: isError is set exactly for the error object`).toBe(json.error !== undefined);
+    return { isError: r.isError === true, json };
   };
   return { client, stderr: () => stderr, errors, call };
 }
@@ -98,6 +103,51 @@ describe("orchard mcp", () => {
     for (const t of targets) expect((t.inputSchema.properties as Record<string, { description: string }>).target?.description, t.name).toMatch(/branch/);
     const required = (name: string) => tools.find((t) => t.name === name)?.inputSchema.required;
     expect([required("orchard_status"), required("orchard_cleanup_apply"), required("orchard_cleanup_wave")]).toEqual([["target"], ["planId"], ["manifest"]]);
+  });
+
+  it("every tool carries annotations true to what it does and an outputSchema (SPEC v3 §3.12)", async () => {
+    session = await connect();
+    const { tools } = await session.client.listTools(undefined, REQUEST);
+    const hints = Object.fromEntries(
+      tools.map((t) => {
+        const a = t.annotations ?? {};
+        expect(a.title, t.name).toBeTruthy();
+        expect(t.title, t.name).toBe(a.title);
+        expect(a.openWorldHint, t.name).toBe(false);
+        for (const key of ["readOnlyHint", "destructiveHint", "idempotentHint"] as const) expect(typeof a[key], `${t.name}.${key}`).toBe("boolean");
+        if (a.readOnlyHint) expect(a.destructiveHint, t.name).toBe(false);
+        expect(t.outputSchema, t.name).toMatchObject({ type: "object" });
+        const shapes = (t.outputSchema as unknown as { anyOf: { properties: Record<string, unknown>; required: string[] }[] }).anyOf;
+        expect(
+          shapes.map((x) => x.required.includes("ok")),
+          t.name,
+        ).toEqual([true, true]);
+        expect(shapes[1]?.required, t.name).toEqual(["ok", "error"]);
+        return [t.name, a.readOnlyHint ? "read" : a.destructiveHint ? "destructive" : "additive"];
+      }),
+    );
+    // what removes or rewrites worktrees and branches is destructive; what only reads is read-only
+    for (const name of [
+      "orchard_cleanup_run",
+      "orchard_cleanup_apply",
+      "orchard_cleanup_resume",
+      "orchard_reap_orphans",
+      "orchard_cleanup_wave",
+      "orchard_recycle",
+      "orchard_add",
+    ])
+      expect(hints[name], name).toBe("destructive");
+    for (const name of ["orchard_status", "orchard_list", "orchard_lineage", "orchard_salvage_list"]) expect(hints[name], name).toBe("read");
+    for (const name of [
+      "orchard_release",
+      "orchard_heartbeat",
+      "orchard_adopt",
+      "orchard_cleanup_plan",
+      "orchard_salvage_restore",
+      "orchard_hygiene",
+      "orchard_hygiene_fleet",
+    ])
+      expect(hints[name], name).toBe("additive");
   });
 
   it("add, list, status and release answer with the same JSON as the CLI", async () => {

@@ -10,6 +10,7 @@ import { existsSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { add, type AddResult } from "../admission/index.js";
 import type { Ctx } from "../shared/context.js";
+import type { Policy } from "../shared/inputs.js";
 import { failure } from "../shared/errors.js";
 import { branchForName, type CreatePayload } from "./payload.js";
 import type { HostIdentity } from "./ancestry.js";
@@ -39,7 +40,8 @@ export async function worktreeCreate(ctx: Ctx, payload: CreatePayload, options: 
     owner: ownerOf(payload.sessionId),
     resume: true,
     ...(host.state === "alive" ? { pid: host.pid, ...(host.startTime === null ? {} : { pidStart: host.startTime }) } : {}),
-    ...(options.policy === undefined ? {} : { policy: options.policy }),
+    // the hook's --policy flag, checked against POLICIES by add's validation (bad: invalid_argument)
+    ...(options.policy === undefined ? {} : { policy: options.policy as Policy }),
   });
   if (!result.ok) {
     const why = result.reasons.map((r) => `${r.code}: ${r.message}`).join("; ");

@@ -11,11 +11,12 @@ import { takeLockedListing } from "../shared/repo.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import type { Ctx } from "../shared/context.js";
 import type { Lease } from "../shared/types.js";
-import type { Outcome, WorktreeRow } from "../../registry/index.js";
+import type { WorktreeRow } from "../../registry/index.js";
+import { OUTCOMES, type Outcome } from "../shared/inputs.js";
 
 export interface ReleaseOptions {
   target: string;
-  outcome?: string;
+  outcome?: Outcome;
   owner?: string;
 }
 
@@ -29,8 +30,6 @@ export interface LeaseResult {
   lease: Lease | null;
   reasons: Reason[];
 }
-
-const OUTCOMES = ["done", "abandoned", "failed"] as const;
 
 /** Another owner's lease is live (heartbeat within TTL, or its pid alive). Processes inside do not count here. */
 async function otherOwnerLive(row: WorktreeRow, owner: string | null): Promise<Reason | null> {

@@ -32,12 +32,13 @@ import {
 import { assessOwnerGone, assessWork, isLiveReason, type MergeMode, type ReapReason, type ReapSkipReason } from "./verdict.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
+import { MERGE_MODES } from "../shared/inputs.js";
 import { realOrAbsolute } from "../shared/paths.js";
 
 export interface ReapOptions {
   guard?: string;
   salvage?: boolean;
-  merged?: string;
+  merged?: MergeMode;
   dryRun?: boolean;
 }
 
@@ -75,7 +76,6 @@ export interface ReapResult {
   planned?: number;
 }
 
-const MERGE_MODES = ["ancestor", "equivalent"] as const;
 export const REAP_LOCK_WAIT_MS = 10_000;
 const DEFAULT_GUARD_MS = 5 * 60_000;
 

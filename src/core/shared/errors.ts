@@ -2,9 +2,54 @@
 // for invalid input (exit 2) and for failures (exit 1). The CLI maps them to exit codes once.
 export type ErrorKind = "usage" | "failure";
 
+/**
+ * Every code an OrchardError carries (the `error.code` of the JSON). A failure below the library
+ * (git, the registry: `git_failed`, `registry_locked`, …) rejects with its own error class and code.
+ */
+export const ORCHARD_ERROR_CODES = [
+  "bootstrap_running",
+  "client_gone",
+  "context_file_tracked",
+  "context_path_unsafe",
+  "context_template_missing",
+  "creating_unrepairable",
+  "default_branch_unknown",
+  "hook_conflict",
+  "html_write_failed",
+  "internal",
+  "invalid_argument",
+  "invalid_branch",
+  "invalid_config",
+  "invalid_duration",
+  "invalid_manifest",
+  "invalid_registry",
+  "migrate_count_mismatch",
+  "no_config",
+  "not_a_linked_worktree",
+  "not_a_registry",
+  "not_a_repository",
+  "not_a_worktree",
+  "not_managed",
+  "path_escapes_workspace",
+  "plan_not_found",
+  "precondition_changed",
+  "recycle_failed",
+  "refused",
+  "remove_failed",
+  "repo_busy",
+  "repo_unknown",
+  "restore_raced",
+  "salvage_failed",
+  "salvage_too_large",
+  "usage",
+  "workspace_not_a_directory",
+  "worktree_config_unsafe",
+] as const;
+export type OrchardErrorCode = (typeof ORCHARD_ERROR_CODES)[number];
+
 export class OrchardError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: OrchardErrorCode,
     message: string,
     readonly kind: ErrorKind,
     options?: { cause?: unknown; details?: Record<string, unknown> },
@@ -17,12 +62,12 @@ export class OrchardError extends Error {
 }
 
 /** Invalid input: bad branch, bad manifest, bad config, path outside the workspace. Exit 2. */
-export function usageError(code: string, message: string, details?: Record<string, unknown>): OrchardError {
+export function usageError(code: OrchardErrorCode, message: string, details?: Record<string, unknown>): OrchardError {
   return new OrchardError(code, message, "usage", details ? { details } : undefined);
 }
 
 /** Something failed that is not the caller's fault: git, I/O, the registry. Exit 1. */
-export function failure(code: string, message: string, cause?: unknown): OrchardError {
+export function failure(code: OrchardErrorCode, message: string, cause?: unknown): OrchardError {
   return new OrchardError(code, message, "failure", cause === undefined ? undefined : { cause });
 }
 

@@ -5,6 +5,18 @@ import * as z from "zod";
 import { usageError } from "./errors.js";
 
 /**
+ * The closed sets an option takes: the schemas below validate with them and the library's option
+ * types are made of them (AddOptions.policy, ReleaseOptions.outcome, ReapOptions.merged), so a
+ * value the CLI refuses does not compile either.
+ */
+export const POLICIES = ["isolated", "reuse-compatible", "recycle-terminal", "exclusive-task"] as const;
+export type Policy = (typeof POLICIES)[number];
+export const OUTCOMES = ["done", "abandoned", "failed"] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+export const MERGE_MODES = ["ancestor", "equivalent"] as const;
+export type MergeMode = (typeof MERGE_MODES)[number];
+
+/**
  * A schema built on first use, then kept: a process builds only the schemas it parses with (each
  * command one; the MCP server all of them, once). Building every schema at start cost each command
  * ~8 ms of CPU.
@@ -42,7 +54,7 @@ export const AddInput = lazy(() => {
       pid: ownerPid.optional(),
       ttl: ttl.optional(),
       policy: z
-        .enum(["isolated", "reuse-compatible", "recycle-terminal", "exclusive-task"])
+        .enum(POLICIES)
         .optional()
         .describe(
           "what to do with existing worktrees of the same task or patch (default isolated): isolated = always create a new worktree (a reusable one is recorded as a preventable duplicate); reuse-compatible = take over the first eligible active candidate; recycle-terminal = recycle a released worktree that passes the recycle proof; exclusive-task = refuse (task_held_elsewhere) while another owner's live lease holds the same task, else as reuse-compatible",
@@ -59,7 +71,7 @@ export const ReleaseInput = lazy(() => {
   return z
     .object({
       target,
-      outcome: z.enum(["done", "abandoned", "failed"]).optional().describe("how the work ended (default done)"),
+      outcome: z.enum(OUTCOMES).optional().describe("how the work ended (default done)"),
       owner: owner.optional(),
     })
     .strict();
@@ -86,7 +98,7 @@ export const ReapOrphansInput = lazy(() => {
     .object({
       guard: text.optional().describe("skip locks younger than this (default 5m, config reap.guard)"),
       salvage: z.boolean().optional().describe("salvage dirty worktrees to a ref, then reap them"),
-      merged: z.enum(["ancestor", "equivalent"]).optional().describe("which merge proofs count (default ancestor)"),
+      merged: z.enum(MERGE_MODES).optional().describe("which merge proofs count (default ancestor)"),
       dryRun: z.boolean().optional().describe("decide and report, change nothing"),
     })
     .strict();
@@ -195,13 +207,24 @@ export const CleanupResumeInput = lazy(() => {
 
 export const CleanupRunInput = CleanupPlanInput;
 
+/**
+ * An unknown key, with the one spelling of a negated flag: the CLI's `--no-bootstrap` is the
+ * option `bootstrap: false`, and `noBootstrap` says so instead of being a bare unknown key.
+ */
+function unknownOption(key: string, schema: z.ZodType): string {
+  const positive = /^no[A-Z]/.test(key) ? key.charAt(2).toLowerCase() + key.slice(3) : null;
+  if (positive === null || !(schema instanceof z.ZodObject) || !(positive in schema.shape)) return `unknown option ${key}`;
+  const flag = positive.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  return `unknown option ${key}: use ${positive}: false (the CLI's --no-${flag})`;
+}
+
 /** Validates an options object; an unknown key or a wrong type is invalid input naming the key. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((issue) => {
     const path = issue.path.map(String).join(".");
-    if (issue.code === "unrecognized_keys") return `unknown option ${issue.keys.join(", ")}`;
+    if (issue.code === "unrecognized_keys") return issue.keys.map((key) => unknownOption(key, schema)).join("; ");
     return `${path || "(input)"}: ${issue.message}`;
   });
   throw usageError("invalid_argument", issues.join("; "));

@@ -17,8 +17,8 @@ import type { BootstrapReport } from "./bootstrap-report.js";
 /** The commit a new worktree starts from, with the ref it was named by. */
 export type Base = { ref: string; commit: string };
 
-export const POLICIES = ["isolated", "reuse-compatible", "recycle-terminal", "exclusive-task"] as const;
-export type Policy = (typeof POLICIES)[number];
+import { POLICIES, type Policy } from "./inputs.js";
+export { POLICIES, type Policy };
 
 export type CandidateKind = "same_task" | "patch_equivalent";
 
@@ -44,7 +44,7 @@ export interface AddOptions {
   /** The pid's start time as read when its caller identified it (a hook that outlives its host); else read at lease time. */
   pidStart?: string;
   ttl?: string;
-  policy?: string;
+  policy?: Policy;
   resume?: boolean;
   /** false = --no-bootstrap */
   bootstrap?: boolean;

@@ -1,0 +1,290 @@
+// The published package, proven against the packed tarball and not the source tree (issue 23):
+// `npm pack` of the built tree, its file list, then one install of the tarball into a clean
+// temporary prefix (`npm install -g --prefix`, as a user installs it) from which the CLI, the MCP
+// server (the official SDK client), an ESM consumer and a CommonJS consumer run, and `npx` of the
+// tarball from a directory without node_modules.
+//
+// Cost: the tarball's dependencies come from npm's cache (`--prefer-offline`; CI's own install
+// filled it). Their install scripts are skipped: the one that matters, better-sqlite3's native
+// build (≈ 2 min of CPU here), is the dependency's own business and CI's `npm install` already
+// proves it on this machine; the test places that build (the same pinned version, the same Node)
+// into the installed tree instead of compiling it again. `pg` is moved out of the installed tree:
+// everything here uses the SQLite registry, so nothing may load it (it is imported lazily).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Scenario } from "../helpers/scenario.js";
+import { hermeticEnv } from "../helpers/env.js";
+import { PROCESS_TIMEOUT_MS, scaled } from "../helpers/time.js";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const PKG = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { name: string; version: string; dependencies: Record<string, string> };
+const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
+const INSTALL_TIMEOUT_MS = scaled(200_000);
+const REQUEST = { timeout: PROCESS_TIMEOUT_MS };
+
+let tmp: string;
+let tarball: string;
+let files: string[];
+let prefix: string;
+let installed: string; // <prefix>/lib/node_modules/orchard-worktrees
+let bin: string;
+let s: Scenario;
+
+/** npm with the machine's own environment (its cache), never the hermetic HOME of git's tests. */
+function npm(args: string[], cwd: string, timeout = INSTALL_TIMEOUT_MS): SpawnSyncReturns<string> {
+  const r = spawnSync(NPM, args, {
+    cwd,
+    encoding: "utf8",
+    timeout,
+    env: { ...process.env, npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" },
+  });
+  if (r.status !== 0) throw new Error(`npm ${args.join(" ")} exited ${r.status}: ${r.stderr}${r.error ? String(r.error) : ""}`);
+  return r;
+}
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = hermeticEnv()): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(command, args, { cwd, env, encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
+}
+
+beforeAll(() => {
+  tmp = realpathSync(mkdtempSync(join(tmpdir(), "orchard-pack-")));
+  // the tree `npm test` has just built (`npm pack` would build again through `prepare`)
+  const packed = JSON.parse(npm(["pack", "--ignore-scripts", "--json", "--pack-destination", tmp], ROOT).stdout) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
+  tarball = join(tmp, packed[0]!.filename);
+  files = packed[0]!.files.map((f) => f.path).sort();
+
+  prefix = join(tmp, "prefix");
+  npm(["install", "--global", "--prefix", prefix, "--prefer-offline", "--ignore-scripts", tarball], tmp);
+  installed = join(prefix, "lib", "node_modules", PKG.name);
+  bin = join(prefix, "bin", "orchard");
+  const sqlite = join(installed, "node_modules", "better-sqlite3");
+  const version = (dir: string) => (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
+  expect(version(sqlite)).toBe(version(join(ROOT, "node_modules", "better-sqlite3")));
+  cpSync(join(ROOT, "node_modules/better-sqlite3/build/Release/better_sqlite3.node"), join(sqlite, "build/Release/better_sqlite3.node"));
+  renameSync(join(installed, "node_modules", "pg"), join(tmp, "pg-moved-away"));
+  s = Scenario.create();
+}, INSTALL_TIMEOUT_MS * 2);
+
+afterAll(() => {
+  s?.cleanup();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("the packed tarball", () => {
+  it("holds the built package, its docs and licence, and nothing else", () => {
+    for (const needed of [
+      "package.json",
+      "README.md",
+      "LICENSE",
+      "dist/index.js",
+      "dist/index.cjs",
+      "dist/index.d.ts",
+      "dist/bin/orchard.js",
+      "docs/library.md",
+      "docs/commands.md",
+      "docs/recipes.md",
+    ])
+      expect(files, needed).toContain(needed);
+    const stray = files.filter((f) => /\.map$|\.test\.|^src\/|^test\/|^scripts\/|^bench\/|^\.ci\/|node_modules|tsconfig|\.tgz$|^docs\/ARCHITECTURE/.test(f));
+    expect(stray).toEqual([]);
+    // the tsc output of the layers the bundle already holds (cli, mcp, demo) is not shipped twice
+    expect(files.filter((f) => /^dist\/(cli|mcp|demo)\//.test(f))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as Record<string, unknown>;
+    expect(manifest).toMatchObject({ name: "orchard-worktrees", bin: { orchard: "dist/bin/orchard.js" }, license: "MIT", types: "dist/index.d.ts" });
+    expect(manifest.engines).toEqual({ node: ">=20" });
+    for (const field of ["repository", "keywords", "exports"]) expect(manifest[field], field).toBeTruthy();
+  });
+
+  it("installs with its command: orchard --version, and a command in a repository", () => {
+    const version = run(bin, ["--version"], tmp);
+    expect(version.stdout.trim()).toBe(PKG.version);
+    const add = run(bin, ["--home", s.home, "add", "feat/packed", "--task", "T-1", "--json"], s.primary);
+    expect(add.stderr).toBe("");
+    expect(JSON.parse(add.stdout)).toMatchObject({ ok: true, action: "created", branch: "feat/packed" });
+    expect(JSON.parse(run(bin, ["--home", s.home, "list", "--json"], s.primary).stdout).worktrees).toHaveLength(1);
+  });
+
+  it("serves MCP: the SDK client lists every tool with its annotations and output schema, and calls one", async () => {
+    const transport = new StdioClientTransport({
+      command: bin,
+      args: ["--home", s.home, "mcp"],
+      cwd: s.primary,
+      env: hermeticEnv() as Record<string, string>,
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "orchard-pack-test", version: "1.0.0" });
+    await client.connect(transport, REQUEST);
+    try {
+      const { tools } = await client.listTools(undefined, REQUEST);
+      expect(tools.length).toBeGreaterThanOrEqual(18);
+      for (const t of tools) {
+        expect(t.annotations, t.name).toMatchObject({ title: expect.any(String), openWorldHint: false });
+        for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint"] as const)
+          expect(typeof t.annotations?.[hint], `${t.name}.${hint}`).toBe("boolean");
+        expect(t.outputSchema, t.name).toMatchObject({ type: "object" });
+      }
+      const r = await client.callTool({ name: "orchard_list", arguments: {} }, undefined, REQUEST);
+      expect(r.isError).toBe(false);
+      expect(r.structuredContent).toMatchObject({ ok: true, worktrees: [{ branch: "feat/packed" }] });
+    } finally {
+      await client.close();
+    }
+  });
+
+  /** A consumer project whose node_modules holds the installed package (a link to the prefix's copy). */
+  function consumer(name: string, packageJson: object, file: string, source: string): string {
+    const dir = join(tmp, name);
+    mkdirSync(join(dir, "node_modules"), { recursive: true });
+    symlinkSync(installed, join(dir, "node_modules", PKG.name), "dir");
+    writeFileSync(join(dir, "package.json"), JSON.stringify(packageJson, null, 2));
+    writeFileSync(join(dir, file), source);
+    return dir;
+  }
+
+  const program = (load: string) => `${load}
+async function main() {
+  const orchard = await Orchard.open({ repo: process.argv[2], home: process.argv[3] });
+  try {
+    const wt = await orchard.add({ branch: process.argv[4], owner: "consumer" });
+    const bad = await orchard.add({ branch: "x", policy: "nope" }).catch((e) => e);
+    console.log(JSON.stringify({ ok: wt.ok, action: wt.action, bad: [bad instanceof OrchardError, bad.code, bad.kind] }));
+  } finally {
+    await orchard.close();
+  }
+}
+main().catch((e) => { console.error(e); process.exit(1); });
+`;
+
+  it("an ES module consumer imports it", () => {
+    const dir = consumer(
+      "esm-consumer",
+      { name: "esm-consumer", version: "1.0.0", type: "module" },
+      "index.js",
+      program(`import { Orchard, OrchardError } from "orchard-worktrees";`),
+    );
+    const r = run(process.execPath, ["index.js", s.primary, s.home, "feat/esm"], dir);
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout)).toEqual({ ok: true, action: "created", bad: [true, "invalid_argument", "usage"] });
+  });
+
+  it("a CommonJS consumer (a default `npm init` project) requires it", () => {
+    const dir = consumer(
+      "cjs-consumer",
+      { name: "cjs-consumer", version: "1.0.0", main: "index.js", scripts: { test: 'echo "Error: no test specified" && exit 1' }, license: "ISC" },
+      "index.js",
+      program(`const { Orchard, OrchardError } = require("orchard-worktrees");`),
+    );
+    const r = run(process.execPath, ["index.js", s.primary, s.home, "feat/cjs"], dir);
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout)).toEqual({ ok: true, action: "created", bad: [true, "invalid_argument", "usage"] });
+  });
+
+  it("both consumers typecheck against the shipped types, and misuse does not", () => {
+    const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
+    const check = (dir: string, file: string, module: string) => {
+      // a Node project's TypeScript has @types/node (the declarations name Buffer and NodeJS.ProcessEnv)
+      const compilerOptions = {
+        strict: true,
+        module,
+        moduleResolution: "nodenext",
+        target: "es2022",
+        noEmit: true,
+        types: ["node"],
+        typeRoots: [join(ROOT, "node_modules/@types")],
+      };
+      const config = { compilerOptions, files: [file] };
+      writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(config));
+      return run(process.execPath, [tsc, "-p", "tsconfig.json"], dir, process.env);
+    };
+    const body = `
+async function main(): Promise<void> {
+  const orchard = await Orchard.open({ repo: ".", home: "h" });
+  const wt = await orchard.add({ branch: "b", policy: "reuse-compatible", bootstrap: false });
+  const action: "created" | "adopted" | "reused" | "recycled" | "refused" | "planned" = wt.action;
+  // @ts-expect-error a policy the CLI refuses does not compile
+  await orchard.add({ branch: "b", policy: "nope" });
+  // @ts-expect-error an outcome the CLI refuses does not compile
+  await orchard.release({ target: "b", outcome: "finished" });
+  void action;
+  void OrchardError;
+}
+void main;
+`;
+    const esm = consumer(
+      "esm-types",
+      { name: "esm-types", version: "1.0.0", type: "module" },
+      "index.mts",
+      `import { Orchard, OrchardError } from "orchard-worktrees";\n${body}`,
+    );
+    const cjs = consumer(
+      "cjs-types",
+      { name: "cjs-types", version: "1.0.0" },
+      "index.cts",
+      `import orchard = require("orchard-worktrees");\nconst { Orchard, OrchardError } = orchard;\n${body}`,
+    );
+    for (const [dir, file] of [
+      [esm, "index.mts"],
+      [cjs, "index.cts"],
+    ] as const) {
+      const r = check(dir, file, "nodenext");
+      expect(r.stdout + r.stderr, file).toBe("");
+    }
+  });
+
+  it(
+    "npx runs the tarball from a directory without node_modules",
+    async () => {
+      const empty = join(tmp, "empty");
+      mkdirSync(empty);
+      const npxCache = join(process.env.npm_config_cache ?? join(process.env.HOME ?? "", ".npm"), "_npx");
+      const before = new Set(existsSync(npxCache) ? readdirSync(npxCache) : []);
+      try {
+        // scripts skipped: --version and the tool list never open the SQLite registry
+        const npx = (args: string[]) => ["exec", "--yes", "--prefer-offline", "--ignore-scripts", `--package=${tarball}`, "--", "orchard", ...args];
+        expect(npm(npx(["--version"]), empty).stdout.trim()).toBe(PKG.version);
+        const transport = new StdioClientTransport({
+          command: NPM,
+          args: npx(["mcp"]),
+          cwd: empty,
+          env: process.env as Record<string, string>,
+          stderr: "pipe",
+        });
+        const client = new Client({ name: "orchard-npx-test", version: "1.0.0" });
+        await client.connect(transport, { timeout: INSTALL_TIMEOUT_MS });
+        try {
+          expect((await client.listTools(undefined, REQUEST)).tools.map((t) => t.name)).toContain("orchard_add");
+        } finally {
+          await client.close();
+        }
+        expect(existsSync(join(empty, "node_modules"))).toBe(false);
+      } finally {
+        for (const entry of existsSync(npxCache) ? readdirSync(npxCache) : [])
+          if (!before.has(entry)) rmSync(join(npxCache, entry), { recursive: true, force: true });
+      }
+    },
+    INSTALL_TIMEOUT_MS,
+  );
+
+  it("without better-sqlite3's native binding, a command says what to install instead of listing paths", () => {
+    const build = join(installed, "node_modules/better-sqlite3/build");
+    renameSync(build, join(tmp, "binding-moved-away"));
+    try {
+      const r = run(bin, ["--home", s.home, "list"], s.primary);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain("better-sqlite3's native binding is missing");
+      expect(r.stderr).toContain("--allow-scripts=better-sqlite3");
+      expect(r.stderr.split("\n").length).toBeLessThan(4);
+    } finally {
+      renameSync(join(tmp, "binding-moved-away"), build);
+    }
+  });
+});
