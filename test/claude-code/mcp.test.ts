@@ -78,7 +78,9 @@ describe("Claude Code with Orchard's MCP server from .mcp.json", () => {
     });
     const done = await run.done;
     expect(done.code, done.stderr).toBe(0);
-    expect(offered.filter((n) => n.startsWith("mcp__orchard__")).sort()).toEqual(TOOLS.map((t) => `mcp__orchard__${t.name}`).sort());
+    // Claude Code 2.1.x may defer MCP tools behind ToolSearch: offered directly or not, the call below is the proof
+    if (offered.some((n) => n.startsWith("mcp__orchard__")))
+      expect(offered.filter((n) => n.startsWith("mcp__orchard__")).sort()).toEqual(TOOLS.map((t) => `mcp__orchard__${t.name}`).sort());
     expect(answer).toContain('\\"ok\\":true');
     expect(during).toMatchObject({ managed: true, owner: "claude-mcp", lock: { owner: { kind: "orchard", pid: run.pid } } });
     expect(during.liveness.state).toBe("live");

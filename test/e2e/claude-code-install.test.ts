@@ -24,7 +24,12 @@ describe("install --project writes a portable command", () => {
     const r = s.orchard(["claude-code", "install", "--project"], { noHome: true });
     expect(r.code, r.stderr).toBe(0);
     expect(r.json).toMatchObject({ action: "installed", file: projectFile(), command: "orchard" });
-    expect(commandsIn(projectFile())).toEqual(["orchard claude-code worktree-create", "orchard claude-code worktree-remove", "orchard reap-orphans --json"]);
+    expect(commandsIn(projectFile())).toEqual([
+      "orchard claude-code worktree-create",
+      "orchard claude-code worktree-remove",
+      "orchard reap-orphans --json",
+      "orchard claude-code subagent-stop",
+    ]);
     const text = readFileSync(projectFile(), "utf8");
     expect(text).not.toContain(process.execPath);
     expect(text).not.toContain(realpathSync(CLI));

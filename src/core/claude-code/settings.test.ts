@@ -54,7 +54,7 @@ describe("install then uninstall", () => {
     const diff = lineDiff(text.replace(/\n$/, ""), installIntoText(text, commands).replace(/\n$/, ""));
     const changed = diff.split("\n").filter((l) => !l.startsWith("  "));
     expect(changed.filter((l) => l.startsWith("- "))).toEqual([]);
-    expect(changed).toHaveLength(31); // three entries of 10, 10 and 11 lines
+    expect(changed).toHaveLength(41); // four entries of 10, 10, 11 and 10 lines
     expect(
       changed.filter((l) => l.startsWith("+ ")).every((l) => /orchard|WorktreeCreate|WorktreeRemove|SessionStart|startup|hooks|type|[[\]{},]/.test(l)),
     ).toBe(true);
@@ -95,7 +95,7 @@ describe("install then uninstall", () => {
     const changed = lineDiff(old, now)
       .split("\n")
       .filter((l) => !l.startsWith("  "));
-    expect(changed).toHaveLength(6); // three commands, each one - and one + line
+    expect(changed).toHaveLength(8); // four commands, each one - and one + line
     expect(now).not.toContain("/old/");
   });
 
