@@ -21,6 +21,7 @@ export const ORCHARD_ERROR_CODES = [
   "invalid_branch",
   "invalid_config",
   "invalid_duration",
+  "invalid_input",
   "invalid_manifest",
   "invalid_registry",
   "migrate_count_mismatch",
