@@ -12,6 +12,7 @@ import * as mcp from "./commands/mcp.js";
 import * as demo from "./commands/demo.js";
 import * as claudeCode from "./commands/claude-code.js";
 import * as registry from "./commands/registry.js";
+import * as explain from "./commands/explain.js";
 
 export function buildProgram(version: string): Command {
   const program = new Command("orchard")
@@ -26,7 +27,7 @@ export function buildProgram(version: string): Command {
     .showHelpAfterError(false)
     .configureOutput({ outputError: () => undefined }) // printed once, by printUsageError
     .exitOverride();
-  for (const module of [admission, inspect, recycle, hygiene, reap, claudeCode, registry, mcp, demo]) module.register(program);
+  for (const module of [admission, inspect, recycle, hygiene, reap, claudeCode, registry, mcp, demo, explain]) module.register(program);
   program.commands.forEach((c) => c.exitOverride());
   return program;
 }

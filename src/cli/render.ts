@@ -5,6 +5,9 @@ import type { StatusResult, ListResult } from "../core/inspect/index.js";
 import type { Facts } from "../core/shared/types.js";
 import type { Reason } from "../core/shared/reasons.js";
 import { renderTable, type ColumnSpec } from "./table.js";
+import { nextLines } from "./next.js";
+import { stdoutDisplay } from "./terminal.js";
+import { relativeTime } from "./time.js";
 
 export function short(sha: string | null | undefined): string {
   return sha ? sha.slice(0, 10) : "-";
@@ -15,21 +18,26 @@ export function table(header: readonly ColumnSpec[], rows: readonly (readonly st
   return renderTable(header, rows);
 }
 
-export function reasonLines(label: string, reasons: readonly Reason[]): string[] {
-  return reasons.map((r) => `  ${label} ${r.code}: ${r.message}`);
+/** Each reason on a line; under refusals, the next step (`↳ …`) of each. */
+export function reasonLines(label: string, reasons: readonly Reason[], extra: Record<string, unknown> = {}): string[] {
+  const paint = stdoutDisplay().paint;
+  const lines = reasons.map((r) => `  ${label.startsWith("refused") ? paint(label, "red") : label} ${r.code}: ${r.message}`);
+  return label.startsWith("refused") ? [...lines, ...nextLines(reasons, extra, "    ")] : lines;
 }
 
 export function renderAdd(r: AddResult): string {
   const lines = [`${r.action} ${r.handle}`, `  path    ${r.path}`, `  branch  ${r.branch}${r.base ? ` (base ${r.base.ref} ${short(r.base.commit)})` : ""}`];
   if (r.task) lines.push(`  task    ${r.task}`);
-  if (r.lease) lines.push(`  lease   ${r.lease.owner ?? "-"}${r.lease.pid ? ` pid ${r.lease.pid}` : ""} until ${r.lease.expiresAt}`);
+  if (r.lease) lines.push(`  lease   ${r.lease.owner ?? "-"}${r.lease.pid ? ` pid ${r.lease.pid}` : ""}, expires ${relativeTime(r.lease.expiresAt)}`);
   if (r.lineage) lines.push(`  from    ${r.lineage.from.handle} (${r.lineage.from.branch} ${short(r.lineage.from.head)})`);
   if (r.bootstrap.steps.length > 0)
     lines.push(
       `  bootstrap ${r.bootstrap.status}: ${r.bootstrap.steps.map((s) => `${s.name} ${s.status}${s.reason && s.status !== "failed" ? ` (${s.reason})` : ""}`).join(", ")}`,
     );
+  const skipped = r.bootstrap.steps.flatMap((s) => (s.reason && s.status === "skipped" ? [{ code: s.reason as Reason["code"] }] : []));
+  lines.push(...nextLines(skipped, { branch: r.branch, handle: r.handle }, "    "));
   if (r.error) lines.push(`  error   ${r.error.code}: ${r.error.message}`);
-  lines.push(...reasonLines("refused:", r.reasons), ...reasonLines("note:", r.notes));
+  lines.push(...reasonLines("refused:", r.reasons, { branch: r.branch, handle: r.handle, path: r.path }), ...reasonLines("note:", r.notes));
   for (const c of r.candidates)
     lines.push(`  candidate ${c.handle} (${c.kind}, ${c.eligible ? "eligible" : `not eligible: ${c.reasons.map((x) => x.code).join(", ")}`})`);
   return lines.join("\n");
@@ -37,8 +45,8 @@ export function renderAdd(r: AddResult): string {
 
 export function renderLease(r: LeaseResult): string {
   const lines = [`${r.action.replace("_", " ")} ${r.handle} (${r.lifecycle}${r.outcome ? `, ${r.outcome}` : ""})`];
-  if (r.lease) lines.push(`  lease ${r.lease.owner ?? "-"} until ${r.lease.expiresAt}`);
-  lines.push(...reasonLines("refused:", r.reasons));
+  if (r.lease) lines.push(`  lease ${r.lease.owner ?? "-"}, expires ${relativeTime(r.lease.expiresAt)}`);
+  lines.push(...reasonLines("refused:", r.reasons, { handle: r.handle }));
   return lines.join("\n");
 }
 

@@ -10,8 +10,9 @@ function span(ms: number): string {
   return `${Math.floor(h / 24)} days`;
 }
 
-/** "in 1h59m", "3 min ago", "now"; the ISO text itself when it is not a time. */
-export function relativeTime(iso: string, now = Date.now()): string {
+/** "in 1h59m", "3 min ago", "now"; "never" for no time; the text itself when it is not a time. */
+export function relativeTime(iso: string | null, now = Date.now()): string {
+  if (iso === null) return "never";
   const at = Date.parse(iso);
   if (Number.isNaN(at)) return iso;
   const ms = at - now;

@@ -5,6 +5,8 @@ import { runWith } from "../run.js";
 import { table, short, ownerLabel } from "../render.js";
 import type { Column } from "../table.js";
 import { attentionRank, dispositionStyle } from "../disposition.js";
+import { nextLines } from "../next.js";
+import { stdoutDisplay } from "../terminal.js";
 import { formatBytes } from "../../core/shared/format.js";
 import { formatDuration } from "../../core/shared/duration.js";
 import type { FleetHygieneReport, HygieneReport } from "../../core/hygiene/index.js";
@@ -79,7 +81,8 @@ export function renderHygiene(r: HygieneReport): string {
   const rest = ranked.filter(([, e]) => !e.atRisk);
   for (const [command, e] of [...atRisk, ...rest.slice(0, 5)]) lines.push(`  ${e.n}× ${command}`);
   if (rest.length > 5) lines.push(`  … and ${rest.length - 5} more suggestion(s) in --json`);
-  for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`);
+  if (rows.length) lines.push(stdoutDisplay().paint("↳ orchard explain <code> says what a reason means and what to do", "cyan"));
+  for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`, ...nextLines([n], {}, "  "));
   if (r.html) lines.push(`html: ${r.html}`);
   return lines.join("\n");
 }
@@ -138,6 +141,9 @@ export function renderFleet(r: FleetHygieneReport): string {
   return lines.join("\n");
 }
 
+/** Worktrees left alone that another flag of the plan would take: their next step is worth a line. */
+const PLAN_FLAGS: ReadonlySet<string> = new Set(["not_included", "salvage_not_requested", "too_recent"]);
+
 export function renderPlan(r: PlanResult): string {
   const lines = [`plan ${r.planId}: ${r.items.length} item(s), ${r.skipped.length} worktree(s) left alone`];
   if (r.items.length)
@@ -149,9 +155,10 @@ export function renderPlan(r: PlanResult): string {
     );
   const why = new Map<string, number>();
   for (const s of r.skipped) why.set(s.reasons[0]?.code ?? s.disposition, (why.get(s.reasons[0]?.code ?? s.disposition) ?? 0) + 1);
-  for (const [code, n] of why) lines.push(`  left alone: ${n}× ${code}`);
+  for (const [code, n] of why)
+    lines.push(`  left alone: ${n}× ${code}`, ...(PLAN_FLAGS.has(code) ? nextLines([{ code: code as Reason["code"] }], {}, "    ") : []));
   for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`);
-  if (r.items.length) lines.push(`apply with: orchard cleanup apply ${r.planId}`);
+  if (r.items.length) lines.push(`↳ orchard cleanup apply ${r.planId}`);
   return lines.join("\n");
 }
 
@@ -166,7 +173,7 @@ export function renderApply(r: ApplyResult): string {
   const lines = [`plan ${r.planId} ${r.status.replace("_", " ")}: ${r.done} done, ${r.skipped} skipped, ${r.failed} failed, ${r.remaining} remaining`];
   if (r.items.length) lines.push(itemLines(r.items));
   for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`);
-  if (r.status === "needs_resume") lines.push(`continue with: orchard cleanup resume ${r.planId}`);
+  if (r.status === "needs_resume") lines.push(`↳ orchard cleanup resume ${r.planId}`);
   return lines.join("\n");
 }
 

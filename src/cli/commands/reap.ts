@@ -8,6 +8,8 @@ import { globalsOf, openOptions, runWith, warnUnreachable } from "../run.js";
 import { printError, printResult } from "../output.js";
 import { ProgressLine } from "../progress.js";
 import { renderAdd, short, table } from "../render.js";
+import { nextLines } from "../next.js";
+import type { Reason } from "../../core/shared/reasons.js";
 import type { ReapOptions, ReapResult } from "../../core/reap/index.js";
 import type { SalvageListResult, RestoreResult } from "../../core/salvage/index.js";
 import type { WaveResult } from "../../core/wave/index.js";
@@ -28,7 +30,8 @@ export function renderReap(r: ReapOutput): string {
     e.path + (e.salvageRef ? ` (salvaged to ${e.salvageRef})` : ""),
   ]);
   const head = `${r.dryRun ? "would reap" : "reaped"} ${r.dryRun ? r.planned : r.reaped}, skipped ${r.skipped}, live ${r.live}`;
-  return `${head}\n${table(["STATUS", "REASON", "BRANCH", "OWNER", "PATH"], rows)}`;
+  const skipped = r.entries.filter((e) => e.status === "skipped").map((e) => ({ code: e.reason as Reason["code"] }));
+  return [head, table(["STATUS", "REASON", "BRANCH", "OWNER", "PATH"], rows), ...nextLines(skipped, {}, "")].join("\n");
 }
 
 export function renderSalvageList(r: SalvageListResult): string {
@@ -45,6 +48,7 @@ export function renderRestore(r: RestoreResult): string {
 
 export function renderWave(r: WaveResult): string {
   const lines = (r.reasons ?? []).map((x) => `refused ${x.code}: ${x.message}`);
+  lines.push(...nextLines(r.reasons ?? [], {}, "  "));
   for (const n of r.notes ?? []) lines.push(`note ${n.code}: ${n.message}`);
   if (r.dryRun) lines.push("dry run: nothing changed");
   for (const e of r.result.entries) {
@@ -52,6 +56,7 @@ export function renderWave(r: WaveResult): string {
     lines.push(`${e.status.padEnd(14)} ${e.reason.padEnd(26)} ${e.branch}${steps}`);
     if ("conflicts" in e && e.conflicts) lines.push(...e.conflicts.map((c) => `    conflict: ${c}`));
     else if ("stderr" in e && e.stderr) lines.push(`    ${e.stderr.split("\n").join("\n    ")}`);
+    if (e.status === "blocked") lines.push(...nextLines([{ code: e.reason as Reason["code"] }], { branch: e.branch }, "    "));
   }
   for (const p of r.result.pending) lines.push(`${"pending".padEnd(14)} ${"".padEnd(26)} ${p.branch}`);
   if (r.plan.reason === "empty_manifest") lines.push("the manifest lists no worktrees");
@@ -62,6 +67,7 @@ export function renderAdopt(r: AdoptResult): string {
   const lines = [`${r.action.replace("_", " ")} ${r.handle ?? "-"}`, `  path    ${r.path}`, `  branch  ${r.branch ?? "(detached)"}`];
   if (r.base) lines.push(`  base    ${r.base.ref} ${short(r.base.commit)}`);
   for (const x of r.reasons) lines.push(`  refused ${x.code}: ${x.message}`);
+  lines.push(...nextLines(r.reasons, { path: r.path, handle: r.handle }, "    "));
   return lines.join("\n");
 }
 

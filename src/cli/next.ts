@@ -1,0 +1,16 @@
+// "What to do next" under a refusal or a skipped step: `↳ orchard trust`. The text is the reason
+// table's remedy (core/shared/remedies.ts), filled from the reason's evidence and the result.
+import { remedyOf } from "../core/shared/remedies.js";
+import type { Reason } from "../core/shared/reasons.js";
+import { stdoutDisplay } from "./terminal.js";
+
+/** One `↳` line per distinct remedy of `reasons`, indented by `indent`. */
+export function nextLines(reasons: readonly (Pick<Reason, "code"> & Record<string, unknown>)[], extra: Record<string, unknown> = {}, indent = "  "): string[] {
+  const paint = stdoutDisplay().paint;
+  const seen = new Set<string>();
+  for (const r of reasons) {
+    const remedy = remedyOf(r, extra);
+    if (remedy) seen.add(remedy);
+  }
+  return [...seen].map((remedy) => `${indent}${paint(`↳ ${remedy}`, "cyan")}`);
+}
