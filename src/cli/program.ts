@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { printUsageError } from "./output.js";
 import { invalidUtf8Argument } from "./argv.js";
+import { addExamples } from "./examples.js";
 import * as admission from "./commands/admission.js";
 import * as inspect from "./commands/inspect.js";
 import * as hygiene from "./commands/hygiene.js";
@@ -13,6 +14,7 @@ import * as demo from "./commands/demo.js";
 import * as claudeCode from "./commands/claude-code.js";
 import * as registry from "./commands/registry.js";
 import * as explain from "./commands/explain.js";
+import * as completion from "./commands/completion.js";
 
 export function buildProgram(version: string): Command {
   const program = new Command("orchard")
@@ -27,8 +29,9 @@ export function buildProgram(version: string): Command {
     .showHelpAfterError(false)
     .configureOutput({ outputError: () => undefined }) // printed once, by printUsageError
     .exitOverride();
-  for (const module of [admission, inspect, recycle, hygiene, reap, claudeCode, registry, mcp, demo, explain]) module.register(program);
+  for (const module of [admission, inspect, recycle, hygiene, reap, claudeCode, registry, mcp, demo, explain, completion]) module.register(program);
   program.commands.forEach((c) => c.exitOverride());
+  addExamples(program);
   return program;
 }
 

@@ -109,6 +109,15 @@ export async function loadPlan(sql: Sql, id: string): Promise<PlanRow | undefine
   return raw && toPlan(raw);
 }
 
+/** Ids of this host's plans not yet completed, newest first (shell completion of a plan id). */
+export async function loadOpenPlanIds(sql: Sql, limit = 50): Promise<string[]> {
+  const rows = await sql.all<{ id: string }>(
+    "SELECT id FROM plans WHERE status <> 'completed' AND (host = ? OR host IS NULL) ORDER BY created_at DESC LIMIT ?",
+    [sql.host, limit],
+  );
+  return rows.map((r) => r.id);
+}
+
 export async function loadPlanItems(sql: Sql, id: string): Promise<PlanItemRow[]> {
   return (await sql.all<RawItem>("SELECT * FROM plan_items WHERE plan_id = ? ORDER BY seq", [id])).map(toItem);
 }

@@ -78,6 +78,7 @@ export class Registry {
     this.plans = bind({
       insert: plans.insertPlan,
       load: plans.loadPlan,
+      openIds: plans.loadOpenPlanIds,
       items: plans.loadPlanItems,
       setStatus: plans.setPlanStatus,
       transition: plans.transitionItem,

@@ -17,6 +17,15 @@ const codes = (reasons: readonly Reason[]): string => reasons.map((r) => r.code)
 /** Dispositions whose suggestions concern work at risk: never dropped from the human output. */
 const AT_RISK: ReadonlySet<string> = new Set(["needs_salvage", "unknown"]);
 
+/** What a `cleanup run` suggestion deletes besides worktrees: the merged branches Orchard made for them. */
+function branchNote(r: HygieneReport, command: string): string {
+  if (!/^orchard cleanup run\b/.test(command)) return "";
+  const n = r.worktrees.filter(
+    (w) => w.suggestion.command === command && w.managed && w.branch && (w.merged?.how === "same_commit" || w.merged?.how === "ancestor"),
+  ).length;
+  return n ? ` (also deletes ${n} merged branch${n === 1 ? "" : "es"})` : "";
+}
+
 /** The hygiene table: the path gives way first (a foreign worktree's path is its WORKTREE already), then task, reasons, branch. */
 const HYGIENE_COLUMNS: Column[] = [
   { header: "DISPOSITION", style: dispositionStyle },
@@ -79,7 +88,7 @@ export function renderHygiene(r: HygieneReport): string {
   const ranked = [...todo].sort((a, b) => Number(b[1].atRisk) - Number(a[1].atRisk) || b[1].n - a[1].n);
   const atRisk = ranked.filter(([, e]) => e.atRisk);
   const rest = ranked.filter(([, e]) => !e.atRisk);
-  for (const [command, e] of [...atRisk, ...rest.slice(0, 5)]) lines.push(`  ${e.n}× ${command}`);
+  for (const [command, e] of [...atRisk, ...rest.slice(0, 5)]) lines.push(`  ${e.n}× ${command}${branchNote(r, command)}`);
   if (rest.length > 5) lines.push(`  … and ${rest.length - 5} more suggestion(s) in --json`);
   if (rows.length) lines.push(stdoutDisplay().paint("↳ orchard explain <code> says what a reason means and what to do", "cyan"));
   for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`, ...nextLines([n], {}, "  "));
@@ -144,8 +153,11 @@ export function renderFleet(r: FleetHygieneReport): string {
 /** Worktrees left alone that another flag of the plan would take: their next step is worth a line. */
 const PLAN_FLAGS: ReadonlySet<string> = new Set(["not_included", "salvage_not_requested", "too_recent"]);
 
-export function renderPlan(r: PlanResult): string {
-  const lines = [`plan ${r.planId}: ${r.items.length} item(s), ${r.skipped.length} worktree(s) left alone`];
+export function renderPlan(r: PlanResult & { dryRun?: boolean }): string {
+  const lines = [
+    ...(r.dryRun ? [`dry run: cleanup run would act on: ${actingOn(r.items)}; nothing was removed`] : []),
+    `plan ${r.planId}: ${r.items.length} item(s), ${r.skipped.length} worktree(s) left alone`,
+  ];
   if (r.items.length)
     lines.push(
       table(
@@ -177,8 +189,22 @@ export function renderApply(r: ApplyResult): string {
   return lines.join("\n");
 }
 
+/** "2 worktree(s) to remove, 1 to reap, 1 branch to delete": what a run acts on, by action. */
+function actingOn(items: readonly { action: string }[]): string {
+  const n = (action: string) => items.filter((i) => i.action === action).length;
+  const parts = [
+    [n("remove") + n("salvage_remove"), "worktree(s) removed"],
+    [n("salvage_remove"), "of them salvaged first"],
+    [n("reap"), "reaped"],
+    [n("prune"), "entries pruned"],
+    [n("delete_branch"), "merged branch(es) deleted"],
+  ] as const;
+  return parts.flatMap(([k, what]) => (k ? [`${k} ${what}`] : [])).join(", ") || "nothing";
+}
+
 export function renderRun(r: RunResult): string {
   const lines = [
+    `acting on: ${actingOn(r.items)}`,
     `cleanup ${r.status.replace("_", " ")} after ${r.rounds} round(s): ${r.done} done, ${r.skipped} skipped, ${r.failed} failed; ${r.kept.length} worktree(s) left alone`,
   ];
   if (r.items.length) lines.push(itemLines(r.items));
@@ -247,9 +273,13 @@ export function register(program: Command): void {
     .action((planId: string, _opts: unknown, cmd: Command) =>
       runWith(cmd, (o) => o.cleanupResume({ planId }), renderApply, failedExit, { progress: "cleanup resume" }),
     );
-  planOptions(cleanup.command("run").description("plan and apply until nothing is left that can change")).action((opts: PlanFlags, cmd: Command) =>
-    runWith(cmd, (o) => o.cleanupRun(opts), renderRun, failedExit, { progress: "cleanup run" }),
-  );
+  planOptions(cleanup.command("run").description("plan and apply until nothing is left that can change"))
+    .option("--dry-run", "print the first round's plan (stored, not applied) and what it would act on; remove nothing")
+    .action(({ dryRun, ...opts }: PlanFlags & { dryRun?: boolean }, cmd: Command) =>
+      dryRun
+        ? runWith(cmd, async (o) => ({ ...(await o.cleanupPlan(opts)), dryRun: true as const }), renderPlan, undefined, { progress: "cleanup run" })
+        : runWith(cmd, (o) => o.cleanupRun(opts), renderRun, failedExit, { progress: "cleanup run" }),
+    );
   for (const c of cleanup.commands) c.exitOverride();
 }
 

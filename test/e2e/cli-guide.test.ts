@@ -1,0 +1,93 @@
+// What the command line tells a person next: the next step under a refusal, `orchard explain`,
+// relative lease times, `cleanup run --dry-run` and its counts, examples and global options in
+// every --help, and shell completion with live handles, plan ids and salvage refs.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Scenario, CLI } from "../helpers/scenario.js";
+import { hermeticEnv } from "../helpers/env.js";
+
+let s: Scenario;
+beforeEach(() => {
+  s = Scenario.create();
+});
+afterEach(() => s.cleanup());
+
+const human = (args: string[]) => s.orchard(args, { json: false });
+
+describe("next steps", () => {
+  it("a refusal names the next command, a skipped bootstrap names orchard trust, a lease reads relative", () => {
+    const a = s.orchard(["add", "billing", "--owner", "agent-1"]).json;
+    const refused = human(["release", a.handle]);
+    expect(refused.code).toBe(3);
+    expect(refused.stdout).toContain("refused: live_owner");
+    expect(refused.stdout).toContain("↳ pass --owner agent-1");
+    expect(refused.stdout).toMatch(/expires in 1h5\dm/);
+    expect(refused.stdout).not.toMatch(/\d{4}-\d\d-\d\dT/); // no ISO time in human output
+    expect(s.orchard(["release", a.handle]).json.lease.expiresAt).toMatch(/^\d{4}-\d\d-\d\dT/); // JSON keeps ISO
+    writeFileSync(join(s.primary, ".orchard.json"), JSON.stringify({ bootstrap: { run: ["true"] } }));
+    const added = human(["add", "search", "--owner", "agent-2"]);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toMatch(/skipped \(config_untrusted\)\n\s+↳ orchard trust/);
+  });
+
+  it("orchard explain prints the sentence and the remedy; an unknown code is exit 2", () => {
+    const r = human(["explain", "config_untrusted"]);
+    expect(r.stdout).toBe("config_untrusted: the repository's commands run only after `orchard trust`\n↳ orchard trust\n");
+    expect(s.orchard(["explain", "live_owner"]).json).toMatchObject({ ok: true, code: "live_owner", remedy: expect.stringContaining("--owner") });
+    expect(human(["explain", "no_such_code"]).code).toBe(2);
+  });
+});
+
+describe("cleanup run says what it will delete", () => {
+  it("--dry-run prints the plan and its counts and removes nothing; hygiene names the branches; run opens with its counts", () => {
+    const done = s.orchard(["add", "done-1", "--owner", "me"]).json;
+    s.orchard(["release", done.handle, "--owner", "me"]);
+    expect(human(["hygiene"]).stdout).toMatch(/1× orchard cleanup run \(also deletes 1 merged branch\)/);
+    const dry = human(["cleanup", "run", "--dry-run"]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/^dry run: cleanup run would act on: 1 worktree\(s\) removed, 1 merged branch\(es\) deleted; nothing was removed/);
+    expect(s.orchard(["status", done.handle]).json.worktree.missing).toBeFalsy(); // still there
+    const run = human(["cleanup", "run"]);
+    expect(run.stdout.split("\n")[0]).toBe("acting on: 1 worktree(s) removed, 1 merged branch(es) deleted");
+  });
+});
+
+describe("help and completion", () => {
+  it("every command's help shows examples and the global options", () => {
+    for (const command of [["add"], ["hygiene"], ["cleanup", "run"], ["reap-orphans"], ["explain"], ["completion"]]) {
+      const r = human([...command, "--help"]);
+      expect(r.stdout, command.join(" ")).toMatch(/Examples:\n {2}\$ orchard /);
+      for (const flag of ["--json", "--repo", "--home"]) expect(r.stdout, `${command.join(" ")} ${flag}`).toContain(flag);
+    }
+  });
+
+  it("bash completion offers commands, live handles, plan ids and salvage refs", () => {
+    const a = s.orchard(["add", "billing", "--owner", "agent-1"]).json;
+    const wip = s.orchard(["add", "wip", "--owner", "me"]).json;
+    s.makeDirty(wip.path);
+    s.orchard(["release", wip.handle, "--owner", "me"]);
+    const plan = s.orchard(["cleanup", "plan", "--include", "needs_salvage", "--salvage"]).json;
+    expect(s.orchard(["cleanup", "apply", plan.planId]).code).toBe(0);
+    const ref = s.orchard(["salvage", "list"]).json.salvages[0].ref as string;
+    const open = s.orchard(["cleanup", "plan"]).json.planId as string;
+    const bin = join(s.root, "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "orchard"), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" --home "${s.home}" "$@"\n`);
+    chmodSync(join(bin, "orchard"), 0o755);
+    const complete = (...words: string[]) => {
+      const script = `source <(orchard completion bash); COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _orchard; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      const r = spawnSync("bash", ["-c", script], { cwd: s.primary, env: hermeticEnv({ PATH: `${bin}:${process.env.PATH}` }), encoding: "utf8" });
+      expect(r.status, r.stderr).toBe(0);
+      return r.stdout.split("\n").filter(Boolean);
+    };
+    expect(complete("orchard", "cle")).toEqual(expect.arrayContaining(["cleanup", "cleanup-wave"]));
+    expect(complete("orchard", "release", "")).toContain(a.handle);
+    expect(complete("orchard", "cleanup", "apply", "")).toContain(open);
+    expect(complete("orchard", "salvage", "restore", "")).toContain(ref);
+    expect(complete("orchard", "add", "--ow")).toEqual(["--owner"]);
+    for (const shell of ["zsh", "fish"]) expect(human(["completion", shell]).stdout).toContain("__complete handles");
+    expect(human(["completion", "tcsh"]).code).toBe(2);
+  });
+});
