@@ -21,7 +21,12 @@ const AT_RISK: ReadonlySet<string> = new Set(["needs_salvage", "unknown"]);
 function branchNote(r: HygieneReport, command: string): string {
   if (!/^orchard cleanup run\b/.test(command)) return "";
   const n = r.worktrees.filter(
-    (w) => w.suggestion.command === command && w.managed && w.branch && (w.merged?.how === "same_commit" || w.merged?.how === "ancestor"),
+    (w) =>
+      w.suggestion.command === command &&
+      w.disposition !== "needs_salvage" && // a salvaged removal keeps its branch (cleanup/plan.ts, deletableBranch)
+      w.managed &&
+      w.branch &&
+      (w.merged?.how === "same_commit" || w.merged?.how === "ancestor"),
   ).length;
   return n ? ` (also deletes ${n} merged branch${n === 1 ? "" : "es"})` : "";
 }
