@@ -22,7 +22,6 @@ const ok = (args: string[]) => {
 const globals = () => ["--home", s.home, "--repo", s.primary];
 const pty = (args: string[], cols: number, env: Record<string, string | undefined> = {}) =>
   orchardInPty([...globals(), ...args], { cols, cwd: s.primary, env: { ORCHARD_PROGRESS_DELAY_MS: "0", ...env } });
-// eslint-disable-next-line no-control-regex -- what colour writes (the progress line's erasing is not colour)
 const ESC = /\x1b\[[0-9;]*m/;
 
 /** A fleet in every disposition hygiene shows a person: a Japanese branch, a long foreign path. */
