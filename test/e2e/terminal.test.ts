@@ -130,7 +130,7 @@ describe("progress", () => {
     expect(frames(r.raw).some((f) => f.startsWith("cleanup run"))).toBe(true);
     expect(r.screen.filter((l) => /^cleanup( run:| \d+\/\d+)/.test(l))).toEqual([]); // no progress left on the screen
     expect(r.screen.filter((l) => l.includes("agent-number-"))).toHaveLength(24); // the result's rows (remove, delete_branch), nothing else
-    expect(r.screen[0]).toMatch(/^cleanup /);
+    expect(r.screen[0]).toMatch(/^acting on: 12 worktree\(s\) removed/); // the result starts on a clean first line
   });
 
   it("never reaches --json or a pipe", () => {
