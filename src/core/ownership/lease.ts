@@ -19,14 +19,8 @@ export interface Requester {
   ttlMs: number;
 }
 
-export interface LeaseFields {
-  owner: string | null;
-  pid: number | null;
-  pidStart: string | null;
-  host: string | null;
-  heartbeatAt: string | null;
-  ttlMs: number | null;
-}
+/** The lease columns of a worktree row. */
+export type LeaseFields = Pick<WorktreeRow, "owner" | "pid" | "pidStart" | "host" | "heartbeatAt" | "ttlMs">;
 
 /** The lease fields of a worktree nobody holds. */
 export const NO_LEASE: Readonly<LeaseFields> = { owner: null, pid: null, pidStart: null, host: null, heartbeatAt: null, ttlMs: null };
