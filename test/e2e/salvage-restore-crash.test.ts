@@ -70,6 +70,11 @@ describe("salvage restore killed with the salvaged tree staged", () => {
     for (const [rel, content] of Object.entries(FILES)) expect(readFileSync(join(restored, rel), "utf8")).toBe(content);
     expect(git(restored, "rev-parse", "HEAD")).toBe(head);
     expect(git(restored, "diff", "--cached", "--name-only")).toBe(""); // nothing left staged
+    // one restore of the salvage, not a second one beside the killed one's (plus the clean copy)
+    const listed = git(s.primary, "worktree", "list", "--porcelain")
+      .split("\n")
+      .filter((l) => l.startsWith("worktree "));
+    expect(listed.map((l) => l.slice("worktree ".length)).sort()).toEqual([s.primary, restored, clean.json.path].sort());
 
     // a third run: the restore is finished, not this restore's half-state any more
     expect(s.orchard(["salvage", "restore", ref, "--branch", "worktree-agent-a"]).code).toBe(2);
