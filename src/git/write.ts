@@ -149,9 +149,21 @@ export async function switchToBranch(worktree: string, branch: string): Promise<
 }
 
 /** Makes a checkout's files equal `treeish` (`read-tree --reset -u`), then resets its index to HEAD: the difference shows as uncommitted changes. */
-export async function checkoutTreeAsChanges(worktree: string, treeish: string): Promise<void> {
+export async function checkoutTreeAsChanges(worktree: string, treeish: string, staged: () => void = () => undefined): Promise<void> {
   await git(["read-tree", "--reset", "-u", "--end-of-options", treeish], { cwd: worktree, ...WRITE, timeoutMs: 300_000 });
+  staged();
+  await unstageAll(worktree);
+}
+
+/** `git reset -q --mixed`: the index back to HEAD, the files untouched. */
+export async function unstageAll(worktree: string): Promise<void> {
   await git(["reset", "-q", "--mixed"], { cwd: worktree, ...WRITE, timeoutMs: 300_000 });
+}
+
+/** The tree the checkout's own index holds (`git write-tree`; writes tree objects only). */
+export async function readIndexTree(worktree: string): Promise<string> {
+  const r = await git(["write-tree"], { cwd: worktree, ...WRITE });
+  return r.stdout.trim();
 }
 
 /**

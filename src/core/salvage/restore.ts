@@ -10,7 +10,9 @@ import { withMutationLock } from "../ownership/index.js";
 import { handleForBranch } from "../shared/handle.js";
 import { requireBranch } from "../shared/validate.js";
 import { failure, usageError } from "../shared/errors.js";
+import { faultPoint } from "../shared/fault.js";
 import { parseSalvageBody, SALVAGE_PREFIX } from "./salvage.js";
+import { finishInterruptedRestore } from "./resume.js";
 import type { Ctx } from "../shared/context.js";
 
 export interface SalvageEntry {
@@ -69,18 +71,24 @@ export async function salvageRestore(ctx: Ctx, options: RestoreOptions): Promise
   if (!commit) throw usageError("invalid_argument", `no salvage ref ${ref}`);
   const parent = await resolveCommit(cwd, `${commit}^`);
   const meta = (await salvageList(ctx)).salvages.find((s) => s.ref === ref);
-  const branch = await chooseBranch(ctx, { requested: options.branch, recorded: meta?.branch ?? null, ref, parent });
-  const created = await add(ctx, { branch, ...(parent ? { base: parent } : {}) });
   const restoredFrom = { ref, commit };
+  const requested = options.branch === undefined ? undefined : await requireBranch(ctx.repo.primary, options.branch);
+  const own = requested !== undefined ? [requested] : [meta?.branch, fallbackBranch(ref)].filter((b): b is string => !!b);
+  const resumed = await finishInterruptedRestore(ctx, { commit, parent, branches: own });
+  if (resumed) return { ...resumed, restoredFrom };
+  const branch = await chooseBranch(ctx, { requested, recorded: meta?.branch ?? null, ref, parent });
+  const created = await add(ctx, { branch, ...(parent ? { base: parent } : {}) });
   if (!created.ok || created.action !== "created") return { ...created, ok: false, restoredFrom };
   await withMutationLock(ctx.repo.commonDir, async () => {
     // a fresh worktree at the parent: nothing of anyone's can be overwritten here
     if ((await resolveCommit(created.path, "HEAD")) !== (parent ?? created.head))
       throw failure("restore_raced", `${created.path} moved before the salvaged state was laid over it`);
-    await checkoutTreeAsChanges(created.path, commit);
+    await checkoutTreeAsChanges(created.path, commit, () => faultPoint("restore.staged")); // a kill here: resume.ts
   });
   return { ...created, restoredFrom };
 }
+
+const fallbackBranch = (ref: string): string => `salvage/${ref.slice(SALVAGE_PREFIX.length)}`;
 
 /**
  * --branch, else the branch the salvage recorded, else `salvage/<key>/<stamp>`. An existing branch
@@ -98,7 +106,7 @@ async function chooseBranch(ctx: Ctx, o: { requested: string | undefined; record
     if (!(await usable(branch))) throw usageError("invalid_argument", `--branch ${branch} exists at another commit or is checked out; name a new branch`);
     return branch;
   }
-  const fallback = `salvage/${o.ref.slice(SALVAGE_PREFIX.length)}`;
+  const fallback = fallbackBranch(o.ref);
   for (const candidate of [o.recorded, fallback]) if (candidate && (await usable(candidate))) return candidate;
   throw usageError("invalid_argument", `the branches ${o.recorded ?? "(none recorded)"} and ${fallback} are taken; pass --branch <new>`);
 }
