@@ -47,7 +47,7 @@ afterEach(() => {
 });
 
 describe("Claude Code with Orchard's MCP server from .mcp.json", () => {
-  it("lists every tool and calls orchard_add; the lease names the Claude Code process", async () => {
+  it("connects from .mcp.json and calls orchard_add; the lease names the Claude Code process", async () => {
     let offered: string[] = [];
     let during: any;
     let answer: string | undefined;
