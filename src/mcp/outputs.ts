@@ -46,7 +46,7 @@ const shapes = lazy(() => {
     lease,
     reasons,
   });
-  const counts = { done: z.number(), skipped: z.number(), failed: z.number(), remaining: z.number() };
+  const counts = { done: z.number(), skipped: z.number(), refused: z.number(), failed: z.number(), remaining: z.number() };
   const status = z.enum(["completed", "needs_resume"]);
   const apply = z.looseObject({ ok: z.boolean(), planId: text, status, ...counts, items: z.array(item), notes: reasons });
   const hygiene = z.looseObject({

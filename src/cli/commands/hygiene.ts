@@ -187,7 +187,9 @@ function itemLines(items: readonly ItemView[]): string {
 }
 
 export function renderApply(r: ApplyResult): string {
-  const lines = [`plan ${r.planId} ${r.status.replace("_", " ")}: ${r.done} done, ${r.skipped} skipped, ${r.failed} failed, ${r.remaining} remaining`];
+  const lines = [
+    `plan ${r.planId} ${r.status.replace("_", " ")}: ${r.done} done, ${r.skipped} skipped, ${r.refused} refused, ${r.failed} failed, ${r.remaining} remaining`,
+  ];
   if (r.items.length) lines.push(itemLines(r.items));
   for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`);
   if (r.status === "needs_resume") lines.push(`↳ orchard cleanup resume ${r.planId}`);
@@ -210,7 +212,7 @@ function actingOn(items: readonly { action: string }[]): string {
 export function renderRun(r: RunResult): string {
   const lines = [
     `acting on: ${actingOn(r.items)}`,
-    `cleanup ${r.status.replace("_", " ")} after ${r.rounds} round(s): ${r.done} done, ${r.skipped} skipped, ${r.failed} failed; ${r.kept.length} worktree(s) left alone`,
+    `cleanup ${r.status.replace("_", " ")} after ${r.rounds} round(s): ${r.done} done, ${r.skipped} skipped, ${r.refused} refused, ${r.failed} failed; ${r.kept.length} worktree(s) left alone`,
   ];
   if (r.items.length) lines.push(itemLines(r.items));
   if (r.kept.length)
@@ -227,7 +229,8 @@ export function renderRun(r: RunResult): string {
   return lines.join("\n");
 }
 
-const failedExit = (r: { ok: boolean; failed: number }): 0 | 1 => (r.failed > 0 ? 1 : 0);
+/** A failure is exit 1; else an item a safety rule refused is exit 3 (SPEC §2). */
+const failedExit = (r: { ok: boolean; failed: number; refused: number }): 0 | 1 | 3 => (r.failed > 0 ? 1 : r.refused > 0 ? 3 : 0);
 
 interface PlanFlags {
   allRepos?: boolean;

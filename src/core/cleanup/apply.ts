@@ -31,7 +31,8 @@ export interface ItemView {
   path: string;
   handle: string | null;
   action: string;
-  state: ItemState;
+  /** The item's final (or current) state; `refused`: skipped by a safety rule at the moment of use. */
+  state: ItemState | "refused";
   reasons: Reason[];
   salvageRef?: string;
 }
@@ -42,10 +43,23 @@ export interface ApplyResult {
   status: "completed" | "needs_resume";
   done: number;
   skipped: number;
+  /** Items a safety rule refused at the moment of use (nothing touched): exit 3, not a failure. */
+  refused: number;
   failed: number;
   remaining: number;
   items: ItemView[];
   notes: Reason[];
+}
+
+/** Codes that refuse an item by a safety rule (SPEC §2 exit 3): stored `skipped`, shown `refused`. */
+const REFUSALS: ReadonlySet<string> = new Set(["salvage_too_large"]);
+
+const isRefusal = (state: ItemState, reasons: readonly Reason[]): boolean => state === "skipped" && reasons.some((r) => REFUSALS.has(r.code));
+
+/** A salvage too large to keep refuses the item before anything was touched (never a failure). */
+function refusalOf(item: PlanItemRow, phase: string | null, error: unknown): Reason | null {
+  const tooLarge = error instanceof OrchardError && error.code === "salvage_too_large";
+  return tooLarge && item.action === "salvage_remove" && phase !== "acting" ? reason("salvage_too_large", { error: error.message }) : null;
 }
 
 export interface Progress {
@@ -86,8 +100,7 @@ async function readBatchView(ctx: Ctx, batch: readonly PlanItemRow[]): Promise<B
 function failureReason(item: PlanItemRow, phase: string | null, error: unknown): Reason {
   const evidence = { error: (error as Error).message };
   if (item.action === "delete_branch") return reason("branch_delete_failed", evidence);
-  if (item.action === "salvage_remove" && phase !== "acting")
-    return reason(error instanceof OrchardError && error.code === "salvage_too_large" ? "salvage_too_large" : "salvage_failed", evidence);
+  if (item.action === "salvage_remove" && phase !== "acting") return reason("salvage_failed", evidence);
   return reason("remove_failed", evidence);
 }
 
@@ -120,20 +133,26 @@ async function runItem(view: BatchView, item: PlanItemRow, deadline: number): Pr
     });
     return outcome.state;
   } catch (error) {
+    const refusal = refusalOf(item, phase, error);
+    if (refusal) {
+      await registry.plans.transition(key, "applying", "skipped", { reasons: [refusal], ...(salvageRef ? { salvageRef } : {}) });
+      return "skipped";
+    }
     await registry.plans.transition(key, "applying", "failed", { reasons: [failureReason(item, phase, error)], ...(salvageRef ? { salvageRef } : {}) });
     return "failed";
   }
 }
 
 export function itemView(i: PlanItemRow): ItemView {
+  const reasons = ((i.result?.reasons as Reason[] | undefined) ?? i.reasons) as Reason[];
   const view: ItemView = {
     seq: i.seq,
     repo: i.repo,
     path: i.path,
     handle: i.handle,
     action: i.action,
-    state: i.state,
-    reasons: ((i.result?.reasons as Reason[] | undefined) ?? i.reasons) as Reason[],
+    state: isRefusal(i.state, reasons) ? "refused" : i.state,
+    reasons,
   };
   const ref = i.result?.salvageRef;
   if (typeof ref === "string") view.salvageRef = ref;
@@ -200,11 +219,15 @@ export async function applyPlan(main: Ctx, open: (repo: string | null) => Promis
 }
 
 export async function summarizePlan(main: Ctx, planId: string, notes: Reason[] = []): Promise<ApplyResult> {
-  const items = await main.registry.plans.items(planId);
-  const count = (...states: ItemState[]): number => items.filter((i) => states.includes(i.state)).length;
-  const remaining = count("pending", "applying");
-  const status = remaining === 0 ? "completed" : "needs_resume";
+  const items = (await main.registry.plans.items(planId)).map(itemView);
+  const counts = countStates(items);
+  const status = counts.remaining === 0 ? "completed" : "needs_resume";
   await main.registry.plans.setStatus(planId, status);
-  const failed = count("failed");
-  return { ok: failed === 0, planId, status, done: count("done"), skipped: count("skipped"), failed, remaining, items: items.map(itemView), notes };
+  return { ok: counts.failed === 0 && counts.refused === 0, planId, status, ...counts, items, notes };
+}
+
+/** Each item counted once, by the state it shows (done, skipped, refused, failed; the rest remain). */
+export function countStates(items: readonly ItemView[]): { done: number; skipped: number; refused: number; failed: number; remaining: number } {
+  const count = (...states: ItemView["state"][]): number => items.filter((i) => states.includes(i.state)).length;
+  return { done: count("done"), skipped: count("skipped"), refused: count("refused"), failed: count("failed"), remaining: count("pending", "applying") };
 }

@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { assessFleet, type Fleet } from "../hygiene/index.js";
 import { planCleanup, DEFAULT_INCLUDE, INCLUDABLE, type Includable, type PlannedItem, type SkippedWorktree } from "./plan.js";
-import { applyPlan, type ApplyResult, type ItemView, type Progress } from "./apply.js";
+import { applyPlan, countStates, type ApplyResult, type ItemView, type Progress } from "./apply.js";
 import { treeDigest } from "../facts/index.js";
 import { salvageStamp } from "../salvage/index.js";
 import { requireDuration } from "../shared/validate.js";
@@ -38,8 +38,10 @@ export interface RunResult {
   rounds: number;
   done: number;
   skipped: number;
+  refused: number;
   failed: number;
   remaining: number;
+  /** One per worktree action, with its final state (a later round's attempt replaces an earlier one). */
   items: ItemView[];
   /** What the last plan left alone, and why (the fixed point). */
   kept: SkippedWorktree[];
@@ -125,12 +127,14 @@ export async function cleanupRun(
     rounds: 0,
     done: 0,
     skipped: 0,
+    refused: 0,
     failed: 0,
     remaining: 0,
     items: [],
     kept: [],
     notes: [...notes, ...trashNotes],
   };
+  const latest = new Map<string, ItemView>(); // a worktree planned again in a later round counts once
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const plan = await cleanupPlan(main, ctxs, options);
     result.kept = plan.skipped;
@@ -138,14 +142,12 @@ export async function cleanupRun(
     result.planIds.push(plan.planId);
     result.rounds++;
     const applied: ApplyResult = await applyPlan(main, open, { planId: plan.planId, limit: null, budgetMs: null, onProgress: options.onProgress });
-    result.done += applied.done;
-    result.skipped += applied.skipped;
-    result.failed += applied.failed;
-    result.remaining = applied.remaining;
-    result.items.push(...applied.items);
+    for (const item of applied.items) latest.set(JSON.stringify([item.repo, item.path, item.action]), item);
     if (applied.status !== "completed") result.status = "needs_resume";
     if (applied.done === 0 || applied.status !== "completed") break; // nothing changed: a fixed point (or a crash to resume)
   }
-  result.ok = result.failed === 0;
+  result.items = [...latest.values()];
+  Object.assign(result, countStates(result.items));
+  result.ok = result.failed === 0 && result.refused === 0;
   return result;
 }
