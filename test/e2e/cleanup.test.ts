@@ -453,6 +453,6 @@ describe("library and human output", () => {
     } finally {
       await orchard.close();
     }
-    expect(s.orchard(["cleanup", "run"], { json: false }).stdout).toMatch(/^cleanup completed after 0 round\(s\)/);
+    expect(s.orchard(["cleanup", "run"], { json: false }).stdout).toMatch(/^acting on: nothing\ncleanup completed after 0 round\(s\)/);
   });
 });
