@@ -109,7 +109,7 @@ describe("an Agent-tool subagent through Orchard's hook", () => {
 
 describe("a subagent that returns, with Orchard's SubagentStop hook (SPEC v3 §3.14)", () => {
   beforeEach(() => {
-    expect(s.orchard(["claude-code", "install", "--project"]).code).toBe(0);
+    expect(s.orchard(["claude-code", "install", "--project"], { noHome: true }).code).toBe(0);
     git(s.primary, "add", "-A");
     git(s.primary, "commit", "-q", "-m", "orchard as claude code's worktree backend");
     git(s.primary, "push", "-q", "origin", "main");
@@ -125,7 +125,12 @@ describe("a subagent that returns, with Orchard's SubagentStop hook (SPEC v3 §3
       during ??= worktrees().find((x) => x.managed);
       return step < inside.length ? (inside[step++] as Turn) : { text: "done" };
     });
-    const run = startClaude(["-p", "start an isolated subagent", "--allowedTools", "Agent", "Bash"], { cwd: s.primary, home: claudeHome, apiUrl: api.url });
+    const run = startClaude(["-p", "start an isolated subagent", "--allowedTools", "Agent", "Bash"], {
+      cwd: s.primary,
+      home: claudeHome,
+      apiUrl: api.url,
+      env: orchardOnPath(s.root, s.home),
+    });
     const done = await run.done;
     expect(done.code, done.stderr).toBe(0);
     expect(during?.branch).toMatch(/^worktree-agent-a[0-9a-f]{16}$/);

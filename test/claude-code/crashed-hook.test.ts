@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import { join } from "node:path";
 import { Scenario, git, waitFor } from "../helpers/scenario.js";
 import { FakeMessagesApi } from "../helpers/fake-messages-api.js";
-import { claudeBinary, startClaude } from "../helpers/claude-code.js";
+import { claudeBinary, orchardOnPath, startClaude } from "../helpers/claude-code.js";
 import { hermeticEnv } from "../helpers/env.js";
 
 let s: Scenario;
@@ -27,7 +27,7 @@ beforeEach(async () => {
     join(s.primary, ".orchard.json"),
     JSON.stringify({ bootstrap: { run: [`touch '${started}' && sleep 3 && touch '${join(s.root, "bootstrap-finished")}'`] } }),
   );
-  expect(s.orchard(["claude-code", "install", "--project"]).code).toBe(0);
+  expect(s.orchard(["claude-code", "install", "--project"], { noHome: true }).code).toBe(0);
   git(s.primary, "add", "-A");
   git(s.primary, "commit", "-q", "-m", "orchard as claude code's worktree backend");
   git(s.primary, "push", "-q", "origin", "main");
@@ -92,13 +92,13 @@ const alive = (pid: number) => {
   }
 };
 
-/** True while an orchard worktree-create of this scenario runs (its command line names the scenario's home). */
+/** True while an orchard worktree-create of this scenario runs (the portable hook command names no home: its environment does). */
 function orchardRunning(): boolean {
   return readdirSync("/proc").some((pid) => {
     if (!/^\d+$/.test(pid)) return false;
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      return cmd.includes("worktree-create") && cmd.includes(s.home);
+      return cmd.includes("worktree-create") && readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`ORCHARD_HOME=${s.home}`);
     } catch {
       return false;
     }
@@ -124,7 +124,7 @@ describe("Claude Code killed during the WorktreeCreate hook", () => {
       const gate = join(s.root, "gate");
       const hookStarted = join(s.root, "hook-started");
       gateCreateHook(gate, hookStarted);
-      const env = { ORCHARD_TRUST: "1" };
+      const env = { ORCHARD_TRUST: "1", ...orchardOnPath(s.root, s.home) };
       const session = async (name: string): Promise<{ claude: number; reaper: number | null; kill: () => void }> => {
         const args = ["--worktree", name, "-p", "hello"];
         if (hasPython) {

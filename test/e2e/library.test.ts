@@ -157,7 +157,9 @@ describe("the README and docs/ agree with the CLI", () => {
   };
   const commandsOf = (text: string) =>
     [...text.slice(text.indexOf("Commands:")).matchAll(/^ {2}([a-z-]+)/gm)].map((m) => m[1] as string).filter((c) => c !== "help");
-  const flagsOf = (text: string) => [...text.matchAll(/^ {2}(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1] as string).filter((f) => f !== "--help");
+  /** The options a help text shows as its own (the global options, listed under "Global Options:", belong to the conventions). */
+  const flagsOf = (text: string) =>
+    [...text.split("Global Options:")[0]!.matchAll(/^ {2}(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1] as string).filter((f) => f !== "--help");
   /** GitHub's anchor of a heading: lower case, punctuation (backticks too) dropped, spaces as hyphens. */
   const anchor = (heading: string) =>
     heading
