@@ -4,33 +4,16 @@ import type { Command } from "commander";
 import { runWith } from "../run.js";
 import { table, short, ownerLabel } from "../render.js";
 import type { Column } from "../table.js";
-import { attentionRank, dispositionStyle } from "../disposition.js";
+import { dispositionStyle } from "../disposition.js";
 import { nextLines } from "../next.js";
 import { stdoutDisplay } from "../terminal.js";
 import { formatBytes } from "../../core/shared/format.js";
 import { formatDuration } from "../../core/shared/duration.js";
-import type { FleetHygieneReport, HygieneReport } from "../../core/hygiene/index.js";
+import { attentionRank, branchNote, byAttention, whatToRun, type FleetHygieneReport, type HygieneReport } from "../../core/hygiene/index.js";
 import type { PlanResult, RunResult, ApplyResult, ItemView } from "../../core/cleanup/index.js";
 import type { Reason } from "../../core/shared/reasons.js";
 
 const codes = (reasons: readonly Reason[]): string => reasons.map((r) => r.code).join(", ");
-/** Dispositions whose suggestions concern work at risk: never dropped from the human output. */
-const AT_RISK: ReadonlySet<string> = new Set(["needs_salvage", "unknown"]);
-
-/** What a `cleanup run` suggestion deletes besides worktrees: the merged branches Orchard made for them. */
-function branchNote(r: HygieneReport, command: string): string {
-  if (!/^orchard cleanup run\b/.test(command)) return "";
-  const n = r.worktrees.filter(
-    (w) =>
-      w.suggestion.command === command &&
-      w.disposition !== "needs_salvage" && // a salvaged removal keeps its branch (cleanup/plan.ts, deletableBranch)
-      w.managed &&
-      w.branch &&
-      (w.merged?.how === "same_commit" || w.merged?.how === "ancestor"),
-  ).length;
-  return n ? ` (also deletes ${n} merged branch${n === 1 ? "" : "es"})` : "";
-}
-
 /** The hygiene table: the path gives way first (a foreign worktree's path is its WORKTREE already), then task, reasons, branch. */
 const HYGIENE_COLUMNS: Column[] = [
   { header: "DISPOSITION", style: dispositionStyle },
@@ -49,9 +32,7 @@ export function renderHygiene(r: HygieneReport): string {
     .map(([d, n]) => `${d} ${n}`)
     .join(", ");
   const lines = [`${r.summary.worktrees} worktrees in ${r.repos.map((x) => x.name).join(", ")}: ${counts || "none"}`];
-  const ordered = [...r.worktrees].sort(
-    (a, b) => attentionRank(a.disposition) - attentionRank(b.disposition) || (a.handle ?? a.path).localeCompare(b.handle ?? b.path),
-  );
+  const ordered = [...r.worktrees].sort(byAttention);
   const rows = ordered.map((w) => [
     w.disposition,
     w.handle ?? w.path,
@@ -82,18 +63,9 @@ export function renderHygiene(r: HygieneReport): string {
   for (const [policy, n] of countBy(r.preventableDuplicates.recent.flatMap((p) => (p.suggestion ? [p.suggestion.policy] : []))))
     lines.push(`  --policy ${policy} would have spared ${n} of the recent ones`);
   // Suggestions about work at risk are never dropped (SPEC §3.6); the rest are grouped, top five.
-  const todo = new Map<string, { n: number; atRisk: boolean }>();
-  for (const w of r.worktrees) {
-    if (!w.suggestion.command) continue;
-    const entry = todo.get(w.suggestion.command) ?? { n: 0, atRisk: false };
-    entry.n++;
-    entry.atRisk ||= AT_RISK.has(w.disposition) || w.suggestion.action.includes("salvage");
-    todo.set(w.suggestion.command, entry);
-  }
-  const ranked = [...todo].sort((a, b) => Number(b[1].atRisk) - Number(a[1].atRisk) || b[1].n - a[1].n);
-  const atRisk = ranked.filter(([, e]) => e.atRisk);
-  const rest = ranked.filter(([, e]) => !e.atRisk);
-  for (const [command, e] of [...atRisk, ...rest.slice(0, 5)]) lines.push(`  ${e.n}× ${command}${branchNote(r, command)}`);
+  const ranked = whatToRun(r);
+  const rest = ranked.filter((t) => !t.atRisk);
+  for (const t of [...ranked.filter((t) => t.atRisk), ...rest.slice(0, 5)]) lines.push(`  ${t.count}× ${t.command}${branchNote(t)}`);
   if (rest.length > 5) lines.push(`  … and ${rest.length - 5} more suggestion(s) in --json`);
   if (rows.length) lines.push(stdoutDisplay().paint("↳ orchard explain <code> says what a reason means and what to do", "cyan"));
   for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`, ...nextLines([n], {}, "  "));

@@ -1,10 +1,13 @@
-// The hygiene report as one self-contained HTML page (pure: report → string). No network: inline
-// CSS, SVG and a few lines of JS (filters), and a Content-Security-Policy that forbids fetching
+// The hygiene report as one self-contained HTML page (pure: report → string). What to run comes
+// first, then the table in attention order (attention.ts, as the terminal), one line a row with
+// details on demand, sortable by any header; the charts come last. No network: inline CSS, SVG and
+// a few lines of JS (filters, sorting, details), and a Content-Security-Policy that forbids fetching
 // anything. Every value from the report goes through `text()` or `attr()`: paths may hold `<`,
 // quotes, ampersands and newlines (control characters are shown as visible symbols).
 import { DISPOSITIONS, type Disposition, type HygieneReport, type HygieneWorktree } from "./types.js";
 import { formatBytes } from "../shared/format.js";
 import { escapeControl } from "../shared/escape.js";
+import { ATTENTION_ORDER, attentionRank, branchNote, byAttention, whatToRun, type Todo } from "./attention.js";
 
 export { formatBytes };
 
@@ -60,11 +63,14 @@ function dispositionChart(r: HygieneReport): string {
   return `<svg role="img" aria-label="worktrees by disposition" width="600" height="${DISPOSITIONS.length * rowH}" viewBox="0 0 600 ${DISPOSITIONS.length * rowH}">${bars}</svg>`;
 }
 
+/** The largest worktrees only: the table sorts by disk for the rest. */
+const DISK_BARS = 12;
+
 function diskChart(r: HygieneReport): string {
   const measured = r.worktrees
     .filter((w) => w.disk)
     .sort((a, b) => (b.disk?.bytes ?? 0) - (a.disk?.bytes ?? 0))
-    .slice(0, 25);
+    .slice(0, DISK_BARS);
   if (measured.length === 0) return `<p class="muted">Disk was not measured. Run <code>orchard hygiene --disk --html &lt;file&gt;</code>.</p>`;
   const max = Math.max(1, ...measured.map((w) => w.disk?.bytes ?? 0));
   const rowH = 22;
@@ -87,12 +93,90 @@ function dirtyCell(w: HygieneWorktree): string {
   return n === 0 && !ignored && !w.dirty.operation ? "clean" : `${n} changed${ignored}${w.dirty.operation ? ` (${w.dirty.operation})` : ""}`;
 }
 
-function row(w: HygieneWorktree): string {
-  const name = w.handle ?? (w.husk ? "(husk)" : "(foreign)");
+/** The table's columns: header, how a click sorts it, and the cell (its text and, for numbers, its sort value). */
+interface Col {
+  key: string;
+  num?: boolean;
+  /** Hidden on a narrow window (the details row still shows it). */
+  opt?: boolean;
+  width: string;
+  cell: (w: HygieneWorktree) => { html: string; v?: number | string; title?: string };
+}
+
+const branchText = (w: HygieneWorktree): string => w.branch ?? (w.head ? `(detached ${w.head.slice(0, 10)})` : w.husk ? "(husk)" : "–");
+const nameOf = (w: HygieneWorktree): string => w.handle ?? (w.husk ? "(husk)" : "(foreign)");
+const codesOf = (w: HygieneWorktree): string => w.reasons.map((r) => r.code).join(", ");
+
+const COLUMNS: Col[] = [
+  { key: "disposition", num: true, width: "9em", cell: (w) => ({ html: badge(w.disposition), v: attentionRank(w.disposition) }) },
+  {
+    key: "worktree",
+    width: "22%",
+    cell: (w) => ({
+      html: `<span class="name">${text(nameOf(w))}</span>${w.handle ? "" : ` <span class="muted">${text(w.path)}</span>`}`,
+      v: w.handle ?? w.path,
+      title: w.path,
+    }),
+  },
+  { key: "branch", width: "14%", cell: (w) => ({ html: text(branchText(w)), title: branchText(w) }) },
+  { key: "owner", width: "9%", cell: (w) => ({ html: text(w.owner ?? "–"), title: w.owner ?? "" }) },
+  { key: "task", width: "10%", cell: (w) => ({ html: text(w.task ?? "–"), title: w.task ?? "" }) },
+  { key: "dirty", opt: true, width: "7%", cell: (w) => ({ html: text(dirtyCell(w)), title: dirtyCell(w) }) },
+  { key: "unpushed", num: true, opt: true, width: "6em", cell: (w) => ({ html: text(w.unpushed ?? "?"), v: w.unpushed ?? -1 }) },
+  { key: "merged", opt: true, width: "8em", cell: (w) => ({ html: text(w.merged ? (w.merged.how ?? "no") : "?") }) },
+  { key: "disk", num: true, width: "6em", cell: (w) => ({ html: w.disk ? formatBytes(w.disk.bytes) : "–", v: w.disk?.bytes ?? -1 }) },
+  { key: "reasons", width: "14%", cell: (w) => ({ html: text(codesOf(w)), title: codesOf(w) }) },
+  {
+    key: "next",
+    width: "20%",
+    cell: (w) => ({
+      html: w.suggestion.command ? `<code class="cmd">${text(w.suggestion.command)}</code>` : text(w.suggestion.action),
+      v: w.suggestion.command ?? w.suggestion.action,
+      title: w.suggestion.command ?? w.suggestion.action,
+    }),
+  },
+];
+
+/** Everything about a worktree, shown on demand under its row. */
+function details(w: HygieneWorktree): string {
+  const reasons = w.reasons.map((r) => `<li><code>${text(r.code)}</code> ${text(r.message)}</li>`).join("");
+  const fact = (label: string, value: string): string => `<dt>${label}</dt><dd>${value}</dd>`;
+  return `<dl>${[
+    fact("path", `<code class="cmd">${text(w.path)}</code>`),
+    fact(
+      "next",
+      `${text(w.suggestion.action)}${w.reapableAt ? ` <span class="muted">(reapable from ${text(w.reapableAt)})</span>` : ""}${w.suggestion.command ? ` <code class="cmd">${text(w.suggestion.command)}</code>` : ""}`,
+    ),
+    fact("branch", text(branchText(w))),
+    fact("owner · task", `${text(w.owner ?? "–")} · ${text(w.task ?? "–")}`),
+    fact("lifecycle · liveness", `${text(w.lifecycle ?? "–")} · ${text(w.liveness.state)}`),
+    fact("dirty · unpushed · merged", `${text(dirtyCell(w))} · ${text(w.unpushed ?? "?")} · ${text(w.merged ? (w.merged.how ?? "no") : "?")}`),
+    fact(
+      "disk",
+      w.disk
+        ? `${formatBytes(w.disk.bytes)} (${formatBytes(w.disk.apparentBytes)} apparent, ${formatBytes(w.disk.uniqueBytes)} freed by removing it)`
+        : "not measured",
+    ),
+  ].join("")}</dl><ul class="reasons">${reasons}</ul>`;
+}
+
+function body(w: HygieneWorktree, i: number): string {
   const search = [w.path, w.handle, w.branch, w.owner, w.task, w.disposition, ...w.reasons.map((r) => r.code)].filter(Boolean).join(" ").toLowerCase();
-  const reasons = w.reasons.map((r) => `<li title="${attr(r.message)}"><code>${text(r.code)}</code> ${text(r.message)}</li>`).join("");
-  const command = w.suggestion.command ? `<code class="cmd">${text(w.suggestion.command)}</code>` : "";
-  return `<tr data-disposition="${w.disposition}" data-search="${attr(search)}"><td>${badge(w.disposition)}</td><td><div class="name">${text(name)}</div><div class="path">${text(w.path)}</div></td><td>${text(w.branch ?? (w.head ? `(detached ${w.head.slice(0, 10)})` : "–"))}</td><td class="owner">${text(w.owner ?? "–")}</td><td class="task">${text(w.task ?? "–")}</td><td>${text(w.lifecycle ?? "–")}</td><td>${text(w.liveness.state)}</td><td>${text(dirtyCell(w))}</td><td>${text(w.unpushed ?? "?")}</td><td>${text(w.merged ? (w.merged.how ?? "no") : "?")}</td><td class="num">${w.disk ? `${formatBytes(w.disk.bytes)}<div class="muted">${formatBytes(w.disk.apparentBytes)} apparent</div>` : "–"}</td><td><ul class="reasons">${reasons}</ul></td><td><div>${text(w.suggestion.action)}</div>${command}</td></tr>`;
+  const cells = COLUMNS.map((c, n) => {
+    const { html, v, title } = c.cell(w);
+    const toggle = n === 1 ? `<button class="more" aria-expanded="false" aria-controls="d${i}" aria-label="details" title="details"></button>` : "";
+    return `<td class="${c.key}${c.opt ? " opt" : ""}"${v === undefined ? "" : ` data-v="${attr(v)}"`}${title ? ` title="${attr(title)}"` : ""}>${toggle}${html}</td>`;
+  }).join("");
+  return `<tbody data-disposition="${w.disposition}" data-search="${attr(search)}"><tr class="row">${cells}</tr><tr class="details" id="d${i}" hidden><td colspan="${COLUMNS.length}">${details(w)}</td></tr></tbody>`;
+}
+
+function table(r: HygieneReport): string {
+  const head = COLUMNS.map(
+    (c, i) =>
+      `<th class="${c.key}${c.opt ? " opt" : ""}" style="width:${c.width}"${i === 0 ? ' aria-sort="ascending"' : ""}><button data-col="${i}"${c.num ? ' data-num=""' : ""}>${c.key}</button></th>`,
+  ).join("");
+  const rows = [...r.worktrees].sort(byAttention).map(body).join("");
+  return `<table id="wt"><thead><tr>${head}</tr></thead>${rows}</table>`;
 }
 
 function groups(r: HygieneReport): string {
@@ -113,52 +197,70 @@ function groups(r: HygieneReport): string {
   return `<section class="grid2"><div><h2>Duplicate tasks (${r.duplicateTaskGroups.length})</h2><ul>${dup || "<li class=muted>none</li>"}</ul><h2>Same patch (${r.patchEquivalentGroups.length})</h2><ul>${patch || "<li class=muted>none</li>"}</ul></div><div><h2>Preventable duplicates (${r.preventableDuplicates.count})</h2><p class="muted">Allocations admission could have reused — not part of the backlog.</p><ul>${prevent || "<li class=muted>none</li>"}</ul>${notes ? `<h2>Notes</h2><ul>${notes}</ul>` : ""}</div></section>`;
 }
 
+/** What to run, as the terminal prints it (attention.ts): every command about work at risk, then the eight most common; the rest on demand. */
 function commands(r: HygieneReport): string {
-  const counts = new Map<string, number>();
-  for (const w of r.worktrees)
-    if (w.suggestion.command && !w.suggestion.command.startsWith("orchard status"))
-      counts.set(w.suggestion.command, (counts.get(w.suggestion.command) ?? 0) + 1);
-  const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 8);
-  if (top.length === 0) return "";
-  return `<section><h2>What to run</h2><ul class="todo">${top.map(([c, n]) => `<li><code class="cmd">${text(c)}</code> <span class="muted">${n} worktree${n === 1 ? "" : "s"}</span></li>`).join("")}</ul></section>`;
+  const todo = whatToRun(r);
+  const item = (t: Todo): string =>
+    `<li${t.atRisk ? ' class="risk"' : ""}><code class="cmd" title="click to select">${text(t.command)}</code> <span class="muted">${t.count} worktree${t.count === 1 ? "" : "s"}${text(branchNote(t))}${t.atRisk ? " · work at risk" : ""}</span></li>`;
+  const shown = todo.filter((t, i) => t.atRisk || i < todo.filter((x) => x.atRisk).length + 8);
+  const more = todo.slice(shown.length);
+  const rest = more.length ? `<details><summary>${more.length} more</summary><ol class="todo">${more.map(item).join("")}</ol></details>` : "";
+  return `<section id="run"><h2>What to run</h2>${todo.length ? `<ol class="todo">${shown.map(item).join("")}</ol>${rest}` : `<p class="muted">Nothing: every worktree is kept.</p>`}</section>`;
 }
 
-export const STYLE = `body{font:14px/1.4 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#1d1d1f;background:#f6f7f9}header{background:#1f3a2e;color:#fff;padding:18px 28px}header h1{margin:0;font-size:22px}header p{margin:4px 0 0;opacity:.8}main{padding:20px 28px}.cards{display:flex;flex-wrap:wrap;gap:12px;margin-bottom:18px}.card{background:#fff;border-radius:8px;padding:12px 16px;min-width:130px;box-shadow:0 1px 2px #0002}.card .value{font-size:24px;font-weight:600}.card .label{color:#555}.card .hint{color:#888;font-size:12px}section{background:#fff;border-radius:8px;padding:14px 18px;margin-bottom:18px;box-shadow:0 1px 2px #0002}h2{font-size:16px;margin:4px 0 10px}.grid2{display:grid;grid-template-columns:1fr 1fr;gap:18px}svg text{font-size:12px;fill:#333}svg .num{fill:#555}g.bar{cursor:pointer}.badge{color:#fff;border-radius:10px;padding:1px 8px;font-size:12px;white-space:nowrap}table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;padding:6px 8px;border-bottom:1px solid #eee}th{position:sticky;top:0;background:#fafafa}td.num{text-align:right;white-space:nowrap}.path{color:#666;font-size:12px;word-break:break-all}.name{font-weight:600}ul.reasons{margin:0;padding-left:16px;font-size:12px}code{font:12px ui-monospace,Menlo,Consolas,monospace;background:#f0f2f4;border-radius:4px;padding:1px 4px}code.cmd{display:inline-block;word-break:break-all;user-select:all}.muted{color:#888}.filters{display:flex;gap:8px;flex-wrap:wrap;align-items:center;margin-bottom:10px}.filters button{border:1px solid #ccc;background:#fff;border-radius:14px;padding:3px 10px;cursor:pointer}.filters button.on{color:#fff}.filters input{padding:4px 8px;border:1px solid #ccc;border-radius:6px;min-width:240px}tr.hidden{display:none}@media(max-width:900px){.grid2{grid-template-columns:1fr}}`;
+export const STYLE = `body{font:14px/1.4 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#1d1d1f;background:#f6f7f9}header{background:#1f3a2e;color:#fff;padding:18px 28px}header h1{margin:0;font-size:22px}header p{margin:4px 0 0;opacity:.8}main{padding:20px 28px}.cards{display:flex;flex-wrap:wrap;gap:12px;margin-bottom:18px}.card{background:#fff;border-radius:8px;padding:12px 16px;min-width:130px;box-shadow:0 1px 2px #0002}.card .value{font-size:24px;font-weight:600}.card .label{color:#555}.card .hint{color:#888;font-size:12px}section{background:#fff;border-radius:8px;padding:14px 18px;margin-bottom:18px;box-shadow:0 1px 2px #0002}h2{font-size:16px;margin:4px 0 10px}.grid2{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:18px}svg text{font-size:12px;fill:#333}svg .num{fill:#555}g.bar{cursor:pointer}.badge{color:#fff;border-radius:10px;padding:1px 8px;font-size:12px;white-space:nowrap}table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;padding:6px 8px;border-bottom:1px solid #eee}th{position:sticky;top:0;background:#fafafa}td.num{text-align:right;white-space:nowrap}.path{color:#666;font-size:12px;word-break:break-all}.name{font-weight:600}ul.reasons{margin:0;padding-left:16px;font-size:12px}code{font:12px ui-monospace,Menlo,Consolas,monospace;background:#f0f2f4;border-radius:4px;padding:1px 4px}code.cmd{white-space:nowrap;user-select:all}.muted{color:#888}.filters{display:flex;gap:8px;flex-wrap:wrap;align-items:center;margin-bottom:10px}.filters button{border:1px solid #ccc;background:#fff;border-radius:14px;padding:3px 10px;cursor:pointer}.filters button.on{color:#fff}.filters input{padding:4px 8px;border:1px solid #ccc;border-radius:6px;min-width:240px}.hidden{display:none}@media(max-width:900px){.grid2{grid-template-columns:minmax(0,1fr)}}`;
 
-const SCRIPT = `(function(){var active=null;var rows=[].slice.call(document.querySelectorAll('tbody tr'));var q=document.getElementById('q');var buttons=[].slice.call(document.querySelectorAll('[data-filter]'));function apply(){var s=(q.value||'').toLowerCase();var shown=0;rows.forEach(function(r){var ok=(!active||r.getAttribute('data-disposition')===active)&&(!s||r.getAttribute('data-search').indexOf(s)>=0);r.classList.toggle('hidden',!ok);if(ok)shown++;});document.getElementById('shown').textContent=shown+' of '+rows.length+' shown';document.querySelectorAll('.filters button').forEach(function(b){var on=b.getAttribute('data-filter')===active;b.classList.toggle('on',on);b.style.background=on?b.getAttribute('data-color'):'';});}buttons.forEach(function(b){b.addEventListener('click',function(){var f=b.getAttribute('data-filter');active=(active===f||f==='all')?null:f;apply();});});q.addEventListener('input',apply);apply();})();`;
+/** The hygiene page's own layout: one-line rows (cells cut with an ellipsis, the whole text in their title and details row), commands on one line. */
+const PAGE_STYLE = `main{padding:14px 28px}header{padding:12px 28px}section{padding:10px 16px;margin-bottom:14px}.cards{gap:8px;margin-bottom:14px}.card{padding:6px 12px;min-width:0}.card .value{font-size:18px}#run ol{margin:0;padding-left:22px}#run li{margin:2px 0;white-space:nowrap}#run li.risk::marker{color:${COLORS.needs_salvage}}#run code.cmd{display:inline-block;max-width:calc(100% - 12em);overflow-x:auto;vertical-align:bottom}#run summary{cursor:pointer;color:#555;margin-top:4px}#wt{table-layout:fixed}#wt td{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;vertical-align:middle;padding:5px 8px}#wt th{padding:0;vertical-align:bottom}#wt th button{all:unset;box-sizing:border-box;display:block;width:100%;padding:6px 8px;cursor:pointer;font-weight:600}#wt th button:focus-visible{outline:2px solid #1565c0}#wt th[aria-sort] button::after{content:"";display:inline-block;margin-left:5px;vertical-align:middle;border:4px solid transparent}#wt th[aria-sort=ascending] button::after{border-bottom:5px solid #444;border-top:0}#wt th[aria-sort=descending] button::after{border-top:5px solid #444;border-bottom:0}#wt td.disk,#wt td.unpushed,#wt th.disk,#wt th.unpushed{text-align:right}button.more{border:0;background:none;padding:2px 6px 2px 0;cursor:pointer;vertical-align:middle}button.more::before{content:"";display:block;border:5px solid transparent;border-left:7px solid #555;border-right:0}button.more[aria-expanded=true]::before{transform:rotate(90deg)}main svg{max-width:100%;height:auto}#wt tr.details td{white-space:normal;background:#fafbfc}#wt dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:4px 0}#wt dt{color:#666}#wt dd{margin:0;min-width:0}#wt dd code.cmd{display:inline-block;max-width:100%;overflow-x:auto;vertical-align:bottom}@media(max-width:1100px){#wt .opt{display:none}}`;
+
+/** Filters (disposition, text), sorting by a header's button (stable: ties keep the attention order), details on demand. */
+const SCRIPT = `(function(){
+var table=document.getElementById('wt');var bodies=[].slice.call(table.tBodies);var active=null;var q=document.getElementById('q');
+function apply(){var s=(q.value||'').toLowerCase();var shown=0;bodies.forEach(function(b){var ok=(!active||b.getAttribute('data-disposition')===active)&&(!s||b.getAttribute('data-search').indexOf(s)>=0);b.classList.toggle('hidden',!ok);if(ok)shown++;});
+document.getElementById('shown').textContent=shown+' of '+bodies.length+' shown';
+document.querySelectorAll('.filters button').forEach(function(b){var on=b.getAttribute('data-filter')===active;b.classList.toggle('on',on);b.style.background=on?b.getAttribute('data-color'):'';});}
+document.querySelectorAll('[data-filter]').forEach(function(b){b.addEventListener('click',function(){var f=b.getAttribute('data-filter');active=(active===f||f==='all')?null:f;apply();});});
+q.addEventListener('input',apply);
+var order=bodies.slice();
+table.querySelectorAll('th button').forEach(function(btn){btn.addEventListener('click',function(){
+var th=btn.parentNode;var col=+btn.getAttribute('data-col');var num=btn.hasAttribute('data-num');
+var dir=th.getAttribute('aria-sort')==='ascending'?'descending':'ascending';var sign=dir==='ascending'?1:-1;
+table.querySelectorAll('th[aria-sort]').forEach(function(t){t.removeAttribute('aria-sort');});th.setAttribute('aria-sort',dir);
+var keyed=order.map(function(b,i){var c=b.rows[0].cells[col];var v=c.hasAttribute('data-v')?c.getAttribute('data-v'):c.textContent;return {b:b,i:i,v:num?parseFloat(v):v.toLowerCase()};});
+keyed.sort(function(a,b){var d=num?a.v-b.v:a.v.localeCompare(b.v);return d*sign||a.i-b.i;});
+var frag=document.createDocumentFragment();keyed.forEach(function(k){frag.appendChild(k.b);});table.appendChild(frag);bodies=keyed.map(function(k){return k.b;});});});
+table.addEventListener('click',function(e){var t=e.target.closest&&e.target.closest('button.more');if(!t)return;var open=t.getAttribute('aria-expanded')!=='true';t.setAttribute('aria-expanded',String(open));document.getElementById(t.getAttribute('aria-controls')).hidden=!open;});
+apply();})();`;
 
 export function renderHygieneHtml(r: HygieneReport): string {
   const s = r.summary;
   const backlog = r.cleanupBacklog;
   const repoNames = r.repos.map((x) => x.name).join(", ");
   const cards = [
-    card("worktrees", String(s.worktrees), `${s.managed} managed, ${s.foreign} foreign`),
-    card("cleanup backlog", String(backlog.count), backlog.bytes === null ? "disk not measured" : `${formatBytes(backlog.bytes)} to reclaim`),
-    card("live", String(s.byDisposition.live)),
     card("needs salvage", String(s.byDisposition.needs_salvage), "work nobody else has"),
     card("unknown", String(s.byDisposition.unknown), "kept until a fact is known"),
+    card("cleanup backlog", String(backlog.count), backlog.bytes === null ? "disk not measured" : `${formatBytes(backlog.bytes)} to reclaim`),
+    card("live", String(s.byDisposition.live)),
+    card("worktrees", String(s.worktrees), `${s.managed} managed, ${s.foreign} foreign`),
     card("disk", s.disk ? formatBytes(s.disk.bytes) : "–", s.disk ? (s.disk.complete ? "each inode once" : "partial (budget)") : "run with --disk"),
     card("preventable duplicates", String(r.preventableDuplicates.count), "admission could have reused"),
   ].join("");
   const filterButtons = [
     `<button data-filter="all">all</button>`,
-    ...DISPOSITIONS.filter((d) => s.byDisposition[d] > 0).map(
+    ...ATTENTION_ORDER.filter((d) => s.byDisposition[d] > 0).map(
       (d) => `<button data-filter="${d}" data-color="${COLORS[d]}" title="${attr(MEANING[d])}">${d.replace("_", " ")} (${s.byDisposition[d]})</button>`,
     ),
   ].join("");
-  const head = ["disposition", "worktree", "branch", "owner", "task", "lifecycle", "liveness", "dirty", "unpushed", "merged", "disk", "reasons", "suggested"]
-    .map((h) => `<th>${h}</th>`)
-    .join("");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
-<title>Orchard hygiene — ${text(repoNames)} — ${s.worktrees} worktrees</title><style>${STYLE}</style></head>
-<body><header><h1>Orchard hygiene</h1><p>${text(repoNames)} · generated ${text(r.generatedAt)}</p></header><main>
-<div class="cards">${cards}</div>
-<section class="grid2"><div><h2>Dispositions</h2>${dispositionChart(r)}</div><div><h2>Disk by worktree</h2>${diskChart(r)}</div></section>
+<title>Orchard hygiene — ${text(repoNames)} — ${s.worktrees} worktrees</title><style>${STYLE}${PAGE_STYLE}</style></head>
+<body><header><h1>Orchard hygiene</h1><p>${text(repoNames)} · ${s.worktrees} worktrees · generated ${text(r.generatedAt)}</p></header><main>
 ${commands(r)}
-<section><h2>Worktrees</h2><div class="filters">${filterButtons}<input id="q" type="search" placeholder="filter by path, handle, branch, reason"><span id="shown" class="muted"></span></div>
-<table><thead><tr>${head}</tr></thead><tbody>${r.worktrees.map(row).join("")}</tbody></table></section>
+<div class="cards">${cards}</div>
+<section><h2>Worktrees</h2><div class="filters">${filterButtons}<input id="q" type="search" placeholder="filter by path, handle, branch, reason"><span id="shown" class="muted"></span><span class="muted">Click a header to sort, the arrow before a worktree for its details.</span></div>
+${table(r)}</section>
+<section class="grid2"><div><h2>Dispositions</h2>${dispositionChart(r)}</div><div><h2>Disk by worktree</h2>${diskChart(r)}</div></section>
 ${groups(r)}
 </main><script>${SCRIPT}</script></body></html>
 `;
