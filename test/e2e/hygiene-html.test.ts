@@ -52,26 +52,28 @@ describe("hygiene --html in Chromium", () => {
     page.on("request", (req) => requests.push(req.url()));
     await page.goto(pathToFileURL(out).href);
 
-    const rows = page.locator("tbody tr");
+    const rows = page.locator("tbody tr.row");
     expect(await rows.count()).toBe(r.json.worktrees.length);
     expect(await rows.count()).toBe(6);
-    const hostileRow = page.locator("tbody tr", { hasText: "evil <b>" });
-    expect(await hostileRow.count()).toBe(1);
-    expect(await hostileRow.locator(".path").innerText()).toContain(`evil <b>"q"</b> & 'x'\u240aline2`);
+    const hostileBody = page.locator("tbody", { hasText: "evil <b>" });
+    expect(await hostileBody.count()).toBe(1);
+    expect(await hostileBody.locator("td.worktree").getAttribute("title")).toContain(`evil <b>"q"</b> & 'x'\u240aline2`);
+    await hostileBody.locator("button.more").click(); // the details row shows the whole path
+    expect(await hostileBody.locator("tr.details dd code.cmd").first().innerText()).toContain(`evil <b>"q"</b> & 'x'\u240aline2`);
     expect(await page.locator("tbody b").count()).toBe(0); // the path's <b> stayed text
 
     for (const d of ["live", "reclaimable", "reapable", "needs_salvage", "husk"])
-      expect(await page.locator(`tbody tr[data-disposition="${d}"]`).count(), d).toBeGreaterThan(0);
-    expect(await page.locator(`tbody tr[data-disposition="live"]`).innerText()).toContain(live.handle);
+      expect(await page.locator(`tbody[data-disposition="${d}"]`).count(), d).toBeGreaterThan(0);
+    expect(await page.locator(`tbody[data-disposition="live"]`).innerText()).toContain(live.handle);
     expect(await page.locator("svg[aria-label='worktrees by disposition'] rect").count()).toBe(8);
     expect(await page.locator("svg[aria-label='disk by worktree'] rect").count()).toBeGreaterThan(0);
     expect(await page.locator("code.cmd", { hasText: "orchard reap-orphans" }).count()).toBeGreaterThan(0);
 
     await page.locator(".filters button[data-filter='reapable']").click();
-    expect(await page.locator("tbody tr:not(.hidden)").count()).toBe(1);
+    expect(await page.locator("tbody:not(.hidden)").count()).toBe(1);
     await page.locator(".filters button[data-filter='all']").click();
     await page.fill("#q", "wip-1");
-    expect(await page.locator("tbody tr:not(.hidden)").count()).toBe(1);
+    expect(await page.locator("tbody:not(.hidden)").count()).toBe(1);
     expect(await page.locator("#shown").innerText()).toBe("1 of 6 shown");
 
     expect(errors).toEqual([]);
@@ -87,6 +89,7 @@ describe("hygiene --html in Chromium", () => {
     page.on("pageerror", (e) => errors.push(e.message));
     await page.goto(pathToFileURL(out).href);
     expect(await page.locator("tbody tr").count()).toBe(0);
+    expect(await page.locator("#run").innerText()).toContain("Nothing: every worktree is kept.");
     expect(await page.locator("text=Disk was not measured").count()).toBe(1);
     expect(errors).toEqual([]);
     await page.close();
