@@ -241,6 +241,9 @@ describe("a 1,000-worktree report", () => {
     expect(Math.max(...l.rowHeights)).toBeLessThan(40);
     expect(l.firstTodo.bottom).toBeLessThan(VIEWPORT_HEIGHT);
     expect(l.run.bottom).toBeLessThanOrEqual(l.table.top);
+    expect(l.table.top, "a long list of commands does not push the table off the first screen").toBeLessThan(VIEWPORT_HEIGHT);
+    expect(await page.locator("#run > ol > li").count()).toBe(10);
+    expect(await page.locator("#run details summary").innerText()).toMatch(/^\d+ more, \d+ of them about work at risk$/);
     expect(l.pageHeight).toBeLessThan(1000 * 40 + 4000); // rows of one line, not 170 px each
     expect(l.pageWidth).toBe(1280);
     for (const c of l.commands) expect(c.lines, c.text ?? "").toBe(1);

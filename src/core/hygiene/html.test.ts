@@ -48,7 +48,17 @@ describe("renderHygieneHtml", () => {
   it("has the summary, both charts and one row per worktree", () => {
     expect(html).toContain('aria-label="worktrees by disposition"');
     expect(html).toContain('aria-label="disk by worktree"');
-    expect(html.match(/<tr data-disposition=/g)).toHaveLength(1);
+    expect(html.match(/<tbody data-disposition=/g)).toHaveLength(1);
+  });
+  it("puts what to run first, the table next, the charts last; rows in attention order", () => {
+    const w = (handle: string, disposition: HygieneWorktree["disposition"]): HygieneWorktree => ({ ...worktree, path: `/w/${handle}`, handle, disposition });
+    const many = [w("app@a", "live"), w("app@b", "reclaimable"), w("app@c", "needs_salvage"), w("app@d", "unknown")];
+    const page = renderHygieneHtml({ ...report, worktrees: many, summary: summarize(many) });
+    const at = (s: string): number => page.indexOf(s);
+    expect(at('<section id="run">')).toBeGreaterThan(0);
+    expect(at('<section id="run">')).toBeLessThan(at('<table id="wt">'));
+    expect(at('<table id="wt">')).toBeLessThan(at("<svg"));
+    expect([...page.matchAll(/<tbody data-disposition="([a-z_]+)"/g)].map((m) => m[1])).toEqual(["needs_salvage", "unknown", "reclaimable", "live"]);
   });
 });
 
