@@ -46,6 +46,8 @@ export type { MigrateOptions, MigrateResult, MigrateDone, MigrateRefused } from 
 export type {
   CleanupPlanOptions,
   PlanResult,
+  DryRunResult,
+  DryRunRefusal,
   RunResult,
   CleanupAction,
   PlannedItem,

@@ -22,7 +22,7 @@ import { LineageInput, RecycleInput, TrustInput } from "./shared/inputs.js";
 import type { RecycleOptions, LineageResult } from "./recycle/index.js";
 import type { TrustResult } from "./bootstrap/index.js";
 import { CleanupApplyInput, CleanupPlanInput, CleanupResumeInput, CleanupRunInput, HygieneInput } from "./shared/inputs.js";
-import type { CleanupApplyOptions, ProgressListener, CleanupPlanOptions, PlanResult, RunResult, ApplyResult } from "./cleanup/index.js";
+import type { CleanupApplyOptions, ProgressListener, CleanupPlanOptions, DryRunResult, PlanResult, RunResult, ApplyResult } from "./cleanup/index.js";
 import type { FleetHygieneReport, HygieneOptions, HygieneReport } from "./hygiene/index.js";
 import type {
   HostIdentity,
@@ -277,6 +277,13 @@ export class Orchard {
     const { runCleanupPlan } = await import("./cleanup/index.js");
     const { repo, ...rest } = options;
     return runCleanupPlan(this, repo, parseInput(CleanupPlanInput(), rest));
+  }
+
+  /** `cleanup run --dry-run`: the first round's plan (stored, not applied) and the items the real run would refuse (`ok: false`, exit 3). */
+  async cleanupDryRun(options: CleanupPlanOptions & RepoOption = {}): Promise<DryRunResult> {
+    const { runCleanupDryRun } = await import("./cleanup/index.js");
+    const { repo, ...rest } = options;
+    return runCleanupDryRun(this, repo, parseInput(CleanupPlanInput(), rest));
   }
 
   /** Applies a stored plan: each item re-checked at the moment of use. */

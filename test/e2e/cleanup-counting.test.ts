@@ -59,3 +59,38 @@ describe("cleanup run: one item, one final state, a refusal is exit 3", () => {
     expect(git(s.primary, "for-each-ref", "refs/orchard/salvage/")).toBe("");
   });
 });
+
+describe("cleanup run --dry-run: exits as the real run would (SPEC §2)", () => {
+  it("predicts the salvage_too_large refusal: exit 3, the item named, nothing salvaged or removed", () => {
+    const w = tooLargeToSalvage();
+    const args = ["cleanup", "run", "--include", "needs_salvage", "--salvage"];
+
+    const dry = s.orchard([...args, "--dry-run"]);
+    expect(dry.code, dry.stdout + dry.stderr).toBe(3);
+    expect(dry.json).toMatchObject({ ok: false, dryRun: true, refused: 1 });
+    expect(dry.json.refusals).toEqual([
+      expect.objectContaining({ path: w.path, handle: w.handle, action: "salvage_remove", reasons: [expect.objectContaining({ code: "salvage_too_large" })] }),
+    ]);
+    const human = s.orchard([...args, "--dry-run"], { json: false });
+    expect(human.code, human.stdout + human.stderr).toBe(3);
+    expect(human.stdout).toContain("it would refuse 1 item(s) (exit 3):");
+    expect(human.stdout).toContain(`refused: ${w.handle}: salvage_too_large:`);
+    expect(human.stdout).toContain("↳ commit or move the large files, then run it again");
+    expect(existsSync(w.path)).toBe(true);
+    expect(git(s.primary, "for-each-ref", "refs/orchard/salvage/")).toBe("");
+
+    // the real run agrees
+    expect(s.orchard(args).code).toBe(3);
+    expect(existsSync(join(w.path, "notes.txt"))).toBe(true);
+  });
+
+  it("exits 0 when the real run would salvage: the same worktree with its large file gone", () => {
+    const w = tooLargeToSalvage();
+    truncateSync(join(w.path, "dump.log"), 1024);
+    const dry = s.orchard(["cleanup", "run", "--include", "needs_salvage", "--salvage", "--dry-run"]);
+    expect(dry.code, dry.stdout + dry.stderr).toBe(0);
+    expect(dry.json).toMatchObject({ ok: true, dryRun: true, refused: 0, refusals: [] });
+    expect(dry.json.items).toEqual([expect.objectContaining({ path: w.path, action: "salvage_remove" })]);
+    expect(existsSync(w.path)).toBe(true);
+  });
+});

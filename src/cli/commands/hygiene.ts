@@ -10,7 +10,7 @@ import { stdoutDisplay } from "../terminal.js";
 import { formatBytes } from "../../core/shared/format.js";
 import { formatDuration } from "../../core/shared/duration.js";
 import { attentionRank, branchNote, byAttention, whatToRun, type FleetHygieneReport, type HygieneReport } from "../../core/hygiene/index.js";
-import type { PlanResult, RunResult, ApplyResult, ItemView } from "../../core/cleanup/index.js";
+import type { DryRunResult, PlanResult, RunResult, ApplyResult, ItemView } from "../../core/cleanup/index.js";
 import type { Reason } from "../../core/shared/reasons.js";
 
 const codes = (reasons: readonly Reason[]): string => reasons.map((r) => r.code).join(", ");
@@ -130,16 +130,20 @@ export function renderFleet(r: FleetHygieneReport): string {
 /** Worktrees left alone that another flag of the plan would take: their next step is worth a line. */
 const PLAN_FLAGS: ReadonlySet<string> = new Set(["not_included", "salvage_not_requested", "too_recent"]);
 
-export function renderPlan(r: PlanResult & { dryRun?: boolean }): string {
+export function renderPlan(r: PlanResult | DryRunResult): string {
+  const refusals = "dryRun" in r ? r.refusals : [];
   const lines = [
-    ...(r.dryRun ? [`dry run: cleanup run would act on: ${actingOn(r.items)}; nothing was removed`] : []),
+    ...("dryRun" in r ? [`dry run: cleanup run would act on: ${actingOn(r.items)}; nothing was removed`] : []),
+    ...(refusals.length ? [`it would refuse ${refusals.length} item(s) (exit 3):`] : []),
+    ...reasonRefusals(refusals),
     `plan ${r.planId}: ${r.items.length} item(s), ${r.skipped.length} worktree(s) left alone`,
   ];
+  const refused = new Set(refusals.map((x) => x.seq));
   if (r.items.length)
     lines.push(
       table(
         ["SEQ", "ACTION", "WORKTREE", "REASONS"],
-        r.items.map((i) => [String(i.seq), i.action, i.handle ?? i.path, codes(i.reasons)]),
+        r.items.map((i) => [String(i.seq), refused.has(i.seq) ? `${i.action} (refused)` : i.action, i.handle ?? i.path, codes(i.reasons)]),
       ),
     );
   const why = new Map<string, number>();
@@ -201,6 +205,14 @@ export function renderRun(r: RunResult): string {
   return lines.join("\n");
 }
 
+/** Each item a dry run predicts the real run refuses: its worktree, the reason's sentence and the next step. */
+function reasonRefusals(refusals: DryRunResult["refusals"]): string[] {
+  return refusals.flatMap((x) => [
+    `  refused: ${x.handle ?? x.path}: ${x.reasons.map((r) => `${r.code}: ${r.message}`).join("; ")}`,
+    ...nextLines(x.reasons, { handle: x.handle, path: x.path }, "    "),
+  ]);
+}
+
 /** A failure is exit 1; else an item a safety rule refused is exit 3 (SPEC §2). */
 const failedExit = (r: { ok: boolean; failed: number; refused: number }): 0 | 1 | 3 => (r.failed > 0 ? 1 : r.refused > 0 ? 3 : 0);
 
@@ -257,7 +269,13 @@ export function register(program: Command): void {
     .option("--dry-run", "print the first round's plan (stored, not applied) and what it would act on; remove nothing")
     .action(({ dryRun, ...opts }: PlanFlags & { dryRun?: boolean }, cmd: Command) =>
       dryRun
-        ? runWith(cmd, async (o) => ({ ...(await o.cleanupPlan(opts)), dryRun: true as const }), renderPlan, undefined, { progress: "cleanup run" })
+        ? runWith(
+            cmd,
+            (o) => o.cleanupDryRun(opts),
+            renderPlan,
+            (r) => (r.refused > 0 ? 3 : 0),
+            { progress: "cleanup run" },
+          )
         : runWith(cmd, (o) => o.cleanupRun(opts), renderRun, failedExit, { progress: "cleanup run" }),
     );
   for (const c of cleanup.commands) c.exitOverride();

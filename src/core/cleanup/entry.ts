@@ -3,6 +3,7 @@
 import { hygiene, hygieneFleet, resolveScope, type FleetHygieneReport, type HygieneOptions, type HygieneReport } from "../hygiene/index.js";
 import { cleanupPlan, cleanupRun, type CleanupPlanOptions, type PlanResult, type RunResult } from "./cleanup.js";
 import { applyPlan, type ApplyResult, type Progress } from "./apply.js";
+import { cleanupDryRun, type DryRunResult } from "./dry-run.js";
 import { requireDuration } from "../shared/validate.js";
 import { failure } from "../shared/errors.js";
 import type { Ctx } from "../shared/context.js";
@@ -53,6 +54,12 @@ export async function runHygieneFleet(source: ContextSource, repo: string | unde
 export async function runCleanupPlan(source: ContextSource, repo: string | undefined, options: CleanupPlanOptions): Promise<PlanResult> {
   const s = await scope(source, repo, options.allRepos);
   return cleanupPlan(s.main, s.ctxs, options, s.notes);
+}
+
+/** `cleanup run --dry-run`: the first round's plan and the refusals the real run would meet. */
+export async function runCleanupDryRun(source: ContextSource, repo: string | undefined, options: CleanupPlanOptions): Promise<DryRunResult> {
+  const s = await scope(source, repo, options.allRepos);
+  return cleanupDryRun(s.main, s.ctxs, options, s.notes);
 }
 
 export async function runCleanupApply(

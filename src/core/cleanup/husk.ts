@@ -31,6 +31,11 @@ export function huskContainment(root: string, path: string): string | null {
   return null;
 }
 
+/** Throws `salvage_too_large` when a salvage of the husk now would have to refuse (what a dry run predicts). */
+export async function checkHuskSalvageable(ctx: Ctx, path: string): Promise<void> {
+  requireSalvageable(path, await readHuskUniqueIgnored(ctx.repo.commonDir, path));
+}
+
 export async function salvageHusk(ctx: Ctx, path: string, why: string): Promise<{ ref: string; commit: string }> {
   const scratch = mkdtempSync(join(tmpdir(), "orchard-husk-salvage-"));
   const now = new Date();

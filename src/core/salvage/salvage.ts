@@ -124,6 +124,11 @@ async function readUniqueIgnored(ctx: Ctx, path: string): Promise<IgnoredFile[]>
   return requireSalvageable(path, files);
 }
 
+/** Throws `salvage_too_large` when a salvage of the worktree now would have to refuse (what a dry run predicts). */
+export async function checkSalvageable(ctx: Ctx, path: string): Promise<void> {
+  await readUniqueIgnored(ctx, path);
+}
+
 /** The files, when a salvage may keep them all; else `salvage_too_large`. */
 export function requireSalvageable(path: string, files: IgnoredFile[]): IgnoredFile[] {
   const big = files.filter((f) => f.size > MAX_IGNORED_FILE);
