@@ -97,38 +97,39 @@ function dirtyCell(w: HygieneWorktree): string {
 interface Col {
   key: string;
   num?: boolean;
-  /** Hidden on a narrow window (the details row still shows it). */
-  opt?: boolean;
+  /** Hidden on a window narrower than this many px (the details row still shows it). */
+  hideBelow?: 1100 | 900;
   width: string;
   cell: (w: HygieneWorktree) => { html: string; v?: number | string; title?: string };
 }
 
 const branchText = (w: HygieneWorktree): string => w.branch ?? (w.head ? `(detached ${w.head.slice(0, 10)})` : w.husk ? "(husk)" : "–");
-const nameOf = (w: HygieneWorktree): string => w.handle ?? (w.husk ? "(husk)" : "(foreign)");
+/** A managed worktree's handle; else the last part of its path and what it is (the whole path is the cell's title). */
+const nameOf = (w: HygieneWorktree): string => w.handle ?? w.path.slice(w.path.lastIndexOf("/") + 1);
 const codesOf = (w: HygieneWorktree): string => w.reasons.map((r) => r.code).join(", ");
 
 const COLUMNS: Col[] = [
   { key: "disposition", num: true, width: "9em", cell: (w) => ({ html: badge(w.disposition), v: attentionRank(w.disposition) }) },
   {
     key: "worktree",
-    width: "22%",
+    width: "19%",
     cell: (w) => ({
-      html: `<span class="name">${text(nameOf(w))}</span>${w.handle ? "" : ` <span class="muted">${text(w.path)}</span>`}`,
+      html: `<span class="name">${text(nameOf(w))}</span>${w.handle ? "" : ` <span class="muted">${w.husk ? "husk" : "foreign"}</span>`}`,
       v: w.handle ?? w.path,
       title: w.path,
     }),
   },
-  { key: "branch", width: "14%", cell: (w) => ({ html: text(branchText(w)), title: branchText(w) }) },
+  { key: "branch", width: "12%", cell: (w) => ({ html: text(branchText(w)), title: branchText(w) }) },
   { key: "owner", width: "9%", cell: (w) => ({ html: text(w.owner ?? "–"), title: w.owner ?? "" }) },
   { key: "task", width: "10%", cell: (w) => ({ html: text(w.task ?? "–"), title: w.task ?? "" }) },
-  { key: "dirty", opt: true, width: "7%", cell: (w) => ({ html: text(dirtyCell(w)), title: dirtyCell(w) }) },
-  { key: "unpushed", num: true, opt: true, width: "6em", cell: (w) => ({ html: text(w.unpushed ?? "?"), v: w.unpushed ?? -1 }) },
-  { key: "merged", opt: true, width: "8em", cell: (w) => ({ html: text(w.merged ? (w.merged.how ?? "no") : "?") }) },
+  { key: "dirty", hideBelow: 1100, width: "7%", cell: (w) => ({ html: text(dirtyCell(w)), title: dirtyCell(w) }) },
+  { key: "unpushed", num: true, hideBelow: 1100, width: "6em", cell: (w) => ({ html: text(w.unpushed ?? "?"), v: w.unpushed ?? -1 }) },
+  { key: "merged", hideBelow: 1100, width: "8em", cell: (w) => ({ html: text(w.merged ? (w.merged.how ?? "no") : "?") }) },
   { key: "disk", num: true, width: "6em", cell: (w) => ({ html: w.disk ? formatBytes(w.disk.bytes) : "–", v: w.disk?.bytes ?? -1 }) },
-  { key: "reasons", width: "14%", cell: (w) => ({ html: text(codesOf(w)), title: codesOf(w) }) },
+  { key: "reasons", hideBelow: 900, width: "12%", cell: (w) => ({ html: text(codesOf(w)), title: codesOf(w) }) },
   {
     key: "next",
-    width: "20%",
+    width: "27%",
     cell: (w) => ({
       html: w.suggestion.command ? `<code class="cmd">${text(w.suggestion.command)}</code>` : text(w.suggestion.action),
       v: w.suggestion.command ?? w.suggestion.action,
@@ -165,7 +166,7 @@ function body(w: HygieneWorktree, i: number): string {
   const cells = COLUMNS.map((c, n) => {
     const { html, v, title } = c.cell(w);
     const toggle = n === 1 ? `<button class="more" aria-expanded="false" aria-controls="d${i}" aria-label="details" title="details"></button>` : "";
-    return `<td class="${c.key}${c.opt ? " opt" : ""}"${v === undefined ? "" : ` data-v="${attr(v)}"`}${title ? ` title="${attr(title)}"` : ""}>${toggle}${html}</td>`;
+    return `<td class="${c.key}${c.hideBelow ? ` hide${c.hideBelow}` : ""}"${v === undefined ? "" : ` data-v="${attr(v)}"`}${title ? ` title="${attr(title)}"` : ""}>${toggle}${html}</td>`;
   }).join("");
   return `<tbody data-disposition="${w.disposition}" data-search="${attr(search)}"><tr class="row">${cells}</tr><tr class="details" id="d${i}" hidden><td colspan="${COLUMNS.length}">${details(w)}</td></tr></tbody>`;
 }
@@ -173,7 +174,7 @@ function body(w: HygieneWorktree, i: number): string {
 function table(r: HygieneReport): string {
   const head = COLUMNS.map(
     (c, i) =>
-      `<th class="${c.key}${c.opt ? " opt" : ""}" style="width:${c.width}"${i === 0 ? ' aria-sort="ascending"' : ""}><button data-col="${i}"${c.num ? ' data-num=""' : ""}>${c.key}</button></th>`,
+      `<th class="${c.key}${c.hideBelow ? ` hide${c.hideBelow}` : ""}" style="width:${c.width}"${i === 0 ? ' aria-sort="ascending"' : ""}><button data-col="${i}"${c.num ? ' data-num=""' : ""}>${c.key}</button></th>`,
   ).join("");
   const rows = [...r.worktrees].sort(byAttention).map(body).join("");
   return `<table id="wt"><thead><tr>${head}</tr></thead>${rows}</table>`;
@@ -216,7 +217,7 @@ function commands(r: HygieneReport): string {
 export const STYLE = `body{font:14px/1.4 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#1d1d1f;background:#f6f7f9}header{background:#1f3a2e;color:#fff;padding:18px 28px}header h1{margin:0;font-size:22px}header p{margin:4px 0 0;opacity:.8}main{padding:20px 28px}.cards{display:flex;flex-wrap:wrap;gap:12px;margin-bottom:18px}.card{background:#fff;border-radius:8px;padding:12px 16px;min-width:130px;box-shadow:0 1px 2px #0002}.card .value{font-size:24px;font-weight:600}.card .label{color:#555}.card .hint{color:#888;font-size:12px}section{background:#fff;border-radius:8px;padding:14px 18px;margin-bottom:18px;box-shadow:0 1px 2px #0002}h2{font-size:16px;margin:4px 0 10px}.grid2{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:18px}svg text{font-size:12px;fill:#333}svg .num{fill:#555}g.bar{cursor:pointer}.badge{color:#fff;border-radius:10px;padding:1px 8px;font-size:12px;white-space:nowrap}table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;padding:6px 8px;border-bottom:1px solid #eee}th{position:sticky;top:0;background:#fafafa}td.num{text-align:right;white-space:nowrap}.path{color:#666;font-size:12px;word-break:break-all}.name{font-weight:600}ul.reasons{margin:0;padding-left:16px;font-size:12px}code{font:12px ui-monospace,Menlo,Consolas,monospace;background:#f0f2f4;border-radius:4px;padding:1px 4px}code.cmd{white-space:nowrap;user-select:all;line-height:1.4}.muted{color:#888}.filters{display:flex;gap:8px;flex-wrap:wrap;align-items:center;margin-bottom:10px}.filters button{border:1px solid #ccc;background:#fff;border-radius:14px;padding:3px 10px;cursor:pointer}.filters button.on{color:#fff}.filters input{padding:4px 8px;border:1px solid #ccc;border-radius:6px;min-width:240px}.hidden{display:none}@media(max-width:900px){.grid2{grid-template-columns:minmax(0,1fr)}}`;
 
 /** The hygiene page's own layout: one-line rows (cells cut with an ellipsis, the whole text in their title and details row), commands on one line. */
-const PAGE_STYLE = `main{padding:14px 28px}header{padding:12px 28px}section{padding:10px 16px;margin-bottom:14px}.cards{gap:8px;margin-bottom:14px}.card{padding:6px 12px;min-width:0}.card .value{font-size:18px}#run ol{margin:0;padding-left:22px}#run li{margin:2px 0;white-space:nowrap}#run li.risk::marker{color:${COLORS.needs_salvage}}#run code.cmd{display:inline-block;max-width:calc(100% - 12em);overflow-x:auto;vertical-align:bottom}#run summary{cursor:pointer;color:#555;margin-top:4px}#wt{table-layout:fixed}#wt td{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;vertical-align:middle;padding:5px 8px}#wt th{padding:0;vertical-align:bottom}#wt th button{all:unset;box-sizing:border-box;display:block;width:100%;padding:6px 8px;cursor:pointer;font-weight:600}#wt th button:focus-visible{outline:2px solid #1565c0}#wt th[aria-sort] button::after{content:"";display:inline-block;margin-left:5px;vertical-align:middle;border:4px solid transparent}#wt th[aria-sort=ascending] button::after{border-bottom:5px solid #444;border-top:0}#wt th[aria-sort=descending] button::after{border-top:5px solid #444;border-bottom:0}#wt td.disk,#wt td.unpushed,#wt th.disk,#wt th.unpushed{text-align:right}button.more{border:0;background:none;padding:2px 6px 2px 0;cursor:pointer;vertical-align:middle}button.more::before{content:"";display:block;border:5px solid transparent;border-left:7px solid #555;border-right:0}button.more[aria-expanded=true]::before{transform:rotate(90deg)}main svg{max-width:100%;height:auto}#wt tr.details td{white-space:normal;background:#fafbfc}#wt dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:4px 0}#wt dt{color:#666}#wt dd{margin:0;min-width:0}#wt dd code.cmd{display:inline-block;max-width:100%;overflow-x:auto;vertical-align:bottom}@media(max-width:1100px){#wt .opt{display:none}}`;
+const PAGE_STYLE = `main{padding:14px 28px}header{padding:12px 28px}section{padding:10px 16px;margin-bottom:14px}.cards{gap:8px;margin-bottom:14px}.card{padding:6px 12px;min-width:0}.card .value{font-size:18px}#run ol{margin:0;padding-left:22px}#run li{margin:2px 0;white-space:nowrap}#run li.risk::marker{color:${COLORS.needs_salvage}}#run code.cmd{display:inline-block;max-width:calc(100% - 12em);overflow-x:auto;vertical-align:bottom}#run summary{cursor:pointer;color:#555;margin-top:4px}#wt{table-layout:fixed}#wt td{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;vertical-align:middle;padding:5px 8px}#wt th{padding:0;vertical-align:bottom}#wt th button{all:unset;box-sizing:border-box;display:block;width:100%;padding:6px 8px;cursor:pointer;font-weight:600}#wt th button:focus-visible{outline:2px solid #1565c0}#wt th[aria-sort] button::after{content:"";display:inline-block;margin-left:5px;vertical-align:middle;border:4px solid transparent}#wt th[aria-sort=ascending] button::after{border-bottom:5px solid #444;border-top:0}#wt th[aria-sort=descending] button::after{border-top:5px solid #444;border-bottom:0}#wt td.disk,#wt td.unpushed,#wt th.disk,#wt th.unpushed{text-align:right}button.more{border:0;background:none;padding:2px 6px 2px 0;cursor:pointer;vertical-align:middle}button.more::before{content:"";display:block;border:5px solid transparent;border-left:7px solid #555;border-right:0}button.more[aria-expanded=true]::before{transform:rotate(90deg)}main svg{max-width:100%;height:auto}#wt tr.details td{white-space:normal;background:#fafbfc}#wt dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:4px 0}#wt dt{color:#666}#wt dd{margin:0;min-width:0}#wt dd code.cmd{display:inline-block;max-width:100%;overflow-x:auto;vertical-align:bottom}@media(max-width:1100px){#wt .hide1100{display:none}}@media(max-width:900px){#wt .hide900{display:none}}`;
 
 /** Filters (disposition, text), sorting by a header's button (stable: ties keep the attention order), details on demand. */
 const SCRIPT = `(function(){
