@@ -135,7 +135,7 @@ export function renderPlan(r: PlanResult | DryRunResult): string {
   const lines = [
     ...("dryRun" in r ? [`dry run: cleanup run would act on: ${actingOn(r.items)}; nothing was removed`] : []),
     ...(refusals.length ? [`it would refuse ${refusals.length} item(s) (exit 3):`] : []),
-    ...reasonRefusals(refusals),
+    ...refusalLines(refusals),
     `plan ${r.planId}: ${r.items.length} item(s), ${r.skipped.length} worktree(s) left alone`,
   ];
   const refused = new Set(refusals.map((x) => x.seq));
@@ -206,7 +206,7 @@ export function renderRun(r: RunResult): string {
 }
 
 /** Each item a dry run predicts the real run refuses: its worktree, the reason's sentence and the next step. */
-function reasonRefusals(refusals: DryRunResult["refusals"]): string[] {
+function refusalLines(refusals: DryRunResult["refusals"]): string[] {
   return refusals.flatMap((x) => [
     `  refused: ${x.handle ?? x.path}: ${x.reasons.map((r) => `${r.code}: ${r.message}`).join("; ")}`,
     ...nextLines(x.reasons, { handle: x.handle, path: x.path }, "    "),
