@@ -115,6 +115,7 @@ export function register(program: Command): void {
     .option("--guard <duration>", "skip locks younger than this (default 5m, config reap.guard)")
     .option("--salvage", "salvage dirty worktrees to refs/orchard/salvage/… and reap them")
     .option("--merged <mode>", "ancestor | equivalent (default ancestor)")
+    .option("--include-resumable", "also reap worktrees whose Claude Code session can still be resumed (kept by default)")
     .option("--dry-run", "decide and report, change nothing")
     .action((opts: ReapOptions, cmd: Command) => runReap(cmd, opts));
 

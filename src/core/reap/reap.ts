@@ -34,12 +34,15 @@ import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
 import { MERGE_MODES } from "../shared/inputs.js";
 import { realOrAbsolute } from "../shared/paths.js";
+import { describeResumable, readResumable } from "../shared/resumable.js";
 
 export interface ReapOptions {
   guard?: string;
   salvage?: boolean;
   merged?: MergeMode;
   dryRun?: boolean;
+  /** Reap also worktrees whose Claude Code session can still be resumed (kept by default: `session_resumable`). */
+  includeResumable?: boolean;
 }
 
 export interface ReapOwner {
@@ -84,6 +87,7 @@ interface Request {
   salvage: boolean;
   mode: MergeMode;
   dryRun: boolean;
+  includeResumable: boolean;
 }
 
 function ownerView(owner: LockOwner): ReapOwner | undefined {
@@ -137,6 +141,9 @@ async function judge(ctx: Ctx, wt: LockedWorktree, view: View, options: { cwds: 
   const base = { path: wt.path, branch: branchOf(wt), ...(owner ? { owner } : {}) };
   const gone = assessOwnerGone(lock);
   if (gone.kind === "skip") return { kind: "skip", entry: { ...base, status: "skipped", reason: gone.reason, ...detail(gone.detail) } };
+  // its Claude Code session can still be resumed: `claude --resume` would go on in this worktree (issue 22 item 4)
+  const resumable = request.includeResumable ? null : readResumable(row?.owner, { primary: ctx.repo.primary, worktree: wt.path, now: Date.now() });
+  if (resumable) return { kind: "skip", entry: { ...base, status: "skipped", reason: "session_resumable", detail: describeResumable(resumable) } };
   const targets = await readReapTargets(ctx.repo.primary, view.defaultRefs, row, view.refs);
   const work = await readWorkFacts(ctx, { wt, targets, mode: request.mode, salvage: request.salvage, refs: view.refs, dirty: options.dirty });
   const entry = { ...base, branch: work.branch };
@@ -172,6 +179,7 @@ export async function reapOrphans(ctx: Ctx, options: ReapOptions): Promise<ReapR
     salvage: options.salvage ?? false,
     mode: requireOneOf(options.merged, MERGE_MODES, "merged", "ancestor"),
     dryRun: options.dryRun ?? false,
+    includeResumable: options.includeResumable ?? false,
   };
   const locked = readLockedWorktrees(ctx.repo.commonDir);
   const result: ReapResult = { ok: true, reaped: 0, skipped: 0, live: 0, entries: [], ...(request.dryRun ? { dryRun: true as const, planned: 0 } : {}) };
@@ -343,7 +351,13 @@ export async function proveReapable(
   const defaultRefs = await readDefaultRefs(ctx);
   if (defaultRefs === null) return { go: false, reason: "default_branch_unknown" };
   const configGuard = ctx.repo.config.config.reap?.guard;
-  const request: Request = { guardMs: configGuard ? parseDuration(configGuard) : DEFAULT_GUARD_MS, salvage: false, mode: "ancestor", dryRun: true };
+  const request: Request = {
+    guardMs: configGuard ? parseDuration(configGuard) : DEFAULT_GUARD_MS,
+    salvage: false,
+    mode: "ancestor",
+    dryRun: true,
+    includeResumable: false,
+  };
   const verdict = await judge(ctx, wt, await readView(ctx, request, defaultRefs), { cwds: await readProcessCwds(), dirty: true });
   if (verdict.kind === "go") return { go: true, reason: verdict.reason };
   const { reason, detail: why } = verdict.entry;

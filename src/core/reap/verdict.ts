@@ -19,7 +19,8 @@ export type ReapSkipReason =
   | "worktree_dirty"
   | "ignored_files"
   | "nested_worktree"
-  | "fact_unknown";
+  | "fact_unknown"
+  | "session_resumable";
 
 export type ReapReason = "pid_dead_and_merged" | "lease_dead_and_merged" | "pid_dead_and_missing";
 

@@ -98,6 +98,12 @@ export const ReapOrphansInput = lazy(() => {
     .object({
       guard: text.optional().describe("skip locks younger than this (default 5m, config reap.guard)"),
       salvage: z.boolean().optional().describe("salvage dirty worktrees to a ref, then reap them"),
+      includeResumable: z
+        .boolean()
+        .optional()
+        .describe(
+          "also reap worktrees whose Claude Code session can still be resumed (kept by default while its transcript is younger than cleanupPeriodDays)",
+        ),
       merged: z.enum(MERGE_MODES).optional().describe("which merge proofs count (default ancestor)"),
       dryRun: z.boolean().optional().describe("decide and report, change nothing"),
     })

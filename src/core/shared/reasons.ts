@@ -48,6 +48,8 @@ export const REASON_TEXT = {
   bootstrap_interrupted: "the worktree's last bootstrap was interrupted (a crash); it was run again before the worktree was handed out",
   recycle_undone: "an earlier recycle of this worktree was interrupted (a crash); it was undone first",
   // reap
+  session_resumable:
+    "the worktree's Claude Code session can still be resumed (its transcript is younger than Claude Code's cleanupPeriodDays): `claude --resume` would go on in it",
   lock_too_fresh: "the lock is younger than the guard and its holder is dead or unknown; reapable once the lock is as old as the guard",
   lock_age_unknown: "the lock's age could not be read",
   lock_owner_unknown: "the lock text names no owner orchard understands",

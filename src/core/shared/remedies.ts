@@ -28,6 +28,7 @@ export const REASON_REMEDY: Partial<Record<ReasonCode, string>> = {
   work_not_preserved: "git push the branch, or salvage it: orchard cleanup run --include needs_salvage --salvage",
   foreign_lock: "orchard adopt <path>, or git worktree unlock it if its owner is done",
   default_branch_unknown: "git remote set-head origin --auto, or set defaultBranch in .orchard.json",
+  session_resumable: "resume the session (claude --resume <id>), or pass --include-resumable to reap it anyway",
   lock_too_fresh: "wait for the guard, or pass --guard with a shorter duration",
   lock_owner_unknown: "orchard adopt <path>, or git worktree unlock it if its owner is done",
   no_owner: "orchard cleanup run",
