@@ -13,6 +13,7 @@ import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
 import type { BootstrapReport, BootstrapStep } from "../shared/bootstrap-report.js";
 import { copyIncluded } from "./copy.js";
+import { linkDirectories } from "./link.js";
 import { injectContext } from "./inject.js";
 import { readBootstrapFingerprintAt, readRuntimeFingerprint } from "./fingerprint-read.js";
 import { FAILED_FINGERPRINT, runtimeFingerprint } from "./fingerprints.js";
@@ -124,6 +125,16 @@ async function runSteps(ctx: Ctx, row: WorktreeRow, admin: string, options: Boot
   );
   if (!copied) return false;
   faultPoint("bootstrap.copy");
+  const links = repo.config.config.bootstrap?.link ?? [];
+  if (links.length > 0) {
+    const linked = await step(
+      steps,
+      "link",
+      () => Promise.resolve(linkDirectories(repo.primary, row.path, links)),
+      (l) => ({ files: l.files, ...(l.notCopied.length ? { notCopied: l.notCopied } : {}) }),
+    );
+    if (!linked) return false;
+  }
   const context = await step(
     steps,
     "context",

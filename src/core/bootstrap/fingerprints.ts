@@ -22,7 +22,14 @@ const sha256 = (text: string): string => createHash("sha256").update(text, "utf8
 /** The parts of the config that decide what a bootstrap produces (not the timeout, not context or runtime). */
 export function canonicalBootstrapConfig(loaded: LoadedConfig): string {
   const b = loaded.config.bootstrap ?? {};
-  return JSON.stringify({ copy: loaded.copy, run: b.run ?? [], inputs: b.inputs ?? [], preserve: b.preserve ?? [] });
+  // `link` (and sparse) only when set: every fingerprint recorded before they existed stays equal
+  return JSON.stringify({
+    copy: loaded.copy,
+    run: b.run ?? [],
+    inputs: b.inputs ?? [],
+    preserve: b.preserve ?? [],
+    ...(b.link?.length ? { link: b.link } : {}),
+  });
 }
 
 export function bootstrapFingerprint(canonicalConfig: string, inputs: readonly (readonly [path: string, objectId: string | null])[]): string {

@@ -13,6 +13,8 @@ import type { Ctx } from "../shared/context.js";
 import type { Policy } from "../shared/inputs.js";
 import { failure } from "../shared/errors.js";
 import { branchForName, type CreatePayload } from "./payload.js";
+import { readSymbolicRef, resolveCommit } from "../../git/read.js";
+import { readClaudeWorktreeSettings, withClaudeLinks } from "./worktree-settings.js";
 import type { HostIdentity } from "./ancestry.js";
 
 export interface WorktreeCreateOptions {
@@ -30,13 +32,34 @@ export function ownerOf(sessionId: string): string {
   return `claude-code:${sessionId}`;
 }
 
+/**
+ * `worktree.baseRef: "head"`: the branch the session's directory has checked out (its commit when
+ * detached). Only for a worktree not made yet: the same name again takes back the one there is.
+ */
+async function headBase(ctx: Ctx, payload: CreatePayload, branch: string): Promise<string | undefined> {
+  const rows = await ctx.registry.worktrees.current(ctx.repo.identity);
+  if (rows.some((r) => r.branch === branch && r.lifecycle !== "removed")) return undefined;
+  const symbolic = await readSymbolicRef(payload.cwd, "HEAD");
+  if (symbolic?.startsWith("refs/heads/") && (await resolveCommit(payload.cwd, symbolic))) return symbolic;
+  const commit = await resolveCommit(payload.cwd, "HEAD");
+  if (commit === null)
+    throw failure("refused", `worktree.baseRef is "head", and ${payload.cwd} has no commit checked out: no worktree was made for ${payload.name}`);
+  return commit;
+}
+
 export async function worktreeCreate(ctx: Ctx, payload: CreatePayload, options: WorktreeCreateOptions): Promise<WorktreeCreateResult> {
   const host = options.host;
   // Claude Code died before the hook could look: nobody waits for this worktree, and a lease to
   // whatever the hook was reparented to (init, a subreaper) would hold it for nothing
   if (host.state === "gone") throw failure("refused", `Claude Code (pid ${host.pid}), which ran this hook, is gone: no worktree was made for ${payload.name}`);
-  const result = await add(ctx, {
-    branch: branchForName(payload.name),
+  // Claude Code's worktree settings, through Orchard's own configuration (worktree-settings.ts)
+  const settings = readClaudeWorktreeSettings(payload.cwd);
+  const branch = branchForName(payload.name);
+  const base = settings.baseRef === "head" ? await headBase(ctx, payload, branch) : undefined;
+  const config = withClaudeLinks(ctx.repo.config, settings);
+  const result = await add(config === ctx.repo.config ? ctx : { ...ctx, repo: { ...ctx.repo, config } }, {
+    branch,
+    ...(base === undefined ? {} : { base }),
     owner: ownerOf(payload.sessionId),
     resume: true,
     ...(host.state === "alive" ? { pid: host.pid, ...(host.startTime === null ? {} : { pidStart: host.startTime }) } : {}),
@@ -47,6 +70,9 @@ export async function worktreeCreate(ctx: Ctx, payload: CreatePayload, options: 
     const why = result.reasons.map((r) => `${r.code}: ${r.message}`).join("; ");
     throw failure("refused", `orchard refused the worktree for ${payload.name} (${result.handle}): ${why}`);
   }
+  // a directory of worktree.symlinkDirectories that could not be linked is refused, never silently left out
+  const link = result.bootstrap?.steps.find((s) => s.name === "link" && s.status === "failed");
+  if (link) throw failure("refused", `orchard could not link worktree.symlinkDirectories into ${result.path}: ${link.reason ?? "failed"}`);
   if (!isAbsolute(result.path) || !existsSync(result.path) || !statSync(result.path).isDirectory())
     throw failure("internal", `orchard admitted ${result.handle} but ${result.path} is not an existing directory`);
   return { path: result.path, result };

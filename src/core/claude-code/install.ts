@@ -11,6 +11,7 @@ import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { usageError } from "../shared/errors.js";
 import { shellQuote } from "../shared/shell-quote.js";
+import { readClaudeWorktreeSettings } from "./worktree-settings.js";
 import { hookCommands, installIntoText, lineDiff, uninstallFromText } from "./settings.js";
 
 /**
@@ -134,6 +135,8 @@ function runnerNotes(runner: HookRunner): InstallNote[] {
 
 export function installHooks(options: InstallOptions): InstallResult {
   const file = settingsFile(options.scope, options.primary);
+  // Claude Code's worktree settings the hooks would meet: what Orchard cannot honour is refused now (nothing written)
+  readClaudeWorktreeSettings(options.primary);
   const command = runnerCommand(options);
   const commands = hookCommands(command, { policy: options.policy });
   const before = readSettingsText(file);

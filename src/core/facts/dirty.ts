@@ -10,6 +10,7 @@ import type { RepoContext } from "../shared/repo.js";
 import type { Facts, Operation } from "../shared/types.js";
 import { disposableOf, ignoredFacts, scanIgnored, type IgnoredFile } from "./ignored.js";
 import { onlyBookkeeping } from "./bookkeeping.js";
+import { isPrimaryLink } from "../shared/primary-link.js";
 
 export type DirtyFacts = NonNullable<Facts["dirty"]>;
 
@@ -57,10 +58,13 @@ function dirtyStateOf(repo: RepoContext, path: string, admin: string, status: St
   for (const p of status.paths) if (p.kind === "untracked" && p.path.endsWith("/")) nested.push(p.path.replace(/\/+$/, ""));
   nested.sort();
   const bookkeeping = operation === null && nested.length === 0 ? onlyBookkeeping(status, ignored) : null;
+  // a directory the bootstrap shares with the primary (bootstrap.link) that no ignore rule matches: not work
+  const primary = repo.bare ? null : repo.primary;
+  const links = status.paths.filter((p) => p.kind === "untracked" && isPrimaryLink(path, p.path, primary)).length;
   return {
     dirty: {
       tracked: status.tracked,
-      untracked: status.untracked,
+      untracked: status.untracked - links,
       conflicted: status.conflicted,
       operation,
       ignored: ignoredFacts(ignored),

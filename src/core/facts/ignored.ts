@@ -10,6 +10,7 @@ import type { StatusSummary } from "../../git/parse/status.js";
 import type { RepoContext } from "../shared/repo.js";
 import type { IgnoredFacts } from "../shared/types.js";
 import { disposableMatcher, literalPattern, type DisposableMatcher } from "./disposable.js";
+import { isPrimaryLink } from "../shared/primary-link.js";
 
 /** One unique ignored file: its path relative to the worktree and its size in bytes. */
 export interface IgnoredFile {
@@ -89,6 +90,8 @@ export function scanIgnored(options: {
     const st = lstat(file);
     // vanished since status, or a FIFO/socket/device: holds no bytes anyone could lose
     if (!st || !(st.isFile() || st.isSymbolicLink())) return;
+    // a directory the bootstrap shares with the primary (bootstrap.link): the primary's, never walked
+    if (st.isSymbolicLink() && isPrimaryLink(worktree, rel, primary)) return;
     if (!sameAsPrimary(primary, rel, file, st)) unique.push({ path: rel, size: Number(st.size) });
   };
   const walk = (dir: string): void => {

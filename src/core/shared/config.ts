@@ -6,6 +6,7 @@ import * as z from "zod";
 import { parseDuration, ttlProblem } from "./duration.js";
 import { usageError } from "./errors.js";
 import { readInputFile } from "./input-file.js";
+import { linkNameProblem } from "./primary-link.js";
 
 /** The schema of `.orchard.json`, built on first use (a repository without the file never builds it). */
 function buildConfigSchema() {
@@ -29,12 +30,16 @@ function buildConfigSchema() {
     .min(1)
     .refine((p) => printable(p) && !p.split(/[\\/]/).includes(".."), "a gitignore-style pattern inside the repository");
 
+  // a directory of the primary the worktree shares through a symbolic link (bootstrap step `link`)
+  const linkName = z.string().refine((p) => linkNameProblem(p) === null, "a directory of the primary, named relative to it (no `..`, not absolute)");
+
   const schema = z
     .object({
       defaultBranch: z.string().min(1).optional(),
       bootstrap: z
         .object({
           copy: z.array(pattern).optional(),
+          link: z.array(linkName).optional(),
           run: z.array(z.string().min(1)).optional(),
           inputs: z.array(relativePath).optional(),
           preserve: z.array(pattern).optional(),

@@ -1,0 +1,67 @@
+// Claude Code's `worktree` settings, honoured by Orchard's WorktreeCreate hook through Orchard's own
+// configuration (issue 22 item 3). Claude Code's hook input names no base and no links: the hook
+// reads the settings files Claude Code reads (shared/claude-settings.ts, same precedence):
+// - `baseRef`: "fresh" (Claude Code's default: the remote default branch) is Orchard's default base
+//   (SPEC §4.4: the newer of the local and remote default branch); "head" starts the new worktree
+//   from what the session's directory has checked out (its branch, or its commit when detached).
+// - `symlinkDirectories`: added to `bootstrap.link` (the bootstrap's `link` step).
+// - `sparsePaths`: not honoured by Orchard: refused (install and create), never silently ignored.
+// Anything Claude Code itself would not accept, or Orchard cannot honour, is an error naming the
+// file and the key: install writes nothing (exit 2), the hook fails the session with that message.
+import { usageError } from "../shared/errors.js";
+import { claudeSettingsFiles, readSettingsFile, settingFrom, type SettingsFile } from "../shared/claude-settings.js";
+import { linkNameProblem } from "../shared/primary-link.js";
+import type { LoadedConfig } from "../shared/config.js";
+
+export const BASE_REFS = ["fresh", "head"] as const;
+
+export interface ClaudeWorktreeSettings {
+  baseRef: (typeof BASE_REFS)[number];
+  symlinkDirectories: string[];
+}
+
+const worktreeKey = (key: string) => (v: Record<string, unknown>) => {
+  const w = v.worktree;
+  return typeof w === "object" && w !== null && !Array.isArray(w) ? (w as Record<string, unknown>)[key] : undefined;
+};
+
+function stringList(found: { value: unknown; file: string } | null, key: string): string[] {
+  if (found === null) return [];
+  if (!Array.isArray(found.value) || !found.value.every((x) => typeof x === "string"))
+    throw usageError("invalid_config", `${found.file}: worktree.${key} must be a list of directory names`);
+  return found.value as string[];
+}
+
+/** The worktree settings Claude Code would apply to a session started in `project`; throws (invalid_config) on what cannot be honoured. */
+export function readClaudeWorktreeSettings(project: string): ClaudeWorktreeSettings {
+  const files: SettingsFile[] = claudeSettingsFiles(project).map(readSettingsFile);
+  for (const f of files)
+    if (f.problem) throw usageError("invalid_config", `${f.file} ${f.problem}: Orchard cannot tell which worktree settings Claude Code applies (fix the file)`);
+  const worktree = settingFrom(files, (v) => v.worktree);
+  if (worktree && (typeof worktree.value !== "object" || worktree.value === null || Array.isArray(worktree.value)))
+    throw usageError("invalid_config", `${worktree.file}: worktree must be an object`);
+  const base = settingFrom(files, worktreeKey("baseRef"));
+  if (base && !(BASE_REFS as readonly unknown[]).includes(base.value))
+    throw usageError("invalid_config", `${base.file}: worktree.baseRef must be "fresh" or "head", got ${JSON.stringify(base.value)}`);
+  const links = settingFrom(files, worktreeKey("symlinkDirectories"));
+  const symlinkDirectories = stringList(links, "symlinkDirectories");
+  for (const name of symlinkDirectories) {
+    const problem = linkNameProblem(name);
+    if (problem) throw usageError("invalid_config", `${links?.file}: worktree.symlinkDirectories entry ${JSON.stringify(name)} ${problem}`);
+  }
+  const sparse = settingFrom(files, worktreeKey("sparsePaths"));
+  if (sparse && !(Array.isArray(sparse.value) && sparse.value.length === 0))
+    throw usageError(
+      "invalid_config",
+      `${sparse.file}: worktree.sparsePaths is set, and Orchard's worktrees do not honour it (they are full checkouts); remove the key or uninstall Orchard's hooks (orchard claude-code uninstall)`,
+    );
+  return { baseRef: (base?.value as ClaudeWorktreeSettings["baseRef"] | undefined) ?? "fresh", symlinkDirectories };
+}
+
+/** Orchard's configuration with Claude Code's symlinkDirectories added to `bootstrap.link` (each name once). */
+export function withClaudeLinks(loaded: LoadedConfig, settings: ClaudeWorktreeSettings): LoadedConfig {
+  if (settings.symlinkDirectories.length === 0) return loaded;
+  const bootstrap = loaded.config.bootstrap ?? {};
+  const link = [...new Set([...(bootstrap.link ?? []), ...settings.symlinkDirectories.map((n) => n.replace(/\/+$/, ""))])];
+  return { ...loaded, config: { ...loaded.config, bootstrap: { ...bootstrap, link } } };
+}

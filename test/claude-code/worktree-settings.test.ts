@@ -1,0 +1,129 @@
+// Claude Code's worktree settings honoured by Orchard's WorktreeCreate hook (issue 22 item 3),
+// proven against the real Claude Code: `worktree.baseRef: "head"` starts the session's worktree
+// from the branch the primary has checked out; `worktree.symlinkDirectories` links the primary's
+// directories into it, and removing the worktree never follows the link; `worktree.sparsePaths`,
+// which Orchard does not honour, fails the session with a message naming it.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Scenario, git } from "../helpers/scenario.js";
+import { FakeMessagesApi, scripted, type Turn } from "../helpers/fake-messages-api.js";
+import { orchardOnPath, startClaude } from "../helpers/claude-code.js";
+
+let s: Scenario;
+let api: FakeMessagesApi | undefined;
+let claudeHome: string;
+
+beforeEach(() => {
+  s = Scenario.create();
+  claudeHome = join(s.root, "claude-home");
+  mkdirSync(claudeHome);
+  // `node_modules/` matches a directory only: the worktree's link is untracked to git
+  writeFileSync(join(s.primary, ".gitignore"), "node_modules/\n");
+  mkdirSync(join(s.primary, "node_modules", "pkg"), { recursive: true });
+  writeFileSync(join(s.primary, "node_modules", "pkg", "index.js"), "module.exports = 1;\n");
+  const install = s.orchard(["claude-code", "install", "--project"], { noHome: true });
+  expect(install.code, install.stderr).toBe(0);
+  git(s.primary, "add", "-A");
+  git(s.primary, "commit", "-q", "-m", "orchard as claude code's worktree backend");
+  git(s.primary, "push", "-q", "origin", "main");
+});
+
+afterEach(() => {
+  api?.close();
+  api = undefined;
+  s.cleanup();
+});
+
+/** Claude Code's project settings with `worktree` set (the file install wrote, its hooks kept). */
+function setWorktreeSettings(worktree: Record<string, unknown>): void {
+  const file = join(s.primary, ".claude", "settings.json");
+  const settings = JSON.parse(readFileSync(file, "utf8"));
+  writeFileSync(file, JSON.stringify({ ...settings, worktree }, null, 2));
+  git(s.primary, "commit", "-q", "-am", "worktree settings");
+}
+
+async function claude(args: string[], turns: Turn[] = []) {
+  api = await FakeMessagesApi.start(scripted(turns));
+  const run = startClaude(args, { cwd: s.primary, home: claudeHome, apiUrl: api.url, env: orchardOnPath(s.root, s.home) });
+  const result = await run.done;
+  api.close();
+  return result;
+}
+
+const managed = () => (s.orchard(["list"]).json.worktrees as any[]).filter((w) => w.managed);
+
+describe("worktree.baseRef", () => {
+  it('"head": the session starts from the branch the primary is on, not from main', async () => {
+    setWorktreeSettings({ baseRef: "head" });
+    git(s.primary, "switch", "-q", "-c", "feat");
+    writeFileSync(join(s.primary, "feature.txt"), "unpushed work\n");
+    git(s.primary, "add", "feature.txt");
+    git(s.primary, "commit", "-q", "-m", "feature work, not on main");
+    const feat = git(s.primary, "rev-parse", "HEAD");
+    const r = await claude(["--worktree", "f1", "-p", "hello"]);
+    expect(r.code, r.stderr).toBe(0);
+    const [w] = managed();
+    expect(w.branch).toBe("worktree-f1");
+    expect(git(w.path, "rev-parse", "HEAD")).toBe(feat);
+    expect(readFileSync(join(w.path, "feature.txt"), "utf8")).toBe("unpushed work\n");
+    expect(w.base).toMatchObject({ ref: "refs/heads/feat", commit: feat });
+  });
+
+  it('"fresh" (and unset) starts from the default branch', async () => {
+    setWorktreeSettings({ baseRef: "fresh" });
+    const main = git(s.primary, "rev-parse", "HEAD");
+    git(s.primary, "switch", "-q", "-c", "feat");
+    git(s.primary, "commit", "-q", "--allow-empty", "-m", "feature work");
+    const r = await claude(["--worktree", "f1", "-p", "hello"]);
+    expect(r.code, r.stderr).toBe(0);
+    const [w] = managed();
+    expect(git(w.path, "rev-parse", "HEAD")).toBe(main);
+  });
+});
+
+describe("worktree.symlinkDirectories", () => {
+  it("links the primary's node_modules into the session's worktree; removing the clean worktree never follows the link", async () => {
+    setWorktreeSettings({ symlinkDirectories: ["node_modules"] });
+    const exit: Turn = { tool: "ExitWorktree", input: { action: "remove", discard_changes: true } };
+    let linked: { link: string; clean: string } | undefined;
+    api = await FakeMessagesApi.start((_request, index) => {
+      if (index === 0) {
+        const [w] = managed();
+        linked = { link: readlinkSync(join(w.path, "node_modules")), clean: git(w.path, "status", "--porcelain") };
+      }
+      return index === 0 ? exit : { text: "done" };
+    });
+    const run = startClaude(["--worktree", "f1", "-p", "hello", "--allowedTools", "ExitWorktree"], {
+      cwd: s.primary,
+      home: claudeHome,
+      apiUrl: api.url,
+      env: orchardOnPath(s.root, s.home),
+    });
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(0);
+    // during the session: a link to the primary's directory (untracked to git, not work to Orchard)
+    expect(linked?.link).toBe(join(s.primary, "node_modules"));
+    expect(linked?.clean).toBe("?? node_modules\n".trim());
+    // ExitWorktree removed the clean worktree, and the primary's directory behind the link is whole
+    expect(existsSync(join(s.home, "worktrees", "app@worktree-f1"))).toBe(false);
+    expect(managed()).toEqual([]);
+    expect(lstatSync(join(s.primary, "node_modules")).isDirectory()).toBe(true);
+    expect(readFileSync(join(s.primary, "node_modules", "pkg", "index.js"), "utf8")).toBe("module.exports = 1;\n");
+  });
+});
+
+describe("worktree.sparsePaths", () => {
+  it("is refused loudly: the session fails naming it, install writes nothing (exit 2)", async () => {
+    setWorktreeSettings({ sparsePaths: ["packages/app"] });
+    const r = await claude(["--worktree", "f1", "-p", "hello"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toContain("worktree.sparsePaths is set, and Orchard's worktrees do not honour it");
+    expect(managed()).toEqual([]);
+    const before = readFileSync(join(s.primary, ".claude", "settings.json"), "utf8");
+    const install = s.orchard(["claude-code", "install", "--project", "--policy", "reuse-compatible"], { noHome: true, json: false });
+    expect(install.code).toBe(2);
+    expect(install.stderr).toContain("worktree.sparsePaths");
+    expect(readFileSync(join(s.primary, ".claude", "settings.json"), "utf8")).toBe(before);
+  });
+});
