@@ -66,13 +66,16 @@ export async function worktreeCreate(ctx: Ctx, payload: CreatePayload, options: 
     // the hook's --policy flag, checked against POLICIES by add's validation (bad: invalid_argument)
     ...(options.policy === undefined ? {} : { policy: options.policy as Policy }),
   });
-  if (!result.ok) {
-    const why = result.reasons.map((r) => `${r.code}: ${r.message}`).join("; ");
-    throw failure("refused", `orchard refused the worktree for ${payload.name} (${result.handle}): ${why}`);
-  }
   // a directory of worktree.symlinkDirectories that could not be linked is refused, never silently left out
   const link = result.bootstrap?.steps.find((s) => s.name === "link" && s.status === "failed");
   if (link) throw failure("refused", `orchard could not link worktree.symlinkDirectories into ${result.path}: ${link.reason ?? "failed"}`);
+  if (!result.ok) {
+    // refused (reasons), or made with a failed bootstrap (error: the worktree is kept, the session does not start in it)
+    const why = [...result.reasons.map((r) => `${r.code}: ${r.message}`), ...(result.error ? [`${result.error.code}: ${result.error.message}`] : [])].join(
+      "; ",
+    );
+    throw failure("refused", `orchard refused the worktree for ${payload.name} (${result.handle}): ${why}`);
+  }
   if (!isAbsolute(result.path) || !existsSync(result.path) || !statSync(result.path).isDirectory())
     throw failure("internal", `orchard admitted ${result.handle} but ${result.path} is not an existing directory`);
   return { path: result.path, result };
