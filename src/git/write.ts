@@ -216,3 +216,17 @@ export async function checkoutIndexPaths(worktree: string, paths: readonly strin
   const args = ["checkout-index", "-f", "-z", "--stdin", ...(prefix !== undefined ? [`--prefix=${prefix}`] : [])];
   await git(args, { cwd: worktree, ...WRITE, input: paths.map((p) => `${p}\0`).join(""), timeoutMs: 300_000 });
 }
+
+/**
+ * Sparse checkout in cone mode of exactly these directories (`bootstrap.sparse`, Claude Code's
+ * `worktree.sparsePaths`), in this worktree only: git keeps the patterns in the worktree's admin
+ * dir (and turns on extensions.worktreeConfig itself). The paths go on stdin, never as arguments.
+ */
+export async function setSparseCone(worktree: string, paths: readonly string[]): Promise<void> {
+  await git(["sparse-checkout", "set", "--cone", "--stdin"], { cwd: worktree, ...WRITE, input: paths.map((p) => `${p}\n`).join(""), timeoutMs: 300_000 });
+}
+
+/** The whole tree checked out again (a worktree recycled for a configuration without sparse paths). */
+export async function disableSparse(worktree: string): Promise<void> {
+  await git(["sparse-checkout", "disable"], { cwd: worktree, ...WRITE, timeoutMs: 300_000 });
+}

@@ -1,8 +1,8 @@
 // Claude Code's worktree settings honoured by Orchard's WorktreeCreate hook (issue 22 item 3),
 // proven against the real Claude Code: `worktree.baseRef: "head"` starts the session's worktree
 // from the branch the primary has checked out; `worktree.symlinkDirectories` links the primary's
-// directories into it, and removing the worktree never follows the link; `worktree.sparsePaths`,
-// which Orchard does not honour, fails the session with a message naming it.
+// directories into it, and removing the worktree never follows the link; `worktree.sparsePaths`
+// checks out only those directories; a value that cannot be honoured fails the session, naming it.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -114,11 +114,31 @@ describe("worktree.symlinkDirectories", () => {
 });
 
 describe("worktree.sparsePaths", () => {
-  it("is refused loudly: the session fails naming it, install writes nothing (exit 2)", async () => {
+  it("the session's worktree checks out only those directories (cone mode) and the root's files", async () => {
+    for (const dir of ["packages/app", "packages/lib"]) {
+      mkdirSync(join(s.primary, dir), { recursive: true });
+      writeFileSync(join(s.primary, dir, "index.js"), `// ${dir}\n`);
+    }
+    git(s.primary, "add", "-A");
+    git(s.primary, "commit", "-q", "-m", "two packages");
     setWorktreeSettings({ sparsePaths: ["packages/app"] });
     const r = await claude(["--worktree", "f1", "-p", "hello"]);
+    expect(r.code, r.stderr).toBe(0);
+    const [w] = managed();
+    expect(readFileSync(join(w.path, "packages", "app", "index.js"), "utf8")).toBe("// packages/app\n");
+    expect(existsSync(join(w.path, "packages", "lib"))).toBe(false);
+    expect(existsSync(join(w.path, ".gitignore"))).toBe(true);
+    expect(git(w.path, "sparse-checkout", "list")).toBe("packages/app");
+    expect(git(w.path, "status", "--porcelain")).toBe("");
+    // the primary stays whole
+    expect(existsSync(join(s.primary, "packages", "lib", "index.js"))).toBe(true);
+  });
+
+  it("a value Claude Code would not accept is refused loudly: the session fails naming it, install writes nothing (exit 2)", async () => {
+    setWorktreeSettings({ sparsePaths: ["../elsewhere"] });
+    const r = await claude(["--worktree", "f1", "-p", "hello"]);
     expect(r.code).not.toBe(0);
-    expect(r.stdout + r.stderr).toContain("worktree.sparsePaths is set, and Orchard's worktrees do not honour it");
+    expect(r.stdout + r.stderr).toContain('worktree.sparsePaths entry "../elsewhere" climbs out of the repository');
     expect(managed()).toEqual([]);
     const before = readFileSync(join(s.primary, ".claude", "settings.json"), "utf8");
     const install = s.orchard(["claude-code", "install", "--project", "--policy", "reuse-compatible"], { noHome: true, json: false });

@@ -7,7 +7,8 @@
 // recorded in one write after the last step; the bootstrap journal (journal.ts) stands from before
 // the first step until that write, so a crash in between is re-run by the next `add`.
 import { findAdminDir } from "../shared/admin.js";
-import { resolveCommit } from "../../git/read.js";
+import { readConfig, resolveCommit } from "../../git/read.js";
+import { disableSparse, setSparseCone } from "../../git/write.js";
 import { runShell, type ProcessResult } from "../../git/run.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
@@ -112,11 +113,34 @@ interface Recorded {
   head?: string | null;
 }
 
+/**
+ * Step `sparse` (`bootstrap.sparse`, Claude Code's `worktree.sparsePaths`): cone-mode sparse
+ * checkout of exactly those directories (plus the root's files); a worktree that is sparse while
+ * the configuration names none (recycled) gets its whole tree back. No step when neither.
+ */
+async function sparseStep(ctx: Ctx, row: WorktreeRow, steps: BootstrapStep[]): Promise<boolean> {
+  const paths = (ctx.repo.config.config.bootstrap?.sparse ?? []).map((p) => p.replace(/\/+$/, ""));
+  const sparseNow = (await readConfig(row.path, "core.sparseCheckout")) === "true";
+  if (paths.length === 0 && !sparseNow) return true;
+  const done = await step(
+    steps,
+    "sparse",
+    async () => {
+      if (paths.length > 0) await setSparseCone(row.path, paths);
+      else await disableSparse(row.path);
+      return paths.length;
+    },
+    (n) => ({ files: n }),
+  );
+  return done !== undefined;
+}
+
 /** The steps in order; false at the first failure. Fills `fp` with what it established. */
 async function runSteps(ctx: Ctx, row: WorktreeRow, admin: string, options: BootstrapOptions, steps: BootstrapStep[], fp: Recorded): Promise<boolean> {
   const { repo } = ctx;
   const trusted = await isTrusted(repo, ctx.registry);
   const run = (repo.config.config.bootstrap?.run ?? []).map((c) => `run: ${c}`);
+  if (!(await sparseStep(ctx, row, steps))) return false;
   const copied = await step(
     steps,
     "copy",

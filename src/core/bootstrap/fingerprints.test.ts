@@ -35,6 +35,18 @@ describe("bootstrap fingerprint", () => {
   });
 });
 
+describe("bootstrap fingerprint: linked directories and the sparse set", () => {
+  it("changes with bootstrap.link and bootstrap.sparse, and is unchanged for a configuration without them", () => {
+    const plain = canonicalBootstrapConfig(loaded({ run: ["npm ci"] }));
+    expect(plain).toBe(JSON.stringify({ copy: [], run: ["npm ci"], inputs: [], preserve: [] }));
+    expect(canonicalBootstrapConfig(loaded({ run: ["npm ci"], link: [], sparse: [] }))).toBe(plain);
+    const app = canonicalBootstrapConfig(loaded({ run: ["npm ci"], sparse: ["packages/app"] }));
+    const lib = canonicalBootstrapConfig(loaded({ run: ["npm ci"], sparse: ["packages/lib"] }));
+    const linked = canonicalBootstrapConfig(loaded({ run: ["npm ci"], link: ["node_modules"] }));
+    expect(new Set([plain, app, lib, linked]).size).toBe(4);
+  });
+});
+
 describe("context and runtime fingerprints", () => {
   it("context: the order of files does not matter, their content does", () => {
     expect(

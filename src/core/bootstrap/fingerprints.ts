@@ -29,6 +29,7 @@ export function canonicalBootstrapConfig(loaded: LoadedConfig): string {
     inputs: b.inputs ?? [],
     preserve: b.preserve ?? [],
     ...(b.link?.length ? { link: b.link } : {}),
+    ...(b.sparse?.length ? { sparse: b.sparse } : {}),
   });
 }
 

@@ -14,7 +14,7 @@ import type { Policy } from "../shared/inputs.js";
 import { failure } from "../shared/errors.js";
 import { branchForName, type CreatePayload } from "./payload.js";
 import { readSymbolicRef, resolveCommit } from "../../git/read.js";
-import { readClaudeWorktreeSettings, withClaudeLinks } from "./worktree-settings.js";
+import { readClaudeWorktreeSettings, withClaudeSettings } from "./worktree-settings.js";
 import type { HostIdentity } from "./ancestry.js";
 
 export interface WorktreeCreateOptions {
@@ -56,7 +56,7 @@ export async function worktreeCreate(ctx: Ctx, payload: CreatePayload, options: 
   const settings = readClaudeWorktreeSettings(payload.cwd);
   const branch = branchForName(payload.name);
   const base = settings.baseRef === "head" ? await headBase(ctx, payload, branch) : undefined;
-  const config = withClaudeLinks(ctx.repo.config, settings);
+  const config = withClaudeSettings(ctx.repo.config, settings);
   const result = await add(config === ctx.repo.config ? ctx : { ...ctx, repo: { ...ctx.repo, config } }, {
     branch,
     ...(base === undefined ? {} : { base }),

@@ -5,7 +5,8 @@
 //   (SPEC §4.4: the newer of the local and remote default branch); "head" starts the new worktree
 //   from what the session's directory has checked out (its branch, or its commit when detached).
 // - `symlinkDirectories`: added to `bootstrap.link` (the bootstrap's `link` step).
-// - `sparsePaths`: not honoured by Orchard: refused (install and create), never silently ignored.
+// - `sparsePaths`: the sparse set (`bootstrap.sparse`: the bootstrap's `sparse` step, cone mode),
+//   covered by the bootstrap fingerprint, so a worktree of another set is never reused for it.
 // Anything Claude Code itself would not accept, or Orchard cannot honour, is an error naming the
 // file and the key: install writes nothing (exit 2), the hook fails the session with that message.
 import { usageError } from "../shared/errors.js";
@@ -18,6 +19,7 @@ export const BASE_REFS = ["fresh", "head"] as const;
 export interface ClaudeWorktreeSettings {
   baseRef: (typeof BASE_REFS)[number];
   symlinkDirectories: string[];
+  sparsePaths: string[];
 }
 
 const worktreeKey = (key: string) => (v: Record<string, unknown>) => {
@@ -50,18 +52,25 @@ export function readClaudeWorktreeSettings(project: string): ClaudeWorktreeSetti
     if (problem) throw usageError("invalid_config", `${links?.file}: worktree.symlinkDirectories entry ${JSON.stringify(name)} ${problem}`);
   }
   const sparse = settingFrom(files, worktreeKey("sparsePaths"));
-  if (sparse && !(Array.isArray(sparse.value) && sparse.value.length === 0))
-    throw usageError(
-      "invalid_config",
-      `${sparse.file}: worktree.sparsePaths is set, and Orchard's worktrees do not honour it (they are full checkouts); remove the key or uninstall Orchard's hooks (orchard claude-code uninstall)`,
-    );
-  return { baseRef: (base?.value as ClaudeWorktreeSettings["baseRef"] | undefined) ?? "fresh", symlinkDirectories };
+  const sparsePaths = stringList(sparse, "sparsePaths");
+  for (const path of sparsePaths) {
+    const problem = linkNameProblem(path);
+    if (problem) throw usageError("invalid_config", `${sparse?.file}: worktree.sparsePaths entry ${JSON.stringify(path)} ${problem}`);
+  }
+  return { baseRef: (base?.value as ClaudeWorktreeSettings["baseRef"] | undefined) ?? "fresh", symlinkDirectories, sparsePaths };
 }
 
-/** Orchard's configuration with Claude Code's symlinkDirectories added to `bootstrap.link` (each name once). */
-export function withClaudeLinks(loaded: LoadedConfig, settings: ClaudeWorktreeSettings): LoadedConfig {
-  if (settings.symlinkDirectories.length === 0) return loaded;
-  const bootstrap = loaded.config.bootstrap ?? {};
-  const link = [...new Set([...(bootstrap.link ?? []), ...settings.symlinkDirectories.map((n) => n.replace(/\/+$/, ""))])];
-  return { ...loaded, config: { ...loaded.config, bootstrap: { ...bootstrap, link } } };
+const trimmed = (names: readonly string[]) => names.map((n) => n.replace(/\/+$/, ""));
+
+/**
+ * Orchard's configuration with Claude Code's settings in it: symlinkDirectories added to
+ * `bootstrap.link` (each name once); sparsePaths, when set, are the sparse set (`bootstrap.sparse`:
+ * the settings Claude Code applies to this session win over the repository's file).
+ */
+export function withClaudeSettings(loaded: LoadedConfig, settings: ClaudeWorktreeSettings): LoadedConfig {
+  if (settings.symlinkDirectories.length === 0 && settings.sparsePaths.length === 0) return loaded;
+  const bootstrap = { ...(loaded.config.bootstrap ?? {}) };
+  if (settings.symlinkDirectories.length > 0) bootstrap.link = [...new Set([...(bootstrap.link ?? []), ...trimmed(settings.symlinkDirectories)])];
+  if (settings.sparsePaths.length > 0) bootstrap.sparse = [...new Set(trimmed(settings.sparsePaths))];
+  return { ...loaded, config: { ...loaded.config, bootstrap } };
 }

@@ -33,6 +33,9 @@ function buildConfigSchema() {
   // a directory of the primary the worktree shares through a symbolic link (bootstrap step `link`)
   const linkName = z.string().refine((p) => linkNameProblem(p) === null, "a directory of the primary, named relative to it (no `..`, not absolute)");
 
+  // a directory the worktree checks out when it is sparse (bootstrap step `sparse`, cone mode)
+  const sparseDir = z.string().refine((p) => linkNameProblem(p) === null, "a directory of the repository, named relative to its root (no `..`, not absolute)");
+
   const schema = z
     .object({
       defaultBranch: z.string().min(1).optional(),
@@ -40,6 +43,7 @@ function buildConfigSchema() {
         .object({
           copy: z.array(pattern).optional(),
           link: z.array(linkName).optional(),
+          sparse: z.array(sparseDir).optional(),
           run: z.array(z.string().min(1)).optional(),
           inputs: z.array(relativePath).optional(),
           preserve: z.array(pattern).optional(),
