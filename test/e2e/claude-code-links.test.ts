@@ -38,12 +38,12 @@ function settings(worktree: Record<string, unknown>): void {
  * The hook run by a short-lived host process (as Claude Code that has since exited): the lease
  * names that host, dead once this returns, so the worktree is an orphan for the sweep.
  */
-function createOrphan(name: string): { code: number | null; stdout: string; stderr: string } {
+function createOrphan(name: string, args: string[] = [], extra: Record<string, string> = {}): { code: number | null; stdout: string; stderr: string } {
   const payload = JSON.stringify({ session_id: "s-1", transcript_path: "", cwd: s.primary, hook_event_name: "WorktreeCreate", name });
   const host = "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:]).returncode)";
-  const r = spawnSync("python3", ["-c", host, process.execPath, CLI, "--home", s.home, "claude-code", "worktree-create"], {
+  const r = spawnSync("python3", ["-c", host, process.execPath, CLI, "--home", s.home, "claude-code", "worktree-create", ...args], {
     cwd: s.primary,
-    env: hermeticEnv(env),
+    env: hermeticEnv({ ...env, ...extra }),
     input: payload,
     encoding: "utf8",
   });
@@ -141,5 +141,45 @@ describe("names and targets that cannot be honoured are refused loudly", () => {
     const r = createOrphan("f1");
     expect(r.code, r.stderr).toBe(0);
     expect(lstatSync(join(r.stdout.trim(), ".cache"), { throwIfNoEntry: false })).toBeUndefined();
+  });
+});
+
+describe("worktree.sparsePaths: the sparse set is part of the bootstrap fingerprint", () => {
+  beforeEach(() => {
+    for (const dir of ["packages/app", "packages/lib"]) {
+      mkdirSync(join(s.primary, dir), { recursive: true });
+      writeFileSync(join(s.primary, dir, "index.js"), `// ${dir}\n`);
+    }
+  });
+  const reuse = (name: string) => createOrphan(name, ["--policy", "reuse-compatible"], { ORCHARD_TASK: "T-1" });
+
+  it("a finished session's sparse worktree is reused for the same set, never for another", () => {
+    settings({ sparsePaths: ["packages/app"] });
+    const first = reuse("f1");
+    expect(first.code, first.stderr).toBe(0);
+    const same = reuse("f2");
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stdout).toBe(first.stdout); // the same set: the first worktree, reused
+    settings({ sparsePaths: ["packages/lib"] });
+    const other = reuse("f3");
+    expect(other.code, other.stderr).toBe(0);
+    const path = other.stdout.trim();
+    expect(path).not.toBe(first.stdout.trim());
+    expect(existsSync(join(path, "packages", "lib", "index.js"))).toBe(true);
+    expect(existsSync(join(path, "packages", "app"))).toBe(false);
+  });
+
+  it("salvage of a dirty sparse worktree keeps the directories it did not check out", () => {
+    settings({ sparsePaths: ["packages/app"] });
+    const r = createOrphan("f1");
+    expect(r.code, r.stderr).toBe(0);
+    const path = r.stdout.trim();
+    expect(existsSync(join(path, "packages", "lib"))).toBe(false);
+    writeFileSync(join(path, "packages", "app", "work.js"), "// precious\n");
+    const reaped = s.orchard(["reap-orphans", "--guard", "0s", "--salvage"], { env });
+    const [entry] = reaped.json.entries;
+    expect(entry).toMatchObject({ path, status: "reaped" });
+    const files = git(s.primary, "ls-tree", "-r", "--name-only", entry.salvageRef).split("\n");
+    expect(files).toEqual(expect.arrayContaining(["packages/app/work.js", "packages/app/index.js", "packages/lib/index.js"]));
   });
 });
