@@ -150,27 +150,31 @@ describe("worktree.sparsePaths: the sparse set is part of the bootstrap fingerpr
       mkdirSync(join(s.primary, dir), { recursive: true });
       writeFileSync(join(s.primary, dir, "index.js"), `// ${dir}\n`);
     }
+    writeFileSync(join(s.primary, ".gitignore"), "node_modules\ncache\n.claude/settings.local.json\n");
+    settings({ symlinkDirectories: ["node_modules"] }); // commits the packages
   });
   const reuse = (name: string) => createOrphan(name, ["--policy", "reuse-compatible"], { ORCHARD_TASK: "T-1" });
+  /** The sparse set in .claude/settings.local.json (over the project's file): not committed, so the base stays where it is. */
+  const sparse = (paths: string[]) => writeFileSync(join(s.primary, ".claude", "settings.local.json"), JSON.stringify({ worktree: { sparsePaths: paths } }));
 
-  it("a finished session's sparse worktree is reused for the same set, never for another", () => {
-    settings({ sparsePaths: ["packages/app"] });
+  it("a finished session's sparse worktree is never reused for another set, and is for the same one", () => {
+    sparse(["packages/app"]);
     const first = reuse("f1");
     expect(first.code, first.stderr).toBe(0);
-    const same = reuse("f2");
-    expect(same.code, same.stderr).toBe(0);
-    expect(same.stdout).toBe(first.stdout); // the same set: the first worktree, reused
-    settings({ sparsePaths: ["packages/lib"] });
-    const other = reuse("f3");
+    sparse(["packages/lib"]);
+    const other = reuse("f2");
     expect(other.code, other.stderr).toBe(0);
     const path = other.stdout.trim();
     expect(path).not.toBe(first.stdout.trim());
     expect(existsSync(join(path, "packages", "lib", "index.js"))).toBe(true);
     expect(existsSync(join(path, "packages", "app"))).toBe(false);
+    const same = reuse("f3");
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stdout).toBe(other.stdout); // the same set: that worktree, reused
   });
 
   it("salvage of a dirty sparse worktree keeps the directories it did not check out", () => {
-    settings({ sparsePaths: ["packages/app"] });
+    sparse(["packages/app"]);
     const r = createOrphan("f1");
     expect(r.code, r.stderr).toBe(0);
     const path = r.stdout.trim();
