@@ -105,4 +105,17 @@ describe("a finished -p --worktree session can be resumed in its worktree", () =
     expect(swept.json.entries).toEqual([expect.objectContaining({ path, status: "reaped" })]);
     expect(existsSync(path)).toBe(false);
   });
+
+  it("cleanup keeps it too (idle, session_resumable) unless --include-resumable", async () => {
+    const { path, sessionId } = await finishedSession();
+    const report = s.orchard(["hygiene"], { env: claudeEnv }).json.worktrees.find((w: any) => w.path === path);
+    expect(report.disposition).toBe("idle");
+    expect(report.reasons).toEqual([expect.objectContaining({ code: "session_resumable", sessionId })]);
+    const kept = s.orchard(["cleanup", "run"], { env: claudeEnv });
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(existsSync(path)).toBe(true);
+    const run = s.orchard(["cleanup", "run", "--include-resumable"], { env: claudeEnv });
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(path)).toBe(false);
+  });
 });

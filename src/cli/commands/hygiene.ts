@@ -221,6 +221,7 @@ interface PlanFlags {
   include?: string;
   salvage?: boolean;
   olderThan?: string;
+  includeResumable?: boolean;
 }
 
 export function register(program: Command): void {
@@ -245,7 +246,8 @@ export function register(program: Command): void {
       .option("--all-repos", "every repo the workspace knows")
       .option("--include <dispositions>", "comma-separated: reclaimable,reapable,missing,husk,needs_salvage")
       .option("--salvage", "plan needs_salvage work: salvage ref first, then remove")
-      .option("--older-than <duration>", "only worktrees idle for longer than this");
+      .option("--older-than <duration>", "only worktrees idle for longer than this")
+      .option("--include-resumable", "also plan worktrees whose Claude Code session can still be resumed (kept by default: session_resumable)");
   planOptions(cleanup.command("plan").description("compute and store a cleanup plan")).action((opts: PlanFlags, cmd: Command) =>
     runWith(cmd, (o) => o.cleanupPlan(opts), renderPlan, undefined, { progress: "cleanup plan" }),
   );

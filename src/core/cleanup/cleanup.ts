@@ -18,6 +18,8 @@ export interface CleanupPlanOptions {
   include?: string | string[] | undefined;
   salvage?: boolean | undefined;
   olderThan?: string | undefined;
+  /** Also plan worktrees whose Claude Code session can still be resumed (by default they are `idle`: session_resumable). */
+  includeResumable?: boolean | undefined;
   /** Plan only the worktrees at these paths (as git lists them); the library's single-worktree removal. */
   paths?: readonly string[] | undefined;
 }
@@ -81,7 +83,7 @@ function addHuskDigests(fleet: Fleet, include: readonly Includable[]): void {
 export async function cleanupPlan(main: Ctx, ctxs: Ctx[], options: CleanupPlanOptions, notes: Reason[] = []): Promise<PlanResult> {
   const include = parseInclude(options.include);
   const olderThanMs = options.olderThan === undefined ? null : requireDuration(options.olderThan, "older-than", 0);
-  const fleet = await assessFleet(ctxs, {});
+  const fleet = await assessFleet(ctxs, { includeResumable: options.includeResumable });
   addHuskDigests(fleet, include);
   const defaultBranches = new Map(fleet.gathers.map((g) => [g.ctx.repo.identity, g.summary.defaultBranch]));
   const members = options.paths ? fleet.members.filter((m) => options.paths?.includes(m.view.path)) : fleet.members;

@@ -53,6 +53,8 @@ export function assessDisposition(subject: Subject): Verdict {
   if (!subject.listed) return verdict("unknown", [reason("not_listed_by_git", { outsideManagedRoot: !subject.underRoot })]);
   if (!f.dirty) return verdict("unknown", [unknownFact("dirty", subject.errors.dirty ? { error: subject.errors.dirty } : {})]);
   if (f.dirty.nested?.length) return heldByNested(subject, f.dirty);
+  // kept for `claude --resume`, whatever it holds: its session goes on in it (issue 22 item 4)
+  if (subject.resumable && state === "dead") return verdict("idle", [reason("session_resumable", subject.resumable)]);
   return assessPresent(subject, f.dirty);
 }
 

@@ -27,6 +27,7 @@ import { readGitPointer, readHuskFacts, type KnownRepo } from "./husk.js";
 import type { RepoSummary } from "../inspect/index.js";
 import type { Facts } from "../shared/types.js";
 import type { Subject } from "./types.js";
+import { readResumable } from "../shared/resumable.js";
 import { realOrAbsolute } from "../shared/paths.js";
 import { takeListing } from "../shared/repo.js";
 import { parseDuration } from "../shared/duration.js";
@@ -97,7 +98,11 @@ function reapGuardMs(ctx: Ctx): number {
   return configured ? parseDuration(configured) : DEFAULT_REAP_GUARD_MS;
 }
 
-export async function gatherRepo(ctx: Ctx, repos: readonly KnownRepo[]): Promise<RepoGather> {
+export async function gatherRepo(
+  ctx: Ctx,
+  repos: readonly KnownRepo[],
+  options: { includeResumable: boolean } = { includeResumable: false },
+): Promise<RepoGather> {
   // one status per listed, present worktree, by a few shells, started before the rest of the
   // snapshot so that its processes and the per-worktree facts run beside them
   const { listing, cwds, admins, states } = await startStatuses(ctx.repo, takeListing(ctx.repo));
@@ -124,6 +129,12 @@ export async function gatherRepo(ctx: Ctx, repos: readonly KnownRepo[]): Promise
       errors: {},
       idle: { afterMs: idleAfterMs(ctx), now: snapshot.now },
     };
+    // an ended Claude Code session that `claude --resume` can take up again in this worktree (issue 22 item 4)
+    const resumable =
+      options.includeResumable || f.liveness.state !== "dead" || f.lifecycle !== "active"
+        ? null
+        : readResumable(f.owner, { primary: ctx.repo.primary, worktree: f.path, now: snapshot.now });
+    if (resumable) subject.resumable = { sessionId: resumable.sessionId, until: new Date(resumable.until).toISOString(), transcript: resumable.transcript };
     const admin = snapshot.admins.get(f.path);
     const lockMtime = admin && f.lock.locked && !f.managed ? readLockMtime(admin) : null;
     if (lockMtime !== null) subject.lockAge = { ms: snapshot.now - lockMtime, guardMs: reapGuardMs(ctx), now: snapshot.now };

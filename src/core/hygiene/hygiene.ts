@@ -28,6 +28,8 @@ export interface HygieneOptions {
   disk?: boolean | undefined;
   diskBudget?: string | undefined;
   html?: string | undefined;
+  /** Judge worktrees whose Claude Code session can still be resumed like any other (cleanup --include-resumable). */
+  includeResumable?: boolean | undefined;
 }
 
 export interface FleetMember {
@@ -121,7 +123,7 @@ export async function assessFleet(ctxs: Ctx[], options: HygieneOptions): Promise
   const budgetMs = requireDuration(options.diskBudget, "disk-budget", DEFAULT_DISK_BUDGET_MS); // invalid input fails before any work
   const repos = await knownRepos(ctxs[0] as Ctx);
   const gathers: RepoGather[] = [];
-  for (const ctx of ctxs) gathers.push(await gatherRepo(ctx, repos));
+  for (const ctx of ctxs) gathers.push(await gatherRepo(ctx, repos, { includeResumable: options.includeResumable ?? false }));
   const primaries = new Map(ctxs.map((c) => [c.repo.identity, c.repo.primary]));
   const several = ctxs.length > 1;
   const subjects = [...gathers.flatMap((g) => g.subjects), ...(await scanHusks(ctxs, gathers, repos))];

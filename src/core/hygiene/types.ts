@@ -46,6 +46,8 @@ export interface Subject {
   lockAge?: { ms: number; guardMs: number; now: number };
   /** `idleAfter` (§3.6) and the snapshot's clock: an ownerless active worktree used more recently is `idle`. Absent: no such rule. */
   idle?: { afterMs: number; now: number };
+  /** Its owner is an ended Claude Code session whose transcript is younger than cleanupPeriodDays: `claude --resume` would go on here. */
+  resumable?: { sessionId: string; until: string; transcript: string };
 }
 
 export interface Verdict {

@@ -142,7 +142,10 @@ async function judge(ctx: Ctx, wt: LockedWorktree, view: View, options: { cwds: 
   const gone = assessOwnerGone(lock);
   if (gone.kind === "skip") return { kind: "skip", entry: { ...base, status: "skipped", reason: gone.reason, ...detail(gone.detail) } };
   // its Claude Code session can still be resumed: `claude --resume` would go on in this worktree (issue 22 item 4)
-  const resumable = request.includeResumable ? null : readResumable(row?.owner, { primary: ctx.repo.primary, worktree: wt.path, now: Date.now() });
+  const resumable =
+    request.includeResumable || row?.lifecycle !== "active"
+      ? null
+      : readResumable(row?.owner, { primary: ctx.repo.primary, worktree: wt.path, now: Date.now() });
   if (resumable) return { kind: "skip", entry: { ...base, status: "skipped", reason: "session_resumable", detail: describeResumable(resumable) } };
   const targets = await readReapTargets(ctx.repo.primary, view.defaultRefs, row, view.refs);
   const work = await readWorkFacts(ctx, { wt, targets, mode: request.mode, salvage: request.salvage, refs: view.refs, dirty: options.dirty });

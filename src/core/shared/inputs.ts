@@ -188,6 +188,12 @@ export const CleanupPlanInput = lazy(() => {
       include: include.optional(),
       salvage: z.boolean().optional().describe("plan needs_salvage work: salvage ref first, then remove"),
       olderThan: text.optional().describe("only worktrees whose last activity is older than this, e.g. 2d"),
+      includeResumable: z
+        .boolean()
+        .optional()
+        .describe(
+          "also plan worktrees whose Claude Code session can still be resumed (kept by default while its transcript is younger than cleanupPeriodDays)",
+        ),
     })
     .strict();
 });

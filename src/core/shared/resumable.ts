@@ -4,7 +4,8 @@
 // than `cleanupPeriodDays` (default 30). While the transcript is younger than that,
 // `claude --resume <session_id>` takes the session up again — in its worktree if the worktree is
 // still there, else in the primary. So the sweep keeps such a worktree (`session_resumable`) until
-// the period has passed, unless asked (`--include-resumable`).
+// the period has passed, unless asked (`--include-resumable`). Only while the worktree is still
+// `active`: a session that released it (ExitWorktree, a subagent's stop) has let it go.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { claudeConfigDir, readCleanupPeriodDays } from "./claude-settings.js";
