@@ -69,11 +69,12 @@ export function settingFrom(files: readonly SettingsFile[], pick: (value: Record
 
 /**
  * Claude Code's `cleanupPeriodDays` for a project (a positive integer; default 30). An unreadable
- * file or a value Claude Code would not accept counts as unset: the default applies.
+ * file, or a value Claude Code would not accept, sets nothing.
  */
 export function readCleanupPeriodDays(project: string): number {
   const files = claudeSettingsFiles(project).map(readSettingsFile);
-  const found = settingFrom(files, (v) => v.cleanupPeriodDays);
-  const days = found?.value;
-  return typeof days === "number" && Number.isInteger(days) && days > 0 ? days : DEFAULT_CLEANUP_PERIOD_DAYS;
+  // a file whose value Claude Code would not accept does not set it (the next file down does)
+  const valid = (days: unknown) => (typeof days === "number" && Number.isInteger(days) && days > 0 ? days : undefined);
+  const found = settingFrom(files, (v) => valid(v.cleanupPeriodDays));
+  return (found?.value as number | undefined) ?? DEFAULT_CLEANUP_PERIOD_DAYS;
 }
