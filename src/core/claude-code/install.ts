@@ -136,7 +136,7 @@ function runnerNotes(runner: HookRunner): InstallNote[] {
 export function installHooks(options: InstallOptions): InstallResult {
   const file = settingsFile(options.scope, options.primary);
   // Claude Code's worktree settings the hooks would meet: what Orchard cannot honour is refused now (nothing written)
-  readClaudeWorktreeSettings(options.primary);
+  readClaudeWorktreeSettings(options.scope === "project" ? options.primary : null);
   const command = runnerCommand(options);
   const commands = hookCommands(command, { policy: options.policy });
   const before = readSettingsText(file);

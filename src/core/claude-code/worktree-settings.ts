@@ -35,7 +35,7 @@ function stringList(found: { value: unknown; file: string } | null, key: string)
 }
 
 /** The worktree settings Claude Code would apply to a session started in `project`; throws (invalid_config) on what cannot be honoured. */
-export function readClaudeWorktreeSettings(project: string): ClaudeWorktreeSettings {
+export function readClaudeWorktreeSettings(project: string | null): ClaudeWorktreeSettings {
   const files: SettingsFile[] = claudeSettingsFiles(project).map(readSettingsFile);
   for (const f of files)
     if (f.problem) throw usageError("invalid_config", `${f.file} ${f.problem}: Orchard cannot tell which worktree settings Claude Code applies (fix the file)`);

@@ -22,14 +22,10 @@ function managedSettingsFile(): string {
   return "/etc/claude-code/managed-settings.json";
 }
 
-/** Claude Code's settings files for a project, lowest precedence first. */
-export function claudeSettingsFiles(project: string): string[] {
-  return [
-    join(claudeConfigDir(), "settings.json"),
-    join(project, ".claude", "settings.json"),
-    join(project, ".claude", "settings.local.json"),
-    managedSettingsFile(),
-  ];
+/** Claude Code's settings files for a project (null: the user's and managed ones only), lowest precedence first. */
+export function claudeSettingsFiles(project: string | null): string[] {
+  const own = project === null ? [] : [join(project, ".claude", "settings.json"), join(project, ".claude", "settings.local.json")];
+  return [join(claudeConfigDir(), "settings.json"), ...own, managedSettingsFile()];
 }
 
 export interface SettingsFile {
