@@ -107,6 +107,22 @@ describe("a linked directory is never followed", () => {
   });
 });
 
+describe("a link git sees as untracked (a `node_modules/` ignore rule matches directories only)", () => {
+  it("is not work: with harness bookkeeping beside it, the worktree is reaped with the file saved", () => {
+    writeFileSync(join(s.primary, ".gitignore"), "node_modules/\ncache\n");
+    settings({ symlinkDirectories: ["node_modules"] });
+    const path = linkedWorktree();
+    expect(git(path, "status", "--porcelain")).toBe("?? node_modules");
+    mkdirSync(join(path, ".claude"), { recursive: true });
+    writeFileSync(join(path, ".claude", "settings.local.json"), "{}\n");
+    const reaped = s.orchard(["reap-orphans", "--guard", "0s"], { env });
+    expect(reaped.json.entries).toEqual([
+      expect.objectContaining({ path, status: "reaped", detail: expect.stringContaining("harness_bookkeeping: .claude/settings.local.json") }),
+    ]);
+    primaryIntact();
+  });
+});
+
 describe("names and targets that cannot be honoured are refused loudly", () => {
   it("`..`, an absolute path: the hook fails naming the setting, nothing is created", () => {
     for (const [name, why] of [

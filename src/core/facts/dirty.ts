@@ -57,10 +57,12 @@ function dirtyStateOf(repo: RepoContext, path: string, admin: string, status: St
   // with --untracked-files=all git lists a directory only when it is a nested repository or worktree
   for (const p of status.paths) if (p.kind === "untracked" && p.path.endsWith("/")) nested.push(p.path.replace(/\/+$/, ""));
   nested.sort();
-  const bookkeeping = operation === null && nested.length === 0 ? onlyBookkeeping(status, ignored) : null;
   // a directory the bootstrap shares with the primary (bootstrap.link) that no ignore rule matches: not work
   const primary = repo.bare ? null : repo.primary;
-  const links = status.paths.filter((p) => p.kind === "untracked" && isPrimaryLink(path, p.path, primary)).length;
+  const linked = new Set(status.paths.filter((p) => p.kind === "untracked" && isPrimaryLink(path, p.path, primary)).map((p) => p.path));
+  const links = linked.size;
+  const own = links === 0 ? status : { ...status, paths: status.paths.filter((p) => !linked.has(p.path)) };
+  const bookkeeping = operation === null && nested.length === 0 ? onlyBookkeeping(own, ignored) : null;
   return {
     dirty: {
       tracked: status.tracked,
