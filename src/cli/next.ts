@@ -5,7 +5,7 @@ import type { Reason } from "../core/shared/reasons.js";
 import { stdoutDisplay } from "./terminal.js";
 
 /** One `↳` line per distinct remedy of `reasons`, indented by `indent`. */
-export function nextLines(reasons: readonly (Pick<Reason, "code"> & Record<string, unknown>)[], extra: Record<string, unknown> = {}, indent = "  "): string[] {
+export function nextLines(reasons: readonly Pick<Reason, "code">[], extra: Record<string, unknown> = {}, indent = "  "): string[] {
   const paint = stdoutDisplay().paint;
   const seen = new Set<string>();
   for (const r of reasons) {

@@ -133,7 +133,7 @@ async function otherHosts(ctx: Ctx, request: Request): Promise<Candidate[]> {
   );
   const now = Date.now();
   return rows.map((row) => {
-    const reasons = [reason("other_host", { host: row.host })];
+    const reasons: Reason[] = [reason("other_host", { host: row.host })];
     if (leaseLive(row, host, now) && (request.owner === null || row.owner !== request.owner)) reasons.push(reason("live_owner", { owner: row.owner }));
     return {
       handle: row.handle,

@@ -7,7 +7,7 @@
 // from orchard.json): not drift, but never compatible either.
 import { createHash } from "node:crypto";
 import type { LoadedConfig } from "../shared/config.js";
-import type { ReasonCode } from "../shared/reasons.js";
+import type { FingerprintDrift } from "../shared/types.js";
 
 export const FAILED_FINGERPRINT = "failed";
 
@@ -85,8 +85,8 @@ export function contextVarsOf(row: {
  * values that could not be computed are null (they differ from any recorded value); a current
  * runtime left undefined was not asked for (it costs running the probes) and is not compared.
  */
-export function assessDrift(recorded: Fingerprints, current: { bootstrap: string | null; context: string | null; runtime?: string | null }): ReasonCode[] {
-  const drift: ReasonCode[] = [];
+export function assessDrift(recorded: Fingerprints, current: { bootstrap: string | null; context: string | null; runtime?: string | null }): FingerprintDrift[] {
+  const drift: FingerprintDrift[] = [];
   if (recorded.bootstrap === FAILED_FINGERPRINT) drift.push("fingerprint_failed");
   else if (recorded.bootstrap !== null && recorded.bootstrap !== current.bootstrap) drift.push("bootstrap_drift");
   if (recorded.context !== null && recorded.context !== current.context) drift.push("context_drift");

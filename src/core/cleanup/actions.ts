@@ -17,6 +17,7 @@ import { proveReapable } from "../reap/index.js";
 import { readGitPointer, readHuskFacts, type KnownRepo } from "../hygiene/index.js";
 import { huskContainment, removeHusk, salvageHusk } from "./husk.js";
 import { reason, type Reason } from "../shared/reasons.js";
+import type { PreconditionValue, ReasonDetails } from "../shared/reason-details.js";
 import type { Ctx } from "../shared/context.js";
 import type { PlanItemRow } from "../../registry/index.js";
 import type { Preconditions } from "./plan.js";
@@ -51,7 +52,7 @@ export interface Outcome {
 
 const done = (reasons: Reason[], extra: Partial<Outcome> = {}): Outcome => ({ state: "done", reasons, retire: true, ...extra });
 const skip = (reasons: Reason[]): Outcome => ({ state: "skipped", reasons, retire: false });
-const changed = (field: string, planned: unknown, now: unknown, extra: Record<string, unknown> = {}): Reason =>
+const changed = (field: string, planned: PreconditionValue, now: PreconditionValue, extra: Omit<ReasonDetails["precondition_changed"], "field" | "planned" | "now"> = {}): Reason =>
   reason("precondition_changed", { field, planned, now, ...extra }, field);
 
 function registeredAdmin(b: BatchView, path: string): string | null {

@@ -24,7 +24,7 @@
 // Unknown is never safe.
 import { reason, type Reason } from "../shared/reasons.js";
 import { isClean } from "../facts/index.js";
-import type { Facts } from "../shared/types.js";
+import type { Facts, LivenessSignal } from "../shared/types.js";
 import type { Disposition, HuskFacts, Subject, Verdict } from "./types.js";
 
 export type Preservation = { state: "yes"; via: "merged" | "pushed" } | { state: "no" } | { state: "unknown"; fact: "merged" | "unpushed" };
@@ -39,7 +39,7 @@ export function assessPreservation(facts: Pick<Facts, "merged" | "unpushed">): P
 }
 
 const verdict = (disposition: Disposition, reasons: Reason[]): Verdict => ({ disposition, reasons });
-const unknownFact = (fact: string, evidence: Record<string, unknown> = {}): Reason => reason("fact_unknown", { fact, ...evidence }, fact);
+const unknownFact = (fact: string, evidence: { error?: string; signals?: LivenessSignal[] } = {}): Reason => reason("fact_unknown", { fact, ...evidence }, fact);
 
 export function assessDisposition(subject: Subject): Verdict {
   const f = subject.facts;

@@ -1,5 +1,8 @@
 // Every reason and note code Orchard reports, and the one place that turns a code into a
-// sentence. Codes are stable public contract (SPEC.md); add, never rename.
+// sentence. Codes are stable public contract (SPEC.md); add, never rename. Each code's evidence
+// type is its entry of ReasonDetails (reason-details.ts).
+import type { NoDetail, ReasonDetails } from "./reason-details.js";
+
 export const REASON_TEXT = {
   // validation
   invalid_branch: "the branch name is not a valid literal branch name",
@@ -132,18 +135,35 @@ export const REASON_TEXT = {
 
 export type ReasonCode = keyof typeof REASON_TEXT;
 
-export interface Reason {
-  code: ReasonCode;
-  message: string;
-  [evidence: string]: unknown;
-}
+/** Every code has its detail type, and every detail type its code: otherwise this does not compile. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const REASON_DETAILS_COMPLETE: Same<keyof ReasonDetails, ReasonCode> = true;
+
+/** The reason of one code: `{code, message, ...evidence}`, the evidence its entry of ReasonDetails. */
+export type ReasonOf<C extends ReasonCode> = C extends ReasonCode ? { code: C; message: string } & ReasonDetails[C] : never;
+
+/**
+ * A reason as the JSON has it, discriminated on `code`: `if (r.code === "dirty") r.tracked` narrows
+ * to that code's evidence (docs/reasons.md lists the codes).
+ */
+export type Reason = { [C in ReasonCode]: ReasonOf<C> }[ReasonCode];
+
+/** The evidence argument of reason(): optional only for a code whose evidence has no required field. */
+type EvidenceArgs<C extends ReasonCode> = NoDetail extends ReasonDetails[C]
+  ? [evidence?: ReasonDetails[C], detail?: string | undefined]
+  : [evidence: ReasonDetails[C], detail?: string | undefined];
 
 /** The one function that turns a code (and its evidence) into a sentence. */
-export function reason(code: ReasonCode, evidence: Record<string, unknown> = {}, detail?: string): Reason {
+export function reason<C extends ReasonCode>(code: C, ...[evidence, detail]: EvidenceArgs<C>): ReasonOf<C> {
   const message = detail ? `${REASON_TEXT[code]}: ${detail}` : REASON_TEXT[code];
-  return { code, message, ...evidence };
+  return { code, message, ...evidence } as ReasonOf<C>;
 }
 
-export function hasCode(reasons: readonly Reason[], code: ReasonCode): boolean {
+export function hasCode(reasons: readonly Pick<Reason, "code">[], code: ReasonCode): boolean {
   return reasons.some((r) => r.code === code);
+}
+
+/** The first reason of `code`, typed as that code's reason. */
+export function findReason<C extends ReasonCode>(reasons: readonly Reason[], code: C): ReasonOf<C> | undefined {
+  return reasons.find((r): r is ReasonOf<C> => r.code === code);
 }

@@ -66,11 +66,12 @@ export const REASON_REMEDY: Partial<Record<ReasonCode, string>> = {
 };
 
 /** The next step for a reason, its `<fields>` filled from the reason's evidence (and `extra`) when known. */
-export function remedyOf(r: Pick<Reason, "code"> & Record<string, unknown>, extra: Record<string, unknown> = {}): string | null {
+export function remedyOf(r: Pick<Reason, "code">, extra: Record<string, unknown> = {}): string | null {
   const text = REASON_REMEDY[r.code];
   if (!text) return null;
+  const evidence: Record<string, unknown> = r; // the template names its fields by text
   return text.replace(/<([a-zA-Z]+)>/g, (whole, name: string) => {
-    const value = r[name] ?? extra[name];
+    const value = evidence[name] ?? extra[name];
     return typeof value === "string" || typeof value === "number" ? String(value) : whole;
   });
 }

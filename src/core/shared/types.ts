@@ -1,6 +1,8 @@
 // Public result types (SPEC §3.3): the Facts of one worktree and the pieces they are made of.
 import type { Lifecycle } from "../../registry/index.js";
-import type { ReasonCode } from "./reasons.js";
+
+/** The fingerprint reason codes a managed worktree's facts can carry (each a ReasonCode). */
+export type FingerprintDrift = "fingerprint_failed" | "bootstrap_drift" | "context_drift" | "runtime_drift";
 
 export type Operation = "merge" | "rebase" | "cherry-pick" | "revert" | "bisect";
 export type MergedHow = "same_commit" | "ancestor" | "patch_equivalent" | "merge_adds_nothing";
@@ -67,7 +69,7 @@ export interface Facts {
   upstream: { ref: string; ahead: number; behind: number } | null;
   unpushed: number | null;
   merged?: { target: string | null; how: MergedHow | null } | null;
-  fingerprints: { bootstrap: string | null; context: string | null; runtime: string | null; drift: ReasonCode[] };
+  fingerprints: { bootstrap: string | null; context: string | null; runtime: string | null; drift: FingerprintDrift[] };
   createdAt: string | null;
   lastActivity: string | null;
   missing: boolean;
