@@ -1,5 +1,6 @@
 // Human renderings of results: short tables and sentences. All human wording of the CLI lives here.
 import type { AddResult } from "../core/admission/index.js";
+import type { RestoreResult } from "../core/salvage/index.js";
 import type { LeaseResult } from "../core/lifecycle/index.js";
 import type { StatusResult, ListResult } from "../core/inspect/index.js";
 import type { Facts } from "../core/shared/types.js";
@@ -25,7 +26,7 @@ export function reasonLines(label: string, reasons: readonly Reason[], extra: Re
   return label.startsWith("refused") ? [...lines, ...nextLines(reasons, extra, "    ")] : lines;
 }
 
-export function renderAdd(r: AddResult): string {
+export function renderAdd(r: AddResult | RestoreResult): string {
   const lines = [`${r.action} ${r.handle}`, `  path    ${r.path}`, `  branch  ${r.branch}${r.base ? ` (base ${r.base.ref} ${short(r.base.commit)})` : ""}`];
   if (r.task) lines.push(`  task    ${r.task}`);
   if (r.lease) lines.push(`  lease   ${r.lease.owner ?? "-"}${r.lease.pid ? ` pid ${r.lease.pid}` : ""}, expires ${relativeTime(r.lease.expiresAt)}`);
@@ -36,7 +37,7 @@ export function renderAdd(r: AddResult): string {
     );
   const skipped = r.bootstrap.steps.flatMap((s) => (s.reason && s.status === "skipped" ? [{ code: s.reason as Reason["code"] }] : []));
   lines.push(...nextLines(skipped, { branch: r.branch, handle: r.handle }, "    "));
-  if (r.error) lines.push(`  error   ${r.error.code}: ${r.error.message}`);
+  if ("error" in r) lines.push(`  error   ${r.error.code}: ${r.error.message}`);
   lines.push(...reasonLines("refused:", r.reasons, { branch: r.branch, handle: r.handle, path: r.path }), ...reasonLines("note:", r.notes));
   for (const c of r.candidates)
     lines.push(`  candidate ${c.handle} (${c.kind}, ${c.eligible ? "eligible" : `not eligible: ${c.reasons.map((x) => x.code).join(", ")}`})`);

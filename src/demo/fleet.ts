@@ -67,7 +67,7 @@ async function mergeToMain(b: Builder, branch: string): Promise<void> {
 /** `orchard add` as an agent calls it; the agent's name is the owner unless it names none. */
 async function take(b: Builder, a: { owner: string | null; branch: string; task: string }): Promise<string> {
   const added = await b.orchard.add({ branch: a.branch, task: a.task, ...(a.owner ? { owner: a.owner } : {}) });
-  if (!added.ok) throw new Error(`demo: could not add ${a.branch}: ${JSON.stringify(added.error ?? added.reasons)}`);
+  if (!added.ok) throw new Error(`demo: could not add ${a.branch}: ${JSON.stringify("error" in added ? added.error : added.reasons)}`);
   return added.path;
 }
 

@@ -12,7 +12,7 @@ import { findAdminDir, readIdentityFile } from "../shared/admin.js";
 import { newRow, writeRowIdentity } from "../shared/rows.js";
 import { isInside, type Ctx } from "../shared/context.js";
 import { leaseLockText, newLease, writeLock, type LeaseFields, releaseMutationLockEarly } from "../ownership/index.js";
-import { resultFor, type AddRequest, type AddResult } from "../shared/request.js";
+import { resultFor, type AddBootstrapFailed, type AddRequest, type AddResult, type AddResultOf, type BootstrappedAction } from "../shared/request.js";
 import { beginBootstrapJournal, markBootstrapInterrupted, runBootstrap, type BootstrapOutcome } from "../bootstrap/index.js";
 import { refreshIndexBeforeAnswer } from "../shared/index-refresh.js";
 import { isClean, readDirty } from "../facts/index.js";
@@ -112,7 +112,7 @@ export async function createWorktree(
 }
 
 /** A result whose bootstrap failed is `ok: false`, `bootstrap_failed` (exit 1); the worktree is kept. */
-export function withBootstrap(result: AddResult, bootstrap: BootstrapOutcome): AddResult {
+export function withBootstrap<A extends BootstrappedAction>(result: AddResultOf<A>, bootstrap: BootstrapOutcome): AddResultOf<A> | AddBootstrapFailed {
   if (bootstrap.report.status !== "failed") return result;
   return { ...result, ok: false, error: { code: "bootstrap_failed", message: bootstrap.message ?? "a bootstrap step failed" } };
 }

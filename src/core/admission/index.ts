@@ -3,4 +3,15 @@
 export { add } from "./add.js";
 export { adopt } from "./adopt.js";
 export type { AdoptOptions, AdoptResult } from "./adopt.js";
-export type { AddAction, AddOptions, AddResult, Candidate, CandidateKind } from "../shared/request.js";
+export type {
+  AddAction,
+  AddBootstrapFailed,
+  AddFields,
+  AddOptions,
+  AddResult,
+  AddResultOf,
+  BootstrappedAction,
+  Candidate,
+  CandidateKind,
+} from "../shared/request.js";
+export { ADD_ACTIONS } from "../shared/request.js";

@@ -5,7 +5,7 @@
 // like the one that was salvaged, commits and all, and nothing is committed on the user's behalf.
 import { readRefsWithBody, readWorktrees, resolveCommit } from "../../git/read.js";
 import { checkoutTreeAsChanges } from "../../git/write.js";
-import { add, type AddResult } from "../admission/index.js";
+import { add, type AddAction, type AddFields, type AddResult } from "../admission/index.js";
 import { withMutationLock } from "../ownership/index.js";
 import { handleForBranch } from "../shared/handle.js";
 import { requireBranch } from "../shared/validate.js";
@@ -55,7 +55,13 @@ export interface RestoreOptions {
   branch?: string;
 }
 
-export type RestoreResult = AddResult & { restoredFrom: { ref: string; commit: string } };
+/**
+ * `add`'s result (a refusal, a failed bootstrap, or the worktree created with the salvaged state
+ * laid over it), or `ok: false` with the action of an existing worktree `add` took instead: nothing
+ * was laid over it.
+ */
+export type RestoreResult = (AddResult | RestoreNotCreated) & { restoredFrom: { ref: string; commit: string } };
+export type RestoreNotCreated = AddFields & { ok: false; action: Exclude<AddAction, "created" | "refused"> };
 
 /** `refs/orchard/salvage/<key>/<stamp>` or its short form `<key>/<stamp>`. */
 function fullRef(ref: string): string {
@@ -78,7 +84,8 @@ export async function salvageRestore(ctx: Ctx, options: RestoreOptions): Promise
   if (resumed) return { ...resumed, restoredFrom };
   const branch = await chooseBranch(ctx, { requested, recorded: meta?.branch ?? null, ref, parent });
   const created = await add(ctx, { branch, ...(parent ? { base: parent } : {}) });
-  if (!created.ok || created.action !== "created") return { ...created, ok: false, restoredFrom };
+  if (!created.ok) return { ...created, restoredFrom };
+  if (created.action !== "created") return { ...created, ok: false, restoredFrom }; // `ok` stays the first key
   await withMutationLock(ctx.repo.commonDir, async () => {
     // a fresh worktree at the parent: nothing of anyone's can be overwritten here
     if ((await resolveCommit(created.path, "HEAD")) !== (parent ?? created.head))

@@ -51,11 +51,14 @@ export interface AddOptions {
   dryRun?: boolean;
 }
 
-export type AddAction = "created" | "adopted" | "reused" | "recycled" | "refused" | "planned";
+/** What an admission did: the `action` of its JSON (the MCP tools' output schema lists the same tuple). */
+export const ADD_ACTIONS = ["created", "adopted", "reused", "recycled", "refused", "planned"] as const;
+export type AddAction = (typeof ADD_ACTIONS)[number];
+/** The actions that hand out a worktree, whose bootstrap may fail. */
+export type BootstrappedAction = Exclude<AddAction, "refused" | "planned">;
 
-export interface AddResult {
-  ok: boolean;
-  action: AddAction;
+/** The fields of every admission result, whatever its action. */
+export interface AddFields {
   handle: string;
   path: string;
   branch: string;
@@ -72,8 +75,21 @@ export interface AddResult {
     to: { handle: string; branch: string; base: { ref: string; commit: string } | null; task: string | null };
   };
   bootstrap: BootstrapReport;
-  error?: { code: string; message: string };
 }
+
+/** The result of one action; `ok` follows from it (false exactly for `refused`). */
+export type AddResultOf<A extends AddAction> = A extends "refused" ? AddFields & { ok: false; action: A } : AddFields & { ok: true; action: A };
+
+/**
+ * What `add`, `recycle` (and `salvage restore`, see RestoreResult) resolve to, discriminated on `ok`
+ * and `action`: a worktree taken or planned (`ok: true`); a refusal (`ok: false`, `action`
+ * "refused", its `reasons`); or a worktree taken whose bootstrap failed (`ok: false`, `error.code`
+ * "bootstrap_failed": kept, exit 1).
+ */
+export type AddResult = { [A in AddAction]: AddResultOf<A> }[AddAction] | AddBootstrapFailed;
+
+/** A worktree was taken but a bootstrap step failed: the worktree is kept (exit 1). */
+export type AddBootstrapFailed = AddFields & { ok: false; action: BootstrappedAction; error: { code: "bootstrap_failed"; message: string } };
 
 export interface AddRequest {
   branch: string;
@@ -173,10 +189,10 @@ export async function resolveBase(ctx: Ctx, request: AddRequest, branchRefs?: Br
   return { base: { ref: local.ref, commit: local.commit }, notes: [reason("base_diverged", { local: local.commit, remote: remote.commit, ref: remote.ref })] };
 }
 
-export function resultFor(request: AddRequest, action: AddAction, extra: Partial<AddResult> & { row?: WorktreeRow | undefined }): AddResult {
+export function resultFor<A extends AddAction>(request: AddRequest, action: A, extra: Partial<AddFields> & { row?: WorktreeRow | undefined }): AddResultOf<A> {
   const { row, ...rest } = extra;
   return {
-    ok: action !== "refused",
+    ok: (action !== "refused") as AddResultOf<A>["ok"], // the one place `ok` is derived from the action
     action,
     handle: row?.handle ?? request.handle,
     path: row?.path ?? request.path,
@@ -191,5 +207,5 @@ export function resultFor(request: AddRequest, action: AddAction, extra: Partial
     candidates: [],
     bootstrap: SKIPPED_BOOTSTRAP,
     ...rest,
-  };
+  } as AddResultOf<A>;
 }
