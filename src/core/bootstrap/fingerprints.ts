@@ -85,7 +85,10 @@ export function contextVarsOf(row: {
  * values that could not be computed are null (they differ from any recorded value); a current
  * runtime left undefined was not asked for (it costs running the probes) and is not compared.
  */
-export function assessDrift(recorded: Fingerprints, current: { bootstrap: string | null; context: string | null; runtime?: string | null }): FingerprintDrift[] {
+export function assessDrift(
+  recorded: Fingerprints,
+  current: { bootstrap: string | null; context: string | null; runtime?: string | null },
+): FingerprintDrift[] {
   const drift: FingerprintDrift[] = [];
   if (recorded.bootstrap === FAILED_FINGERPRINT) drift.push("fingerprint_failed");
   else if (recorded.bootstrap !== null && recorded.bootstrap !== current.bootstrap) drift.push("bootstrap_drift");

@@ -52,8 +52,12 @@ export interface Outcome {
 
 const done = (reasons: Reason[], extra: Partial<Outcome> = {}): Outcome => ({ state: "done", reasons, retire: true, ...extra });
 const skip = (reasons: Reason[]): Outcome => ({ state: "skipped", reasons, retire: false });
-const changed = (field: string, planned: PreconditionValue, now: PreconditionValue, extra: Omit<ReasonDetails["precondition_changed"], "field" | "planned" | "now"> = {}): Reason =>
-  reason("precondition_changed", { field, planned, now, ...extra }, field);
+const changed = (
+  field: string,
+  planned: PreconditionValue,
+  now: PreconditionValue,
+  extra: Omit<ReasonDetails["precondition_changed"], "field" | "planned" | "now"> = {},
+): Reason => reason("precondition_changed", { field, planned, now, ...extra }, field);
 
 function registeredAdmin(b: BatchView, path: string): string | null {
   const admin = b.admins.get(path);

@@ -39,7 +39,8 @@ export function assessPreservation(facts: Pick<Facts, "merged" | "unpushed">): P
 }
 
 const verdict = (disposition: Disposition, reasons: Reason[]): Verdict => ({ disposition, reasons });
-const unknownFact = (fact: string, evidence: { error?: string; signals?: LivenessSignal[] } = {}): Reason => reason("fact_unknown", { fact, ...evidence }, fact);
+const unknownFact = (fact: string, evidence: { error?: string; signals?: LivenessSignal[] } = {}): Reason =>
+  reason("fact_unknown", { fact, ...evidence }, fact);
 
 export function assessDisposition(subject: Subject): Verdict {
   const f = subject.facts;

@@ -133,7 +133,14 @@ export interface ReasonDetails {
    * `field` changed from `planned` to `now`; `head`: the branch's tip now (`merged`), `signals`: the
    * liveness read now, `pids`: the processes inside (null: the process table could not be read).
    */
-  precondition_changed: { field: string; planned: PreconditionValue; now: PreconditionValue; head?: string; signals?: LivenessSignal[]; pids?: number[] | null };
+  precondition_changed: {
+    field: string;
+    planned: PreconditionValue;
+    now: PreconditionValue;
+    head?: string;
+    signals?: LivenessSignal[];
+    pids?: number[] | null;
+  };
   not_live: { liveness: Facts["liveness"]["state"] };
   clean: NoDetail;
   /** `via` merged (with how and into what) or pushed (`unpushed` 0). */
@@ -147,7 +154,11 @@ export interface ReasonDetails {
   not_listed_by_git: NoDetail | { outsideManagedRoot: boolean };
   /** Which fact, and where it came from: a host's summary, a repo that could not be opened, git's error. */
   fact_unknown:
-    | ({ fact: string; error?: string; signals?: LivenessSignal[] } | { fact: "summary"; host: string; repo: string } | { fact: "repo"; repo: string; primary: string; error: string })
+    | (
+        | { fact: string; error?: string; signals?: LivenessSignal[] }
+        | { fact: "summary"; host: string; repo: string }
+        | { fact: "repo"; repo: string; primary: string; error: string }
+      )
     | ReapProofFailed;
   terminal: NoDetail;
   /** hygiene's verdict: the other primary; a workspace with several repos: every primary. */
