@@ -2,19 +2,37 @@
 export { Orchard, type OpenOptions, type RepoOption } from "./core/orchard.js";
 export { OrchardError, type OrchardErrorCode, type ErrorKind } from "./core/shared/errors.js";
 export type { Policy, Outcome, MergeMode } from "./core/shared/inputs.js";
-export type { AddOptions, AddResult, AddAction, Candidate, CandidateKind, AdoptOptions, AdoptResult } from "./core/admission/index.js";
-export type { LeaseResult, ReleaseOptions, HeartbeatOptions } from "./core/lifecycle/index.js";
+export type {
+  AddOptions,
+  AddResult,
+  AddResultOf,
+  AddFields,
+  AddBootstrapFailed,
+  AddAction,
+  BootstrappedAction,
+  Candidate,
+  CandidateKind,
+  AdoptOptions,
+  AdoptResult,
+  AdoptFields,
+  AdoptAction,
+} from "./core/admission/index.js";
+export { ADD_ACTIONS, LEASE_ACTIONS, ADOPT_ACTIONS } from "./core/shared/actions.js";
+export type { LeaseResult, LeaseResultOf, LeaseFields, LeaseAction, ReleaseOptions, HeartbeatOptions } from "./core/lifecycle/index.js";
 export type { StatusResult, ListResult, RepoSummary } from "./core/inspect/index.js";
-export type { Facts, Lease, LivenessState, MergedHow, Operation } from "./core/shared/types.js";
-export type { Reason, ReasonCode } from "./core/shared/reasons.js";
+export type { Facts, Lease, LivenessState, LivenessSignal, MergedHow, Operation, FingerprintDrift } from "./core/shared/types.js";
+export type { Reason, ReasonCode, ReasonOf } from "./core/shared/reasons.js";
+export type { ReasonDetails, NoDetail, ReapProofFailed, DirtyCounts, Unknown, PreconditionValue, TrashLeftoverDetail } from "./core/shared/reason-details.js";
 export type { BootstrapReport, BootstrapStep } from "./core/shared/bootstrap-report.js";
 export type { RecycleOptions, LineageResult, LineageEvent } from "./core/recycle/index.js";
 export type { TrustResult } from "./core/bootstrap/index.js";
-export type { ReapOptions, ReapResult, ReapEntry, ReapOwner, ReapReason, ReapSkipReason } from "./core/reap/index.js";
-export type { SalvageEntry, SalvageListResult, RestoreOptions, RestoreResult, SalvageInput, SalvageMetadata } from "./core/salvage/index.js";
+export type { ReapOptions, ReapResult, ReapFields, ReapEntry, ReapOwner, ReapReason, ReapSkipReason } from "./core/reap/index.js";
+export type { SalvageEntry, SalvageListResult, RestoreOptions, RestoreResult, RestoreNotCreated, SalvageInput, SalvageMetadata } from "./core/salvage/index.js";
 export type {
   WaveOptions,
   WaveResult,
+  WaveFields,
+  WaveRun,
   WaveResultEntry,
   WaveItem,
   WaveEntry,
@@ -49,12 +67,14 @@ export type {
   DryRunResult,
   DryRunRefusal,
   RunResult,
+  RunFields,
   CleanupAction,
   PlannedItem,
   Preconditions,
   SkippedWorktree,
   Includable,
   ApplyResult,
+  ApplyFields,
   ItemView,
   Progress,
   CleanupApplyOptions,

@@ -6,6 +6,7 @@
 // so a field added to a result (SPEC: add, never rename) never breaks a client that validates.
 import * as z from "zod";
 import type { ToolName } from "./annotations.js";
+import { ADD_ACTIONS, ADOPT_ACTIONS, LEASE_ACTIONS } from "../core/shared/actions.js";
 
 const lazy = <S>(build: () => S): (() => S) => {
   let built: S | undefined;
@@ -23,7 +24,7 @@ const shapes = lazy(() => {
   const base = orNull(z.looseObject({ ref: text, commit: text }));
   const add = z.looseObject({
     ok: z.boolean(),
-    action: z.enum(["created", "adopted", "reused", "recycled", "refused", "planned"]),
+    action: z.enum(ADD_ACTIONS),
     handle: text,
     path: text,
     branch: text,
@@ -39,7 +40,7 @@ const shapes = lazy(() => {
   });
   const leaseResult = z.looseObject({
     ok: z.boolean(),
-    action: z.enum(["released", "already_released", "renewed", "refused"]),
+    action: z.enum(LEASE_ACTIONS),
     handle: text,
     path: text,
     lifecycle: text,
@@ -100,7 +101,7 @@ const shapes = lazy(() => {
     }),
     orchard_adopt: z.looseObject({
       ok: z.boolean(),
-      action: z.enum(["adopted", "already_managed", "refused"]),
+      action: z.enum(ADOPT_ACTIONS),
       handle: orNull(text),
       path: text,
       branch: orNull(text),

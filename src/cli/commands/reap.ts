@@ -19,8 +19,7 @@ type ReapOutput = ReapResult | { ok: false; error: { code: string; message: stri
 
 export function renderReap(r: ReapOutput): string {
   if ("error" in r) return "";
-  if (r.reason === "default_branch_unknown")
-    return "nothing reaped: the default branch is unknown (a remote exists without origin/HEAD; set defaultBranch in .orchard.json)";
+  if (!r.ok) return "nothing reaped: the default branch is unknown (a remote exists without origin/HEAD; set defaultBranch in .orchard.json)";
   if (r.entries.length === 0) return "no locked worktrees";
   const rows = r.entries.map((e) => [
     e.status,
@@ -85,7 +84,7 @@ async function runReap(cmd: Command, options: ReapOptions): Promise<void> {
     progress?.stop();
     warnUnreachable(result);
     if (result.skipped > 0) process.stderr.write(`orchard: ${result.skipped} orphan(s) skipped\n`);
-    if (result.reason === "default_branch_unknown") process.stderr.write("orchard: reap-orphans stopped: the default branch is unknown\n");
+    if (!result.ok) process.stderr.write("orchard: reap-orphans stopped: the default branch is unknown\n");
     printResult(result, globals, renderReap, 0);
   } catch (error) {
     progress?.stop();

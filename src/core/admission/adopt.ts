@@ -27,7 +27,7 @@ import { parseDuration } from "../shared/duration.js";
 import { usageError } from "../shared/errors.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import type { Ctx } from "../shared/context.js";
-import type { AddResult } from "../shared/request.js";
+import type { AddFields } from "../shared/request.js";
 import { realOrAbsolute } from "../shared/paths.js";
 
 export interface AdoptOptions {
@@ -38,12 +38,19 @@ export interface AdoptOptions {
   ttl?: string;
 }
 
+import { ADOPT_ACTIONS, type AdoptAction } from "../shared/actions.js";
+export { ADOPT_ACTIONS, type AdoptAction };
+
 /** The shape of an admission result, without what only `add` knows (candidates, notes, bootstrap). */
-export interface AdoptResult extends Pick<AddResult, "ok" | "path" | "base" | "head" | "task" | "owner" | "lease" | "reasons"> {
-  action: "adopted" | "already_managed" | "refused";
+export interface AdoptFields extends Pick<AddFields, "path" | "base" | "head" | "task" | "owner" | "lease" | "reasons"> {
+  /** The worktree's handle; on a refusal, the one its branch would have (null: detached). */
   handle: string | null;
   branch: string | null;
 }
+
+/** What `adopt` resolves to, discriminated on `ok` and `action`: managed now (with its handle), or refused. */
+export type AdoptResult =
+  (AdoptFields & { ok: true; action: Exclude<AdoptAction, "refused">; handle: string }) | (AdoptFields & { ok: false; action: "refused" });
 
 /** The lease the adopted worktree starts with: the requester's (heartbeat now), else its lock's owner with no heartbeat. */
 async function leaseFor(entry: WorktreeEntry, requester: { owner: string | null; pid: number | null; ttlMs: number }): Promise<LeaseFields> {
@@ -93,9 +100,7 @@ export async function adopt(ctx: Ctx, options: AdoptOptions): Promise<AdoptResul
     if (!entry) throw usageError("not_a_worktree", `${options.path} is not a worktree of ${ctx.repo.primary}`);
     const branch = entry.branch?.replace(/^refs\/heads\//, "") ?? null;
     const branchHandle = branch ? await handleForBranch(ctx, branch) : null;
-    const view = (action: AdoptResult["action"], row: WorktreeRow | null, reasons: Reason[] = [], base: AdoptResult["base"] = null): AdoptResult => ({
-      ok: action !== "refused",
-      action,
+    const fields = (row: WorktreeRow | null, reasons: Reason[] = [], base: AdoptFields["base"] = null) => ({
       handle: row?.handle ?? branchHandle,
       path: entry.path,
       branch,
@@ -106,6 +111,7 @@ export async function adopt(ctx: Ctx, options: AdoptOptions): Promise<AdoptResul
       lease: row ? leaseView(row) : null,
       reasons,
     });
+    const view = (action: Exclude<AdoptAction, "refused">, row: WorktreeRow): AdoptResult => ({ ok: true, action, ...fields(row), handle: row.handle });
     const existing = (await ctx.registry.worktrees.current(ctx.repo.identity)).find((r) => r.path === entry.path);
     if (existing) return view("already_managed", existing);
     const reasons: Reason[] = [];
@@ -113,7 +119,7 @@ export async function adopt(ctx: Ctx, options: AdoptOptions): Promise<AdoptResul
     if (!branch) reasons.push(reason("detached", { path: entry.path }));
     const taken = branch ? await ctx.registry.worktrees.byHandle(await handleForBranch(ctx, branch)) : undefined;
     if (taken) reasons.push(reason("handle_taken", { handle: taken.handle, path: taken.path }));
-    if (reasons.length > 0 || !branch) return view("refused", null, reasons);
+    if (reasons.length > 0 || !branch) return { ok: false, action: "refused", ...fields(null, reasons) };
     const base = await readBase(ctx, entry.head);
     const lease = await leaseFor(entry, requester);
     const row = await insertAdopted(ctx, { entry, branch, base, lease, taskRaw });

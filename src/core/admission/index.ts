@@ -2,7 +2,8 @@
 // allocating, the policies, and crash-safe creation.
 export { add } from "./add.js";
 export { adopt } from "./adopt.js";
-export type { AdoptOptions, AdoptResult } from "./adopt.js";
+export type { AdoptAction, AdoptFields, AdoptOptions, AdoptResult } from "./adopt.js";
+export { ADOPT_ACTIONS } from "./adopt.js";
 export type {
   AddAction,
   AddBootstrapFailed,

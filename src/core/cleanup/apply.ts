@@ -37,8 +37,10 @@ export interface ItemView {
   salvageRef?: string;
 }
 
-export interface ApplyResult {
-  ok: boolean;
+/** `ok`: no item failed and none was refused; else `ok: false` with their counts. */
+export type ApplyResult = (ApplyFields & { ok: true; refused: 0; failed: 0 }) | (ApplyFields & { ok: false });
+
+export interface ApplyFields {
   planId: string;
   status: "completed" | "needs_resume";
   done: number;
@@ -223,7 +225,8 @@ export async function summarizePlan(main: Ctx, planId: string, notes: Reason[] =
   const counts = countStates(items);
   const status = counts.remaining === 0 ? "completed" : "needs_resume";
   await main.registry.plans.setStatus(planId, status);
-  return { ok: counts.failed === 0 && counts.refused === 0, planId, status, ...counts, items, notes };
+  if (counts.failed === 0 && counts.refused === 0) return { ok: true, planId, status, ...counts, refused: 0, failed: 0, items, notes };
+  return { ok: false, planId, status, ...counts, items, notes };
 }
 
 /** Each item counted once, by the state it shows (done, skipped, refused, failed; the rest remain). */

@@ -33,8 +33,10 @@ export interface PlanResult {
   notes: Reason[];
 }
 
-export interface RunResult {
-  ok: boolean;
+/** `ok`: no item failed and none was refused; else `ok: false` with their counts. */
+export type RunResult = (RunFields & { ok: true; refused: 0; failed: 0 }) | (RunFields & { ok: false });
+
+export interface RunFields {
   status: "completed" | "needs_resume";
   planIds: string[];
   rounds: number;
@@ -122,7 +124,7 @@ export async function cleanupRun(
   // what a purger could not delete before (an immutable file since made mutable) is retried now, not in an hour
   const retried = finishTrash(main.workspace.home, { retryFailed: true });
   const trashNotes = retried.length > 0 ? [reason("trash_retried", { entries: retried })] : [];
-  const result: RunResult = {
+  const result: RunFields & { ok: boolean } = {
     ok: true,
     status: "completed",
     planIds: [],
@@ -150,6 +152,6 @@ export async function cleanupRun(
   }
   result.items = [...latest.values()];
   Object.assign(result, countStates(result.items));
-  result.ok = result.failed === 0 && result.refused === 0;
-  return result;
+  // the keys keep their order (`ok` first), as the JSON always had them
+  return result.failed === 0 && result.refused === 0 ? { ...result, ok: true, refused: 0, failed: 0 } : { ...result, ok: false };
 }

@@ -20,9 +20,10 @@ export interface ReleaseOptions {
   owner?: string;
 }
 
-export interface LeaseResult {
-  ok: boolean;
-  action: "released" | "already_released" | "renewed" | "refused";
+import { LEASE_ACTIONS, type LeaseAction } from "../shared/actions.js";
+export { LEASE_ACTIONS, type LeaseAction };
+
+export interface LeaseFields {
   handle: string;
   path: string;
   lifecycle: WorktreeRow["lifecycle"];
@@ -30,6 +31,12 @@ export interface LeaseResult {
   lease: Lease | null;
   reasons: Reason[];
 }
+
+/** The result of one action; `ok` is false exactly for `refused` (its `reasons` say why). */
+export type LeaseResultOf<A extends LeaseAction> = LeaseFields & (A extends "refused" ? { ok: false; action: A } : { ok: true; action: A });
+
+/** What `release` and `heartbeat` resolve to, discriminated on `ok` and `action`. */
+export type LeaseResult = { [A in LeaseAction]: LeaseResultOf<A> }[LeaseAction];
 
 /** Another owner's lease is live (heartbeat within TTL, or its pid alive). Processes inside do not count here. */
 async function otherOwnerLive(row: WorktreeRow, owner: string | null): Promise<Reason | null> {
@@ -40,10 +47,8 @@ async function otherOwnerLive(row: WorktreeRow, owner: string | null): Promise<R
   return null;
 }
 
-function view(row: WorktreeRow, action: LeaseResult["action"], reasons: Reason[] = []): LeaseResult {
-  return {
-    ok: action !== "refused",
-    action,
+function view(row: WorktreeRow, action: LeaseAction, reasons: Reason[] = []): LeaseResult {
+  const fields: LeaseFields = {
     handle: row.handle,
     path: row.path,
     lifecycle: row.lifecycle,
@@ -51,6 +56,7 @@ function view(row: WorktreeRow, action: LeaseResult["action"], reasons: Reason[]
     lease: leaseView(row),
     reasons,
   };
+  return action === "refused" ? { ok: false, action, ...fields } : { ok: true, action, ...fields };
 }
 
 export async function release(ctx: Ctx, options: ReleaseOptions): Promise<LeaseResult> {

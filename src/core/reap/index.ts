@@ -1,6 +1,6 @@
 // `orchard reap-orphans`: the startup sweep that removes worktrees of crashed sessions.
 export { readCheckoutDirty } from "./facts.js";
 export { proveReapable, reapOrphans, requireReapCommandLine } from "./reap.js";
-export type { ReapEntry, ReapOptions, ReapOwner, ReapResult } from "./reap.js";
+export type { ReapEntry, ReapFields, ReapOptions, ReapOwner, ReapResult } from "./reap.js";
 export { describeIgnored } from "./verdict.js";
 export type { ReapReason, ReapSkipReason } from "./verdict.js";

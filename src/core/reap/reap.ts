@@ -66,15 +66,16 @@ export interface ReapEntry {
   detail?: string;
 }
 
-export interface ReapResult {
-  ok: boolean;
+/** The sweep ran (`ok: true`), or could not judge merges: the default branch is unknown (nothing was touched). */
+export type ReapResult = (ReapFields & { ok: true }) | (ReapFields & { ok: false; reason: "default_branch_unknown" });
+
+export interface ReapFields {
   reaped: number;
   /** Orphans skipped: entries skipped for any reason but a live holder. */
   skipped: number;
   /** Entries held by a live holder (pid_alive, lease_live, process_in_worktree): no orphans. */
   live: number;
   entries: ReapEntry[];
-  reason?: "default_branch_unknown";
   dryRun?: true;
   planned?: number;
 }
@@ -185,7 +186,14 @@ export async function reapOrphans(ctx: Ctx, options: ReapOptions): Promise<ReapR
     includeResumable: options.includeResumable ?? false,
   };
   const locked = readLockedWorktrees(ctx.repo.commonDir);
-  const result: ReapResult = { ok: true, reaped: 0, skipped: 0, live: 0, entries: [], ...(request.dryRun ? { dryRun: true as const, planned: 0 } : {}) };
+  const result: ReapFields & { ok: true } = {
+    ok: true,
+    reaped: 0,
+    skipped: 0,
+    live: 0,
+    entries: [],
+    ...(request.dryRun ? { dryRun: true as const, planned: 0 } : {}),
+  };
   if (locked.length === 0) return result;
   const defaultRefs = await readDefaultRefs(ctx);
   if (defaultRefs === null) return { ...result, ok: false, reason: "default_branch_unknown" };

@@ -51,9 +51,9 @@ export interface AddOptions {
   dryRun?: boolean;
 }
 
-/** What an admission did: the `action` of its JSON (the MCP tools' output schema lists the same tuple). */
-export const ADD_ACTIONS = ["created", "adopted", "reused", "recycled", "refused", "planned"] as const;
-export type AddAction = (typeof ADD_ACTIONS)[number];
+import { ADD_ACTIONS, type AddAction } from "./actions.js";
+export { ADD_ACTIONS, type AddAction };
+
 /** The actions that hand out a worktree, whose bootstrap may fail. */
 export type BootstrappedAction = Exclude<AddAction, "refused" | "planned">;
 

@@ -2,4 +2,4 @@
 export type { WaveBlock, WaveOutcome } from "./entry.js";
 export type { InvalidEntry, InvalidReason, WaveEntry, WavePlan } from "./manifest.js";
 export { cleanupWave } from "./wave.js";
-export type { WaveItem, WaveOptions, WaveResult, WaveResultEntry } from "./wave.js";
+export type { WaveFields, WaveItem, WaveOptions, WaveResult, WaveResultEntry, WaveRun } from "./wave.js";

@@ -41,16 +41,23 @@ export interface WaveItem {
 
 export type WaveResultEntry = WaveItem & WaveOutcome;
 
-export interface WaveResult {
-  ok: boolean;
+/**
+ * What `cleanupWave` resolves to, discriminated on `ok` (and `result.ok`, `result.reason`): every
+ * entry merged, removed or planned; or blocked — an entry blocked (`result.entries`, what is left
+ * in `result.pending`), or the target refused before any entry (`reasons`).
+ */
+export type WaveResult = WaveFields & ({ ok: true; result: WaveRun<true> } | { ok: false; result: WaveRun<false> });
+
+export interface WaveRun<Ok extends boolean> {
+  ok: Ok;
+  action: "cleanup_wave" | "skip";
+  reason: Ok extends true ? "ok" : "cleanup_blocked";
+  entries: WaveResultEntry[];
+  pending: WaveItem[];
+}
+
+export interface WaveFields {
   plan: WavePlan;
-  result: {
-    ok: boolean;
-    action: "cleanup_wave" | "skip";
-    reason: "ok" | "cleanup_blocked";
-    entries: WaveResultEntry[];
-    pending: WaveItem[];
-  };
   /** Why the wave was refused before any entry (target checks). */
   reasons?: Reason[];
   /** Observations, e.g. an unfinished merge of an earlier run that was aborted. */
@@ -146,8 +153,9 @@ export async function cleanupWave(ctx: Ctx, options: WaveOptions): Promise<WaveR
       break;
     }
   }
-  const ok = !done.some((d) => d.status === "blocked");
-  return { ok, plan, result: { ok, action: "cleanup_wave", reason: ok ? "ok" : "cleanup_blocked", entries: done, pending }, ...extra };
+  if (done.some((d) => d.status === "blocked"))
+    return { ok: false, plan, result: { ok: false, action: "cleanup_wave", reason: "cleanup_blocked", entries: done, pending }, ...extra };
+  return { ok: true, plan, result: { ok: true, action: "cleanup_wave", reason: "ok", entries: done, pending }, ...extra };
 }
 
 function firstLine(file: string): string | null {
