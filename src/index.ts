@@ -18,7 +18,7 @@ export type {
   AdoptAction,
 } from "./core/admission/index.js";
 export { ADD_ACTIONS, LEASE_ACTIONS, ADOPT_ACTIONS } from "./core/shared/actions.js";
-export type { LeaseResult, LeaseResultOf, LeaseFields, LeaseAction, ReleaseOptions, HeartbeatOptions } from "./core/lifecycle/index.js";
+export type { LeaseResult, LeaseResultOf, LeaseResultFields, LeaseAction, ReleaseOptions, HeartbeatOptions } from "./core/lifecycle/index.js";
 export type { StatusResult, ListResult, RepoSummary } from "./core/inspect/index.js";
 export type { Facts, Lease, LivenessState, LivenessSignal, MergedHow, Operation, FingerprintDrift } from "./core/shared/types.js";
 export type { Reason, ReasonCode, ReasonOf } from "./core/shared/reasons.js";

@@ -23,7 +23,7 @@ export interface ReleaseOptions {
 import { LEASE_ACTIONS, type LeaseAction } from "../shared/actions.js";
 export { LEASE_ACTIONS, type LeaseAction };
 
-export interface LeaseFields {
+export interface LeaseResultFields {
   handle: string;
   path: string;
   lifecycle: WorktreeRow["lifecycle"];
@@ -33,7 +33,7 @@ export interface LeaseFields {
 }
 
 /** The result of one action; `ok` is false exactly for `refused` (its `reasons` say why). */
-export type LeaseResultOf<A extends LeaseAction> = LeaseFields & (A extends "refused" ? { ok: false; action: A } : { ok: true; action: A });
+export type LeaseResultOf<A extends LeaseAction> = LeaseResultFields & (A extends "refused" ? { ok: false; action: A } : { ok: true; action: A });
 
 /** What `release` and `heartbeat` resolve to, discriminated on `ok` and `action`. */
 export type LeaseResult = { [A in LeaseAction]: LeaseResultOf<A> }[LeaseAction];
@@ -48,7 +48,7 @@ async function otherOwnerLive(row: WorktreeRow, owner: string | null): Promise<R
 }
 
 function view(row: WorktreeRow, action: LeaseAction, reasons: Reason[] = []): LeaseResult {
-  const fields: LeaseFields = {
+  const fields: LeaseResultFields = {
     handle: row.handle,
     path: row.path,
     lifecycle: row.lifecycle,
