@@ -65,6 +65,7 @@ export type {
   CleanupPlanOptions,
   PlanResult,
   DryRunResult,
+  DryRunFields,
   DryRunRefusal,
   RunResult,
   RunFields,

@@ -18,9 +18,10 @@ export interface DryRunRefusal {
   reasons: Reason[];
 }
 
-export interface DryRunResult extends Omit<PlanResult, "ok"> {
-  /** False when the real run would refuse an item (exit 3). */
-  ok: boolean;
+/** `ok: false` when the real run would refuse an item (exit 3): then `refusals` says which and why. */
+export type DryRunResult = (DryRunFields & { ok: true; refused: 0; refusals: [] }) | (DryRunFields & { ok: false });
+
+export interface DryRunFields extends Omit<PlanResult, "ok"> {
   dryRun: true;
   refused: number;
   /** The items the real run would refuse, and why. */
@@ -47,5 +48,6 @@ export async function cleanupDryRun(main: Ctx, ctxs: Ctx[], options: CleanupPlan
         });
     }
   }
-  return { ...plan, ok: refusals.length === 0, dryRun: true, refused: refusals.length, refusals };
+  if (refusals.length === 0) return { ...plan, ok: true, dryRun: true, refused: 0, refusals: [] };
+  return { ...plan, ok: false, dryRun: true, refused: refusals.length, refusals };
 }

@@ -2,7 +2,7 @@
 // re-checks every precondition at the moment of use, and the library's hygiene/cleanup entry.
 export type { ApplyFields, ApplyResult, ItemView, Progress } from "./apply.js";
 export { cleanupRun } from "./cleanup.js";
-export type { DryRunRefusal, DryRunResult } from "./dry-run.js";
+export type { DryRunFields, DryRunRefusal, DryRunResult } from "./dry-run.js";
 export type { CleanupPlanOptions, PlanResult, RunFields, RunResult } from "./cleanup.js";
 export { runCleanupApply, runCleanupDryRun, runCleanupPlan, runCleanupRun, runHygiene, runHygieneFleet } from "./entry.js";
 export type { CleanupApplyOptions, ProgressListener } from "./entry.js";
