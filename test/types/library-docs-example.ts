@@ -11,11 +11,7 @@ export async function docsExample(orchard: Orchard): Promise<void> {
     for (const reason of r.reasons) {
       switch (reason.code) {
         case "live_owner":
-          console.log(
-            "held by",
-            reason.owner,
-            reason.signals?.map((s) => s.code),
-          );
+          console.log("held by", reason.owner, "signals:", reason.signals?.length ?? 0);
           break;
         case "dirty":
           if ("tracked" in reason) console.log(reason.tracked, "changed,", reason.untracked, "untracked");
