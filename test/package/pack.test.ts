@@ -214,6 +214,9 @@ async function main(): Promise<void> {
   await orchard.add({ branch: "b", policy: "nope" });
   // @ts-expect-error an outcome the CLI refuses does not compile
   await orchard.release({ target: "b", outcome: "finished" });
+  // @ts-expect-error the result narrows on ok: \`error\` only after it
+  void wt.error;
+  if (!wt.ok && wt.action === "refused") for (const r of wt.reasons) if (r.code === "dirty" && "tracked" in r) void r.tracked;
   void action;
   void OrchardError;
 }
