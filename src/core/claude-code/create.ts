@@ -71,7 +71,7 @@ export async function worktreeCreate(ctx: Ctx, payload: CreatePayload, options: 
   if (link) throw failure("refused", `orchard could not link worktree.symlinkDirectories into ${result.path}: ${link.reason ?? "failed"}`);
   if (!result.ok) {
     // refused (reasons), or made with a failed bootstrap (error: the worktree is kept, the session does not start in it)
-    const why = [...result.reasons.map((r) => `${r.code}: ${r.message}`), ...(result.error ? [`${result.error.code}: ${result.error.message}`] : [])].join(
+    const why = [...result.reasons.map((r) => `${r.code}: ${r.message}`), ...("error" in result ? [`${result.error.code}: ${result.error.message}`] : [])].join(
       "; ",
     );
     throw failure("refused", `orchard refused the worktree for ${payload.name} (${result.handle}): ${why}`);

@@ -88,6 +88,8 @@ export interface ReasonDetails {
   bootstrap_interrupted: NoDetail;
   recycle_undone: { from: string; to: string; path: string };
   // reap
+  /** The Claude Code session, its transcript, and until when Claude Code keeps it. */
+  session_resumable: { sessionId: string; until: string; transcript: string } | ReapProofFailed;
   lock_too_fresh: { reapableAt: string; guardMs: number } | ReapProofFailed;
   lock_age_unknown: ReapProofFailed;
   lock_owner_unknown: ReapProofFailed;
