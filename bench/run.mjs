@@ -2,7 +2,8 @@
 // scripts: `npm run bench -- --n 200 --json` (N = 50, 200, 400 for the fleet rows; default 20,
 // a couple of minutes on 2 cores). Name scripts of this folder to run them instead, one after
 // another: `npm run bench -- hygiene recycle` (fleet hygiene/cleanup, recycle vs create;
-// `lock-wait`: an add during a long cleanup run).
+// `lock-wait`: an add during a long cleanup run). `npm run bench -- --scale`: the scale table
+// (bench/scale.mjs: N = 100, 400, 1,000; `--scale-2000` adds 2,000), tens of minutes.
 import { readdirSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
@@ -15,10 +16,13 @@ const names = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i].startsWith("--")) {
     flags.push(args[i]);
-    if (args[i + 1] !== undefined && !args[i + 1].startsWith("--") && args[i] !== "--json") flags.push(args[++i]);
+    const bare = ["--json", "--scale", "--scale-2000"].includes(args[i]);
+    if (args[i + 1] !== undefined && !args[i + 1].startsWith("--") && !bare) flags.push(args[++i]);
   } else names.push(args[i]);
 }
-const wanted = names.length ? names : ["table", "registry"];
+// `--scale` (and `--scale-2000`): the scale table of issue 25 (bench/scale.mjs) instead, a long run
+const scale = flags.includes("--scale") || flags.includes("--scale-2000");
+const wanted = names.length ? names : scale ? ["scale"] : ["table", "registry"];
 const scripts = readdirSync(here)
   .filter((f) => f.endsWith(".mjs") && f !== "run.mjs" && !f.startsWith("_"))
   .filter((f) => wanted.some((w) => f.startsWith(w)));

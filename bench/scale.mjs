@@ -1,0 +1,387 @@
+#!/usr/bin/env node
+// The scale table of issue 25 (`npm run bench -- --scale`; N = 2,000 too with `--scale-2000`).
+// One fleet of a small repository (20 files, so checkouts are cheap) grows to each N through the
+// library's own `add` (half released, half held by a live lease); at each N, whole CLI processes:
+//   hygiene        `hygiene`                 vs a sequential `git status -uall` loop over the N
+//   hygiene-disk   `hygiene --disk`          vs the same loop plus one `du -s` of the N worktrees
+//   list-full      `list --full`             vs the same loop
+//   plan           `cleanup plan`            vs the same loop
+//   add            `add` beside N siblings   vs `git worktree add -b` beside them (per call)
+//   reap           `reap-orphans` of 200     vs a `git worktree remove -f -f` loop of 200 like them
+//   cleanup-run    `cleanup run` (the N/2 released ones) vs `git worktree remove` + `git branch -D`
+//                  of N/2 plain worktrees like them (+: until its detached purge emptied the trash)
+// then `cleanup-wave` of W = 100, 1,000 (one worktree each) and 20,000 (branches only: the
+// harness removed the worktrees) agent branches of one commit each, made by plumbing in one
+// `fast-import`, vs `git merge --no-ff` + `git worktree remove` + `git branch -d` per entry in a
+// twin repository (20,000: the loop runs on the first --wave-sample entries, per-item extrapolated),
+// and `list` against the last fleet's registry grown to 1,000,000 events (its own events copied)
+// vs `list` before. Each row: wall and CPU (the process's waited-for children, /proc/self/stat),
+// per item, the ratio to git, and per-item growth (per item at the largest N ÷ at the smallest).
+// Goals: growth ≤ 1.2×, ratio ≤ 1.3×. Usage: npm run build && node bench/scale.mjs
+//   [--sizes 100,400,1000] [--waves 100,1000,20000] [--wave-sample 2000] [--runs 3] [--events 1000000] [--json]
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { hermeticRoot } from "./_hermetic.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const flag = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const list = (s) => String(s).split(",").filter(Boolean).map(Number);
+const SIZES = list(flag("sizes", process.argv.includes("--scale-2000") ? "100,400,1000,2000" : "100,400,1000"));
+const WAVES = list(flag("waves", "100,1000,20000"));
+const WAVE_SAMPLE = Number(flag("wave-sample", 2000));
+const RUNS = Number(flag("runs", 3));
+const EVENTS = Number(flag("events", 1_000_000));
+const REAP = 200;
+const JSON_OUT = process.argv.includes("--json");
+const CLI = resolve(flag("cli", join(here, "../dist/bin/orchard.js")));
+const say = (line) => process.stderr.write(`${line}\n`);
+const root = hermeticRoot("scale");
+const { Orchard } = await import(resolve(dirname(CLI), "../index.js"));
+
+const git = (cwd, ...args) => execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 30 }).trim();
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+/** CPU ms of this process and its waited-for children (utime + stime + cutime + cstime). */
+const TICK_MS = 1000 / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim() || 100);
+function cpuNow() {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * TICK_MS;
+}
+/** Wall and CPU ms of `fn` (synchronous work: spawnSync waits, so the children's CPU counts). */
+function timed(fn) {
+  const c = cpuNow();
+  const t = performance.now();
+  const value = fn();
+  return { wall: performance.now() - t, cpu: cpuNow() - c, value };
+}
+function run(cwd, cmd, args, input) {
+  const r = spawnSync(cmd, args, { cwd, encoding: "utf8", stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"], input, maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr.slice(0, 2000)}`);
+  return r.stdout;
+}
+const orchardIn =
+  (primary, home) =>
+  (...args) =>
+    run(primary, process.execPath, [CLI, "--home", home, ...args]);
+
+function makeRepo(dir) {
+  const origin = join(dir, "origin.git");
+  const primary = join(dir, "app");
+  mkdirSync(dir, { recursive: true });
+  git(dir, "init", "-q", "--bare", "-b", "main", origin);
+  git(dir, "init", "-q", "-b", "main", primary);
+  mkdirSync(join(primary, "src"));
+  for (let i = 0; i < 20; i++) writeFileSync(join(primary, "src", `f${i}.txt`), `line ${i}\n`.repeat(10));
+  git(primary, "add", "-A");
+  git(primary, "commit", "-q", "-m", "initial");
+  git(primary, "remote", "add", "origin", origin);
+  git(primary, "push", "-q", "-u", "origin", "main");
+  git(primary, "remote", "set-head", "origin", "main");
+  return primary;
+}
+
+const rows = [];
+/** A row: orchard's and git's wall/CPU at `n` items (medians over the pairs, ratio the median of paired ratios). */
+function record(id, n, items, pairs, note = "") {
+  const a = pairs.map((p) => p[0]);
+  const b = pairs.map((p) => p[1]);
+  const r = {
+    id,
+    n,
+    items,
+    wall: median(a.map((x) => x.wall)),
+    cpu: median(a.map((x) => x.cpu)),
+    gitWall: median(b.map((x) => x.wall)),
+    gitCpu: median(b.map((x) => x.cpu)),
+    ratio: median(a.map((x, i) => x.wall / b[i].wall)),
+    cpuRatio: median(a.map((x, i) => x.cpu / Math.max(1, b[i].cpu))),
+    runs: pairs.length,
+    load: loadavg()[0],
+    note,
+  };
+  rows.push(r);
+  say(
+    `  ${id} n=${n}: ${Math.round(r.wall)} ms (cpu ${Math.round(r.cpu)}) vs git ${Math.round(r.gitWall)} ms (cpu ${Math.round(r.gitCpu)}) → ${r.ratio.toFixed(2)}×`,
+  );
+}
+/** `runs` interleaved pairs A B, B A, … (the order alternates). */
+function pairs(runs, a, b) {
+  const out = [];
+  for (let i = 0; i < runs; i++) {
+    if (i % 2 === 0) {
+      const x = timed(a);
+      out.push([x, timed(b)]);
+    } else {
+      const y = timed(b);
+      out.push([timed(a), y]);
+    }
+  }
+  return out;
+}
+function drain(home) {
+  const trash = join(home, "trash");
+  const started = performance.now();
+  while (existsSync(trash) && readdirSync(trash).some((f) => !f.endsWith(".failed"))) {
+    if (performance.now() - started > 600_000) throw new Error("the trash did not drain within 10 minutes");
+    spawnSync("sleep", ["0.01"]);
+  }
+  return performance.now() - started;
+}
+
+// ---- the fleet rows ----
+async function fleetRows() {
+  const dir = join(root, "fleet");
+  const primary = makeRepo(dir);
+  const home = join(dir, "home");
+  const orchard = orchardIn(primary, home);
+  let made = 0;
+  let plain = 0;
+  let reapRound = 0;
+  const grow = async (count) => {
+    const lib = await Orchard.open({ repo: primary, home });
+    for (let k = 0; k < count; k++, made++) {
+      const i = made;
+      if (i % 2 === 0) {
+        const w = await lib.add({ branch: `fleet/w${i}`, bootstrap: false });
+        await lib.release({ target: w.handle });
+      } else await lib.add({ branch: `fleet/w${i}`, bootstrap: false, owner: `agent-${i}`, ttl: "1d" });
+    }
+    await lib.close();
+  };
+  const managed = () => JSON.parse(orchard("--json", "list")).worktrees;
+  const statusLoop = (paths) => () => {
+    for (const p of paths) spawnSync("git", ["-C", p, "status", "-uall", "--porcelain"], { stdio: "ignore" });
+  };
+  const plainWorktrees = (count) => {
+    const made = [];
+    for (let i = 0; i < count; i++, plain++) {
+      const path = join(dir, "plain", `p${plain}`);
+      git(primary, "worktree", "add", "-q", "-b", `plain/p${plain}`, path, "main");
+      made.push({ path, branch: `plain/p${plain}` });
+    }
+    return made;
+  };
+  const deadPid = () => Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
+  const orphans = (count) => {
+    const round = reapRound++;
+    const pid = deadPid();
+    const paths = [];
+    for (let i = 0; i < count; i++) {
+      const path = join(dir, "orphans", `r${round}-${i}`);
+      git(primary, "worktree", "add", "-q", "-b", `orphan/r${round}-${i}`, path, "main");
+      git(primary, "worktree", "lock", "--reason", `claude agent a${i} (pid ${pid})`, path);
+      paths.push(path);
+    }
+    const when = new Date(Date.now() - 600_000);
+    for (const p of paths) spawnSync("touch", ["-d", when.toISOString(), join(git(p, "rev-parse", "--path-format=absolute", "--git-dir"), "locked")]);
+    return paths;
+  };
+
+  for (const n of SIZES) {
+    say(`fleet: growing to ${n} managed worktrees…`);
+    await grow(n - managed().length);
+    const paths = managed().map((w) => w.path);
+    if (paths.length !== n) throw new Error(`the fleet has ${paths.length} worktrees, not ${n}`);
+    const loop = statusLoop(paths);
+    say(`measuring at n=${n} (load ${loadavg()[0].toFixed(1)})…`);
+    record(
+      "hygiene",
+      n,
+      n,
+      pairs(RUNS, () => orchard("--json", "hygiene"), loop),
+    );
+    const du = () => run(primary, "du", ["-s", "--", ...paths]);
+    record(
+      "hygiene-disk",
+      n,
+      n,
+      pairs(
+        RUNS,
+        () => orchard("--json", "hygiene", "--disk"),
+        () => (loop(), du()),
+      ),
+    );
+    record(
+      "list-full",
+      n,
+      n,
+      pairs(RUNS, () => orchard("--json", "list", "--full"), loop),
+    );
+    record(
+      "plan",
+      n,
+      n,
+      pairs(RUNS, () => orchard("--json", "cleanup", "plan"), loop),
+    );
+    let adds = 0;
+    record(
+      "add",
+      n,
+      1,
+      pairs(
+        Math.max(RUNS, 5),
+        () => orchard("--json", "add", `bench/a${n}-${adds++}`, "--owner", "bench", "--no-bootstrap"),
+        () => plainWorktrees(1),
+      ),
+    );
+    // reap: 200 orphans for orchard, then 200 like them for git's loop
+    {
+      orphans(REAP);
+      const a = timed(() => orchard("--json", "reap-orphans"));
+      const drained = drain(home);
+      const gitPaths = orphans(REAP);
+      const b = timed(() => {
+        for (const p of gitPaths) spawnSync("git", ["worktree", "remove", "-f", "-f", p], { cwd: primary, stdio: "ignore" });
+      });
+      record("reap", n, REAP, [[a, b]]);
+      record("reap+", n, REAP, [[{ wall: a.wall + drained, cpu: a.cpu }, b]], "until the trash is empty; CPU of the purge not counted");
+    }
+    // cleanup run of the released half, then git's loop on as many plain worktrees
+    {
+      const released = paths.length / 2;
+      const a = timed(() => JSON.parse(orchard("--json", "cleanup", "run")));
+      const drained = drain(home);
+      const gitItems = plainWorktrees(Math.round(released));
+      const b = timed(() => {
+        for (const w of gitItems) {
+          spawnSync("git", ["worktree", "remove", w.path], { cwd: primary, stdio: "ignore" });
+          spawnSync("git", ["branch", "-D", w.branch], { cwd: primary, stdio: "ignore" });
+        }
+      });
+      const done = a.value.done ?? a.value.result?.done;
+      record("cleanup-run", n, released, [[a, b]], `items done: ${JSON.stringify(done)}`);
+      record("cleanup-run+", n, released, [[{ wall: a.wall + drained, cpu: a.cpu }, b]], "until the trash is empty; CPU of the purge not counted");
+    }
+    // the plain worktrees of the add row stay (siblings), the removed half is made again next round
+  }
+
+  // list against a registry of EVENTS events: the fleet's own events, copied
+  say(`registry: list before and after growing the events to ${EVENTS}…`);
+  const before = [];
+  for (let i = 0; i < RUNS + 2; i++) before.push(timed(() => orchard("--json", "list")));
+  const db = join(home, "orchard.db");
+  const count = () => Number(run(dir, "sqlite3", [db, "SELECT count(*) FROM events"]).trim());
+  let events = count();
+  while (events < EVENTS) {
+    const more = Math.min(events, EVENTS - events);
+    run(dir, "sqlite3", [
+      db,
+      `INSERT INTO events (at, kind, repo, handle, task, owner, data, host) SELECT at, kind, repo, handle, task, owner, data, host FROM events ORDER BY id LIMIT ${more}`,
+    ]);
+    events = count();
+  }
+  const after = [];
+  for (let i = 0; i < RUNS + 2; i++) after.push(timed(() => orchard("--json", "list")));
+  record(
+    "list-1M-events",
+    managed().length,
+    1,
+    after.map((x, i) => [x, before[i]]),
+    `${events} events; baseline: the same list before (the fleet's own events)`,
+  );
+}
+
+// ---- the wave rows ----
+/** A repository with `count` agent branches of one commit each (one fast-import), `withWorktrees` checked out. */
+function waveRepo(name, count, withWorktrees) {
+  const dir = join(root, name);
+  const primary = makeRepo(dir);
+  const base = git(primary, "rev-parse", "HEAD");
+  const when = 1_700_000_000;
+  let script = "";
+  for (let i = 0; i < count; i++) {
+    const content = `agent ${i}\n`;
+    const message = `agent ${i}`;
+    script +=
+      `commit refs/heads/worktree-agent-${i}\ncommitter Bench <bench@orchard.invalid> ${when + i} +0000\ndata ${message.length}\n${message}\n` +
+      `from ${base}\nM 100644 inline agents/a${i}.txt\ndata ${Buffer.byteLength(content)}\n${content}\n`;
+  }
+  run(primary, "git", ["fast-import", "--quiet"], script);
+  const entries = [];
+  for (let i = 0; i < count; i++) {
+    const path = join(dir, "wt", `a${i}`);
+    if (withWorktrees) git(primary, "worktree", "add", "-q", path, `worktree-agent-${i}`);
+    entries.push({ agent_id: `a${i}`, worktree_path: path, branch: `worktree-agent-${i}`, expected_base: base });
+  }
+  return { dir, primary, entries };
+}
+
+function waveRows() {
+  for (const w of WAVES) {
+    const withWorktrees = w <= 1000;
+    say(`wave of ${w} (${withWorktrees ? "one worktree each" : "branches only"}): building…`);
+    const mine = waveRepo(`wave-${w}-orchard`, w, withWorktrees);
+    const sample = Math.min(w, WAVE_SAMPLE);
+    const theirs = waveRepo(`wave-${w}-git`, sample, withWorktrees);
+    const manifest = join(mine.dir, "wave.json");
+    writeFileSync(manifest, JSON.stringify(mine.entries));
+    const home = join(mine.dir, "home");
+    say(`wave of ${w}: measuring (load ${loadavg()[0].toFixed(1)})…`);
+    const a = timed(() => JSON.parse(orchardIn(mine.primary, home)("--json", "cleanup-wave", "--manifest", manifest, "--allow-live")));
+    const results = a.value.result.entries;
+    const ok = results.filter((e) => e.status === "merged_removed").length;
+    const drained = drain(home);
+    const b = timed(() => {
+      for (const e of theirs.entries) {
+        spawnSync("git", ["merge", "-q", "--no-ff", "-m", `merge ${e.branch}`, e.branch], { cwd: theirs.primary, stdio: "ignore" });
+        if (withWorktrees) spawnSync("git", ["worktree", "remove", e.worktree_path], { cwd: theirs.primary, stdio: "ignore" });
+        spawnSync("git", ["branch", "-d", e.branch], { cwd: theirs.primary, stdio: "ignore" });
+      }
+    });
+    const scale = w / sample;
+    const gitAll = { wall: b.wall * scale, cpu: b.cpu * scale };
+    const note = `${ok}/${w} merged_removed${sample < w ? `; git's loop ran ${sample} entries, scaled ×${scale}` : ""}`;
+    record("wave", w, w, [[a, gitAll]], note);
+    if (withWorktrees) record("wave+", w, w, [[{ wall: a.wall + drained, cpu: a.cpu }, gitAll]], "until the trash is empty; CPU of the purge not counted");
+    if (ok !== w) say(`  wave of ${w}: only ${ok} merged_removed: ${JSON.stringify(results.find((e) => e.status !== "merged_removed"))}`);
+    rmSync(mine.dir, { recursive: true, force: true });
+    rmSync(theirs.dir, { recursive: true, force: true });
+  }
+}
+
+const info = { cpus: cpus().length, node: process.version, git: git(root, "--version"), loadAtStart: loadavg().map((x) => Math.round(x * 10) / 10) };
+const only = flag("only", "fleet,wave").split(",");
+if (only.includes("fleet")) await fleetRows();
+if (only.includes("wave")) waveRows();
+info.loadAtEnd = loadavg().map((x) => Math.round(x * 10) / 10);
+
+// growth: per item at the largest n ÷ per item at the smallest, per row id
+const ids = [...new Set(rows.map((r) => r.id))];
+const growth = Object.fromEntries(
+  ids.map((id) => {
+    const rs = rows.filter((r) => r.id === id).sort((x, y) => x.n - y.n);
+    const first = rs[0];
+    const last = rs[rs.length - 1];
+    return [
+      id,
+      rs.length > 1
+        ? { from: first.n, to: last.n, wall: last.wall / last.items / (first.wall / first.items), cpu: last.cpu / last.items / (first.cpu / first.items) }
+        : null,
+    ];
+  }),
+);
+if (JSON_OUT) process.stdout.write(JSON.stringify({ machine: info, rows, growth }, null, 2) + "\n");
+else {
+  const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`);
+  process.stdout.write(
+    `\n${info.cpus} cores, node ${info.node}, ${info.git}, load ${info.loadAtStart.join(" ")} → ${info.loadAtEnd.join(" ")}; medians of ${RUNS} interleaved pairs where repeated\n\n` +
+      "| row | N | items | orchard wall (cpu) | git wall (cpu) | ratio wall (cpu) | per item | load | note |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
+  );
+  for (const r of rows)
+    process.stdout.write(
+      `| ${r.id} | ${r.n} | ${r.items} | ${fmt(r.wall)} (${fmt(r.cpu)}) | ${fmt(r.gitWall)} (${fmt(r.gitCpu)}) | ${r.ratio.toFixed(2)}× (${r.cpuRatio.toFixed(2)}×) | ${fmt(r.wall / r.items)} | ${r.load.toFixed(1)} | ${r.note} |\n`,
+    );
+  process.stdout.write("\n| row | per-item growth wall (cpu) | goal |\n| --- | --- | --- |\n");
+  for (const [id, g] of Object.entries(growth))
+    if (g) process.stdout.write(`| ${id} | ${g.wall.toFixed(2)}× (${g.cpu.toFixed(2)}×), N ${g.from} → ${g.to} | ≤ 1.2× |\n`);
+  process.stdout.write("ratio goal: ≤ 1.3× of git's own work on the same items\n");
+}
+rmSync(root, { recursive: true, force: true });
