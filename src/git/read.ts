@@ -29,6 +29,7 @@ export {
   countNotOnRemotes,
   findFirstParentCommit,
 } from "./history.js";
+export { readCommitTrees, readTrackedState } from "./state.js";
 
 export interface GitDirs {
   commonDir: string;

@@ -8,21 +8,21 @@
 import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import {
+  allCommitsEquivalent,
+  readCommitTrees,
   readMergeBase,
   readDeletedFiles,
   readMergeTree,
+  readTrackedState,
   readWorktrees,
-  resolveCommit,
-  hasTrackedChanges,
   ProgramBlockedError,
   readGitDirs,
-  readSymbolicRef,
 } from "../../git/read.js";
 import { abortMerge, commitMerge, commitTree, deleteRef, mergeNoCommit } from "../../git/write.js";
 import { removeLinkedWorktree } from "../shared/removal.js";
 import { GitError } from "../../git/errors.js";
 import { findAdminDir, readOperation } from "../shared/admin.js";
-import { proveMerged, readLiveness } from "../facts/index.js";
+import { readLiveness } from "../facts/index.js";
 import { describeIgnored, readCheckoutDirty } from "../reap/index.js";
 import { readProcessCwds } from "../ownership/index.js";
 import { faultPoint } from "../shared/fault.js";
@@ -65,6 +65,8 @@ export interface WaveTarget {
   /** The target checkout (realpath) and the branch it must still be on. */
   path: string;
   branch: string;
+  /** Its git dir (read once per wave: a checkout's admin dir does not move). */
+  gitDir: string;
 }
 
 export interface EntryOptions {
@@ -75,7 +77,7 @@ export interface EntryOptions {
    * --dry-run: the target as the earlier planned merges would leave it (an unreferenced commit of
    * the merge-tree result), so each entry is judged against what the real run would see.
    */
-  simulated?: { tip: string | null };
+  simulated?: { tip: string | null; tree: string };
 }
 
 const SIMULATION_IDENTITY = {
@@ -101,20 +103,31 @@ function stderrOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The target is still on its branch with no tracked changes and no operation in progress. */
-export async function checkTarget(target: { path: string; branch: string | null }): Promise<{ code: "target_detached" | "target_dirty"; detail: string }[]> {
+/**
+ * The target is on a branch (with `gitDir`: still on its own branch, read by the same status) with
+ * no tracked changes and no operation in progress.
+ */
+export async function checkTarget(target: {
+  path: string;
+  branch: string | null;
+  gitDir?: string;
+}): Promise<{ code: "target_detached" | "target_dirty"; detail: string }[]> {
   const problems: { code: "target_detached" | "target_dirty"; detail: string }[] = [];
   if (target.branch === null) problems.push({ code: "target_detached", detail: `${target.path} is not on a branch` });
   // a status a program the repository names would decide is unknown: not clean (SPEC v3 §4.1)
-  const changed = await hasTrackedChanges(target.path).catch((error: unknown) => {
+  const state = await readTrackedState(target.path).catch((error: unknown) => {
     if (error instanceof ProgramBlockedError) return error;
     throw error;
   });
-  if (changed instanceof ProgramBlockedError) problems.push({ code: "target_dirty", detail: changed.message });
-  else if (changed) problems.push({ code: "target_dirty", detail: `${target.path} has tracked changes` });
+  if (state instanceof ProgramBlockedError) problems.push({ code: "target_dirty", detail: state.message });
   else {
-    const operation = readOperation((await readGitDirs(target.path)).gitDir);
-    if (operation) problems.push({ code: "target_dirty", detail: `a ${operation} is in progress in ${target.path}` });
+    if (state.changed) problems.push({ code: "target_dirty", detail: `${target.path} has tracked changes` });
+    else {
+      const operation = readOperation(target.gitDir ?? (await readGitDirs(target.path)).gitDir);
+      if (operation) problems.push({ code: "target_dirty", detail: `a ${operation} is in progress in ${target.path}` });
+    }
+    if (target.gitDir !== undefined && target.branch !== null && state.branch !== target.branch)
+      problems.push({ code: "target_detached", detail: `${target.path} is no longer on ${target.branch}` });
   }
   return problems;
 }
@@ -122,12 +135,15 @@ export async function checkTarget(target: { path: string; branch: string | null 
 export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntry, options: EntryOptions): Promise<WaveOutcome> {
   const cwd = ctx.repo.primary;
   const branchRef = `refs/heads/${entry.branch}`;
-  const listed = (await readWorktrees(cwd)).slice(1);
-  const wt = listed.find((e) => e.path === entry.worktree_path || realOrAbsolute(e.path) === entry.worktree_path) ?? null;
   const targetRef = `refs/heads/${target.branch}`;
-  const targetTip = options.simulated?.tip ?? (await resolveCommit(cwd, targetRef));
-  if (targetTip === null) return blocked("target_detached", `${targetRef} has no commit`);
-  const tip = await resolveCommit(cwd, branchRef);
+  // the worktrees and both refs, read together at the moment of use (one listing, one for-each-ref)
+  const [all, refs] = await Promise.all([readWorktrees(cwd), readCommitTrees(cwd, [targetRef, branchRef])]);
+  const listed = all.slice(1);
+  const wt = listed.find((e) => e.path === entry.worktree_path || realOrAbsolute(e.path) === entry.worktree_path) ?? null;
+  const targetNow = options.simulated?.tip ? { commit: options.simulated.tip, tree: options.simulated.tree } : refs.get(targetRef);
+  if (!targetNow) return blocked("target_detached", `${targetRef} has no commit`);
+  const targetTip = targetNow.commit;
+  const tip = refs.get(branchRef)?.commit ?? null;
   let leftover = false;
   if (!wt) {
     // located against git's list: the branch lives elsewhere, or the path is not a worktree of this repo
@@ -158,7 +174,8 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
   // 2. the worktree holds the manifest's branch
   if (wt && wt.branch !== branchRef) return blocked("branch_mismatch", `${wt.path} has ${wt.branch ?? `detached HEAD ${wt.head ?? ""}`} checked out`);
   if (tip === null) return blocked("base_mismatch", `${entry.branch} has no commits`);
-  const merged = (await proveMerged(cwd, tip, [{ ref: targetRef, oid: targetTip }])).how !== null;
+  const proof = await proveEntryMerged(target.path, { commit: targetTip, tree: targetNow.tree }, tip);
+  const merged = proof.merged;
   if (!wt && merged) {
     if (options.dryRun)
       return {
@@ -170,7 +187,7 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
   }
   if (!merged) {
     // 3. forked where the orchestrator says  4. deletes nothing (unless waived)
-    const base = await readMergeBase(cwd, targetTip, tip);
+    const base = proof.base;
     if (base !== entry.expected_base_sha) return blocked("base_mismatch", `merge-base ${base ?? "(none)"} ≠ expected_base ${entry.expected_base_sha}`);
     if (!options.allowDeletions) {
       let deleted: string[];
@@ -198,15 +215,17 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
   }
   // 6. merge, checked first with merge-tree so a conflict touches nothing
   if (!merged) {
-    const preview = await readMergeTree(target.path, targetTip, tip);
+    const preview = proof.preview ?? (await readMergeTree(target.path, targetTip, tip));
     if (!preview.clean) return blocked("merge_conflict", `conflicts in ${someFiles(preview.conflicts)}`, { conflicts: preview.conflicts });
-    if (options.simulated)
+    if (options.simulated) {
       options.simulated.tip = await commitTree(cwd, {
         tree: preview.tree,
         parents: [targetTip, tip],
         message: mergeMessage(entry.branch),
         env: SIMULATION_IDENTITY,
       });
+      options.simulated.tree = preview.tree;
+    }
   }
   if (options.dryRun)
     return {
@@ -225,6 +244,26 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
   }
   // 8. delete the merged branch, compare-and-swap
   return deleteBranch(ctx, entry, tip, merged ? "already_merged" : "ok");
+}
+
+type Preview = Awaited<ReturnType<typeof readMergeTree>>;
+
+/**
+ * proveMerged's four proofs in its order (same commit, ancestor, every patch upstream, a merge that
+ * adds nothing), from the facts the entry needs anyway: the merge base (ancestor ⇔ it is the tip)
+ * and the merge-tree preview (which step 6 reuses), the target's tree read with its tip.
+ */
+async function proveEntryMerged(
+  cwd: string,
+  targetNow: { commit: string; tree: string },
+  tip: string,
+): Promise<{ merged: boolean; base: string | null; preview: Preview | null }> {
+  if (tip === targetNow.commit) return { merged: true, base: tip, preview: null };
+  const base = await readMergeBase(cwd, targetNow.commit, tip);
+  if (base === tip) return { merged: true, base, preview: null };
+  if (await allCommitsEquivalent(cwd, targetNow.commit, tip)) return { merged: true, base, preview: null };
+  const preview = await readMergeTree(cwd, targetNow.commit, tip);
+  return { merged: preview.clean && preview.tree === targetNow.tree, base, preview };
 }
 
 /** A process inside the worktree, or a live lease on its managed row, blocks (unless --allow-live). */
@@ -271,8 +310,6 @@ async function removeAndVerify(ctx: Ctx, entry: WaveEntry, path: string, tip: st
 
 async function merge(target: WaveTarget, entry: WaveEntry): Promise<WaveOutcome | null> {
   const problems = await checkTarget(target);
-  if ((await readSymbolicRef(target.path, "HEAD")) !== `refs/heads/${target.branch}`)
-    problems.push({ code: "target_detached", detail: `${target.path} is no longer on ${target.branch}` });
   const first = problems[0];
   if (first) return blocked(first.code, problems.map((p) => p.detail).join("; "));
   try {
@@ -280,7 +317,7 @@ async function merge(target: WaveTarget, entry: WaveEntry): Promise<WaveOutcome 
     // = this branch's tip, MERGE_MSG = the wave's message), which the next run aborts
     await mergeNoCommit(target.path, `refs/heads/${entry.branch}`, mergeMessage(entry.branch));
     faultPoint("wave.merge");
-    if (existsSync(join((await readGitDirs(target.path)).gitDir, "MERGE_HEAD"))) await commitMerge(target.path);
+    if (existsSync(join(target.gitDir, "MERGE_HEAD"))) await commitMerge(target.path);
     faultPoint("wave.merged");
     return null;
   } catch (error) {

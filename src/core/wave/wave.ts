@@ -133,12 +133,12 @@ export async function cleanupWave(ctx: Ctx, options: WaveOptions): Promise<WaveR
       ...extra,
     };
   }
-  const waveTarget = { path: target.path, branch: target.branch };
+  const waveTarget = { path: target.path, branch: target.branch, gitDir: (await readGitDirs(target.path)).gitDir };
   const entryOptions = {
     allowDeletions: options.allowDeletions ?? waveConfig?.allowDeletions ?? false,
     allowLive: options.allowLive ?? false,
     dryRun,
-    ...(dryRun ? { simulated: { tip: null } } : {}),
+    ...(dryRun ? { simulated: { tip: null, tree: "" } } : {}),
   };
   const done: WaveResultEntry[] = [];
   let pending: WaveItem[] = [];
