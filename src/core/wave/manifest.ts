@@ -92,6 +92,13 @@ export async function validateManifest(raw: unknown[], ctx: ManifestContext): Pr
   const entries: WaveEntry[] = [];
   const invalid: InvalidEntry[] = [];
   const pattern = new RegExp(ctx.branchPattern);
+  // a wave's entries share a few bases: each distinct one resolved once (not one rev-parse per entry)
+  const bases = new Map<string, Promise<string | null>>();
+  const resolveBase = (base: string): Promise<string | null> => {
+    const known = bases.get(base) ?? resolveCommit(ctx.primary, base);
+    bases.set(base, known);
+    return known;
+  };
   const seenPaths = new Map<string, number>();
   const seenBranches = new Map<string, number>();
   for (const [index, value] of raw.entries()) {
@@ -118,7 +125,7 @@ export async function validateManifest(raw: unknown[], ctx: ManifestContext): Pr
     const base = e.expected_base;
     let baseSha: string | null = null;
     if (!nonEmpty(base)) bad("missing_expected_base", "expected_base must be a non-empty string");
-    else if (!(baseSha = await resolveCommit(ctx.primary, base))) bad("expected_base_unresolvable", `${JSON.stringify(base)} names no commit`);
+    else if (!(baseSha = await resolveBase(base))) bad("expected_base_unresolvable", `${JSON.stringify(base)} names no commit`);
     if (e.agent_id !== undefined && e.agent_id !== null && typeof e.agent_id !== "string" && typeof e.agent_id !== "number")
       bad("invalid_agent_id", "agent_id must be a string");
     for (const [seen, key, what] of [
