@@ -50,7 +50,16 @@ export async function walkDisk(roots: readonly string[], options: { deadline: nu
   const inodes = new Map<string, Inode>();
   let partial = false;
   let seen = 0;
+  // a file of one link lives only here: summed at once, no key (most of a checkout); directories and
+  // files of several links go through the map, so each is counted once however often it is met
+  let loneBytes = 0;
+  let loneApparent = 0;
   const count = (st: { dev: number; ino: number; size: number; blocks: number; nlink: number }, directory = false): void => {
+    if (!directory && st.nlink === 1) {
+      loneBytes += allocatedBytes(st);
+      loneApparent += st.size;
+      return;
+    }
     const key = `${st.dev}:${st.ino}`;
     const known = inodes.get(key);
     if (known) known.links++;
@@ -99,7 +108,15 @@ export async function walkDisk(roots: readonly string[], options: { deadline: nu
     }
   }
   if (Date.now() > options.deadline) return null;
-  const result: WalkResult = { bytes: 0, uniqueBytes: 0, apparentBytes: 0, singleBytes: 0, singleApparent: 0, partial, shared: new Map() };
+  const result: WalkResult = {
+    bytes: loneBytes,
+    uniqueBytes: loneBytes,
+    apparentBytes: loneApparent,
+    singleBytes: loneBytes,
+    singleApparent: loneApparent,
+    partial,
+    shared: new Map(),
+  };
   for (const [key, inode] of inodes) {
     result.bytes += inode.size;
     result.apparentBytes += inode.apparent;
