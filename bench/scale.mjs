@@ -295,13 +295,13 @@ function waveRepo(name, count, withWorktrees) {
   const dir = join(root, name);
   const primary = makeRepo(dir);
   const base = git(primary, "rev-parse", "HEAD");
-  const when = 1_700_000_000;
+  const when = Math.floor(Date.now() / 1000); // after the base, as an agent commits after it forked
   let script = "";
   for (let i = 0; i < count; i++) {
     const content = `agent ${i}\n`;
     const message = `agent ${i}`;
     script +=
-      `commit refs/heads/worktree-agent-${i}\ncommitter Bench <bench@orchard.invalid> ${when + i} +0000\ndata ${message.length}\n${message}\n` +
+      `commit refs/heads/worktree-agent-${i}\ncommitter Bench <bench@orchard.invalid> ${when} +0000\ndata ${message.length}\n${message}\n` +
       `from ${base}\nM 100644 inline agents/a${i}.txt\ndata ${Buffer.byteLength(content)}\n${content}\n`;
   }
   run(primary, "git", ["fast-import", "--quiet"], script);

@@ -292,3 +292,24 @@ describe("invalid manifests (exit 2, nothing done)", () => {
     expect(r.json.plan.invalid.map((i: { reason: string }) => i.reason)).toEqual(["expected_base_unresolvable", "duplicate_entry", "duplicate_entry"]);
   });
 });
+
+describe("the cost of an entry (issue 25)", () => {
+  const calls = (stderr: string, ...args: string[]) =>
+    stderr.split("\n").filter((l) => l.startsWith(`[orchard trace] git ${JSON.stringify(args).slice(0, -1)}`)).length;
+
+  it("reads each distinct expected_base once, each entry's refs in one for-each-ref, and proves nothing twice", () => {
+    const entries = [1, 2, 3, 4].map((n) => agent(n));
+    const r = s.orchard(["cleanup-wave", "--manifest", manifest(entries)], { env: { ORCHARD_TRACE: "1" } });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(statuses(r)).toEqual(Array(4).fill("merged_removed:ok"));
+    const trace = r.stderr;
+    expect(calls(trace, "rev-parse", "--verify")).toBe(1); // the shared base, not one per entry
+    expect(calls(trace, "for-each-ref", "--format=%(objecttype) %(objectname) %(tree) %(refname)")).toBe(4);
+    expect(calls(trace, "merge-base", "--is-ancestor")).toBe(0); // the merge base answers it
+    expect(calls(trace, "merge-base", "--end-of-options")).toBe(4);
+    expect(calls(trace, "merge-tree")).toBe(4); // the proof and the conflict pre-check are one merge-tree
+    expect(calls(trace, "symbolic-ref")).toBe(0); // the target's branch comes with its status
+    // the repo, the target's git dir (read once per wave, not per merge): as many for 4 entries as for 1
+    expect(calls(trace, "rev-parse", "--path-format=absolute")).toBeLessThanOrEqual(4);
+  });
+});
