@@ -246,10 +246,10 @@ async function fleetRows() {
     }
     // cleanup run of the released half, then git's loop on as many plain worktrees
     {
-      const released = paths.length / 2;
       const a = timed(() => JSON.parse(orchard("--json", "cleanup", "run")));
+      const released = paths.filter((p) => !existsSync(p)).length; // the worktrees it removed (the released ones)
       const drained = drain(home);
-      const gitItems = plainWorktrees(Math.round(released));
+      const gitItems = plainWorktrees(released);
       const b = timed(() => {
         for (const w of gitItems) {
           spawnSync("git", ["worktree", "remove", w.path], { cwd: primary, stdio: "ignore" });
