@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // How long an `add` waits while a long `cleanup run` works (issue 25 item 2): N released worktrees,
 // `cleanup run` started, and once its first removal is seen, `orchard add` of a new branch is
-// timed — against an add on the quiet repo and against one item's removal (`git worktree remove`
+// timed — against an add beside the same fleet before the run and against one item's removal (`git worktree remove`
 // of a worktree like them). Goal: the add's extra wait ≤ one removal (the items in flight run
 // together, four at a time). --adds K adds, one after another, while the run works (median and
 // worst reported). The fleet is made through the library. Usage: npm run build && node
@@ -42,14 +42,6 @@ let start = process.hrtime.bigint();
 git(primary, "worktree", "remove", "--force", join(root, "probe"));
 const removal = ms(start);
 
-const quiet = [];
-for (let k = 0; k < 3; k++) {
-  start = process.hrtime.bigint();
-  orchard("add", `quiet-add-${k}`, "--owner", "bench", "--no-bootstrap");
-  quiet.push(ms(start));
-}
-const quietAdd = quiet.sort((a, b) => a - b)[1];
-
 // the fleet through the library's own add and release (the CLI per item would take minutes at 1,000)
 const { Orchard } = await import(resolve(CLI, "../../index.js"));
 const lib = await Orchard.open({ repo: primary, home });
@@ -60,6 +52,14 @@ for (let i = 0; i < N; i++) {
   paths.push(w.path);
 }
 await lib.close();
+// the quiet adds beside the same N siblings (an add lists every worktree and reads every ref)
+const quiet = [];
+for (let k = 0; k < 3; k++) {
+  start = process.hrtime.bigint();
+  orchard("add", `quiet-add-${k}`, "--owner", "bench", "--no-bootstrap");
+  quiet.push(ms(start));
+}
+const quietAdd = quiet.sort((a, b) => a - b)[1];
 const cleanup = spawn(process.execPath, [CLI, "--home", home, "--repo", primary, "--json", "cleanup", "run"], { stdio: "ignore" });
 let running = true;
 cleanup.on("close", () => (running = false));
