@@ -30,6 +30,26 @@ const orchard = (...args) => {
   return JSON.parse(r.stdout);
 };
 const ms = (start) => Number(process.hrtime.bigint() - start) / 1e6;
+/**
+ * An add traced (ORCHARD_TRACE=1): the time it waited for the mutation lock, read from its own
+ * trace — an add that finds the lock held lists the worktrees without it, waits, and lists again
+ * once it holds it: the wait is the gap between the end of the first listing and the start of
+ * the second (0 when it listed once: the lock was free).
+ */
+function tracedAdd(branch) {
+  const r = spawnSync(process.execPath, [CLI, "--home", home, "--repo", primary, "--json", "add", branch, "--owner", "bench", "--no-bootstrap"], {
+    encoding: "utf8",
+    env: { ...process.env, ORCHARD_TRACE: "1" },
+  });
+  if (r.status !== 0) throw new Error(`orchard add ${branch}: ${r.stdout}${r.stderr}`);
+  const lists = r.stderr
+    .split("\n")
+    .filter((l) => l.startsWith('[orchard trace] git ["worktree","list"'))
+    .map((l) => /-> \S+ (\d+)ms from \+(\d+)ms/.exec(l))
+    .filter(Boolean)
+    .map((m) => ({ took: Number(m[1]), from: Number(m[2]) }));
+  return lists.length < 2 ? 0 : lists[1].from - (lists[0].from + lists[0].took);
+}
 
 git(root, "init", "-q", "-b", "main", primary);
 for (let i = 0; i < 20; i++) execFileSync("sh", ["-c", `echo line ${i} > f${i}.txt`], { cwd: primary });
@@ -69,8 +89,8 @@ while (paths.every((p) => existsSync(p))) await new Promise((r) => setTimeout(r,
 const busy = [];
 for (let k = 0; k < ADDS && running; k++) {
   start = process.hrtime.bigint();
-  orchard("add", `busy-add-${k}`, "--owner", "bench", "--no-bootstrap");
-  busy.push({ ms: ms(start), removedAtAnswer: paths.filter((p) => !existsSync(p)).length });
+  const lockWait = tracedAdd(`busy-add-${k}`);
+  busy.push({ ms: ms(start), lockWait, removedAtAnswer: paths.filter((p) => !existsSync(p)).length });
   await new Promise((r) => setTimeout(r, 200));
 }
 await new Promise((r) => (running ? cleanup.on("close", r) : r()));
@@ -78,6 +98,9 @@ const cleanupMs = ms(cleanupStart);
 const busyAdd = busy.map((b) => b.ms).sort((a, b) => a - b)[Math.floor(busy.length / 2)] ?? NaN;
 const worstAdd = Math.max(...busy.map((b) => b.ms));
 const removedAtAnswer = busy[0]?.removedAtAnswer ?? 0;
+const lockWaits = busy.map((b) => b.lockWait).sort((a, b) => a - b);
+const lockWait = lockWaits[Math.floor(lockWaits.length / 2)] ?? NaN;
+const worstLockWait = Math.max(...lockWaits);
 
 const wait = Math.max(0, busyAdd - quietAdd);
 // one item as the run does it (four in flight): its wall time
@@ -89,6 +112,8 @@ const result = {
   quietAddMs: quietAdd,
   busyAddMs: busyAdd,
   worstAddMs: worstAdd,
+  lockWaitMs: lockWait,
+  worstLockWaitMs: worstLockWait,
   busy,
   extraWaitMs: wait,
   cleanupMs,
@@ -100,6 +125,7 @@ else {
   const f = (x) => `${x.toFixed(0)} ms`;
   process.stdout.write(
     `${busy.length} adds during cleanup run of ${N}: median ${f(busyAdd)}, worst ${f(worstAdd)} (quiet add ${f(quietAdd)}); median extra wait ${f(wait)} = ${(wait / itemMs).toFixed(2)}× one item of the run (${f(itemMs)}, four in flight; goal ≤ 1.0×), ${(wait / removal).toFixed(2)}× one bare git worktree remove (${f(removal)})\n` +
+      `  the lock itself (from each add's trace): median ${f(lockWait)} = ${(lockWait / itemMs).toFixed(2)}× one item, worst ${f(worstLockWait)} = ${(worstLockWait / itemMs).toFixed(2)}× (waits: ${lockWaits.map((w) => Math.round(w)).join(", ")} ms)\n` +
       `  worst extra wait ${f(Math.max(0, worstAdd - quietAdd))} = ${(Math.max(0, worstAdd - quietAdd) / itemMs).toFixed(2)}× one item; the cleanup had removed ${removedAtAnswer} of ${N} when the first add answered; the whole run took ${f(cleanupMs)}\n`,
   );
 }
