@@ -188,6 +188,8 @@ export async function applyPlan(main: Ctx, open: (repo: string | null) => Promis
     const repo = first.repo;
     const ctx = await open(repo);
     let unstarted = 0;
+    // a command already waiting goes first, before this batch reads its view under the lock
+    if (hasMutationWaiters(ctx.repo.commonDir)) await yieldToWaiters(ctx.repo.commonDir);
     await withMutationLock(ctx.repo.commonDir, async () => {
       const current = new Map((await registry.plans.items(plan.id)).map((it) => [it.seq, it]));
       const fresh = batch.map((it) => current.get(it.seq) ?? it);

@@ -126,7 +126,9 @@ export async function acquireMutationLock(commonDir: string, options: { timeoutM
         `another orchard holds the mutation lock ${path}${held?.body ? ` (pid ${held.body.pid} on ${held.body.host})` : ""}; retry later`,
       );
     await sleep(delay + Math.random() * delay);
-    delay = Math.min(delay * 2, 200);
+    // at most ~100 ms between looks: a long run lets a waiter in between items (issue 25 item 2),
+    // and each look is one small read
+    delay = Math.min(delay * 2, 50);
   }
 }
 
