@@ -7,7 +7,7 @@
 // worst reported). The fleet is made through the library. Usage: npm run build && node
 // bench/lock-wait.mjs [--n 40] [--adds 5] [--json]
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { hermeticRoot } from "./_hermetic.mjs";
@@ -129,3 +129,4 @@ else {
       `  worst extra wait ${f(Math.max(0, worstAdd - quietAdd))} = ${(Math.max(0, worstAdd - quietAdd) / itemMs).toFixed(2)}× one item; the cleanup had removed ${removedAtAnswer} of ${N} when the first add answered; the whole run took ${f(cleanupMs)}\n`,
   );
 }
+rmSync(root, { recursive: true, force: true });
