@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import LongFirstSequencer from "./test/helpers/sequencer.js";
 import { TEST_TIMEOUT_MS } from "./test/helpers/time.js";
 
 // A CA bundle for TLS, which nothing in this suite uses (git, PostgreSQL and every server a test
@@ -19,5 +20,7 @@ export default defineConfig({
     hookTimeout: TEST_TIMEOUT_MS,
     pool: "forks",
     maxWorkers: 2,
+    // the longest files first, so that both workers finish together (see the sequencer)
+    sequence: { sequencer: LongFirstSequencer },
   },
 });
