@@ -14,7 +14,8 @@ export default defineConfig({
     // the real Claude Code runs in its own suite: npm run test:claude-code
     exclude: ["test/claude-code/**", "node_modules/**"],
     // Is the tests' PostgreSQL server up? Asked once; without it the PostgreSQL half is skipped.
-    globalSetup: ["./test/helpers/postgres-setup.ts"],
+    // The Scenario template repository, built once for the run.
+    globalSetup: ["./test/helpers/postgres-setup.ts", "./test/helpers/template-setup.ts"],
     // One scaled budget for every test and hook (ORCHARD_TEST_TIME_SCALE, see test/helpers/time.ts).
     testTimeout: TEST_TIMEOUT_MS,
     hookTimeout: TEST_TIMEOUT_MS,
