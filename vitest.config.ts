@@ -2,12 +2,6 @@ import { defineConfig } from "vitest/config";
 import LongFirstSequencer from "./test/helpers/sequencer.js";
 import { TEST_TIMEOUT_MS } from "./test/helpers/time.js";
 
-// A CA bundle for TLS, which nothing in this suite uses (git, PostgreSQL and every server a test
-// starts are local): Node parses each of its certificates at every start, ~50 ms of CPU on Node 20,
-// paid by each test worker and each of the suite's thousands of CLI and helper processes, which
-// inherit this process's environment (test/helpers/env.ts drops it from the hermetic one too).
-delete process.env.NODE_EXTRA_CA_CERTS;
-
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],

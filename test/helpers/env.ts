@@ -29,8 +29,10 @@ export function hermeticEnv(extra: Record<string, string> = {}): NodeJS.ProcessE
   for (const [key, value] of Object.entries(process.env)) {
     // CLAUDE_PID, CLAUDECODE, …: set when the suite itself runs under Claude Code, they would name that Claude to the hooks
     if (key.startsWith("GIT_") || key.startsWith("ORCHARD_") || key.startsWith("CLAUDE")) continue;
-    // a CA bundle for TLS, which no test process uses (git, PostgreSQL and the fake API are local): Node parses
-    // every certificate of it at each start (~50 ms of CPU on Node 20), and the suite starts thousands of them
+    // A CA bundle for TLS, which no process started with this environment uses (git, PostgreSQL and
+    // the servers tests start are local): Node parses every certificate in it at each start, ~50 ms
+    // of CPU on Node 20, and the suite starts thousands of CLI processes. (npm, which may need it to
+    // reach a registry, runs with the machine's own environment: test/package/pack.test.ts.)
     if (key === "NODE_EXTRA_CA_CERTS") continue;
     env[key] = value;
   }
