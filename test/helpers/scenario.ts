@@ -213,15 +213,25 @@ export class Scenario {
   }
 }
 
+/** The environment of the plain Node processes below: this process's, without the CA bundle Node would parse at start (env.ts). */
+function plainNodeEnv(): NodeJS.ProcessEnv {
+  const { NODE_EXTRA_CA_CERTS: _, ...env } = process.env;
+  return env;
+}
+
 /** A pid that is certainly dead: spawn a process, wait for it to exit, use its pid. */
 export function deadPid(): number {
-  const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
+  const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], {
+    env: plainNodeEnv(),
+    encoding: "utf8",
+    timeout: PROCESS_TIMEOUT_MS,
+  });
   return Number(r.stdout);
 }
 
 /** A live process for the duration of a test (sleeps until killed). */
 export function liveProcess(cwd?: string): { pid: number; stop: () => void } {
-  const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { cwd: cwd ?? tmpdir(), stdio: "ignore" });
+  const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { cwd: cwd ?? tmpdir(), env: plainNodeEnv(), stdio: "ignore" });
   return { pid: child.pid as number, stop: () => child.kill("SIGKILL") };
 }
 
