@@ -105,13 +105,16 @@ describe.skipIf(!pgAvailable())("a fleet of two hosts on one PostgreSQL registry
       { env: env("host-a") },
     );
     expect(killed).toBe(true);
+    const killedAt = Date.now(); // the lease's heartbeat was written before: it is over by killedAt + ttlMs
     const [row] = await schema.query<{ host: string; owner: string }>("SELECT host, owner FROM worktrees WHERE task = $1", [CANONICAL]);
     expect(row).toEqual({ host: "host-a", owner: "agent-a" });
     // host-b cannot see host-a's processes: the heartbeat alone says the lease is live
     const early = onB(exclusive("taker", "agent-b"));
     expect(early.code, early.stderr).toBe(3);
     expect(early.json.reasons[0]).toMatchObject({ code: "task_held_elsewhere", owner: "agent-a", host: "host-a" });
-    // once the heartbeat is older than the TTL, the task is free on the other host
+    // once the heartbeat is older than the TTL, the task is free on the other host (the clock is
+    // watched first: asking the CLI over and over for the whole TTL only spent the machine's CPU)
+    await waitFor(() => Date.now() > killedAt + ttlMs, "the lease's TTL to pass", ttlMs * 4);
     let taken: CliResult | undefined;
     await waitFor(() => (taken = onB(exclusive("taker", "agent-b"))).code === 0, "host-b to be admitted once host-a's lease expired", ttlMs * 4);
     expect(taken?.json).toMatchObject({ action: "created", task: CANONICAL });

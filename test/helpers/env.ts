@@ -29,6 +29,11 @@ export function hermeticEnv(extra: Record<string, string> = {}): NodeJS.ProcessE
   for (const [key, value] of Object.entries(process.env)) {
     // CLAUDE_PID, CLAUDECODE, …: set when the suite itself runs under Claude Code, they would name that Claude to the hooks
     if (key.startsWith("GIT_") || key.startsWith("ORCHARD_") || key.startsWith("CLAUDE")) continue;
+    // A CA bundle for TLS, which no process started with this environment uses (git, PostgreSQL and
+    // the servers tests start are local): Node parses every certificate in it at each start, ~50 ms
+    // of CPU on Node 20, and the suite starts thousands of CLI processes. (npm, which may need it to
+    // reach a registry, runs with the machine's own environment: test/package/pack.test.ts.)
+    if (key === "NODE_EXTRA_CA_CERTS") continue;
     env[key] = value;
   }
   return { ...env, ...HERMETIC_ENV, ...extra };

@@ -1,12 +1,14 @@
 // Scenario builders that read like the domain: a bare `origin`, a primary clone, a workspace
 // (`home`), and verbs to commit, branch, lock, dirty and run the real CLI against them.
-// A template repository is built once per test process and copied for each scenario.
+// A template repository is built once per run (./template.ts) and copied for each scenario.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync, existsSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { inject } from "vitest";
 import { hermeticEnv } from "./env.js";
+import { buildTemplate } from "./template.js";
 import { PROCESS_TIMEOUT_MS, WAIT_TIMEOUT_MS } from "./time.js";
 
 // The shipped executable (package.json `bin`): the bundle that `npm run build` writes.
@@ -51,23 +53,10 @@ function toResult(code: number, stdout: string, stderr: string): CliResult {
 
 let template: string | undefined;
 
-function buildTemplate(): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "orchard-template-")));
-  const origin = join(dir, "remote", "app.git");
-  mkdirSync(join(dir, "remote"));
-  const primary = join(dir, "app");
-  git(dir, "init", "-q", "--bare", "-b", "main", origin);
-  git(dir, "init", "-q", "-b", "main", primary);
-  writeFileSync(join(primary, "README.md"), "# app\n");
-  mkdirSync(join(primary, "src"));
-  for (let i = 0; i < 5; i++) writeFileSync(join(primary, "src", `file${i}.txt`), `line ${i}\n`);
-  writeFileSync(join(primary, ".gitignore"), "node_modules/\n*.log\n");
-  git(primary, "add", "-A");
-  git(primary, "commit", "-q", "-m", "initial");
-  git(primary, "remote", "add", "origin", origin);
-  git(primary, "push", "-q", "-u", "origin", "main");
-  git(primary, "remote", "set-head", "origin", "main");
-  return dir;
+/** The run's template (built once by the global setup), or, in a run without it, this process's own. */
+function templateDir(): string {
+  template ??= inject("scenarioTemplate") ?? buildTemplate();
+  return template;
 }
 
 export interface ScenarioOptions {
@@ -89,9 +78,8 @@ export class Scenario {
   }
 
   static create(options: ScenarioOptions = {}): Scenario {
-    template ??= buildTemplate();
     const root = realpathSync(mkdtempSync(join(tmpdir(), "orchard-scn-")));
-    cpSync(template, root, { recursive: true });
+    cpSync(templateDir(), root, { recursive: true });
     const scenario = new Scenario(root);
     git(scenario.primary, "remote", "set-url", "origin", scenario.origin); // the copy's own origin, not the template's
     if (options.noRemote) {
@@ -225,15 +213,25 @@ export class Scenario {
   }
 }
 
+/** The environment of the plain Node processes below: this process's, without the CA bundle Node would parse at start (env.ts). */
+function plainNodeEnv(): NodeJS.ProcessEnv {
+  const { NODE_EXTRA_CA_CERTS: _, ...env } = process.env;
+  return env;
+}
+
 /** A pid that is certainly dead: spawn a process, wait for it to exit, use its pid. */
 export function deadPid(): number {
-  const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
+  const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], {
+    env: plainNodeEnv(),
+    encoding: "utf8",
+    timeout: PROCESS_TIMEOUT_MS,
+  });
   return Number(r.stdout);
 }
 
 /** A live process for the duration of a test (sleeps until killed). */
 export function liveProcess(cwd?: string): { pid: number; stop: () => void } {
-  const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { cwd: cwd ?? tmpdir(), stdio: "ignore" });
+  const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { cwd: cwd ?? tmpdir(), env: plainNodeEnv(), stdio: "ignore" });
   return { pid: child.pid as number, stop: () => child.kill("SIGKILL") };
 }
 
