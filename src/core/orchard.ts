@@ -116,7 +116,13 @@ export class Orchard {
       this.repos.set(path, { ...context, listing: undefined, listingLock: undefined });
     }
     await guardRepoPrograms(context, this.registry); // before any git call that could run a program the repo names
-    return { registry: this.registry, workspace: this.workspace, repo: context };
+    const ctx: Ctx = { registry: this.registry, workspace: this.workspace, repo: context };
+    // any command of this host drops the phantom `creating` rows of the repo (SPEC v3 §5)
+    if ((await this.registry.worktrees.creating(context.identity)).length > 0) {
+      const { settleCreating } = await import("./admission/index.js");
+      ctx.settledCreating = (await settleCreating(ctx)).map((r) => r.handle);
+    }
+    return ctx;
   }
 
   /**

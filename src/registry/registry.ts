@@ -66,6 +66,10 @@ export class Registry {
       insert: worktrees.insertWorktree,
       update: worktrees.updateWorktree,
       delete: worktrees.deleteWorktree,
+      creating: worktrees.loadCreating,
+      holdCreation: worktrees.holdCreation,
+      releaseCreation: worktrees.releaseCreation,
+      creationsHeld: worktrees.creationsHeld,
     });
     this.events = bind({
       append: events.appendEvent,

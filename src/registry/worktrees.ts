@@ -132,3 +132,39 @@ export async function updateWorktree(sql: Sql, id: number, patch: Partial<Omit<W
 export async function deleteWorktree(sql: Sql, id: number): Promise<void> {
   await sql.run("DELETE FROM worktrees WHERE id = ?", [id]);
 }
+
+/** This host's rows of a repo left (or being) `creating`. */
+export async function loadCreating(sql: Sql, repo: string): Promise<WorktreeRow[]> {
+  const rows = await sql.all("SELECT * FROM worktrees WHERE host = ? AND repo = ? AND lifecycle = 'creating' ORDER BY id", [sql.host, repo]);
+  return rows.map(toRow);
+}
+
+// A `creating` row's creator (SPEC v3 §5), on PostgreSQL: the session that inserted the row holds
+// a session-level advisory lock keyed by the schema and the row id until the row is active or
+// rolled back. A creator whose connection is gone (killed, cut) has lost it, so every host can
+// tell an add still creating from a phantom. SQLite has no sessions: the creator is not known.
+const CREATION_KEY = "hashtextextended(current_schema() || ':orchard-creating:' || ?, 0)";
+
+/** Marks this connection as the creator of row `id` (call inside the transaction that inserts it). */
+export async function holdCreation(sql: Sql, id: number): Promise<void> {
+  if (sql.dialect === "postgres") await sql.get(`SELECT pg_try_advisory_lock(${CREATION_KEY}) AS held`, [String(id)]);
+}
+
+/** The row is active or gone: its creator lets go. */
+export async function releaseCreation(sql: Sql, id: number): Promise<void> {
+  if (sql.dialect === "postgres") await sql.get(`SELECT pg_advisory_unlock(${CREATION_KEY}) AS released`, [String(id)]);
+}
+
+/** Which of these `creating` rows a live session is still creating; null when the backend cannot tell (SQLite). */
+export async function creationsHeld(sql: Sql, ids: readonly number[]): Promise<Set<number> | null> {
+  if (sql.dialect !== "postgres") return null;
+  if (ids.length === 0) return new Set();
+  const rows = await sql.all<{ id: unknown }>(
+    `SELECT id FROM unnest(?::bigint[]) AS id WHERE EXISTS (
+       SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+         AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+         AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended(current_schema() || ':orchard-creating:' || id::text, 0))`,
+    [ids.map(String)],
+  );
+  return new Set(rows.map((r) => Number(r.id)));
+}

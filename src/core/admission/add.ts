@@ -77,6 +77,7 @@ async function decideOn(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[])
     ? { notes: [], settled: 0 }
     : await settleRecycles(ctx, (j) => j.from.handle === request.handle || j.to.handle === request.handle);
   const notes: Reason[] = repaired.notes;
+  if (ctx.settledCreating?.includes(request.handle)) notes.push(reason("creating_repaired")); // dropped when the repo was opened
   let row = await ctx.registry.worktrees.byHandle(request.handle);
   // an exact handle's checkout is read while git lists the worktrees (used only if it is still there)
   const early = row && row.lifecycle !== "creating" ? startDirty(ctx.repo, row.path) : null;

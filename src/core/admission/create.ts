@@ -30,11 +30,13 @@ function recordIdentity(ctx: Ctx, row: WorktreeRow): string | undefined {
 
 /** Marks a `creating` row active and records its `created` event, in one transaction. */
 async function markCreated(ctx: Ctx, row: WorktreeRow, data: Record<string, unknown>): Promise<WorktreeRow> {
-  return await ctx.registry.write(async () => {
+  const active = await ctx.registry.write(async () => {
     const active = await ctx.registry.worktrees.update(row.id, { lifecycle: "active" });
     await ctx.registry.events.append({ kind: "created", repo: row.repo, handle: row.handle, task: row.task, owner: row.owner, data });
     return active;
   });
+  await ctx.registry.worktrees.releaseCreation(row.id);
+  return active;
 }
 
 export async function createWorktree(
@@ -58,7 +60,7 @@ export async function createWorktree(
             const holders = await taskHolders(ctx, request);
             if (holders.length > 0) throw new TaskHeld(heldReasons(holders, registry.host));
           }
-          return await registry.worktrees.insert(
+          const inserted = await registry.worktrees.insert(
             newRow({
               repo: repo.identity,
               handle: request.handle,
@@ -73,6 +75,8 @@ export async function createWorktree(
               ...fields,
             }),
           );
+          await registry.worktrees.holdCreation(inserted.id); // in the inserting transaction: no moment without a creator (§5)
+          return inserted;
         },
         exclusive ? { lock: taskLockKey(repo.identity, request.task as string) } : {},
       );
@@ -124,6 +128,7 @@ async function rollBack(ctx: Ctx, row: WorktreeRow, options: { createdBranch: bo
   if (options.createdBranch && (await resolveCommit(repo.primary, `refs/heads/${row.branch}`)) === options.baseCommit)
     await deleteRef(repo.primary, `refs/heads/${row.branch}`, options.baseCommit);
   if (!options.keepRow) await registry.write(async () => await registry.worktrees.delete(row.id));
+  await registry.worktrees.releaseCreation(row.id);
 }
 
 /** A checkout a killed `git worktree add` left behind: never a symlink, always under the managed root. */

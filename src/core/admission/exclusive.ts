@@ -4,7 +4,7 @@
 // SQLite's single writer on one host), so racing processes on any hosts admit exactly one.
 import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
-import { leaseExpiresAt, pidState } from "../ownership/index.js";
+import { heldMutationLock, leaseExpiresAt, pidState } from "../ownership/index.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import type { AddRequest } from "../shared/request.js";
 
@@ -27,13 +27,29 @@ export async function taskHolders(ctx: Ctx, request: Pick<AddRequest, "task" | "
   if (request.task === null) return [];
   const rows = await ctx.registry.worktrees.fleet(ctx.repo.identity, request.task);
   const now = Date.now();
+  const creating = await creatorsAlive(ctx, rows);
   return rows.filter(
     (r) =>
-      (r.lifecycle === "creating" || r.lifecycle === "active") &&
+      (r.lifecycle === "active" || (r.lifecycle === "creating" && creating(r))) &&
       !(r.host === ctx.registry.host && r.handle === request.handle) &&
       (request.owner === null || r.owner !== request.owner) &&
       leaseLive(r, ctx.registry.host, now),
   );
+}
+
+/**
+ * Whether a `creating` row's creator may still be creating it (SPEC v3 §5: a phantom a lost
+ * connection or a kill left is never a holder). Every creator on this host holds the repo's
+ * mutation lock from the row's insert to its end, so under that lock this host's are phantoms;
+ * on PostgreSQL the creator's session holds the row's creation lock, which dies with it. What
+ * cannot be told (SQLite, another host's row) stays a holder: unknown is not safe.
+ */
+async function creatorsAlive(ctx: Ctx, rows: readonly WorktreeRow[]): Promise<(row: WorktreeRow) => boolean> {
+  const ids = rows.filter((r) => r.lifecycle === "creating").map((r) => r.id);
+  if (ids.length === 0) return () => false;
+  const locked = heldMutationLock(ctx.repo.commonDir) !== undefined;
+  const held = await ctx.registry.worktrees.creationsHeld(ids);
+  return (r) => !(locked && r.host === ctx.registry.host) && (held === null || held.has(r.id));
 }
 
 export function heldReasons(holders: readonly WorktreeRow[], host: string): Reason[] {

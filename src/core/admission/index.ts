@@ -16,3 +16,4 @@ export type {
   CandidateKind,
 } from "../shared/request.js";
 export { ADD_ACTIONS } from "../shared/request.js";
+export { settleCreating } from "./settle.js";

@@ -241,7 +241,15 @@ async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null
     owner: row?.owner ?? null,
     base: await baseFacts(snapshot, row),
     lock: lockFacts(entry),
-    liveness: await readLiveness({ row, lockReason: entry?.locked ? entry.lockReason : null, path, cwds: snapshot.cwds, now: snapshot.now, present: !missing }),
+    // a `creating` row git does not list is never a live holder (SPEC v3 §5): its lease is not one yet
+    liveness: await readLiveness({
+      row: row?.lifecycle === "creating" && !entry ? null : row,
+      lockReason: entry?.locked ? entry.lockReason : null,
+      path,
+      cwds: snapshot.cwds,
+      now: snapshot.now,
+      present: !missing,
+    }),
     upstream:
       upstreamRecord?.upstream && upstreamRecord.track && !upstreamRecord.track.gone
         ? { ref: upstreamRecord.upstream, ahead: upstreamRecord.track.ahead, behind: upstreamRecord.track.behind }

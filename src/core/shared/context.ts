@@ -15,6 +15,8 @@ export interface Ctx {
   registry: Registry;
   workspace: Workspace;
   repo: RepoContext;
+  /** Handles whose phantom `creating` rows this command dropped when it opened the repo (admission/settle.ts). */
+  settledCreating?: readonly string[];
 }
 
 export function defaultHome(): string {

@@ -105,7 +105,8 @@ export const REASON_TEXT = {
   fact_unknown: "a fact could not be established",
   terminal: "the worktree was released",
   duplicate_primary: "two primaries share one repo identity",
-  creating_interrupted: "an add of this handle was interrupted; the next add of the handle repairs it",
+  creating_interrupted:
+    "an add of this handle was interrupted, or another orchard is still creating it: not a live holder; any command of this host drops it once no orchard creates it, the next add of the handle repairs what git holds",
   husk_empty: "the directory holds no files",
   husk_only_ignored: "every file in the directory is ignored by the repository's rules and can be had again (disposable or identical to the primary's)",
   husk_has_files: "the directory holds files that are not ignored, or unique ignored files; they are salvaged before removal",

@@ -51,7 +51,7 @@ export const REASON_REMEDY: Partial<Record<ReasonCode, string>> = {
   active_unowned: "orchard release <handle> when its work is done",
   recently_active: "nothing yet; it becomes reclaimable after idleAfter",
   fact_unknown: "orchard status <path> shows which fact",
-  creating_interrupted: "orchard add <branch> repairs it",
+  creating_interrupted: "any orchard command of its host drops it; orchard add <branch> repairs a checkout git holds",
   husk_unattributed: "look inside and remove it by hand",
   not_included: "pass --include with its disposition",
   salvage_not_requested: "orchard cleanup run --include needs_salvage --salvage",
