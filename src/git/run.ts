@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { gitEnv, hardenedEnv } from "./env.js";
 import { GitError } from "./errors.js";
 import type { ProcessResult } from "./result.js";
+import { decodeGitBytes, encodeGitBytes, hasEscapedBytes, printfWord } from "./bytes.js";
 
 export type { ProcessResult };
 
@@ -53,6 +54,9 @@ function killGroup(child: ChildProcess): void {
   }
 }
 
+/** `sh -c` script: each word `printf '%b'` of itself (a sentinel keeps trailing newlines), then exec `$0` with them. */
+const REBUILD_ARGV = `for a do b=$(printf '%bx' "$a"); set -- "$@" "\${b%x}"; shift; done; exec "$0" "$@"`;
+
 /** Spawns `program args` in its own process group and collects its output. Never throws on exit codes. */
 export function runProcess(
   program: string,
@@ -60,8 +64,12 @@ export function runProcess(
   options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; input?: string; shell?: boolean; signal?: AbortSignal },
 ): Promise<ProcessResult> {
   const started = performance.now();
+  // an argument holding bytes that are not UTF-8 (a name read from git, bytes.ts) reaches the
+  // program through `sh`, which rebuilds each word from its printf form: Node passes argv as UTF-8
+  const bytes = !options.shell && args.some(hasEscapedBytes);
+  const [file, argv] = bytes ? ["sh", ["-c", REBUILD_ARGV, program, ...args.map(printfWord)]] : [program, args];
   return new Promise((resolve, reject) => {
-    const child = spawn(program, args, {
+    const child = spawn(file, argv, {
       cwd: options.cwd,
       env: options.env,
       detached: process.platform !== "win32",
@@ -111,8 +119,8 @@ export function runProcess(
         cwd: options.cwd,
         exitCode: code,
         signal,
-        stdout: Buffer.concat(out).toString("utf8"),
-        stderr: Buffer.concat(err).toString("utf8"),
+        stdout: decodeGitBytes(Buffer.concat(out)),
+        stderr: decodeGitBytes(Buffer.concat(err)),
         durationMs: Math.round(performance.now() - started),
         timedOut,
       };
@@ -122,7 +130,7 @@ export function runProcess(
     child.stdin.on("error", () => {
       // the child may exit before reading its input; its exit status tells the story
     });
-    child.stdin.end(options.input ?? "");
+    child.stdin.end(options.input === undefined ? "" : encodeGitBytes(options.input));
   });
 }
 
@@ -228,7 +236,7 @@ function runBatch(queries: readonly (readonly string[])[], cwd: string, env: Nod
         if (size <= MAX_OUTPUT) parts.push(part);
         else killGroup(child);
       });
-      stream.once("close", () => resolve(Buffer.concat(parts).toString("utf8")));
+      stream.once("close", () => resolve(decodeGitBytes(Buffer.concat(parts))));
     });
   return queries.map(async (args, i) => {
     const [stdout, stderr, code] = await Promise.all([read(outFd(i)), read(errFd(i)), codes[i]!.promise]);

@@ -1,6 +1,7 @@
 // Facts the orphan sweep decides on, read from the common dir's admin dirs (not from the cwd's
 // worktree, so the sweep sees the same thing from any worktree of the repo).
 import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { decodeGitBytes } from "../../git/bytes.js";
 import { join } from "node:path";
 import { isAncestor, resolveCommit } from "../../git/read.js";
 import type { WorktreeRow } from "../../registry/index.js";
@@ -50,7 +51,7 @@ export function readLockedWorktree(admin: string): LockedWorktree | null {
 
 export function readText(path: string): string | null {
   try {
-    return readFileSync(path, "utf8");
+    return decodeGitBytes(readFileSync(path)); // a branch name in HEAD may hold bytes that are not UTF-8 (git/bytes.ts)
   } catch {
     return null; // absent (unlocked, or removed meanwhile)
   }
