@@ -8,15 +8,15 @@ import { resolveCommit } from "../../git/read.js";
 import { addWorktree, createBranch, deleteRef, removeWorktree } from "../../git/write.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { WorktreeRow, EventKind } from "../../registry/index.js";
-import { findAdminDir, readIdentityFile } from "../shared/admin.js";
+import { findAdminDir } from "../shared/admin.js";
 import { newRow, writeRowIdentity } from "../shared/rows.js";
+import { identityOf, restoreRow } from "../shared/recovered.js";
 import { isInside, type Ctx } from "../shared/context.js";
 import { leaseLockText, newLease, writeLock, type LeaseFields, releaseMutationLockEarly } from "../ownership/index.js";
 import { resultFor, type AddBootstrapFailed, type AddRequest, type AddResult, type AddResultOf, type BootstrappedAction } from "../shared/request.js";
 import { beginBootstrapJournal, markBootstrapInterrupted, runBootstrap, type BootstrapOutcome } from "../bootstrap/index.js";
 import { refreshIndexBeforeAnswer } from "../shared/index-refresh.js";
 import { isClean, readDirty } from "../facts/index.js";
-import { canonicalTask } from "../shared/task.js";
 import { heldReasons, taskHolders, taskLockKey, TaskHeld } from "./exclusive.js";
 import { faultCheckoutConfig, faultPoint } from "../shared/fault.js";
 import { finishCheckout } from "./checkout.js";
@@ -190,33 +190,9 @@ async function clearOwnRefLock(path: string, row: WorktreeRow): Promise<void> {
 
 /** The registry lost this worktree but its identity file names this handle: bring the row back. */
 export async function recoverFromIdentityFile(ctx: Ctx, request: AddRequest, entry: WorktreeEntry): Promise<WorktreeRow | undefined> {
-  const admin = findAdminDir(ctx.repo.commonDir, entry.path);
-  const identity = admin ? readIdentityFile(admin) : null;
-  if (!identity || identity.handle !== request.handle || identity.repo !== ctx.repo.identity) return undefined;
-  return await ctx.registry.write(async () => {
-    const row = await ctx.registry.worktrees.insert(
-      newRow({
-        repo: identity.repo,
-        handle: identity.handle,
-        path: entry.path,
-        branch: identity.branch,
-        baseRef: identity.base.ref,
-        baseCommit: identity.base.commit,
-        task: identity.task === null ? null : canonicalTask(identity.task, identity.repo),
-        taskRaw: identity.task,
-        owner: identity.owner,
-      }),
-    );
-    await ctx.registry.events.append({
-      kind: "adopted",
-      repo: row.repo,
-      handle: row.handle,
-      task: row.task,
-      owner: row.owner,
-      data: { path: row.path, recoveredFrom: "orchard.json" },
-    });
-    return row;
-  });
+  const identity = identityOf(ctx.repo.commonDir, ctx.repo.identity, entry.path);
+  if (!identity || identity.handle !== request.handle) return undefined;
+  return await restoreRow(ctx.registry, identity, entry.path);
 }
 
 /** Gives a worktree a new lease (git lock text replaced atomically) and records the event. */

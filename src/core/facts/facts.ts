@@ -33,6 +33,7 @@ import type { Facts, LockOwnerFacts } from "../shared/types.js";
 import { realOrAbsolute } from "../shared/paths.js";
 import { takeEarlyStatuses } from "../shared/early-statuses.js";
 import { progressCounter } from "../shared/progress.js";
+import { isRecovered, recoverRows } from "../shared/recovered.js";
 
 export interface Snapshot {
   repo: RepoContext;
@@ -85,7 +86,9 @@ export async function readSnapshot(repo: RepoContext, registry: Registry, listin
   const refs = new Map(refList.map((r) => [r.ref, r]));
   const defaultBranch = await readDefaultBranch(repo, refs);
   const targets = defaultBranch ? targetRefs(repo, defaultBranch.name, new Set(refs.keys())) : [];
-  const rows = await rowsRead;
+  // a listed worktree whose row is gone: its identity file (restored under a write's lock)
+  const registered = await rowsRead;
+  const rows = [...registered, ...(await recoverRows(registry, repo, entries, registered, admins))];
   // rows git no longer lists still have a branch tip: walk from it too, or its count would read 0
   const rowHeads = rows.map((r) => refs.get(`refs/heads/${r.branch}`)?.oid);
   const focusHead = focus && (focus.entry ? focus.entry.head : focus.row ? refs.get(`refs/heads/${focus.row.branch}`)?.oid : null);
@@ -154,6 +157,8 @@ export async function readLiveness(options: {
   now: number;
   /** Whether the directory exists, when the caller has just looked. */
   present?: boolean;
+  /** The worktree's identity came from its identity file (no registry row): an orchard lock naming nobody is no lease. */
+  identityOnly?: boolean;
 }): Promise<Facts["liveness"]> {
   const { row } = options;
   const hasLease = !!row && (row.owner !== null || row.pid !== null);
@@ -172,7 +177,10 @@ export async function readLiveness(options: {
     pids: probes,
     lockOwnerUnknown: owner?.kind === "unknown",
     // the lock text is a lease (§4.10): without its registry row, a pid in it decides; with none, nothing can
-    orphanLease: !row && owner?.kind === "orchard" && owner.pid === undefined ? { owner: owner.owner, handle: owner.handle } : null,
+    orphanLease:
+      !row && owner?.kind === "orchard" && owner.pid === undefined && !(options.identityOnly && owner.owner === null)
+        ? { owner: owner.owner, handle: owner.handle }
+        : null,
     inside,
     unseen: options.cwds && present ? unseenProcesses(options.cwds) : 0,
     unseenNames: options.cwds && present ? unseenDescription(options.cwds) : "",
@@ -241,9 +249,11 @@ async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null
     owner: row?.owner ?? null,
     base: await baseFacts(snapshot, row),
     lock: lockFacts(entry),
-    // a `creating` row git does not list is never a live holder (SPEC v3 §5): its lease is not one yet
+    // a `creating` row git does not list is never a live holder (SPEC v3 §5): its lease is not one
+    // yet; a row read from an identity file has no lease: its lock text decides, as without a row
     liveness: await readLiveness({
-      row: row?.lifecycle === "creating" && !entry ? null : row,
+      row: (row?.lifecycle === "creating" && !entry) || isRecovered(row) ? null : row,
+      identityOnly: isRecovered(row),
       lockReason: entry?.locked ? entry.lockReason : null,
       path,
       cwds: snapshot.cwds,

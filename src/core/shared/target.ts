@@ -7,6 +7,8 @@ import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "./context.js";
 import { usageError } from "./errors.js";
 import { realOrAbsolute } from "./paths.js";
+import { findAdminDir, type IdentityFile } from "./admin.js";
+import { identityOf, recoverRows } from "./recovered.js";
 
 export interface Target {
   path: string;
@@ -32,8 +34,35 @@ export async function resolveTarget(ctx: Ctx, target: string, known?: WorktreeEn
     const byBranch = rows.find((r) => r.branch === target && r.lifecycle !== "removed");
     if (byBranch) return { path: byBranch.path, entry: entries.find((e) => e.path === byBranch.path) ?? null, row: byBranch, listing };
   }
-  if (!entry && !row) throw usageError("not_a_worktree", `${target} is not a handle, linked worktree or managed branch of ${ctx.repo.primary}`);
+  if (!entry && !row) {
+    const recovered = target.includes("@") ? await fromIdentityFile(ctx, entries, (identity) => identity.handle === target) : null;
+    if (recovered) return { ...recovered, listing };
+    throw usageError("not_a_worktree", `${target} is not a handle, linked worktree or managed branch of ${ctx.repo.primary}`);
+  }
+  if (entry && !row) {
+    const recovered = await fromIdentityFile(ctx, [entry], () => true);
+    if (recovered) return { ...recovered, listing };
+  }
   return { path: entry?.path ?? (row as WorktreeRow).path, entry, row, listing };
+}
+
+/**
+ * A listed worktree whose registry row is gone, by its identity file (SPEC §5): restored when this
+ * chain holds the repo's mutation lock (a write), else a row of memory for a read (recovered.ts).
+ */
+async function fromIdentityFile(
+  ctx: Ctx,
+  entries: readonly WorktreeEntry[],
+  wanted: (identity: IdentityFile) => boolean,
+): Promise<Omit<Target, "listing"> | null> {
+  for (const entry of entries) {
+    const identity = identityOf(ctx.repo.commonDir, ctx.repo.identity, entry.path);
+    if (!identity || !wanted(identity) || (await ctx.registry.worktrees.byHandle(identity.handle))) continue;
+    const admins = new Map([[entry.path, findAdminDir(ctx.repo.commonDir, entry.path) as string]]);
+    const [row] = await recoverRows(ctx.registry, ctx.repo, [entry], [], admins);
+    if (row) return { path: entry.path, entry, row };
+  }
+  return null;
 }
 
 export function requireManaged(target: Target, what: string): WorktreeRow {
