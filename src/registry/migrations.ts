@@ -43,7 +43,15 @@ async function recanonicaliseTasks(sql: Sql, hooks: MigrationHooks): Promise<voi
   await sql.exec(TRIGGERS_ON[sql.dialect]);
 }
 
-export const MIGRATIONS: readonly Migration[] = [V1, { needs: "hooks", run: recanonicaliseTasks }, { needs: "host", run: fleetHosts }];
+/** v4: the owner of a released lease stays visible (release ends the lease: `owner` is null, `last_owner` keeps who it was). */
+const LAST_OWNER = "ALTER TABLE worktrees ADD COLUMN last_owner TEXT;";
+
+export const MIGRATIONS: readonly Migration[] = [
+  V1,
+  { needs: "hooks", run: recanonicaliseTasks },
+  { needs: "host", run: fleetHosts },
+  { sqlite: LAST_OWNER, postgres: LAST_OWNER },
+];
 
 /**
  * v3 a fleet: rows recorded before hosts existed belong to the host that runs this migration (a

@@ -17,6 +17,8 @@ export interface WorktreeRow {
   task: string | null;
   taskRaw: string | null;
   owner: string | null;
+  /** Who held the lease a release ended (never a lease itself: liveness reads `owner`, `pid` and the heartbeat). */
+  lastOwner: string | null;
   pid: number | null;
   pidStart: string | null;
   /** The host the worktree lives on (set by the registry on insert, never changed). */
@@ -49,6 +51,7 @@ const COLUMNS: Record<keyof Omit<WorktreeRow, "id">, string> = {
   task: "task",
   taskRaw: "task_raw",
   owner: "owner",
+  lastOwner: "last_owner",
   pid: "pid",
   pidStart: "pid_start",
   host: "host",

@@ -109,7 +109,7 @@ describe("migration of tasks recorded under the v1 rule", () => {
 
     const db = new Database(join(s.home, "orchard.db"));
     try {
-      expect(db.pragma("user_version", { simple: true })).toBe(3);
+      expect(db.pragma("user_version", { simple: true })).toBe(4);
       expect(() => db.prepare("UPDATE events SET task = 'x'").run()).toThrow(/append-only/); // the trigger is back
     } finally {
       db.close();

@@ -119,6 +119,7 @@ export function worktreeRow(handle: string, extra: Partial<NewWorktreeRow> = {})
     task: "acme/app#42",
     taskRaw: "#42",
     owner: "claude",
+    lastOwner: null,
     pid: 4_194_303,
     pidStart: "12345",
     host: HOST,

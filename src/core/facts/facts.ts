@@ -247,6 +247,7 @@ async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null
     lifecycle: row?.lifecycle ?? null,
     task: row?.task ?? null,
     owner: row?.owner ?? null,
+    ...(row && row.owner === null && row.lastOwner !== null ? { lastOwner: row.lastOwner } : {}), // who held the lease a release ended
     base: await baseFacts(snapshot, row),
     lock: lockFacts(entry),
     // a `creating` row git does not list is never a live holder (SPEC v3 §5): its lease is not one

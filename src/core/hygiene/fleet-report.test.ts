@@ -18,6 +18,7 @@ const row = (id: number, host: string, handle: string, extra: Partial<WorktreeRo
   task: "t-1",
   taskRaw: "T-1",
   owner: null,
+  lastOwner: null,
   pid: null,
   pidStart: null,
   host,

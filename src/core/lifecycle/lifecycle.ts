@@ -79,6 +79,7 @@ export async function release(ctx: Ctx, options: ReleaseOptions): Promise<LeaseR
         releasedAt: now,
         lastActivityAt: now,
         ...NO_LEASE,
+        lastOwner: row.owner ?? row.lastOwner, // shown after the lease ended, never a holder
       });
       await ctx.registry.events.append({
         kind: "released",
@@ -103,7 +104,7 @@ async function clearLeftoverLease(ctx: Ctx, row: WorktreeRow, lockReason: string
   // only this handle's own lease lock: a recycle into a new handle locks before it records
   if (lock?.kind === "orchard" && lock.handle === row.handle) await unlockWorktree(ctx.repo.primary, row.path);
   if (row.owner === null && row.pid === null && row.heartbeatAt === null) return view(row, "already_released");
-  const cleared = await ctx.registry.write(async () => await ctx.registry.worktrees.update(row.id, { ...NO_LEASE }));
+  const cleared = await ctx.registry.write(async () => await ctx.registry.worktrees.update(row.id, { ...NO_LEASE, lastOwner: row.owner ?? row.lastOwner }));
   return view(cleared, "already_released");
 }
 

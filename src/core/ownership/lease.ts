@@ -19,7 +19,7 @@ export interface Requester {
   ttlMs: number;
 }
 
-/** The lease columns of a worktree row. */
+/** The lease columns of a worktree row (`lastOwner` is none: a release keeps it, a lease never reads it). */
 export type LeaseFields = Pick<WorktreeRow, "owner" | "pid" | "pidStart" | "host" | "heartbeatAt" | "ttlMs">;
 
 /** The lease fields of a worktree nobody holds. */

@@ -14,6 +14,7 @@ export function newRow(fields: Pick<NewWorktreeRow, "repo" | "handle" | "path" |
     task: null,
     taskRaw: null,
     ...NO_LEASE,
+    lastOwner: null,
     lifecycle: "active",
     outcome: null,
     fpBootstrap: null,

@@ -52,6 +52,8 @@ export interface Facts {
   lifecycle: Lifecycle | null;
   task: string | null;
   owner: string | null;
+  /** Who held the lease a release ended, while nobody holds one: shown, never a live holder. */
+  lastOwner?: string;
   base: { ref: string; commit: string; current: string | null; drifted: boolean | null } | null;
   lock: { locked: boolean; reason: string | null; owner: LockOwnerFacts | null };
   liveness: { state: LivenessState; signals: LivenessSignal[] };
