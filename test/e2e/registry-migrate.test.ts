@@ -99,7 +99,7 @@ describe.skipIf(!pgAvailable())("orchard registry migrate", () => {
 
     const r = onSqlite(["registry", "migrate", "--from", registryFile(), "--to", pg.url]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.json).toMatchObject({ ok: true, from: registryFile(), hosts: ["host-a"], sourceVersion: 3, repos: [{ action: "inserted", name: "app" }] });
+    expect(r.json).toMatchObject({ ok: true, from: registryFile(), hosts: ["host-a"], sourceVersion: 4, repos: [{ action: "inserted", name: "app" }] });
     expect(r.json.counts).toEqual(before.counts);
     expect(await pgCounts()).toEqual(before.counts);
     expect(Object.values(before.counts).every((n) => n > 0)).toBe(true); // every table had something to move

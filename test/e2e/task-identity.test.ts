@@ -83,7 +83,7 @@ describe("migration of tasks recorded under the v1 rule", () => {
       // and undo v3 (hosts), so the registry is the v1 shape the migrations start from
       db.exec(`
         DROP TABLE primaries; DROP TABLE host_summaries; DROP INDEX events_host_kind; DROP INDEX worktrees_host;
-        ALTER TABLE events DROP COLUMN host; ALTER TABLE plans DROP COLUMN host;
+        ALTER TABLE events DROP COLUMN host; ALTER TABLE plans DROP COLUMN host; ALTER TABLE worktrees DROP COLUMN last_owner;
         CREATE TABLE trust_v1 (repo TEXT NOT NULL, config_hash TEXT NOT NULL, trusted_at TEXT NOT NULL, PRIMARY KEY (repo, config_hash));
         INSERT INTO trust_v1 SELECT repo, config_hash, trusted_at FROM trust; DROP TABLE trust; ALTER TABLE trust_v1 RENAME TO trust;
         DROP INDEX worktrees_live_handle;
