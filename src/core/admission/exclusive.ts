@@ -25,9 +25,12 @@ export function leaseLive(row: WorktreeRow, host: string, now: number): boolean 
 /** Rows of another owner whose live lease holds the request's task, on any host. */
 export async function taskHolders(ctx: Ctx, request: Pick<AddRequest, "task" | "owner" | "handle">): Promise<WorktreeRow[]> {
   if (request.task === null) return [];
-  const rows = await ctx.registry.worktrees.fleet(ctx.repo.identity, request.task);
+  const read = await ctx.registry.worktrees.fleet(ctx.repo.identity, request.task);
   const now = Date.now();
-  const creating = await creatorsAlive(ctx, rows);
+  const creating = await creatorsAlive(ctx, read);
+  // a creator that finished between the two reads let go of its lock after marking its row active: read those rows again
+  const again = await Promise.all(read.map(async (r) => (r.lifecycle === "creating" && !creating(r) ? await ctx.registry.worktrees.byId(r.id) : r)));
+  const rows = again.filter((r): r is WorktreeRow => r !== undefined);
   return rows.filter(
     (r) =>
       (r.lifecycle === "active" || (r.lifecycle === "creating" && creating(r))) &&
