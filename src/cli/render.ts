@@ -9,6 +9,7 @@ import { renderTable, type ColumnSpec } from "./table.js";
 import { nextLines } from "./next.js";
 import { stdoutDisplay } from "./terminal.js";
 import { relativeTime } from "./time.js";
+import { ownerLabel } from "../core/ownership/index.js";
 
 export function short(sha: string | null | undefined): string {
   return sha ? sha.slice(0, 10) : "-";
@@ -57,20 +58,6 @@ function dirtyText(f: Facts): string {
   const n = f.dirty.tracked + f.dirty.untracked + f.dirty.conflicted;
   const ignored = f.dirty.ignored.count ? `${n ? ", " : ""}${f.dirty.ignored.count} unique ignored` : "";
   return (n ? `${n} changed` : ignored ? "" : "clean") + ignored + (f.dirty.operation ? ` (${f.dirty.operation})` : "");
-}
-
-/**
- * The one OWNER label of every table (hygiene, status, reap-orphans): the lease's owner, else who
- * the git lock names — `claude-code <pid>`, `pid <pid>`, an Orchard lease's owner — else the
- * owner whose lease a release ended (`<owner> (released)`), else `-`.
- */
-export function ownerLabel(f: Pick<Facts, "owner" | "lock" | "lastOwner">): string {
-  if (f.owner !== null) return f.owner;
-  const lock = f.lock.owner;
-  const released = f.lastOwner !== undefined ? `${f.lastOwner} (released)` : "-"; // the last owner, its lease ended
-  if (!f.lock.locked || lock === null || lock.kind === "unknown") return released;
-  if (lock.kind === "orchard") return lock.pid !== undefined ? `orchard ${lock.pid}` : released;
-  return lock.pid !== undefined ? `${lock.kind} ${lock.pid}` : lock.kind;
 }
 
 export function renderStatus(r: StatusResult): string {

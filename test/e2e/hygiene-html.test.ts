@@ -65,6 +65,11 @@ describe("hygiene --html in Chromium", () => {
     for (const d of ["live", "reclaimable", "reapable", "needs_salvage", "husk"])
       expect(await page.locator(`tbody[data-disposition="${d}"]`).count(), d).toBeGreaterThan(0);
     expect(await page.locator(`tbody[data-disposition="live"]`).innerText()).toContain(live.handle);
+    // one OWNER label with the terminal's table: the released lease's last owner, the lock's owner
+    const ownerOf = (text: string) => page.locator("tbody", { hasText: text }).locator("td.owner").first().innerText();
+    expect(await ownerOf("wip-1")).toBe("me (released)");
+    expect(await ownerOf("worktree-agent-dead")).toMatch(/^claude-code \d+$/);
+    expect(await ownerOf("live-1")).toBe("me");
     expect(await page.locator("svg[aria-label='worktrees by disposition'] rect").count()).toBe(8);
     expect(await page.locator("svg[aria-label='disk by worktree'] rect").count()).toBeGreaterThan(0);
     expect(await page.locator("code.cmd", { hasText: "orchard reap-orphans" }).count()).toBeGreaterThan(0);

@@ -2,7 +2,8 @@
 // renderings live here with the commands; progress of a long apply goes to stderr on a TTY only.
 import type { Command } from "commander";
 import { runWith } from "../run.js";
-import { table, short, ownerLabel } from "../render.js";
+import { table, short } from "../render.js";
+import { ownerLabel } from "../../core/ownership/index.js";
 import type { Column } from "../table.js";
 import { dispositionStyle } from "../disposition.js";
 import { nextLines } from "../next.js";

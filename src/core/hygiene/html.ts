@@ -7,6 +7,7 @@
 import { DISPOSITIONS, type Disposition, type HygieneReport, type HygieneWorktree } from "./types.js";
 import { formatBytes } from "../shared/format.js";
 import { escapeControl } from "../shared/escape.js";
+import { ownerLabel } from "../ownership/index.js";
 import { ATTENTION_ORDER, attentionRank, branchNote, byAttention, whatToRun, type Todo } from "./attention.js";
 
 export { formatBytes };
@@ -120,7 +121,7 @@ const COLUMNS: Col[] = [
     }),
   },
   { key: "branch", width: "12%", cell: (w) => ({ html: text(branchText(w)), title: branchText(w) }) },
-  { key: "owner", width: "9%", cell: (w) => ({ html: text(w.owner ?? "–"), title: w.owner ?? "" }) },
+  { key: "owner", width: "9%", cell: (w) => ({ html: text(ownerLabel(w)), title: ownerLabel(w) }) },
   { key: "task", width: "10%", cell: (w) => ({ html: text(w.task ?? "–"), title: w.task ?? "" }) },
   { key: "dirty", hideBelow: 1100, width: "7%", cell: (w) => ({ html: text(dirtyCell(w)), title: dirtyCell(w) }) },
   { key: "unpushed", num: true, hideBelow: 1100, width: "6em", cell: (w) => ({ html: text(w.unpushed ?? "?"), v: w.unpushed ?? -1 }) },
@@ -149,7 +150,7 @@ function details(w: HygieneWorktree): string {
       `${text(w.suggestion.action)}${w.reapableAt ? ` <span class="muted">(reapable from ${text(w.reapableAt)})</span>` : ""}${w.suggestion.command ? ` <code class="cmd">${text(w.suggestion.command)}</code>` : ""}`,
     ),
     fact("branch", text(branchText(w))),
-    fact("owner · task", `${text(w.owner ?? "–")} · ${text(w.task ?? "–")}`),
+    fact("owner · task", `${text(ownerLabel(w))} · ${text(w.task ?? "–")}`),
     fact("lifecycle · liveness", `${text(w.lifecycle ?? "–")} · ${text(w.liveness.state)}`),
     fact("dirty · unpushed · merged", `${text(dirtyCell(w))} · ${text(w.unpushed ?? "?")} · ${text(w.merged ? (w.merged.how ?? "no") : "?")}`),
     fact(
@@ -162,7 +163,7 @@ function details(w: HygieneWorktree): string {
 }
 
 function body(w: HygieneWorktree, i: number): string {
-  const search = [w.path, w.handle, w.branch, w.owner, w.task, w.disposition, ...w.reasons.map((r) => r.code)].filter(Boolean).join(" ").toLowerCase();
+  const search = [w.path, w.handle, w.branch, ownerLabel(w), w.task, w.disposition, ...w.reasons.map((r) => r.code)].filter(Boolean).join(" ").toLowerCase();
   const cells = COLUMNS.map((c, n) => {
     const { html, v, title } = c.cell(w);
     const toggle = n === 1 ? `<button class="more" aria-expanded="false" aria-controls="d${i}" aria-label="details" title="details"></button>` : "";

@@ -6,3 +6,4 @@ export * from "./lock-owner.js";
 export * from "./process.js";
 export * from "./mutation-lock.js";
 export * from "./client.js";
+export * from "./owner-label.js";
