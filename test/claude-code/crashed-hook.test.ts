@@ -70,9 +70,14 @@ function claudeUnderSubreaper(args: string[], env: Record<string, string>): Prom
     stdio: ["ignore", "pipe", "ignore"],
   });
   return new Promise((resolve, reject) => {
-    reaper?.stdout?.once("data", (chunk: Buffer) => {
-      const [a, b] = chunk.toString("utf8").trim().split(" ").map(Number);
-      resolve({ reaper: a as number, claude: b as number });
+    let out = ""; // the pids line may arrive in more than one chunk on a loaded machine
+    reaper?.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString("utf8");
+      const line = out.split("\n")[0] as string;
+      if (!out.includes("\n")) return;
+      const [a, b] = line.trim().split(" ").map(Number);
+      if (Number.isInteger(a) && Number.isInteger(b)) resolve({ reaper: a as number, claude: b as number });
+      else reject(new Error(`the subreaper printed ${JSON.stringify(line)}, not two pids`));
     });
     reaper?.once("exit", (code) => reject(new Error(`the subreaper exited ${code}`)));
   });
