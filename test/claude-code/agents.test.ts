@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git, waitFor } from "../helpers/scenario.js";
 import { FakeMessagesApi, mentions, type Turn } from "../helpers/fake-messages-api.js";
-import { orchardOnPath, startClaude, type ClaudeRun } from "../helpers/claude-code.js";
+import { orchardOnPath, startClaude, type ClaudeRun, installInProject } from "../helpers/claude-code.js";
 
 let s: Scenario;
 let api: FakeMessagesApi | undefined;
@@ -55,10 +55,7 @@ const worktrees = () => s.orchard(["list"]).json.worktrees as any[];
 
 describe("an Agent-tool subagent through Orchard's hook", () => {
   beforeEach(() => {
-    expect(s.orchard(["claude-code", "install", "--project"], { noHome: true }).code).toBe(0);
-    git(s.primary, "add", "-A");
-    git(s.primary, "commit", "-q", "-m", "orchard as claude code's worktree backend");
-    git(s.primary, "push", "-q", "origin", "main");
+    installInProject(s);
   });
 
   it("is managed and leased to Claude Code; after kill -9 the lease is dead and cleanup collects it", async () => {
@@ -109,10 +106,7 @@ describe("an Agent-tool subagent through Orchard's hook", () => {
 
 describe("a subagent that returns, with Orchard's SubagentStop hook (SPEC v3 §3.14)", () => {
   beforeEach(() => {
-    expect(s.orchard(["claude-code", "install", "--project"], { noHome: true }).code).toBe(0);
-    git(s.primary, "add", "-A");
-    git(s.primary, "commit", "-q", "-m", "orchard as claude code's worktree backend");
-    git(s.primary, "push", "-q", "origin", "main");
+    installInProject(s);
   });
 
   /** Runs Claude Code to its end: its first turn spawns an isolated subagent, whose turns are `inside`; returns the subagent's worktree as listed while it ran. */

@@ -7,9 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Scenario, git, waitFor } from "../helpers/scenario.js";
+import { Scenario, waitFor } from "../helpers/scenario.js";
 import { FakeMessagesApi } from "../helpers/fake-messages-api.js";
-import { claudeBinary, orchardOnPath, startClaude } from "../helpers/claude-code.js";
+import { claudeBinary, orchardOnPath, startClaude, installInProject } from "../helpers/claude-code.js";
 import { hermeticEnv } from "../helpers/env.js";
 
 let s: Scenario;
@@ -27,10 +27,7 @@ beforeEach(async () => {
     join(s.primary, ".orchard.json"),
     JSON.stringify({ bootstrap: { run: [`touch '${started}' && sleep 3 && touch '${join(s.root, "bootstrap-finished")}'`] } }),
   );
-  expect(s.orchard(["claude-code", "install", "--project"], { noHome: true }).code).toBe(0);
-  git(s.primary, "add", "-A");
-  git(s.primary, "commit", "-q", "-m", "orchard as claude code's worktree backend");
-  git(s.primary, "push", "-q", "origin", "main");
+  installInProject(s);
   api = await FakeMessagesApi.start(() => ({ text: "done" }));
 });
 

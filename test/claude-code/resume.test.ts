@@ -6,9 +6,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Scenario, git } from "../helpers/scenario.js";
+import { Scenario } from "../helpers/scenario.js";
 import { FakeMessagesApi, scripted, type Turn } from "../helpers/fake-messages-api.js";
-import { orchardOnPath, startClaude } from "../helpers/claude-code.js";
+import { orchardOnPath, startClaude, installInProject } from "../helpers/claude-code.js";
 
 let s: Scenario;
 let api: FakeMessagesApi | undefined;
@@ -21,11 +21,7 @@ beforeEach(() => {
   mkdirSync(claudeHome);
   // the orphan sweep of these tests runs with no guard (a real one waits 5 minutes)
   writeFileSync(join(s.primary, ".orchard.json"), JSON.stringify({ reap: { guard: "1s" } }));
-  const install = s.orchard(["claude-code", "install", "--project"], { noHome: true });
-  expect(install.code, install.stderr).toBe(0);
-  git(s.primary, "add", "-A");
-  git(s.primary, "commit", "-q", "-m", "orchard as claude code's worktree backend");
-  git(s.primary, "push", "-q", "origin", "main");
+  installInProject(s);
   // the orchard the tests run reads Claude Code's configuration where Claude Code keeps it
   claudeEnv = { CLAUDE_CONFIG_DIR: join(claudeHome, ".claude") };
 });

@@ -8,7 +8,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, writeFile
 import { join } from "node:path";
 import { Scenario, git } from "../helpers/scenario.js";
 import { FakeMessagesApi, scripted, type Turn } from "../helpers/fake-messages-api.js";
-import { orchardOnPath, startClaude } from "../helpers/claude-code.js";
+import { orchardOnPath, startClaude, installInProject } from "../helpers/claude-code.js";
 
 let s: Scenario;
 let api: FakeMessagesApi | undefined;
@@ -22,11 +22,7 @@ beforeEach(() => {
   writeFileSync(join(s.primary, ".gitignore"), "node_modules/\n");
   mkdirSync(join(s.primary, "node_modules", "pkg"), { recursive: true });
   writeFileSync(join(s.primary, "node_modules", "pkg", "index.js"), "module.exports = 1;\n");
-  const install = s.orchard(["claude-code", "install", "--project"], { noHome: true });
-  expect(install.code, install.stderr).toBe(0);
-  git(s.primary, "add", "-A");
-  git(s.primary, "commit", "-q", "-m", "orchard as claude code's worktree backend");
-  git(s.primary, "push", "-q", "origin", "main");
+  installInProject(s);
 });
 
 afterEach(() => {

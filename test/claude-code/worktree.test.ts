@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git } from "../helpers/scenario.js";
 import { FakeMessagesApi, mentions, scripted, type Script, type Turn } from "../helpers/fake-messages-api.js";
-import { orchardOnPath, startClaude } from "../helpers/claude-code.js";
+import { orchardOnPath, startClaude, installInProject } from "../helpers/claude-code.js";
 
 let s: Scenario;
 let api: FakeMessagesApi | undefined;
@@ -24,11 +24,7 @@ beforeEach(() => {
     join(s.primary, ".orchard.json"),
     JSON.stringify({ bootstrap: { copy: [".env"] }, context: { files: { "AGENTS.local.md": "docs/agent.md" } } }),
   );
-  const install = s.orchard(["claude-code", "install", "--project"], { noHome: true });
-  expect(install.code, install.stderr).toBe(0);
-  git(s.primary, "add", "-A");
-  git(s.primary, "commit", "-q", "-m", "orchard as claude code's worktree backend");
-  git(s.primary, "push", "-q", "origin", "main");
+  installInProject(s);
 });
 
 afterEach(() => {

@@ -5,7 +5,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
-import { CLI } from "./scenario.js";
+import { expect } from "vitest";
+import { CLI, git, type Scenario } from "./scenario.js";
 import { hermeticEnv } from "./env.js";
 import { PROCESS_TIMEOUT_MS } from "./time.js";
 
@@ -103,4 +104,13 @@ export function orchardOnPath(root: string, home: string): Record<string, string
     symlinkSync(CLI, join(bin, "orchard"));
   }
   return { PATH: `${bin}${delimiter}${process.env.PATH ?? ""}`, ORCHARD_HOME: home };
+}
+
+/** `orchard claude-code install --project` in the scenario's primary (portable: no `--home`), committed and pushed as a team would. */
+export function installInProject(s: Scenario): void {
+  const install = s.orchard(["claude-code", "install", "--project"], { noHome: true });
+  expect(install.code, install.stderr).toBe(0);
+  git(s.primary, "add", "-A");
+  git(s.primary, "commit", "-q", "-m", "orchard as claude code's worktree backend");
+  git(s.primary, "push", "-q", "origin", "main");
 }
