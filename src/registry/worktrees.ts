@@ -103,6 +103,12 @@ export async function loadCurrent(sql: Sql, repo?: string): Promise<WorktreeRow[
   return rows.map(toRow);
 }
 
+/** This host's current row of a repo at `path` (the newest): loadCurrent(sql, repo).find((r) => r.path === path), one indexed read. */
+export async function loadAtPath(sql: Sql, repo: string, path: string): Promise<WorktreeRow | undefined> {
+  const raw = await sql.get(`SELECT * FROM worktrees WHERE host = ? AND repo = ? AND path = ? AND ${LIVE} ORDER BY id DESC LIMIT 1`, [sql.host, repo, path]);
+  return raw && toRow(raw);
+}
+
 /** Current rows of a repo on every host of the fleet (this one included), optionally of one task, newest first. */
 export async function loadFleet(sql: Sql, repo: string, task?: string | null): Promise<WorktreeRow[]> {
   const rows =

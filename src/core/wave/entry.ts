@@ -1,6 +1,7 @@
 // One entry of a wave (SPEC §3.9 steps 1–8), run under the mutation lock with facts read at that
 // moment, so a rerun after a partial run (or after a conflict was resolved by hand) finds what is
-// already done and finishes the rest. Every entry is located in git's own worktree list first:
+// already done and finishes the rest. Every entry is located first as git's own worktree list
+// has it (its admin dir and HEAD, read in-process from the files that list reads: checkouts.ts):
 // the manifest's path must be the worktree git lists for that branch (or gone, or the wave's own
 // leftover); anything else blocks before a merge. Nothing that holds work is removed: a dirty or
 // live worktree blocks; a removal is verified; a branch is deleted only after it is merged,
@@ -14,7 +15,6 @@ import {
   readDeletedFiles,
   readMergeTree,
   readTrackedState,
-  readWorktrees,
   ProgramBlockedError,
   readGitDirs,
 } from "../../git/read.js";
@@ -28,7 +28,7 @@ import { readProcessCwds } from "../ownership/index.js";
 import { faultPoint } from "../shared/fault.js";
 import type { WaveEntry } from "./manifest.js";
 import type { Ctx } from "../shared/context.js";
-import { realOrAbsolute } from "../shared/paths.js";
+import { locateBranch, locateWorktree } from "./checkouts.js";
 import { incompleteRemoval, listFiles, mergeMessage, provenDone, recordStep, removeLeftover, uniqueLeftovers } from "./leftover.js";
 
 export type WaveBlock =
@@ -136,10 +136,8 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
   const cwd = ctx.repo.primary;
   const branchRef = `refs/heads/${entry.branch}`;
   const targetRef = `refs/heads/${target.branch}`;
-  // the worktrees and both refs, read together at the moment of use (one listing, one for-each-ref)
-  const [all, refs] = await Promise.all([readWorktrees(cwd), readCommitTrees(cwd, [targetRef, branchRef])]);
-  const listed = all.slice(1);
-  const wt = listed.find((e) => e.path === entry.worktree_path || realOrAbsolute(e.path) === entry.worktree_path) ?? null;
+  // the entry's worktree (its admin dir, read as git's list reads it) and both refs, at the moment of use
+  const [wt, refs] = await Promise.all([locateWorktree(ctx.repo, entry.worktree_path), readCommitTrees(cwd, [targetRef, branchRef])]);
   const targetNow = options.simulated?.tip ? { commit: options.simulated.tip, tree: options.simulated.tree } : refs.get(targetRef);
   if (!targetNow) return blocked("target_detached", `${targetRef} has no commit`);
   const targetTip = targetNow.commit;
@@ -147,8 +145,8 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
   let leftover = false;
   if (!wt) {
     // located against git's list: the branch lives elsewhere, or the path is not a worktree of this repo
-    const holder = listed.find((e) => e.branch === branchRef);
-    if (holder) return blocked("branch_checked_out", `git lists ${entry.branch} at ${holder.path}, not at ${entry.worktree_path}`);
+    const holder = await locateBranch(ctx.repo, branchRef, true);
+    if (holder) return blocked("branch_checked_out", `git lists ${entry.branch} at ${holder}, not at ${entry.worktree_path}`);
     const st = lstatSync(entry.worktree_path, { throwIfNoEntry: false });
     if (st) {
       const incomplete = st.isDirectory() ? await incompleteRemoval(ctx, entry) : null;
@@ -174,6 +172,8 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
   // 2. the worktree holds the manifest's branch
   if (wt && wt.branch !== branchRef) return blocked("branch_mismatch", `${wt.path} has ${wt.branch ?? `detached HEAD ${wt.head ?? ""}`} checked out`);
   if (tip === null) return blocked("base_mismatch", `${entry.branch} has no commits`);
+  // the deletion check reads two fixed commits: it runs beside the proofs, its answer used only if step 4 is reached
+  const deletions = options.allowDeletions ? null : later(readDeletedFiles(cwd, entry.expected_base_sha, tip));
   const proof = await proveEntryMerged(target.path, { commit: targetTip, tree: targetNow.tree }, tip);
   const merged = proof.merged;
   if (!wt && merged) {
@@ -189,16 +189,18 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
     // 3. forked where the orchestrator says  4. deletes nothing (unless waived)
     const base = proof.base;
     if (base !== entry.expected_base_sha) return blocked("base_mismatch", `merge-base ${base ?? "(none)"} ≠ expected_base ${entry.expected_base_sha}`);
-    if (!options.allowDeletions) {
+    if (deletions) {
       let deleted: string[];
       try {
-        deleted = await readDeletedFiles(cwd, base, tip);
+        deleted = await deletions; // base is expected_base here
       } catch (error) {
         return blocked("deletion_check_failed", stderrOf(error));
       }
       if (deleted.length > 0) return blocked("branch_contains_deletions", `deletes ${someFiles(deleted)}`);
     }
   }
+  // the target's status is read beside the worktree's, both right before the merge (step 6 waits for it)
+  const targetProblems = merged || options.dryRun ? null : later(checkTarget(target));
   // 5. nothing uncommitted, no unique ignored file, nobody working in the worktree (also when already merged: removal would lose it)
   if (wt && existsSync(wt.path)) {
     const admin = findAdminDir(ctx.repo.commonDir, wt.path);
@@ -233,8 +235,8 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
       reason: merged ? "already_merged" : "ok",
       steps: [...(merged ? [] : ["merge" as const]), ...(wt ? ["remove" as const] : []), "delete_branch"],
     };
-  if (!merged) {
-    const outcome = await merge(target, entry);
+  if (targetProblems) {
+    const outcome = await merge(target, entry, await targetProblems);
     if (outcome) return outcome;
   }
   // 7. remove the worktree (locked or not) in one step, then verify it is gone
@@ -259,16 +261,29 @@ async function proveEntryMerged(
   tip: string,
 ): Promise<{ merged: boolean; base: string | null; preview: Preview | null }> {
   if (tip === targetNow.commit) return { merged: true, base: tip, preview: null };
-  const base = await readMergeBase(cwd, targetNow.commit, tip);
+  // each proof reads only these two fixed commits: all three run at once, decided in order
+  const [mergeBase, equivalent, mergeTree] = [
+    readMergeBase(cwd, targetNow.commit, tip),
+    later(allCommitsEquivalent(cwd, targetNow.commit, tip)),
+    later(readMergeTree(cwd, targetNow.commit, tip)),
+  ];
+  const base = await mergeBase;
   if (base === tip) return { merged: true, base, preview: null };
-  if (await allCommitsEquivalent(cwd, targetNow.commit, tip)) return { merged: true, base, preview: null };
-  const preview = await readMergeTree(cwd, targetNow.commit, tip);
+  if (await equivalent) return { merged: true, base, preview: null };
+  const preview = await mergeTree;
   return { merged: preview.clean && preview.tree === targetNow.tree, base, preview };
+}
+
+/** A promise started before its answer is known to be needed: awaited only if it is, so a failure
+ * nobody asks for is not an unhandled rejection (one that is asked for still throws there). */
+function later<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined); // observed here only; the awaiting step sees the failure
+  return promise;
 }
 
 /** A process inside the worktree, or a live lease on its managed row, blocks (unless --allow-live). */
 async function liveBlock(ctx: Ctx, path: string): Promise<WaveOutcome | null> {
-  const row = (await ctx.registry.worktrees.current(ctx.repo.identity)).find((r) => r.path === path) ?? null;
+  const row = (await ctx.registry.worktrees.atPath(ctx.repo.identity, path)) ?? null;
   const liveness = await readLiveness({ row, lockReason: null, path, cwds: await readProcessCwds(), now: Date.now() });
   const detail = liveness.signals.map((s) => `${s.code}: ${s.detail}`).join("; ");
   if (liveness.state === "live")
@@ -308,8 +323,7 @@ async function removeAndVerify(ctx: Ctx, entry: WaveEntry, path: string, tip: st
   });
 }
 
-async function merge(target: WaveTarget, entry: WaveEntry): Promise<WaveOutcome | null> {
-  const problems = await checkTarget(target);
+async function merge(target: WaveTarget, entry: WaveEntry, problems: Awaited<ReturnType<typeof checkTarget>>): Promise<WaveOutcome | null> {
   const first = problems[0];
   if (first) return blocked(first.code, problems.map((p) => p.detail).join("; "));
   try {
@@ -329,8 +343,8 @@ async function merge(target: WaveTarget, entry: WaveEntry): Promise<WaveOutcome 
 
 async function deleteBranch(ctx: Ctx, entry: WaveEntry, tip: string, reason: Done): Promise<WaveOutcome> {
   const ref = `refs/heads/${entry.branch}`;
-  const holder = (await readWorktrees(ctx.repo.primary)).find((e) => e.branch === ref);
-  if (holder) return { status: "warning", reason: "branch_delete_failed", stderr: `${entry.branch} is checked out in ${holder.path}` };
+  const holder = await locateBranch(ctx.repo, ref);
+  if (holder) return { status: "warning", reason: "branch_delete_failed", stderr: `${entry.branch} is checked out in ${holder}` };
   if (!(await deleteRef(ctx.repo.primary, ref, tip))) return { status: "warning", reason: "branch_delete_failed", stderr: `${ref} no longer points at ${tip}` };
   await recordStep(ctx, entry, "done", tip);
   return { status: "merged_removed", reason };

@@ -28,7 +28,7 @@ interface WaveRecord {
 export async function recordStep(ctx: Ctx, entry: WaveEntry, step: RemovalStep, tip: string | null, gitPath = entry.worktree_path): Promise<void> {
   const data = { by: "cleanup-wave", step, tip, agentId: entry.agent_id, manifestPath: entry.worktree_path };
   await ctx.registry.write(async () => {
-    const row = step === "done" ? undefined : (await ctx.registry.worktrees.current(ctx.repo.identity)).find((r) => r.path === gitPath);
+    const row = step === "done" ? undefined : await ctx.registry.worktrees.atPath(ctx.repo.identity, gitPath);
     if (row) await retireRow(ctx, gitPath, data);
     else
       await ctx.registry.events.append({
