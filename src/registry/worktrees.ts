@@ -103,6 +103,15 @@ export async function loadCurrent(sql: Sql, repo?: string): Promise<WorktreeRow[
   return rows.map(toRow);
 }
 
+/**
+ * This host's current row of a repo at a worktree path (the newest, as loadCurrent's first match):
+ * one indexed read (worktrees_path) where a command looks up the row of one worktree at its use.
+ */
+export async function loadAtPath(sql: Sql, repo: string, path: string): Promise<WorktreeRow | undefined> {
+  const raw = await sql.get(`SELECT * FROM worktrees WHERE path = ? AND host = ? AND repo = ? AND ${LIVE} ORDER BY id DESC LIMIT 1`, [path, sql.host, repo]);
+  return raw && toRow(raw);
+}
+
 /** Current rows of a repo on every host of the fleet (this one included), optionally of one task, newest first. */
 export async function loadFleet(sql: Sql, repo: string, task?: string | null): Promise<WorktreeRow[]> {
   const rows =
