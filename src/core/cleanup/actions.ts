@@ -139,7 +139,7 @@ async function actOnWorktree(b: BatchView, item: PlanItemRow, env: ItemEnv): Pro
   if (drift.length > 0) return skip(drift);
   if (item.action === "reap" && item.handle === null && !acting) {
     // a foreign worktree: the whole proof of the orphan sweep (§3.8), read now
-    const proof = await proveReapable(b.ctx, item.path);
+    const proof = await proveReapable(b.ctx, item.path, admin);
     if (!proof.go) return skip([reason(proof.reason, { reapProof: false }, proof.detail)]);
   }
   let salvageRef = env.salvageRef;

@@ -364,8 +364,12 @@ async function recordReaped(
 export async function proveReapable(
   ctx: Ctx,
   path: string,
+  admin?: string,
 ): Promise<{ go: true; reason: ReapReason } | { go: false; reason: ReapSkipReason | "default_branch_unknown"; detail?: string }> {
-  const wt = readLockedWorktrees(ctx.repo.commonDir).find((w) => w.path === path || realOrAbsolute(w.path) === realOrAbsolute(path));
+  const at = (w: LockedWorktree | null): w is LockedWorktree => w !== null && (w.path === path || realOrAbsolute(w.path) === realOrAbsolute(path));
+  // the caller's admin dir (the one it removes), read now; else every locked worktree's, to find the path's
+  const named = admin === undefined ? null : readLockedWorktree(admin);
+  const wt = at(named) ? named : readLockedWorktrees(ctx.repo.commonDir).find(at);
   if (!wt) return { go: false, reason: "fact_unknown", detail: "git no longer lists a locked worktree at this path" };
   const defaultRefs = await readDefaultRefs(ctx);
   if (defaultRefs === null) return { go: false, reason: "default_branch_unknown" };
