@@ -146,9 +146,14 @@ export async function readPatchIds(cwd: string, pairs: readonly { from: string; 
   return ids;
 }
 
-/** Branches (full refs) whose tip is reachable from `target`: one for-each-ref for all. */
-export async function readMergedBranches(cwd: string, target: string): Promise<Set<string>> {
-  const r = await git(["for-each-ref", "--format=%(refname)", `--merged=${target}`, "--", "refs/heads/"], { cwd });
+/**
+ * Branches (full refs) whose tip is reachable from `target`: one for-each-ref for all, or for
+ * the `refs` named only (full ref names, matched as for-each-ref matches them: the walk then
+ * starts from those tips alone, not from every branch of the repository).
+ */
+export async function readMergedBranches(cwd: string, target: string, refs: readonly string[] = ["refs/heads/"]): Promise<Set<string>> {
+  if (refs.length === 0) return new Set();
+  const r = await git(["for-each-ref", "--format=%(refname)", `--merged=${target}`, "--", ...refs], { cwd });
   return new Set(r.stdout.split("\n").filter(Boolean));
 }
 

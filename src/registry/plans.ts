@@ -122,6 +122,13 @@ export async function loadPlanItems(sql: Sql, id: string): Promise<PlanItemRow[]
   return (await sql.all<RawItem>("SELECT * FROM plan_items WHERE plan_id = ? ORDER BY seq", [id])).map(toItem);
 }
 
+/** The plan's items of these seqs (a batch's, read again under its lock), not the whole plan. */
+export async function loadPlanItemsAt(sql: Sql, id: string, seqs: readonly number[]): Promise<PlanItemRow[]> {
+  if (seqs.length === 0) return [];
+  const marks = seqs.map(() => "?").join(", ");
+  return (await sql.all<RawItem>(`SELECT * FROM plan_items WHERE plan_id = ? AND seq IN (${marks}) ORDER BY seq`, [id, ...seqs])).map(toItem);
+}
+
 export async function setPlanStatus(sql: Sql, id: string, status: PlanStatus): Promise<void> {
   await sql.run("UPDATE plans SET status = ? WHERE id = ?", [status, id]);
 }

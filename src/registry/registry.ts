@@ -85,6 +85,7 @@ export class Registry {
       load: plans.loadPlan,
       openIds: plans.loadOpenPlanIds,
       items: plans.loadPlanItems,
+      itemsAt: plans.loadPlanItemsAt,
       setStatus: plans.setPlanStatus,
       transition: plans.transitionItem,
       noteResult: plans.noteItemResult,

@@ -103,9 +103,12 @@ export async function loadCurrent(sql: Sql, repo?: string): Promise<WorktreeRow[
   return rows.map(toRow);
 }
 
-/** This host's current row of a repo at `path` (the newest): loadCurrent(sql, repo).find((r) => r.path === path), one indexed read. */
+/**
+ * This host's current row of a repo at a worktree path (the newest, as loadCurrent's first match):
+ * one indexed read (worktrees_path) where a command looks up the row of one worktree at its use.
+ */
 export async function loadAtPath(sql: Sql, repo: string, path: string): Promise<WorktreeRow | undefined> {
-  const raw = await sql.get(`SELECT * FROM worktrees WHERE host = ? AND repo = ? AND path = ? AND ${LIVE} ORDER BY id DESC LIMIT 1`, [sql.host, repo, path]);
+  const raw = await sql.get(`SELECT * FROM worktrees WHERE path = ? AND host = ? AND repo = ? AND ${LIVE} ORDER BY id DESC LIMIT 1`, [path, sql.host, repo]);
   return raw && toRow(raw);
 }
 

@@ -190,6 +190,26 @@ describe("apply", () => {
     expect(existsSync(w.path)).toBe(false);
   });
 
+  it("a branch checked out elsewhere at the moment of use is not deleted, through a symbolic ref too", () => {
+    released("co-1");
+    released("co-2");
+    const p = plan();
+    expect(p.items.map((i: Item) => i.action)).toEqual(["remove", "remove", "delete_branch", "delete_branch"]);
+    s.orchard(["cleanup", "apply", p.planId, "--limit", "2"]); // removes the worktrees only
+    git(s.primary, "worktree", "add", "-q", join(s.root, "co-1-again"), "co-1");
+    // a worktree whose HEAD names a symbolic branch: git lists it on the branch the symref leads to
+    git(s.primary, "symbolic-ref", "refs/heads/co-alias", "refs/heads/co-2");
+    git(s.primary, "worktree", "add", "-q", "--detach", join(s.root, "co-2-alias"));
+    git(join(s.root, "co-2-alias"), "symbolic-ref", "HEAD", "refs/heads/co-alias");
+    const r = s.orchard(["cleanup", "resume", p.planId]).json;
+    expect(r.items.filter((i: Item) => i.action === "delete_branch")).toMatchObject([
+      { state: "skipped", reasons: [{ code: "branch_checked_out" }] },
+      { state: "skipped", reasons: [{ code: "branch_checked_out" }] },
+    ]);
+    expect(gitResult(s.primary, "rev-parse", "--verify", "refs/heads/co-1").code).toBe(0);
+    expect(gitResult(s.primary, "rev-parse", "--verify", "refs/heads/co-2").code).toBe(0);
+  });
+
   it("salvages before salvage_remove: dirty files and unpushed commits stay reachable", () => {
     const w = add("wip-1", "--owner", "agent");
     const own = s.commit({ in: w.path, file: "own-commit.txt" });

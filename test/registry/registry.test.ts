@@ -67,6 +67,10 @@ for (const backend of BACKENDS) {
       expect((await registry.worktrees.current()).map((r) => r.handle)).toEqual(["beta", "alpha"]);
       expect((await registry.worktrees.current(REPO.identity)).map((r) => r.id)).toEqual([second.id, first.id]);
       expect(await registry.worktrees.current("elsewhere")).toEqual([]);
+      // one worktree's row, as the first of current()'s answers at that path
+      expect(await registry.worktrees.atPath(REPO.identity, second.path)).toEqual(second);
+      expect(await registry.worktrees.atPath(REPO.identity, "/work/nobody")).toBeUndefined();
+      expect(await registry.worktrees.atPath("elsewhere", first.path)).toBeUndefined();
 
       const done = await registry.worktrees.update(first.id, {
         lifecycle: "terminal",
@@ -138,6 +142,10 @@ for (const backend of BACKENDS) {
         { planId: "p-1", seq: 1, bytes: 5_000_000_000, state: "pending", result: null, preconditions: { head: "abc" }, reasons: ["merged"] },
         { planId: "p-1", seq: 2, handle: null, bytes: null, state: "pending" },
       ]);
+      // a batch reads its own items again, not the whole plan
+      expect(await registry.plans.itemsAt("p-1", [2])).toEqual([items[1]]);
+      expect(await registry.plans.itemsAt("p-1", [2, 1, 9])).toEqual(items);
+      expect(await registry.plans.itemsAt("p-1", [])).toEqual([]);
 
       const key = { planId: "p-1", seq: 1 };
       expect(await registry.plans.transition(key, "pending", "applying", null)).toBe(true);

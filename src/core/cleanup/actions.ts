@@ -26,7 +26,6 @@ import { realOrAbsolute } from "../shared/paths.js";
 /** What was read once per batch, under the lock. */
 export interface BatchView {
   ctx: Ctx;
-  admins: Map<string, string>;
   /** Distinct targets of the default branch; null when it is unknown. */
   targets: MergeTarget[] | null;
   checkedOut: Set<string>;
@@ -59,8 +58,9 @@ const changed = (
   extra: Omit<ReasonDetails["precondition_changed"], "field" | "planned" | "now"> = {},
 ): Reason => reason("precondition_changed", { field, planned, now, ...extra }, field);
 
+/** The admin dir that names `path` now (one file read at the moment of use, not every admin dir of the fleet). */
 function registeredAdmin(b: BatchView, path: string): string | null {
-  const admin = b.admins.get(path);
+  const admin = findAdminDir(b.ctx.repo.commonDir, path);
   if (!admin) return null;
   const recorded = readAdminWorktreePath(admin); // null: the admin dir is gone, no longer registered
   return recorded !== null && realOrAbsolute(recorded) === realOrAbsolute(path) ? admin : null;
@@ -139,7 +139,7 @@ async function actOnWorktree(b: BatchView, item: PlanItemRow, env: ItemEnv): Pro
   if (drift.length > 0) return skip(drift);
   if (item.action === "reap" && item.handle === null && !acting) {
     // a foreign worktree: the whole proof of the orphan sweep (§3.8), read now
-    const proof = await proveReapable(b.ctx, item.path);
+    const proof = await proveReapable(b.ctx, item.path, admin);
     if (!proof.go) return skip([reason(proof.reason, { reapProof: false }, proof.detail)]);
   }
   let salvageRef = env.salvageRef;
@@ -166,9 +166,12 @@ async function prune(b: BatchView, item: PlanItemRow): Promise<Outcome> {
   return done(admin ? [] : [reason("already_done")]);
 }
 
+/** The full ref a delete_branch item names. */
+export const branchRef = (item: PlanItemRow): string => `refs/heads/${(item.preconditions as unknown as Preconditions).branch ?? ""}`;
+
 async function deleteBranch(b: BatchView, item: PlanItemRow): Promise<Outcome> {
   const pre = item.preconditions as unknown as Preconditions;
-  const ref = `refs/heads/${pre.branch ?? ""}`;
+  const ref = branchRef(item);
   const { primary } = b.ctx.repo;
   if (!pre.branch || !pre.head) return skip([changed("branch", pre.branch, null)]);
   if (b.checkedOut.has(ref)) return skip([reason("branch_checked_out", { branch: pre.branch })]);

@@ -6,16 +6,17 @@
 // registry row. Invariant: an item seen `applying` while we hold its repo's lock was left by a
 // process that died holding that lock (the lock is only ever taken over from a dead owner), so
 // it is re-checked and finished (or found already done). Hence resume is safe after kill -9.
-import { basename } from "node:path";
+import { existsSync } from "node:fs";
+import { basename, join } from "node:path";
 import { readWorktrees, readRefs, readMergedBranches } from "../../git/read.js";
-import { readAdminDirs } from "../shared/admin.js";
+import { readCheckedOutBranches } from "../shared/admin.js";
 import { withMutationLock, hasMutationWaiters, yieldToWaiters, HOST } from "../ownership/index.js";
 import { pausePoint } from "../shared/fault.js";
 import { readDefaultBranch, targetRefs } from "../shared/repo.js";
 import { mapLimit } from "../shared/pool.js";
 import { OrchardError, usageError } from "../shared/errors.js";
 import { reason, type Reason } from "../shared/reasons.js";
-import { applyItem, type BatchView, type ItemEnv } from "./actions.js";
+import { applyItem, branchRef, type BatchView, type ItemEnv } from "./actions.js";
 import type { Ctx } from "../shared/context.js";
 import type { ItemState, PlanItemRow } from "../../registry/index.js";
 import { distinctTargets } from "../facts/index.js";
@@ -78,10 +79,15 @@ export interface ApplyRequest {
   onProgress?: ((progress: Progress) => void) | undefined;
 }
 
+/**
+ * What a batch reads once, under the lock, for its items only: the default branch's refs (not every
+ * ref), and for branch deletes the branches checked out in any worktree (their HEAD files, read
+ * in-process) and which of the batch's own branches are merged. Each item reads its admin dir and
+ * the rest of its facts at its own moment of use (actions.ts).
+ */
 async function readBatchView(ctx: Ctx, batch: readonly PlanItemRow[]): Promise<BatchView> {
   const view: BatchView = {
     ctx,
-    admins: readAdminDirs(ctx.repo.commonDir),
     targets: null,
     checkedOut: new Set(),
     merged: new Set(),
@@ -89,12 +95,16 @@ async function readBatchView(ctx: Ctx, batch: readonly PlanItemRow[]): Promise<B
   };
   const main = await readDefaultBranch(ctx.repo);
   if (main) {
-    const refs = new Map((await readRefs(ctx.repo.primary, ["refs/heads", "refs/remotes"])).map((r) => [r.ref, r]));
+    const wanted = targetRefs(ctx.repo, main.name, new Set([`refs/heads/${main.name}`, `refs/remotes/origin/${main.name}`]));
+    const refs = new Map((await readRefs(ctx.repo.primary, wanted)).map((r) => [r.ref, r]));
     view.targets = distinctTargets(targetRefs(ctx.repo, main.name, new Set(refs.keys())), refs);
   }
-  if (batch.some((i) => i.action === "delete_branch")) {
-    for (const e of await readWorktrees(ctx.repo.primary)) if (e.branch) view.checkedOut.add(e.branch);
-    for (const t of view.targets ?? []) for (const ref of await readMergedBranches(ctx.repo.primary, t.oid)) view.merged.add(ref);
+  const branches = batch.flatMap((i) => (i.action === "delete_branch" && branchRef(i) !== "refs/heads/" ? [branchRef(i)] : []));
+  if (branches.length > 0) {
+    view.checkedOut = existsSync(join(ctx.repo.commonDir, "reftable"))
+      ? new Set((await readWorktrees(ctx.repo.primary)).flatMap((e) => (e.branch ? [e.branch] : [])))
+      : readCheckedOutBranches(ctx.repo.commonDir);
+    for (const t of view.targets ?? []) for (const ref of await readMergedBranches(ctx.repo.primary, t.oid, branches)) view.merged.add(ref);
   }
   return view;
 }
@@ -191,7 +201,14 @@ export async function applyPlan(main: Ctx, open: (repo: string | null) => Promis
     // a command already waiting goes first, before this batch reads its view under the lock
     if (hasMutationWaiters(ctx.repo.commonDir)) await yieldToWaiters(ctx.repo.commonDir);
     await withMutationLock(ctx.repo.commonDir, async () => {
-      const current = new Map((await registry.plans.items(plan.id)).map((it) => [it.seq, it]));
+      const current = new Map(
+        (
+          await registry.plans.itemsAt(
+            plan.id,
+            batch.map((it) => it.seq),
+          )
+        ).map((it) => [it.seq, it]),
+      );
       const fresh = batch.map((it) => current.get(it.seq) ?? it);
       const view = await readBatchView(ctx, fresh);
       // branch deletes one at a time: a packed ref's delete rewrites packed-refs under one lock

@@ -60,7 +60,7 @@ export async function salvageHusk(ctx: Ctx, path: string, why: string): Promise<
   for (let n = 1; n <= 100; n++) {
     const ref = n === 1 ? base : `${base}-${n}`;
     if (await createRef(ctx.repo.primary, ref, commit)) {
-      const row = (await ctx.registry.worktrees.current(ctx.repo.identity)).find((r) => r.path === path);
+      const row = await ctx.registry.worktrees.atPath(ctx.repo.identity, path);
       await ctx.registry.write(
         async () =>
           await ctx.registry.events.append({

@@ -121,8 +121,8 @@ interface View {
   request: Request;
   defaultRefs: readonly string[];
   refs: RefView;
-  /** The registry's current rows, read once for the first pass (the second reads each row at use). */
-  rows?: readonly WorktreeRow[];
+  /** The registry's current rows by path, read once for the first pass (the second reads each row at use). */
+  rows?: ReadonlyMap<string, WorktreeRow>;
 }
 
 /** Refs and the default branch's targets read now (the second pass reads them again under the lock). */
@@ -136,7 +136,7 @@ async function readView(ctx: Ctx, request: Request, defaultRefs: readonly string
  */
 async function judge(ctx: Ctx, wt: LockedWorktree, view: View, options: { cwds: Map<number, string> | null; dirty: boolean }): Promise<Judgement> {
   const { request } = view;
-  const row = view.rows ? (view.rows.find((r) => r.path === wt.path) ?? null) : await rowAt(ctx, wt.path);
+  const row = view.rows ? (view.rows.get(wt.path) ?? null) : await rowAt(ctx, wt.path);
   const lock = await readLockFacts({ wt, row, guardMs: request.guardMs, cwds: options.cwds, now: Date.now() });
   const owner = ownerView(lock.ownerParsed);
   const base = { path: wt.path, branch: branchOf(wt), ...(owner ? { owner } : {}) };
@@ -166,8 +166,16 @@ function branchOf(wt: LockedWorktree): string | null {
   return head.startsWith("ref: refs/heads/") ? head.slice("ref: refs/heads/".length) : null;
 }
 
+/** The row of one worktree read now: one indexed query, not every row of the fleet (per item, that grew with N). */
 async function rowAt(ctx: Ctx, path: string): Promise<WorktreeRow | null> {
-  return (await ctx.registry.worktrees.current(ctx.repo.identity)).find((r) => r.path === path) ?? null;
+  return (await ctx.registry.worktrees.atPath(ctx.repo.identity, path)) ?? null;
+}
+
+/** The current rows by path; the newest row of a path wins, as the first of loadCurrent's newest-first order. */
+function rowsByPath(rows: readonly WorktreeRow[]): Map<string, WorktreeRow> {
+  const map = new Map<string, WorktreeRow>();
+  for (const row of rows) if (!map.has(row.path)) map.set(row.path, row);
+  return map;
 }
 
 /** The command line alone, checked before the repository's config is read: only it is exit 2 for reap-orphans (SPEC v3 §2). */
@@ -198,7 +206,7 @@ export async function reapOrphans(ctx: Ctx, options: ReapOptions): Promise<ReapR
   const defaultRefs = await readDefaultRefs(ctx);
   if (defaultRefs === null) return { ...result, ok: false, reason: "default_branch_unknown" };
   const cwds = await readProcessCwds(); // before our own git children start
-  const view = { ...(await readView(ctx, request, defaultRefs)), rows: await ctx.registry.worktrees.current(ctx.repo.identity) };
+  const view = { ...(await readView(ctx, request, defaultRefs)), rows: rowsByPath(await ctx.registry.worktrees.current(ctx.repo.identity)) };
   // a dry run reads everything now; a sweep reads the checkouts only of the candidates, under the lock
   const judged = progressCounter("judging locked worktrees", locked.length);
   const first = await mapLimit(locked, STATUS_PARALLELISM, async (wt) => {
@@ -356,8 +364,12 @@ async function recordReaped(
 export async function proveReapable(
   ctx: Ctx,
   path: string,
+  admin?: string,
 ): Promise<{ go: true; reason: ReapReason } | { go: false; reason: ReapSkipReason | "default_branch_unknown"; detail?: string }> {
-  const wt = readLockedWorktrees(ctx.repo.commonDir).find((w) => w.path === path || realOrAbsolute(w.path) === realOrAbsolute(path));
+  const at = (w: LockedWorktree | null): w is LockedWorktree => w !== null && (w.path === path || realOrAbsolute(w.path) === realOrAbsolute(path));
+  // the caller's admin dir (the one it removes), read now; else every locked worktree's, to find the path's
+  const named = admin === undefined ? null : readLockedWorktree(admin);
+  const wt = at(named) ? named : readLockedWorktrees(ctx.repo.commonDir).find(at);
   if (!wt) return { go: false, reason: "fact_unknown", detail: "git no longer lists a locked worktree at this path" };
   const defaultRefs = await readDefaultRefs(ctx);
   if (defaultRefs === null) return { go: false, reason: "default_branch_unknown" };

@@ -46,7 +46,7 @@ export function writeRowIdentity(admin: string, row: WorktreeRow): void {
  * event carrying `data`. Runs inside the caller's transaction.
  */
 export async function retireRow(ctx: Ctx, path: string, data: Record<string, unknown>): Promise<void> {
-  const row = await ctx.registry.worktrees.atPath(ctx.repo.identity, path);
+  const row = await ctx.registry.worktrees.atPath(ctx.repo.identity, path); // one indexed read, not the fleet's rows
   if (!row) return;
   await ctx.registry.worktrees.update(row.id, { lifecycle: "removed", lastActivityAt: new Date().toISOString() });
   await ctx.registry.events.append({
