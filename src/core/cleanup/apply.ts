@@ -6,10 +6,9 @@
 // registry row. Invariant: an item seen `applying` while we hold its repo's lock was left by a
 // process that died holding that lock (the lock is only ever taken over from a dead owner), so
 // it is re-checked and finished (or found already done). Hence resume is safe after kill -9.
-import { existsSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import { readWorktrees, readRefs, readMergedBranches } from "../../git/read.js";
-import { readCheckedOutBranches } from "../shared/admin.js";
+import { readCheckedOutBranches } from "../shared/checkouts.js";
 import { withMutationLock, hasMutationWaiters, yieldToWaiters, HOST } from "../ownership/index.js";
 import { pausePoint } from "../shared/fault.js";
 import { readDefaultBranch, targetRefs } from "../shared/repo.js";
@@ -101,9 +100,8 @@ async function readBatchView(ctx: Ctx, batch: readonly PlanItemRow[]): Promise<B
   }
   const branches = batch.flatMap((i) => (i.action === "delete_branch" && branchRef(i) !== "refs/heads/" ? [branchRef(i)] : []));
   if (branches.length > 0) {
-    view.checkedOut = existsSync(join(ctx.repo.commonDir, "reftable"))
-      ? new Set((await readWorktrees(ctx.repo.primary)).flatMap((e) => (e.branch ? [e.branch] : [])))
-      : readCheckedOutBranches(ctx.repo.commonDir);
+    const read = readCheckedOutBranches(ctx.repo.commonDir);
+    view.checkedOut = read !== "unknown" ? read : new Set((await readWorktrees(ctx.repo.primary)).flatMap((e) => (e.branch ? [e.branch] : [])));
     for (const t of view.targets ?? []) for (const ref of await readMergedBranches(ctx.repo.primary, t.oid, branches)) view.merged.add(ref);
   }
   return view;

@@ -3,7 +3,6 @@
 // identity file `orchard.json` there so a worktree's identity survives the loss of the registry.
 import { readdirSync, readFileSync, rmSync, rmdirSync, statSync } from "node:fs";
 import { writeFileAtomic } from "./files.js";
-import { decodeGitBytes } from "../../git/bytes.js";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Operation } from "./types.js";
 
@@ -24,51 +23,6 @@ export function readAdminDirs(commonDir: string): Map<string, string> {
     if (path !== null) map.set(path, admin);
   }
   return map;
-}
-
-/**
- * The branches (full refs) checked out now in any worktree of the repository: what `git worktree
- * list` says of each (its HEAD file naming `ref: refs/heads/…`, a loose symbolic ref followed to the
- * branch it names, as git resolves it; the names on the way count too), read in-process from the
- * same files: the common dir's HEAD (the main worktree) and every admin dir's, those git would not
- * list (no `gitdir`) included. One small read per worktree, no process. Files backend only: a
- * repository with a `reftable` dir keeps its symbolic refs elsewhere (the caller asks git there).
- */
-export function readCheckedOutBranches(commonDir: string): Set<string> {
-  const branches = new Set<string>();
-  const add = (gitDir: string): void => {
-    let text: string;
-    try {
-      text = decodeGitBytes(readFileSync(join(gitDir, "HEAD")));
-    } catch {
-      return; // no HEAD to read (being created or removed): git lists no branch there either
-    }
-    // git names the branch a symbolic ref leads to: follow loose ones (a files-backend symref is always loose)
-    for (let hops = 0, ref = symrefOf(text); ref !== null && hops < 5; hops++, ref = symrefOf(readLoose(commonDir, ref))) {
-      if (ref.startsWith("refs/heads/")) branches.add(ref);
-    }
-  };
-  add(commonDir);
-  const root = join(commonDir, "worktrees");
-  let ids: string[] = [];
-  try {
-    ids = readdirSync(root);
-  } catch {
-    // no linked worktrees
-  }
-  for (const id of ids) add(join(root, id));
-  return branches;
-}
-
-const symrefOf = (text: string | null): string | null => /^ref: (refs\/\S+)\s*$/.exec(text ?? "")?.[1] ?? null;
-
-function readLoose(commonDir: string, ref: string): string | null {
-  if (ref.split("/").some((part) => part === ".." || part === ".")) return null;
-  try {
-    return decodeGitBytes(readFileSync(join(commonDir, ref)));
-  } catch {
-    return null; // packed, absent, or a directory: not a symbolic ref
-  }
 }
 
 /**

@@ -28,7 +28,7 @@ import { readProcessCwds } from "../ownership/index.js";
 import { faultPoint } from "../shared/fault.js";
 import type { WaveEntry } from "./manifest.js";
 import type { Ctx } from "../shared/context.js";
-import { locateBranch, locateWorktree } from "./checkouts.js";
+import { locateBranch, locateWorktree } from "../shared/checkouts.js";
 import { incompleteRemoval, listFiles, mergeMessage, provenDone, recordStep, removeLeftover, uniqueLeftovers } from "./leftover.js";
 
 export type WaveBlock =

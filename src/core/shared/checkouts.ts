@@ -1,16 +1,19 @@
 // Which branch each checkout of the repository has, read in-process from the files git itself reads
 // for `git worktree list` (and for `git branch -d`'s "checked out" refusal): the HEAD of the main
 // worktree (`<common>/HEAD`, unless bare) and of each linked one (`<common>/worktrees/<id>/HEAD`),
-// the worktree's path from the admin dir's `gitdir` file. One entry of a wave reads its own admin
-// dir and, to prove a branch is checked out nowhere, one small file per worktree — instead of a
-// `git worktree list` process per question. A detached HEAD is also read for a rebase or a bisect
-// in progress on a branch (git's `branch -d` refuses those too; its list does not show them). A
-// HEAD this reader does not understand is `unknown`: the caller asks git instead.
-import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+// the worktree's path from the admin dir's `gitdir` file. A wave entry reads its own admin dir and,
+// like a cleanup batch that deletes branches, proves a branch is checked out nowhere with one small
+// file per worktree — instead of a `git worktree list` process per question. A HEAD naming a loose
+// symbolic ref is followed to the branch it leads to (git names that branch; the names on the way
+// count too), and a detached HEAD is also read for a rebase or a bisect in progress on a branch
+// (git's `branch -d` refuses those too; its list does not show them). A HEAD this reader does not
+// understand, or a repository whose refs are in a reftable, is `unknown`: the caller asks git.
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
-import { findAdminDir, readAdminDirs, readAdminWorktreePath } from "../shared/admin.js";
-import { realOrAbsolute } from "../shared/paths.js";
+import { findAdminDir, readAdminDirs, readAdminWorktreePath } from "./admin.js";
+import { realOrAbsolute } from "./paths.js";
 import { readWorktrees } from "../../git/read.js";
+import { decodeGitBytes } from "../../git/bytes.js";
 
 const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
@@ -19,7 +22,7 @@ export type HeadFile = { branch: string; head: null } | { branch: null; head: st
 
 function readFirstLine(file: string): string | null {
   try {
-    return readFileSync(file, "utf8").replace(/\r?\n$/, "");
+    return decodeGitBytes(readFileSync(file)).replace(/\r?\n$/, "");
   } catch {
     return null; // absent (or unreadable): the caller decides what that means
   }
@@ -28,7 +31,7 @@ function readFirstLine(file: string): string | null {
 /** A file's text; `absent` when there is none (ENOENT, ENOTDIR), `unknown` when it cannot be read. */
 function readHeadText(file: string): { text: string } | "absent" | "unknown" {
   try {
-    return { text: readFileSync(file, "utf8").replace(/\r?\n$/, "") };
+    return { text: decodeGitBytes(readFileSync(file)).replace(/\r?\n$/, "") };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === "ENOENT" || code === "ENOTDIR" ? "absent" : "unknown";
@@ -48,7 +51,7 @@ export function readHeadFile(gitDir: string): HeadFile {
   if (!SHA.test(text)) return "unknown";
   // a symbolic link to a ref (core.preferSymlinkRefs) reads as the ref's object name
   if (lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) {
-    const target = readlinkSync(file);
+    const target = decodeGitBytes(readlinkSync(file, { encoding: "buffer" }));
     return target.startsWith("refs/") ? { branch: target, head: null } : "unknown";
   }
   return { branch: null, head: text };
@@ -64,6 +67,54 @@ function branchesInOperation(gitDir: string): string[] {
   const bisect = readFirstLine(join(gitDir, "BISECT_START"))?.trim();
   if (bisect && !SHA.test(bisect)) refs.push(`refs/heads/${bisect}`);
   return refs;
+}
+
+/** The branch a loose symbolic ref names (files backend: a symbolic ref is always loose), else null. */
+function symrefTarget(commonDir: string, ref: string): string | null {
+  if (ref.split("/").some((part) => part === ".." || part === ".")) return null;
+  const text = readFirstLine(join(commonDir, ref));
+  return text?.startsWith("ref: refs/") ? text.slice(5).trim() : null;
+}
+
+/**
+ * The branches a git dir holds: the one its HEAD names (and the branches a chain of loose symbolic
+ * refs leads on to), or, detached, those a rebase or bisect in progress works on. `unknown`: its
+ * HEAD could not be read as git would list it.
+ */
+function branchesHeldBy(commonDir: string, gitDir: string): string[] | "unknown" {
+  const head = readHeadFile(gitDir);
+  if (head === "unknown") return "unknown";
+  if (head === "absent") return []; // an admin dir being created or removed: git lists no HEAD there
+  if (head.branch === null) return branchesInOperation(gitDir);
+  const held = [head.branch];
+  for (let ref = symrefTarget(commonDir, head.branch); ref !== null && held.length < 6; ref = symrefTarget(commonDir, ref)) held.push(ref);
+  return held;
+}
+
+/** The linked worktrees' admin dirs. */
+function adminDirs(commonDir: string): string[] {
+  const root = join(commonDir, "worktrees");
+  try {
+    return readdirSync(root).map((id) => join(root, id));
+  } catch {
+    return []; // no linked worktrees
+  }
+}
+
+/**
+ * Every branch (full ref) checked out, rebased or bisected now in any worktree of the repository,
+ * the main one included: one small read per worktree, no process. `unknown`: a HEAD this reader
+ * does not understand, or refs in a reftable (the caller asks git).
+ */
+export function readCheckedOutBranches(commonDir: string): Set<string> | "unknown" {
+  if (existsSync(join(commonDir, "reftable"))) return "unknown";
+  const branches = new Set<string>();
+  for (const gitDir of [commonDir, ...adminDirs(commonDir)]) {
+    const held = branchesHeldBy(commonDir, gitDir);
+    if (held === "unknown") return "unknown";
+    for (const ref of held) branches.add(ref);
+  }
+  return branches;
 }
 
 export interface LinkedCheckout {
@@ -102,26 +153,16 @@ export function readLinkedCheckout(commonDir: string, path: string): LinkedCheck
  * could not be read. Reads one HEAD per worktree; the admin dir's `gitdir` only for the answer.
  */
 export function findBranchHolder(commonDir: string, ref: string, primary: string | null): string | null | "unknown" {
+  if (existsSync(join(commonDir, "reftable"))) return "unknown";
   const holds = (gitDir: string): boolean | "unknown" => {
-    const head = readHeadFile(gitDir);
-    if (head === "unknown") return "unknown";
-    if (head === "absent") return false; // an admin dir being created or removed: git lists no HEAD there
-    if (head.branch !== null) return head.branch === ref;
-    return branchesInOperation(gitDir).includes(ref);
+    const held = branchesHeldBy(commonDir, gitDir);
+    return held === "unknown" ? held : held.includes(ref);
   };
   if (primary !== null) {
     const main = holds(commonDir);
     if (main !== false) return main === true ? primary : main;
   }
-  const root = join(commonDir, "worktrees");
-  let ids: string[];
-  try {
-    ids = readdirSync(root);
-  } catch {
-    return null; // no linked worktrees
-  }
-  for (const id of ids) {
-    const admin = join(root, id);
+  for (const admin of adminDirs(commonDir)) {
     const held = holds(admin);
     if (held === "unknown") return "unknown";
     if (held) return readAdminWorktreePath(admin) ?? admin;
