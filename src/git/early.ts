@@ -3,6 +3,7 @@
 // the same argv and cwd (run.ts), and the command's first snapshot drops whatever was not taken.
 import { earlyPending, startEarlyBatch } from "./run.js";
 import { REF_FORMAT } from "./parse/refs.js";
+import { PROGRAM_CONFIG_ARGS } from "./programs-read.js";
 import type { ProcessResult } from "./result.js";
 
 export const GIT_DIRS_ARGS = ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-dir", "--is-bare-repository"];
@@ -22,6 +23,17 @@ export function startRepoQueries(path: string, primary: boolean): void {
   const queries = primary ? [WORKTREE_LIST_ARGS, GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, refsArgs(SNAPSHOT_REFS)] : [WORKTREE_LIST_ARGS, GIT_DIRS_ARGS];
   const [list, dirs] = startEarlyBatch(queries, path); // one process forked from here, not four (run.ts)
   started = { path, list: list!, dirs: dirs! };
+}
+
+/**
+ * The queries a command that takes the repo's mutation lock (add, release, heartbeat) asks before
+ * it holds it: where the git dirs are and, from the primary's top level, the remotes' config and
+ * the program settings (guardRepoPrograms), in one shell. Its worktree listing is read under the
+ * lock, so it is not started here.
+ */
+export function startLockedQueries(path: string, primary: boolean): void {
+  const queries = primary ? [GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, ...(process.env.ORCHARD_TRUST === "1" ? [] : [PROGRAM_CONFIG_ARGS])] : [GIT_DIRS_ARGS];
+  void startEarlyBatch(queries, path); // each answer waits to be taken by the identical git() call (its failure too)
 }
 
 /** The two queries started for `path`, to look at without taking them (read.ts peekEarlyListing). */

@@ -62,6 +62,7 @@ export class Registry {
       byHandle: worktrees.loadByHandle,
       byId: worktrees.loadById,
       current: worktrees.loadCurrent,
+      currentKeys: worktrees.loadCurrentKeys,
       fleet: worktrees.loadFleet,
       insert: worktrees.insertWorktree,
       update: worktrees.updateWorktree,

@@ -104,7 +104,7 @@ async function decideOn(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[])
   const holder = entries.find((e) => e.branch === `refs/heads/${request.branch}`);
   if (holder) return resultFor(request, "refused", { reasons: [reason("branch_checked_out", { path: holder.path })], notes });
   // the refs once (one process): the default branch, the base, the requested branch's tip
-  const refs = await readBranchRefs(ctx);
+  const refs = await readBranchRefs(ctx, request.branch);
   const { base, notes: baseNotes } = await resolveBase(ctx, request, refs);
   notes.push(...baseNotes);
   const tip = refs.get(`refs/heads/${request.branch}`)?.commit ?? null;

@@ -58,8 +58,8 @@ export interface Snapshot {
  * shells start: their git processes are not our children) and the admin dirs; `mergeGraph: false`
  * when no merge proof will be asked (plain `list`): no walk for `unmergedGraph` (null). `focus`:
  * the one worktree the command needs facts of; the history walks and fingerprint inputs then start
- * from its head alone (its facts are the same: each count starts from its own head) and only its
- * admin dir is read. */
+ * from its head alone (its facts are the same: each count starts from its own head), only its
+ * admin dir is read, and `rows` are its row (when it has one) and those recovered from identity files. */
 export interface SnapshotOptions {
   cwds?: Map<number, string> | null;
   admins?: Map<string, string>;
@@ -75,11 +75,12 @@ export async function readSnapshot(repo: RepoContext, registry: Registry, listin
   const listed = Promise.all([listing ?? readWorktrees(repo.primary), readRefs(repo.primary, SNAPSHOT_REFS)]);
   listed.catch(() => undefined); // awaited below, after the scan
   dropEarly(); // what the command line started early (git/early.ts) and nobody took by now is stale
-  const rowsRead = registry.worktrees.current(repo.identity);
+  const focus = options.focus;
+  // focused on a row: its facts read that row alone; recovering identity files needs every row's path and handle only
+  const rowsRead = focus?.row ? registry.worktrees.currentKeys(repo.identity) : registry.worktrees.current(repo.identity);
   rowsRead.catch(() => undefined);
   // our own git children running now are in the scan's `ours`, never "inside"
   const cwds = options.cwds !== undefined ? options.cwds : await readProcessCwds();
-  const focus = options.focus;
   const admins = options.admins ?? (focus ? focusAdmin(repo.commonDir, focus.entry?.path ?? focus.row?.path ?? null) : readAdminDirs(repo.commonDir));
   const [all, refList] = await listed;
   const entries = all.slice(1).filter((e) => !e.bare);
@@ -88,7 +89,8 @@ export async function readSnapshot(repo: RepoContext, registry: Registry, listin
   const targets = defaultBranch ? targetRefs(repo, defaultBranch.name, new Set(refs.keys())) : [];
   // a listed worktree whose row is gone: its identity file (restored under a write's lock)
   const registered = await rowsRead;
-  const rows = [...registered, ...(await recoverRows(registry, repo, entries, registered, admins))];
+  const recovered = await recoverRows(registry, repo, entries, registered, admins);
+  const rows = focus?.row ? [focus.row, ...recovered] : [...(registered as WorktreeRow[]), ...recovered];
   // rows git no longer lists still have a branch tip: walk from it too, or its count would read 0
   const rowHeads = rows.map((r) => refs.get(`refs/heads/${r.branch}`)?.oid);
   const focusHead = focus && (focus.entry ? focus.entry.head : focus.row ? refs.get(`refs/heads/${focus.row.branch}`)?.oid : null);
