@@ -38,7 +38,7 @@ export async function runWith<R extends { ok: boolean }>(
   fn: (orchard: Orchard, globals: GlobalOptions) => Promise<R>,
   render: Renderer<R>,
   exitCode?: (result: R) => 0 | 1 | 2 | 3,
-  options: { local?: boolean; early?: "repo" | "statuses" | "locked"; progress?: string } = {},
+  options: { local?: boolean; early?: "repo" | "target" | "statuses" | "locked"; progress?: string } = {},
 ): Promise<void> {
   const globals = globalsOf(command);
   const progress = options.progress ? ProgressLine.start(options.progress, globals) : null;
@@ -51,7 +51,7 @@ export async function runWith<R extends { ok: boolean }>(
     if (existsSync(path)) {
       const primary = lstatSync(join(path, ".git"), { throwIfNoEntry: false })?.isDirectory() ?? false;
       if (options.early === "locked") startLockedQueries(path, primary);
-      else startRepoQueries(path, primary);
+      else startRepoQueries(path, primary, { refs: options.early !== "target" });
       if (options.early === "statuses") {
         earlyStatuses = await import("../core/shared/early-statuses.js");
         earlyStatuses.startEarlyStatuses(path);

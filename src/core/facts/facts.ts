@@ -31,6 +31,7 @@ import { mapLimit, STATUS_PARALLELISM } from "../shared/pool.js";
 import { readFingerprintBasis, readFingerprintFacts, type FingerprintBasis } from "../bootstrap/index.js";
 import type { Facts, LockOwnerFacts } from "../shared/types.js";
 import { realOrAbsolute } from "../shared/paths.js";
+import { focusAdmin, focusRefPatterns, readFocusRefs } from "./focus-refs.js";
 import { takeEarlyStatuses } from "../shared/early-statuses.js";
 import { progressCounter } from "../shared/progress.js";
 import { isRecovered, recoverRows } from "../shared/recovered.js";
@@ -72,10 +73,12 @@ export interface SnapshotOptions {
  * The refs, the registry rows and the process scan overlap: git runs while this process scans.
  */
 export async function readSnapshot(repo: RepoContext, registry: Registry, listing?: WorktreeEntry[], options: SnapshotOptions = {}): Promise<Snapshot> {
-  const listed = Promise.all([listing ?? readWorktrees(repo.primary), readRefs(repo.primary, SNAPSHOT_REFS)]);
+  const focus = options.focus;
+  const focused = focus && focusRefPatterns(repo, [focus.entry?.branch, focus.row && `refs/heads/${focus.row.branch}`], focus.row);
+  const refsRead = focus ? readFocusRefs(repo, focused ?? null) : readRefs(repo.primary, SNAPSHOT_REFS);
+  const listed = Promise.all([listing ?? readWorktrees(repo.primary), refsRead]);
   listed.catch(() => undefined); // awaited below, after the scan
   dropEarly(); // what the command line started early (git/early.ts) and nobody took by now is stale
-  const focus = options.focus;
   // focused on a row: its facts read that row alone; recovering identity files needs every row's path and handle only
   const rowsRead = focus?.row ? registry.worktrees.currentKeys(repo.identity) : registry.worktrees.current(repo.identity);
   rowsRead.catch(() => undefined);
@@ -119,12 +122,6 @@ export async function readSnapshot(repo: RepoContext, registry: Registry, listin
     fingerprints,
     now: Date.now(),
   };
-}
-
-/** The admin dir of the one worktree a focused snapshot is about (findAdminDir: not a scan of every one). */
-function focusAdmin(commonDir: string, path: string | null): Map<string, string> {
-  const admin = path === null ? undefined : findAdminDir(commonDir, path);
-  return new Map(admin === undefined || path === null ? [] : [[path, admin]]);
 }
 
 /** Number of commits reachable from `tip` inside a graph of "commits not excluded". */

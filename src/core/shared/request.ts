@@ -1,7 +1,5 @@
 // The admission request and result (SPEC §3.1), shared by `add`, `recycle` and `salvage restore`:
 // validation of the options, the default base, and the one result shape every path returns.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { isAncestor, readFullRefName, readRefCommits, resolveCommit } from "../../git/read.js";
 import type { Lifecycle, WorktreeRow } from "../../registry/index.js";
 import { canonicalTask } from "./task.js";
@@ -9,6 +7,7 @@ import { handleForBranch } from "./handle.js";
 import { requireBranch, requireTtl, requireOneOf, requirePid, requireText } from "./validate.js";
 import { managedPath, type Ctx } from "./context.js";
 import { readDefaultBranch } from "./repo.js";
+import { focusedPatterns, missingDefault } from "./default-refs.js";
 import { DEFAULT_TTL_MS, leaseView } from "../ownership/index.js";
 import { reason, type Reason } from "./reasons.js";
 import { usageError } from "./errors.js";
@@ -150,37 +149,13 @@ export async function validateAdd(ctx: Ctx, options: AddOptions): Promise<AddReq
 /** The branches and remote-tracking refs, each with the commit it names: read once per decision (readRefCommits). */
 export type BranchRefs = ReadonlyMap<string, { commit: string | null; symref: string | null }>;
 
-/**
- * `branch`: only the refs a decision on that branch reads (its tip, resolveBase's), not every
- * branch of a fleet: the branch, origin's remote-tracking refs (origin/HEAD among them), and the
- * local branches the default can be — the configured one, main, master, else the one origin/HEAD
- * names (read next, when it is none of these). Without a configured default, a repository without
- * remotes (init.defaultBranch may name it) or without a listed origin/HEAD reads every branch, as before.
- */
+/** `branch`: only the refs a decision on that branch reads (its tip, resolveBase's: default-refs.ts), not every branch of a fleet. */
 export async function readBranchRefs(ctx: Ctx, branch?: string): Promise<BranchRefs> {
-  const { primary, remotes, config } = ctx.repo;
-  const configured = config.config.defaultBranch;
-  if (branch === undefined || (remotes.length === 0 && !configured)) return readRefCommits(primary, ["refs/heads", "refs/remotes"]);
-  const defaults = [
-    ...new Set([configured, "main", "master", configured ? null : originHeadHint(ctx.repo.commonDir)].filter((name): name is string => !!name)),
-  ];
-  const refs = await readRefCommits(primary, [`refs/heads/${branch}`, "refs/remotes/origin", ...defaults.map((name) => `refs/heads/${name}`)]);
-  if (configured) return refs;
-  const originHead = refs.get("refs/remotes/origin/HEAD");
-  // not listed (none, or dangling: readDefaultBranch asks git for its target): every local branch, as before
-  if (!originHead) return new Map([...refs, ...(await readRefCommits(primary, ["refs/heads"]))]);
-  const named = originHead.symref?.startsWith("refs/remotes/origin/") ? originHead.symref.slice("refs/remotes/origin/".length) : null;
-  if (named === null || defaults.includes(named) || named === branch) return refs;
-  return new Map([...refs, ...(await readRefCommits(primary, [`refs/heads/${named}`]))]);
-}
-
-/** The branch a loose origin/HEAD file names: a hint that saves a second read, never a fact (git's listing decides). */
-function originHeadHint(commonDir: string): string | null {
-  try {
-    return /^ref: refs\/remotes\/origin\/(.+)\n?$/.exec(readFileSync(join(commonDir, "refs", "remotes", "origin", "HEAD"), "utf8"))?.[1] ?? null;
-  } catch {
-    return null; // packed, another ref store, or none
-  }
+  const patterns = branch === undefined ? null : focusedPatterns(ctx.repo, [`refs/heads/${branch}`], "refs/remotes/origin");
+  if (patterns === null) return readRefCommits(ctx.repo.primary, ["refs/heads", "refs/remotes"]);
+  const refs = await readRefCommits(ctx.repo.primary, patterns);
+  const missing = missingDefault(ctx.repo, patterns, refs.get("refs/remotes/origin/HEAD"));
+  return missing === null ? refs : new Map([...refs, ...(await readRefCommits(ctx.repo.primary, missing))]);
 }
 
 /** What readDefaultBranch looks at: the refs that name a commit (`rev-parse <ref>^{commit}` succeeds), and symbolic refs. */
