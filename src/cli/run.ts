@@ -4,7 +4,7 @@
 import { existsSync, lstatSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
-import { startRepoQueries } from "../git/early.js";
+import { startLockedQueries, startRepoQueries } from "../git/early.js";
 import type { OpenOptions, Orchard } from "../core/orchard.js";
 import { printError, printResult, type GlobalOptions, type Renderer } from "./output.js";
 import { ProgressLine } from "./progress.js";
@@ -38,7 +38,7 @@ export async function runWith<R extends { ok: boolean }>(
   fn: (orchard: Orchard, globals: GlobalOptions) => Promise<R>,
   render: Renderer<R>,
   exitCode?: (result: R) => 0 | 1 | 2 | 3,
-  options: { local?: boolean; early?: "repo" | "statuses"; progress?: string } = {},
+  options: { local?: boolean; early?: "repo" | "target" | "statuses" | "locked"; progress?: string } = {},
 ): Promise<void> {
   const globals = globalsOf(command);
   const progress = options.progress ? ProgressLine.start(options.progress, globals) : null;
@@ -49,7 +49,9 @@ export async function runWith<R extends { ok: boolean }>(
     // (core/shared/early-statuses.ts) while the library loads
     const path = resolve(globals.repo ?? process.cwd());
     if (existsSync(path)) {
-      startRepoQueries(path, lstatSync(join(path, ".git"), { throwIfNoEntry: false })?.isDirectory() ?? false);
+      const primary = lstatSync(join(path, ".git"), { throwIfNoEntry: false })?.isDirectory() ?? false;
+      if (options.early === "locked") startLockedQueries(path, primary);
+      else startRepoQueries(path, primary, { refs: options.early !== "target" });
       if (options.early === "statuses") {
         earlyStatuses = await import("../core/shared/early-statuses.js");
         earlyStatuses.startEarlyStatuses(path);

@@ -3,6 +3,7 @@
 // the same argv and cwd (run.ts), and the command's first snapshot drops whatever was not taken.
 import { earlyPending, startEarlyBatch } from "./run.js";
 import { REF_FORMAT } from "./parse/refs.js";
+import { PROGRAM_CONFIG_ARGS } from "./programs-read.js";
 import type { ProcessResult } from "./result.js";
 
 export const GIT_DIRS_ARGS = ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-dir", "--is-bare-repository"];
@@ -18,10 +19,23 @@ let started: { path: string; list: Promise<ProcessResult>; dirs: Promise<Process
  * is the primary's top level (`primary`), also the two that are asked there next: the remotes'
  * config (resolving the repo) and the refs (the snapshot).
  */
-export function startRepoQueries(path: string, primary: boolean): void {
-  const queries = primary ? [WORKTREE_LIST_ARGS, GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, refsArgs(SNAPSHOT_REFS)] : [WORKTREE_LIST_ARGS, GIT_DIRS_ARGS];
+export function startRepoQueries(path: string, primary: boolean, options: { refs: boolean } = { refs: true }): void {
+  // `refs: false` (status: its focused snapshot reads a few refs, core/facts/focus-refs.ts): the program settings instead
+  const fourth = options.refs ? [refsArgs(SNAPSHOT_REFS)] : process.env.ORCHARD_TRUST === "1" ? [] : [PROGRAM_CONFIG_ARGS];
+  const queries = primary ? [WORKTREE_LIST_ARGS, GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, ...fourth] : [WORKTREE_LIST_ARGS, GIT_DIRS_ARGS];
   const [list, dirs] = startEarlyBatch(queries, path); // one process forked from here, not four (run.ts)
   started = { path, list: list!, dirs: dirs! };
+}
+
+/**
+ * The queries a command that takes the repo's mutation lock (add, release, heartbeat) asks before
+ * it holds it: where the git dirs are and, from the primary's top level, the remotes' config and
+ * the program settings (guardRepoPrograms), in one shell. Its worktree listing is read under the
+ * lock, so it is not started here.
+ */
+export function startLockedQueries(path: string, primary: boolean): void {
+  const queries = primary ? [GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, ...(process.env.ORCHARD_TRUST === "1" ? [] : [PROGRAM_CONFIG_ARGS])] : [GIT_DIRS_ARGS];
+  void startEarlyBatch(queries, path); // each answer waits to be taken by the identical git() call (its failure too)
 }
 
 /** The two queries started for `path`, to look at without taking them (read.ts peekEarlyListing). */
@@ -31,8 +45,9 @@ export function startedRepoQueries(path: string): { list: Promise<ProcessResult>
 
 /** Starts what a snapshot reads from git in the primary, now, through one shell: the worktree
  * listing (when `listing`: a caller with no listing of its own yet) and the refs (facts.ts
- * readSnapshot asks exactly these), each unless already started. */
-export function startSnapshotReads(primary: string, options: { listing: boolean }): void {
-  const queries = [...(options.listing ? [WORKTREE_LIST_ARGS] : []), refsArgs(SNAPSHOT_REFS)].filter((args) => !earlyPending(args, primary));
+ * readSnapshot asks exactly these; `refs`: a focused snapshot's patterns), each unless already started. */
+export function startSnapshotReads(primary: string, options: { listing: boolean; refs?: readonly string[] | null }): void {
+  const refs = refsArgs(options.refs ?? SNAPSHOT_REFS);
+  const queries = [...(options.listing ? [WORKTREE_LIST_ARGS] : []), refs].filter((args) => !earlyPending(args, primary));
   if (queries.length > 0) void startEarlyBatch(queries, primary); // each answer waits to be taken (its failure too)
 }

@@ -42,9 +42,12 @@ function includeTarget(value: string, from: string): string {
   return isAbsolute(value) ? value : resolve(dirname(from), value);
 }
 
+/** The query for every scope's program settings, run in the primary (the command line may start it early: early.ts). */
+export const PROGRAM_CONFIG_ARGS = ["config", "-z", "--show-scope", "--show-origin", "--get-regexp", PROGRAM_KEYS_REGEXP];
+
 /** The guard of the repository whose primary (or bare repository) is `cwd` and common dir `commonDir`. */
 export async function readProgramGuard(cwd: string, commonDir: string): Promise<ProgramGuard> {
-  const r = await git(["config", "-z", "--show-scope", "--show-origin", "--get-regexp", PROGRAM_KEYS_REGEXP], { cwd, ok: [0, 1] });
+  const r = await git(PROGRAM_CONFIG_ARGS, { cwd, ok: [0, 1] });
   const entries: ConfigEntry[] = [];
   const seen = new Set<string>();
   const pending: string[] = [];

@@ -2,8 +2,9 @@
 // keys and numbered migrations; a database that is corrupt or locked past the timeout is reported,
 // never silently recreated.
 import Database from "better-sqlite3";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { RegistryError } from "./errors.js";
 import { MIGRATIONS, migrate, type MigrationHooks } from "./migrations.js";
 import type { Sql, Store } from "./sql.js";
@@ -95,8 +96,29 @@ class SqliteStore implements Store {
   }
 }
 
+let addon: string | null | undefined;
+/**
+ * better-sqlite3's addon where its own finder (the `bindings` package, which walks the call stack
+ * and tries a dozen paths at every start) finds it in an installed package: build/Release, when
+ * neither place that finder tries before it (build/, build/Debug/) holds one. Anything else (no
+ * build there, a prebuilt elsewhere) is left to that finder: null.
+ */
+function nativeBinding(): string | null {
+  if (addon !== undefined) return addon;
+  try {
+    const build = join(dirname(createRequire(import.meta.url).resolve("better-sqlite3")), "..", "build");
+    const release = join(build, "Release", "better_sqlite3.node");
+    const first = [join(build, "better_sqlite3.node"), join(build, "Debug", "better_sqlite3.node")];
+    addon = !first.some((p) => existsSync(p)) && existsSync(release) ? release : null;
+  } catch {
+    addon = null;
+  }
+  return addon;
+}
+
 async function openOnce(path: string, host: string, hooks: MigrationHooks | null): Promise<SqliteStore> {
-  const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+  const binding = nativeBinding();
+  const db = new Database(path, { timeout: BUSY_TIMEOUT_MS, ...(binding === null ? {} : { nativeBinding: binding }) });
   try {
     db.pragma("journal_mode = WAL");
     db.pragma("foreign_keys = ON");

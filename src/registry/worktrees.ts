@@ -70,10 +70,14 @@ const COLUMNS: Record<keyof Omit<WorktreeRow, "id">, string> = {
   lastActivityAt: "last_activity_at",
 };
 
+/** COLUMNS as pairs, once (a listing converts every row of a fleet: no entries array per row). */
+const COLUMN_PAIRS = Object.entries(COLUMNS);
+const NUMERIC = ["pid", "ttlMs", "recycledFrom", "supersededBy"] as const;
+
 function toRow(raw: Record<string, unknown>): WorktreeRow {
   const row: Record<string, unknown> = { id: Number(raw.id) };
-  for (const [key, column] of Object.entries(COLUMNS)) row[key] = raw[column] ?? null;
-  for (const key of ["pid", "ttlMs", "recycledFrom", "supersededBy"] as const) if (row[key] !== null) row[key] = Number(row[key]);
+  for (const [key, column] of COLUMN_PAIRS) row[key] = raw[column] ?? null;
+  for (const key of NUMERIC) if (row[key] !== null) row[key] = Number(row[key]);
   row.createdBranch = Number(raw.created_branch) === 1;
   return row as unknown as WorktreeRow;
 }
@@ -110,6 +114,13 @@ export async function loadCurrent(sql: Sql, repo?: string): Promise<WorktreeRow[
 export async function loadAtPath(sql: Sql, repo: string, path: string): Promise<WorktreeRow | undefined> {
   const raw = await sql.get(`SELECT * FROM worktrees WHERE path = ? AND host = ? AND repo = ? AND ${LIVE} ORDER BY id DESC LIMIT 1`, [path, sql.host, repo]);
   return raw && toRow(raw);
+}
+
+/** The path and handle of each of this host's current rows of a repo: what recovering identity files
+ * checks against (core/shared/recovered.ts), without reading every row whole. */
+export async function loadCurrentKeys(sql: Sql, repo: string): Promise<Pick<WorktreeRow, "path" | "handle">[]> {
+  const rows = await sql.all<{ path: string; handle: string }>(`SELECT path, handle FROM worktrees WHERE host = ? AND repo = ? AND ${LIVE}`, [sql.host, repo]);
+  return rows.map((r) => ({ path: r.path, handle: r.handle }));
 }
 
 /** Current rows of a repo on every host of the fleet (this one included), optionally of one task, newest first. */

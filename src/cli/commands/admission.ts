@@ -3,6 +3,9 @@ import type { Command } from "commander";
 import { runWith } from "../run.js";
 import { renderAdd, renderLease } from "../render.js";
 
+/** git's first read-only answers start while the library loads (git/early.ts startLockedQueries). */
+const LOCKED = { early: "locked" } as const;
+
 export function register(program: Command): void {
   program
     .command("add")
@@ -17,7 +20,9 @@ export function register(program: Command): void {
     .option("--resume", "adopt a dirty worktree of the same task")
     .option("--no-bootstrap", "skip bootstrap (copy, run, context)")
     .option("--dry-run", "decide and report, change nothing")
-    .action((branch: string, opts: Record<string, unknown>, cmd: Command) => runWith(cmd, (o) => o.add({ branch, ...(opts as object) }), renderAdd));
+    .action((branch: string, opts: Record<string, unknown>, cmd: Command) =>
+      runWith(cmd, (o) => o.add({ branch, ...(opts as object) }), renderAdd, undefined, LOCKED),
+    );
 
   program
     .command("release")
@@ -25,7 +30,9 @@ export function register(program: Command): void {
     .argument("<handle|path>")
     .option("--outcome <outcome>", "done | abandoned | failed", "done")
     .option("--owner <id>", "who releases (env ORCHARD_OWNER)")
-    .action((target: string, opts: Record<string, unknown>, cmd: Command) => runWith(cmd, (o) => o.release({ target, ...(opts as object) }), renderLease));
+    .action((target: string, opts: Record<string, unknown>, cmd: Command) =>
+      runWith(cmd, (o) => o.release({ target, ...(opts as object) }), renderLease, undefined, LOCKED),
+    );
 
   program
     .command("heartbeat")
@@ -34,5 +41,7 @@ export function register(program: Command): void {
     .option("--owner <id>", "the lease owner (env ORCHARD_OWNER)")
     .option("--ttl <duration>", "new time to live")
     .option("--pid <n>", "the owner's process id")
-    .action((target: string, opts: Record<string, unknown>, cmd: Command) => runWith(cmd, (o) => o.heartbeat({ target, ...(opts as object) }), renderLease));
+    .action((target: string, opts: Record<string, unknown>, cmd: Command) =>
+      runWith(cmd, (o) => o.heartbeat({ target, ...(opts as object) }), renderLease, undefined, LOCKED),
+    );
 }

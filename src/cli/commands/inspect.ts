@@ -9,7 +9,7 @@ export function register(program: Command): void {
     .description("facts of one worktree (dirty, upstream, merged, liveness, lock, fingerprints)")
     .argument("<handle|path>")
     .action((target: string, _opts: unknown, cmd: Command) =>
-      runWith(cmd, (o) => o.status({ target }), renderStatus, undefined, { local: true, early: "repo" }),
+      runWith(cmd, (o) => o.status({ target }), renderStatus, undefined, { local: true, early: "target" }),
     );
 
   program

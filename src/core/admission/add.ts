@@ -27,7 +27,7 @@ import {
 } from "../ownership/index.js";
 import { reason, type Reason } from "../shared/reasons.js";
 import { readBranchRefs, resolveBase, resultFor, validateAdd, SKIPPED_BOOTSTRAP, type AddOptions, type AddRequest, type AddResult } from "../shared/request.js";
-import { readOneFacts, startDirty } from "../facts/index.js";
+import { focusRefPatterns, readOneFacts, startDirty } from "../facts/index.js";
 import { takeLockedListing } from "../shared/repo.js";
 import { removeWorktree } from "../../git/write.js";
 import { assessExact } from "./verdict.js";
@@ -83,7 +83,7 @@ async function decideOn(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[])
   const early = row && row.lifecycle !== "creating" ? startDirty(ctx.repo, row.path) : null;
   const known = repaired.settled === 0 ? listed : undefined;
   // and what its snapshot reads: the listing (when there is none yet) and the refs
-  if (early) startSnapshotReads(ctx.repo.primary, { listing: known === undefined });
+  if (early && row) startSnapshotReads(ctx.repo.primary, { listing: known === undefined, refs: focusRefPatterns(ctx.repo, [`refs/heads/${row.branch}`], row) });
   let entries = known ?? (await readWorktrees(ctx.repo.primary));
   if (row?.lifecycle === "creating") {
     if (request.dryRun) return resultFor(request, "planned", { row, notes: [reason("creating_repaired", {}, "an interrupted add would be repaired first")] });
@@ -104,7 +104,7 @@ async function decideOn(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[])
   const holder = entries.find((e) => e.branch === `refs/heads/${request.branch}`);
   if (holder) return resultFor(request, "refused", { reasons: [reason("branch_checked_out", { path: holder.path })], notes });
   // the refs once (one process): the default branch, the base, the requested branch's tip
-  const refs = await readBranchRefs(ctx);
+  const refs = await readBranchRefs(ctx, request.branch);
   const { base, notes: baseNotes } = await resolveBase(ctx, request, refs);
   notes.push(...baseNotes);
   const tip = refs.get(`refs/heads/${request.branch}`)?.commit ?? null;

@@ -31,6 +31,7 @@ import { mapLimit, STATUS_PARALLELISM } from "../shared/pool.js";
 import { readFingerprintBasis, readFingerprintFacts, type FingerprintBasis } from "../bootstrap/index.js";
 import type { Facts, LockOwnerFacts } from "../shared/types.js";
 import { realOrAbsolute } from "../shared/paths.js";
+import { focusAdmin, focusRefPatterns, readFocusRefs } from "./focus-refs.js";
 import { takeEarlyStatuses } from "../shared/early-statuses.js";
 import { progressCounter } from "../shared/progress.js";
 import { isRecovered, recoverRows } from "../shared/recovered.js";
@@ -58,8 +59,8 @@ export interface Snapshot {
  * shells start: their git processes are not our children) and the admin dirs; `mergeGraph: false`
  * when no merge proof will be asked (plain `list`): no walk for `unmergedGraph` (null). `focus`:
  * the one worktree the command needs facts of; the history walks and fingerprint inputs then start
- * from its head alone (its facts are the same: each count starts from its own head) and only its
- * admin dir is read. */
+ * from its head alone (its facts are the same: each count starts from its own head), only its
+ * admin dir is read, and `rows` are its row (when it has one) and those recovered from identity files. */
 export interface SnapshotOptions {
   cwds?: Map<number, string> | null;
   admins?: Map<string, string>;
@@ -72,14 +73,17 @@ export interface SnapshotOptions {
  * The refs, the registry rows and the process scan overlap: git runs while this process scans.
  */
 export async function readSnapshot(repo: RepoContext, registry: Registry, listing?: WorktreeEntry[], options: SnapshotOptions = {}): Promise<Snapshot> {
-  const listed = Promise.all([listing ?? readWorktrees(repo.primary), readRefs(repo.primary, SNAPSHOT_REFS)]);
+  const focus = options.focus;
+  const focused = focus && focusRefPatterns(repo, [focus.entry?.branch, focus.row && `refs/heads/${focus.row.branch}`], focus.row);
+  const refsRead = focus ? readFocusRefs(repo, focused ?? null) : readRefs(repo.primary, SNAPSHOT_REFS);
+  const listed = Promise.all([listing ?? readWorktrees(repo.primary), refsRead]);
   listed.catch(() => undefined); // awaited below, after the scan
   dropEarly(); // what the command line started early (git/early.ts) and nobody took by now is stale
-  const rowsRead = registry.worktrees.current(repo.identity);
+  // focused on a row: its facts read that row alone; recovering identity files needs every row's path and handle only
+  const rowsRead = focus?.row ? registry.worktrees.currentKeys(repo.identity) : registry.worktrees.current(repo.identity);
   rowsRead.catch(() => undefined);
   // our own git children running now are in the scan's `ours`, never "inside"
   const cwds = options.cwds !== undefined ? options.cwds : await readProcessCwds();
-  const focus = options.focus;
   const admins = options.admins ?? (focus ? focusAdmin(repo.commonDir, focus.entry?.path ?? focus.row?.path ?? null) : readAdminDirs(repo.commonDir));
   const [all, refList] = await listed;
   const entries = all.slice(1).filter((e) => !e.bare);
@@ -88,7 +92,8 @@ export async function readSnapshot(repo: RepoContext, registry: Registry, listin
   const targets = defaultBranch ? targetRefs(repo, defaultBranch.name, new Set(refs.keys())) : [];
   // a listed worktree whose row is gone: its identity file (restored under a write's lock)
   const registered = await rowsRead;
-  const rows = [...registered, ...(await recoverRows(registry, repo, entries, registered, admins))];
+  const recovered = await recoverRows(registry, repo, entries, registered, admins);
+  const rows = focus?.row ? [focus.row, ...recovered] : [...(registered as WorktreeRow[]), ...recovered];
   // rows git no longer lists still have a branch tip: walk from it too, or its count would read 0
   const rowHeads = rows.map((r) => refs.get(`refs/heads/${r.branch}`)?.oid);
   const focusHead = focus && (focus.entry ? focus.entry.head : focus.row ? refs.get(`refs/heads/${focus.row.branch}`)?.oid : null);
@@ -117,12 +122,6 @@ export async function readSnapshot(repo: RepoContext, registry: Registry, listin
     fingerprints,
     now: Date.now(),
   };
-}
-
-/** The admin dir of the one worktree a focused snapshot is about (findAdminDir: not a scan of every one). */
-function focusAdmin(commonDir: string, path: string | null): Map<string, string> {
-  const admin = path === null ? undefined : findAdminDir(commonDir, path);
-  return new Map(admin === undefined || path === null ? [] : [[path, admin]]);
 }
 
 /** Number of commits reachable from `tip` inside a graph of "commits not excluded". */

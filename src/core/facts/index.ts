@@ -8,6 +8,7 @@ export { disposableOf, scanIgnored, type IgnoredFile } from "./ignored.js";
 export { disposableMatcher } from "./disposable.js";
 export { HARNESS_BOOKKEEPING, onlyBookkeeping } from "./bookkeeping.js";
 export type { Snapshot } from "./facts.js";
+export { focusRefPatterns } from "./focus-refs.js";
 export { proveMerged } from "./merged.js";
 export { distinctTargets, proveMergedMany, readMergedAll, type MergedFact } from "./merged-batch.js";
 export type { MergeTarget } from "./merged.js";

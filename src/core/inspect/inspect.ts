@@ -1,5 +1,5 @@
 // `status` and `list` (SPEC §3.3): read-only, no lock taken.
-import { readSnapshot, readOneFacts, listFacts, startDirty, startStatuses, type Snapshot } from "../facts/index.js";
+import { focusRefPatterns, readSnapshot, readOneFacts, listFacts, startDirty, startStatuses, type Snapshot } from "../facts/index.js";
 import { resolveTarget } from "../shared/target.js";
 import { takeListing } from "../shared/repo.js";
 import type { Ctx } from "../shared/context.js";
@@ -18,7 +18,8 @@ export async function status(ctx: Ctx, options: { target: string }): Promise<Sta
   const early = row && row.repo === ctx.repo.identity ? startDirty(ctx.repo, row.path) : null;
   const listing = takeListing(ctx.repo);
   // and what its snapshot reads: the listing (when there is none yet) and the refs
-  if (early) startSnapshotReads(ctx.repo.primary, { listing: listing === undefined });
+  if (early && row)
+    startSnapshotReads(ctx.repo.primary, { listing: listing === undefined, refs: focusRefPatterns(ctx.repo, [`refs/heads/${row.branch}`], row) });
   try {
     const target = await resolveTarget(ctx, options.target, listing);
     const { facts } = await readOneFacts(ctx.repo, ctx.registry, target, early);

@@ -65,7 +65,7 @@ export async function recoverRows(
   registry: Registry,
   repo: { commonDir: string; identity: string },
   entries: readonly WorktreeEntry[],
-  rows: readonly WorktreeRow[],
+  rows: readonly Pick<WorktreeRow, "path" | "handle">[],
   admins: ReadonlyMap<string, string>,
 ): Promise<WorktreeRow[]> {
   const paths = new Set(rows.map((r) => r.path));

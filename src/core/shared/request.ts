@@ -7,6 +7,7 @@ import { handleForBranch } from "./handle.js";
 import { requireBranch, requireTtl, requireOneOf, requirePid, requireText } from "./validate.js";
 import { managedPath, type Ctx } from "./context.js";
 import { readDefaultBranch } from "./repo.js";
+import { focusedPatterns, missingDefault } from "./default-refs.js";
 import { DEFAULT_TTL_MS, leaseView } from "../ownership/index.js";
 import { reason, type Reason } from "./reasons.js";
 import { usageError } from "./errors.js";
@@ -148,8 +149,13 @@ export async function validateAdd(ctx: Ctx, options: AddOptions): Promise<AddReq
 /** The branches and remote-tracking refs, each with the commit it names: read once per decision (readRefCommits). */
 export type BranchRefs = ReadonlyMap<string, { commit: string | null; symref: string | null }>;
 
-export async function readBranchRefs(ctx: Ctx): Promise<BranchRefs> {
-  return readRefCommits(ctx.repo.primary, ["refs/heads", "refs/remotes"]);
+/** `branch`: only the refs a decision on that branch reads (its tip, resolveBase's: default-refs.ts), not every branch of a fleet. */
+export async function readBranchRefs(ctx: Ctx, branch?: string): Promise<BranchRefs> {
+  const patterns = branch === undefined ? null : focusedPatterns(ctx.repo, [`refs/heads/${branch}`], "refs/remotes/origin");
+  if (patterns === null) return readRefCommits(ctx.repo.primary, ["refs/heads", "refs/remotes"]);
+  const refs = await readRefCommits(ctx.repo.primary, patterns);
+  const missing = missingDefault(ctx.repo, patterns, refs.get("refs/remotes/origin/HEAD"));
+  return missing === null ? refs : new Map([...refs, ...(await readRefCommits(ctx.repo.primary, missing))]);
 }
 
 /** What readDefaultBranch looks at: the refs that name a commit (`rev-parse <ref>^{commit}` succeeds), and symbolic refs. */
