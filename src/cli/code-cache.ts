@@ -85,11 +85,14 @@ export function loadBundle(bundle: string): Main | null {
   });
   const rejected = cachedData !== undefined && script.cachedDataRejected === true;
   if (process.env.ORCHARD_TRACE === "1")
-    process.stderr.write(`[orchard trace] code cache ${cachedData === undefined ? "none" : rejected ? "rejected" : "used"}: ${dir ? join(dir, file) : "off"}\n`);
+    process.stderr.write(
+      `[orchard trace] code cache ${cachedData === undefined ? "none" : rejected ? "rejected" : "used"}: ${dir ? join(dir, file) : "off"}\n`,
+    );
   const module = { exports: {} as { main?: Main } };
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
   if (dir && (cachedData === undefined || rejected))
     // made at exit, so it holds the functions this command compiled, not only the top level
-    process.once("exit", () => writeCache(dir, file, prefix, script.createCachedData()));
+    // (not when the command turned the cache off meanwhile: `demo` changes nothing outside its sandbox)
+    process.once("exit", () => process.env.NODE_DISABLE_COMPILE_CACHE || writeCache(dir, file, prefix, script.createCachedData()));
   return module.exports.main ?? null;
 }
