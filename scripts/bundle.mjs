@@ -1,10 +1,9 @@
 #!/usr/bin/env node
-// The shipped command line as one bundled ES module (part of `npm run build`, after tsc): esbuild
-// reads dist/cli/main.js and writes dist/bin/orchard.js, the file package.json's `bin` names.
-// Node then reads one file instead of resolving and compiling the ~600 modules of the command
-// line, zod and commander. The modules a command loads on demand (`await import()`: the library's
-// capabilities, the MCP server with its SDK, the demo, the HTML report) become chunks beside it,
-// so `orchard --version` still loads none of them. better-sqlite3 stays outside (a native addon).
+// The shipped command line (part of `npm run build`, after tsc): esbuild reads dist/cli and writes
+// dist/bin/orchard.js, the file package.json's `bin` names, and dist/bin/orchard-cli.cjs, the whole
+// command line in one file. Node then reads one file instead of resolving and compiling the ~600
+// modules of the command line, zod and commander, and keeps its compiled code between runs (the
+// code cache, src/cli/code-cache.ts). better-sqlite3 stays outside (a native addon).
 // The library keeps its typed `exports` from tsc (dist/index.js): only the CLI is bundled. The
 // `require` entry (src/index.cjs, which hands CommonJS the same ES module) is copied beside it.
 import { build } from "esbuild";
@@ -32,22 +31,38 @@ const zodEnglishOnly = {
     }));
   },
 };
-const result = await build({
-  entryPoints: { orchard: join(root, "dist/cli/main.js") },
-  outdir: join(root, "dist/bin"),
+const common = {
   bundle: true,
-  splitting: true,
-  format: "esm",
   platform: "node",
   target: "node20",
   external: ["better-sqlite3"],
-  // CommonJS dependencies (commander, the MCP SDK's) call require(): give the chunks one.
-  banner: { js: 'import { createRequire as __orchardRequire } from "node:module"; const require = __orchardRequire(import.meta.url);' },
-  chunkNames: "[name]-[hash]",
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: "none",
   logLevel: "warning",
+};
+// The executable (dist/bin/orchard.js): `--version`, then the bundle below through its code cache
+// (src/cli/code-cache.ts). Its fallback import of the modules is for a tree built by tsc alone.
+await build({
+  ...common,
+  entryPoints: { orchard: join(root, "dist/cli/main.js") },
+  outdir: join(root, "dist/bin"),
+  format: "esm",
+  external: ["./program.js"],
+});
+// The command line as one CommonJS file (dist/bin/orchard-cli.cjs): Node 20 keeps a code cache only
+// for scripts, not for ES modules. The modules a command loads on demand (`await import()`: the
+// library's capabilities, the MCP server with its SDK, the demo, the HTML report) stay lazy inside
+// it: esbuild runs each one's top level only when it is first imported. `import.meta.url` is this
+// file's URL, in dist/bin as the modules' chunks were.
+const result = await build({
+  ...common,
+  entryPoints: { "orchard-cli": join(root, "dist/cli/program.js") },
+  outdir: join(root, "dist/bin"),
+  outExtension: { ".js": ".cjs" },
+  format: "cjs",
+  define: { "import.meta.url": "__orchardModuleUrl" },
+  banner: { js: 'const __orchardModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
   plugins: [zodEnglishOnly],
   metafile: process.argv.includes("--analyze"),
 });

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// The orchard executable. `orchard --version` answers from package.json alone; anything else loads
-// the argument parser and its command declarations (program.ts), which load what they run.
+// The orchard executable. `orchard --version` answers from package.json alone; anything else runs
+// the command line (program.ts): from the one-file CommonJS bundle beside this file, through its
+// V8 code cache (code-cache.ts), or, in a tree built by tsc alone, from its modules.
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { loadBundle } from "./code-cache.js";
 
 // a reader that went away (`orchard list | head -1`) ends the output, not the command: the rest of
 // what it prints is dropped, the work and its exit code stay as they are (no stack trace)
@@ -12,4 +15,7 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 const args = process.argv.slice(2);
 if (args.length === 1 && args[0] === "--version") process.stdout.write(`${version}\n`);
-else await (await import("./program.js")).main(process.argv, version);
+else {
+  const main = loadBundle(fileURLToPath(new URL("./orchard-cli.cjs", import.meta.url))) ?? (await import("./program.js")).main;
+  await main(process.argv, version);
+}

@@ -11,6 +11,8 @@ export function register(program: Command): void {
     .description("build a sandbox with a simulated fleet of agents, then show hygiene, reap and clean-up at work")
     .option("--dir <path>", "where to build the sandbox: a new or empty directory (default: a new temp dir)")
     .action(async (opts: { dir?: string }, cmd: Command) => {
+      // nothing outside the sandbox is changed, the command line's code cache included (code-cache.ts)
+      process.env.NODE_DISABLE_COMPILE_CACHE = "1";
       const globals = globalsOf(cmd);
       const progress = ProgressLine.start("demo", globals);
       const narrate = (line: string) => {
