@@ -62,11 +62,8 @@ export class Registry {
       byHandle: worktrees.loadByHandle,
       byId: worktrees.loadById,
       current: worktrees.loadCurrent,
-<<<<<<< HEAD
       atPath: worktrees.loadAtPath,
-=======
       currentKeys: worktrees.loadCurrentKeys,
->>>>>>> call-cost
       fleet: worktrees.loadFleet,
       insert: worktrees.insertWorktree,
       update: worktrees.updateWorktree,
