@@ -7,7 +7,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { Scenario, git, gitResult, liveProcess, waitFor } from "../helpers/scenario.js";
 import { pidState } from "../../src/core/ownership/process.js";
-import { hermeticEnv } from "../helpers/env.js";
+import { makeProcessEnvHermetic } from "../helpers/env.js";
 import { WAIT_TIMEOUT_MS } from "../helpers/time.js";
 
 let s: Scenario;
@@ -455,8 +455,7 @@ describe("run", () => {
 
 describe("library and human output", () => {
   it("Orchard.cleanupRun reports progress per item; the human renderings print", async () => {
-    for (const key of Object.keys(process.env)) if (key.startsWith("GIT_") || key.startsWith("ORCHARD_")) delete process.env[key];
-    Object.assign(process.env, hermeticEnv());
+    makeProcessEnvHermetic();
     released("lib-1");
     released("lib-2");
     expect(s.orchard(["hygiene"], { json: false }).stdout).toMatch(/reclaimable 2/);

@@ -8,7 +8,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git } from "../helpers/scenario.js";
-import { HERMETIC_ENV } from "../helpers/env.js";
+import { makeProcessEnvHermetic } from "../helpers/env.js";
 import { Orchard, type Reason, type ReasonCode, type ReasonDetails } from "../../src/index.js";
 import { REASON_TEXT } from "../../src/core/shared/reasons.js";
 
@@ -83,9 +83,7 @@ function mismatches(r: Reason): string[] {
 
 let s: Scenario;
 beforeAll(() => {
-  // in-process calls spawn git with process.env: make it hermetic too
-  for (const key of Object.keys(process.env)) if (key.startsWith("GIT_") || key.startsWith("ORCHARD_")) delete process.env[key];
-  Object.assign(process.env, HERMETIC_ENV);
+  makeProcessEnvHermetic(); // in-process calls start git with process.env
 });
 beforeEach(() => {
   s = Scenario.create();

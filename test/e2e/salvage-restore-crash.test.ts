@@ -5,15 +5,14 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git } from "../helpers/scenario.js";
-import { HERMETIC_ENV } from "../helpers/env.js";
+import { makeProcessEnvHermetic } from "../helpers/env.js";
 import { killedAt } from "../helpers/crash.js";
 import { Orchard } from "../../src/core/orchard.js";
 import { salvageWorktree } from "../../src/core/salvage/index.js";
 
 let s: Scenario;
 beforeAll(() => {
-  for (const key of Object.keys(process.env)) if (key.startsWith("GIT_") || key.startsWith("ORCHARD_")) delete process.env[key];
-  Object.assign(process.env, HERMETIC_ENV);
+  makeProcessEnvHermetic(); // in-process calls start git with process.env
 });
 beforeEach(() => {
   s = Scenario.create();

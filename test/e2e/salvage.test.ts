@@ -4,15 +4,13 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git, gitResult } from "../helpers/scenario.js";
-import { HERMETIC_ENV } from "../helpers/env.js";
+import { makeProcessEnvHermetic } from "../helpers/env.js";
 import { Orchard } from "../../src/core/orchard.js";
 import { salvageWorktree, salvageStamp } from "../../src/core/salvage/index.js";
 
 let s: Scenario;
 beforeAll(() => {
-  // in-process calls spawn git with process.env: make it hermetic too
-  for (const key of Object.keys(process.env)) if (key.startsWith("GIT_") || key.startsWith("ORCHARD_")) delete process.env[key];
-  Object.assign(process.env, HERMETIC_ENV);
+  makeProcessEnvHermetic(); // in-process calls start git with process.env
 });
 beforeEach(() => {
   s = Scenario.create();

@@ -38,3 +38,9 @@ export function hermeticEnv(extra: Record<string, string> = {}): NodeJS.ProcessE
   }
   return { ...env, ...HERMETIC_ENV, ...extra };
 }
+
+/** For tests that call the library in-process (it starts git with process.env): this process's environment made hermetic too. */
+export function makeProcessEnvHermetic(): void {
+  for (const key of Object.keys(process.env)) if (key.startsWith("GIT_") || key.startsWith("ORCHARD_")) delete process.env[key];
+  Object.assign(process.env, HERMETIC_ENV);
+}
