@@ -15,7 +15,9 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 const args = process.argv.slice(2);
 if (args.length === 1 && args[0] === "--version") process.stdout.write(`${version}\n`);
-else {
+else void run(); // no top-level await: the build makes this file CommonJS (scripts/bundle.mjs)
+
+async function run(): Promise<void> {
   const main = loadBundle(fileURLToPath(new URL("./orchard-cli.cjs", import.meta.url))) ?? (await import("./program.js")).main;
   await main(process.argv, version);
 }

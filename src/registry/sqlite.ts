@@ -96,29 +96,30 @@ class SqliteStore implements Store {
   }
 }
 
-let addon: string | null | undefined;
+let addon: string | object | undefined;
 /**
- * better-sqlite3's addon where its own finder (the `bindings` package, which walks the call stack
- * and tries a dozen paths at every start) finds it in an installed package: build/Release, when
- * neither place that finder tries before it (build/, build/Debug/) holds one. Anything else (no
- * build there, a prebuilt elsewhere) is left to that finder: null.
+ * better-sqlite3's addon, handed to it (its `nativeBinding`) so that it never looks for it itself:
+ * its finder (the `bindings` package) walks the call stack to find the package it was called from,
+ * which in the command line's bundle (scripts/bundle.mjs) is Orchard's, not better-sqlite3's.
+ * build/Release by path when neither place that finder tries before it (build/, build/Debug/)
+ * holds one (what it finds in an installed package, without its dozen tries at every start); else
+ * that finder, run from better-sqlite3's own directory, exactly as better-sqlite3 runs it (an
+ * addon object, which better-sqlite3 accepts where its types say only a path).
  */
-function nativeBinding(): string | null {
+function nativeBinding(): string | object {
   if (addon !== undefined) return addon;
-  try {
-    const build = join(dirname(createRequire(import.meta.url).resolve("better-sqlite3")), "..", "build");
-    const release = join(build, "Release", "better_sqlite3.node");
-    const first = [join(build, "better_sqlite3.node"), join(build, "Debug", "better_sqlite3.node")];
-    addon = !first.some((p) => existsSync(p)) && existsSync(release) ? release : null;
-  } catch {
-    addon = null;
-  }
-  return addon;
+  const main = createRequire(import.meta.url).resolve("better-sqlite3");
+  const root = join(dirname(main), "..");
+  const build = join(root, "build");
+  const release = join(build, "Release", "better_sqlite3.node");
+  const first = [join(build, "better_sqlite3.node"), join(build, "Debug", "better_sqlite3.node")];
+  if (!first.some((p) => existsSync(p)) && existsSync(release)) return (addon = release);
+  const bindings = createRequire(main)("bindings") as (opts: { bindings: string; module_root: string }) => object;
+  return (addon = bindings({ bindings: "better_sqlite3.node", module_root: root }));
 }
 
 async function openOnce(path: string, host: string, hooks: MigrationHooks | null): Promise<SqliteStore> {
-  const binding = nativeBinding();
-  const db = new Database(path, { timeout: BUSY_TIMEOUT_MS, ...(binding === null ? {} : { nativeBinding: binding }) });
+  const db = new Database(path, { timeout: BUSY_TIMEOUT_MS, nativeBinding: nativeBinding() as string });
   try {
     db.pragma("journal_mode = WAL");
     db.pragma("foreign_keys = ON");
@@ -175,7 +176,7 @@ export type Snapshot = { kind: "registry"; version: number } | { kind: "not_regi
 export function snapshotSqliteFile(source: string, dest: string): Snapshot {
   let db: Database.Database | undefined;
   try {
-    db = new Database(source, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    db = new Database(source, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS, nativeBinding: nativeBinding() as string });
     const version = db.pragma("user_version", { simple: true }) as number;
     const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
     const missing = ["repos", "worktrees", "events", "plans", "plan_items", "trust"].filter((t) => !tables.has(t));

@@ -24,6 +24,9 @@ function childBundle(): string {
     target: "node20",
     format: "cjs",
     packages: "external",
+    // as the command line's bundle does: the registry resolves better-sqlite3's addon from its own URL
+    define: { "import.meta.url": "__childUrl" },
+    banner: { js: 'const __childUrl = require("node:url").pathToFileURL(__filename).href;' },
     logLevel: "warning",
   });
   return (bundle = out);
