@@ -12,7 +12,6 @@
 // variable Node's own compile cache obeys) turns it off. The file is bytecode Node runs, so it is
 // used only when it and its directory belong to this user and nobody else may write them, as the
 // bundle itself.
-import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -71,10 +70,7 @@ export function loadBundle(bundle: string): Main | null {
   let st: ReturnType<typeof statSync>;
   try {
     st = statSync(bundle);
-    const bytes = readFileSync(bundle);
-    // the build writes it as ASCII (esbuild escapes the rest): latin1 takes the bytes as they are,
-    // where decoding a megabyte of UTF-8 cost ≈ 3 ms
-    source = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
+    source = readFileSync(bundle, "utf8");
   } catch {
     return null;
   }
