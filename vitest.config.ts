@@ -6,10 +6,13 @@ import { TEST_TIMEOUT_MS } from "./test/helpers/time.js";
 /** The share of the machine's CPU time that went to other work over `ms` (0 idle, 1 fully busy). */
 async function busyShare(ms: number): Promise<number> {
   const total = (): { idle: number; all: number } =>
-    cpus().reduce((sum, cpu) => {
-      const t = cpu.times;
-      return { idle: sum.idle + t.idle, all: sum.all + t.user + t.nice + t.sys + t.idle + t.irq };
-    }, { idle: 0, all: 0 });
+    cpus().reduce(
+      (sum, cpu) => {
+        const t = cpu.times;
+        return { idle: sum.idle + t.idle, all: sum.all + t.user + t.nice + t.sys + t.idle + t.irq };
+      },
+      { idle: 0, all: 0 },
+    );
   const before = total();
   await new Promise((done) => setTimeout(done, ms));
   const after = total();
@@ -27,7 +30,9 @@ if (!process.env.ORCHARD_TEST_WORKERS) {
   process.env.ORCHARD_TEST_WORKERS = busy >= 0.5 ? "3" : "2";
   console.log(`orchard tests: ${process.env.ORCHARD_TEST_WORKERS} workers (other work held ${Math.round(busy * 100)}% of the CPU as the run started)`);
 }
-const workers = Number(process.env.ORCHARD_TEST_WORKERS) || 2;
+const workers = Number(process.env.ORCHARD_TEST_WORKERS);
+if (!Number.isInteger(workers) || workers < 1)
+  throw new Error(`ORCHARD_TEST_WORKERS must be a whole number of workers, not ${JSON.stringify(process.env.ORCHARD_TEST_WORKERS)}`);
 
 export default defineConfig({
   test: {
