@@ -8,7 +8,7 @@ import { locateRepo, refreshRepo, repoStamp, resolveRepo, type RepoContext, type
 import { withMutationLockIfFree, HOST } from "./ownership/index.js";
 import { canonicalTask } from "./shared/task.js";
 import { defaultHome, openWorkspace, type Ctx, type Workspace } from "./shared/context.js";
-import { finishTrash, flushBackground } from "./shared/trash.js";
+import { finishTrash, flushBackground } from "./shared/removal/trash.js";
 import { guardRepoPrograms } from "./shared/program-policy.js";
 import type { AddOptions, AddResult, AdoptOptions, AdoptResult } from "./admission/index.js";
 import type { ReleaseOptions, HeartbeatOptions, LeaseResult } from "./lifecycle/index.js";

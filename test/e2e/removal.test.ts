@@ -1,4 +1,4 @@
-// Removal through the workspace's trash (src/core/shared/removal.ts): a proven-removable worktree is
+// Removal through the workspace's trash (src/core/shared/removal/removal.ts): a proven-removable worktree is
 // renamed into <home>/trash in one step, git's entry dropped, and a detached process deletes it. A
 // kill right after the rename is finished by the next command; a path swapped for a symbolic link
 // after planning is refused and nothing behind it is touched; on another file system git removes

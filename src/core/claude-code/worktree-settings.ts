@@ -1,6 +1,6 @@
 // Claude Code's `worktree` settings, honoured by Orchard's WorktreeCreate hook through Orchard's own
 // configuration (issue 22 item 3). Claude Code's hook input names no base and no links: the hook
-// reads the settings files Claude Code reads (shared/claude-settings.ts, same precedence):
+// reads the settings files Claude Code reads (shared/claude/claude-settings.ts, same precedence):
 // - `baseRef`: "fresh" (Claude Code's default: the remote default branch) is Orchard's default base
 //   (SPEC §4.4: the newer of the local and remote default branch); "head" starts the new worktree
 //   from what the session's directory has checked out (its branch, or its commit when detached).
@@ -10,7 +10,7 @@
 // Anything Claude Code itself would not accept, or Orchard cannot honour, is an error naming the
 // file and the key: install writes nothing (exit 2), the hook fails the session with that message.
 import { usageError } from "../shared/errors.js";
-import { claudeSettingsFiles, readSettingsFile, settingFrom, type SettingsFile } from "../shared/claude-settings.js";
+import { claudeSettingsFiles, readSettingsFile, settingFrom, type SettingsFile } from "../shared/claude/claude-settings.js";
 import { linkNameProblem } from "../shared/primary-link.js";
 import type { LoadedConfig } from "../shared/config.js";
 

@@ -8,7 +8,7 @@ import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { countNotOnRemotes, resolveCommit } from "../../git/read.js";
 import { deleteRef } from "../../git/write.js";
-import { removeLinkedWorktree } from "../shared/removal.js";
+import { removeLinkedWorktree } from "../shared/removal/removal.js";
 import { findAdminDir, readAdminWorktreePath } from "../shared/admin.js";
 import { readDirtyState, readLiveness, proveMerged, dirtyDigest, onlyDeletions, treeDigest, type MergeTarget } from "../facts/index.js";
 import { processesInside, readProcessCwds, unseenProcesses } from "../ownership/index.js";

@@ -10,7 +10,7 @@ import { salvageStamp } from "../salvage/index.js";
 import { requireDuration } from "../shared/validate.js";
 import { usageError } from "../shared/errors.js";
 import { reason, type Reason } from "../shared/reasons.js";
-import { finishTrash } from "../shared/trash.js";
+import { finishTrash } from "../shared/removal/trash.js";
 import type { Ctx } from "../shared/context.js";
 
 export interface CleanupPlanOptions {

@@ -27,7 +27,7 @@ import { readGitPointer, readHuskFacts, type KnownRepo } from "./husk.js";
 import type { RepoSummary } from "../inspect/index.js";
 import type { Facts } from "../shared/types.js";
 import type { Subject } from "./types.js";
-import { readResumable } from "../shared/resumable.js";
+import { readResumable } from "../shared/claude/resumable.js";
 import { realOrAbsolute } from "../shared/paths.js";
 import { takeListing } from "../shared/repo.js";
 import { parseDuration } from "../shared/duration.js";

@@ -3,7 +3,7 @@
 // Orchard never put there (`trash_foreign`, never deleted); `disk.trashBytes` with --disk.
 import { formatBytes } from "../shared/format.js";
 import { reason, type Reason } from "../shared/reasons.js";
-import { readTrashLeftovers, type TrashLeftover } from "../shared/trash-report.js";
+import { readTrashLeftovers, type TrashLeftover } from "../shared/removal/trash-report.js";
 import { trashDir } from "../shared/context.js";
 import { walkDisk } from "./disk.js";
 

@@ -17,7 +17,7 @@ import { parseDuration } from "../shared/duration.js";
 import { requireDuration, requireOneOf } from "../shared/validate.js";
 import { mapLimit, STATUS_PARALLELISM } from "../shared/pool.js";
 import { progressCounter } from "../shared/progress.js";
-import { removeLinkedWorktree } from "../shared/removal.js";
+import { removeLinkedWorktree } from "../shared/removal/removal.js";
 import { salvageWorktree } from "../salvage/index.js";
 import {
   readLockFacts,
@@ -34,7 +34,7 @@ import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
 import { MERGE_MODES } from "../shared/inputs.js";
 import { realOrAbsolute } from "../shared/paths.js";
-import { describeResumable, readResumable } from "../shared/resumable.js";
+import { describeResumable, readResumable } from "../shared/claude/resumable.js";
 
 export interface ReapOptions {
   guard?: string;

@@ -42,7 +42,7 @@ export function requireHomeOutsideRepos(home: string, explicit: boolean): void {
   }
 }
 
-/** The workspace's trash, `<home>/trash` (core/shared/trash.ts). */
+/** The workspace's trash, `<home>/trash` (core/shared/removal/trash.ts). */
 export function trashDir(home: string): string {
   return join(home, "trash");
 }

@@ -19,7 +19,7 @@ import {
   readGitDirs,
 } from "../../git/read.js";
 import { abortMerge, commitMerge, commitTree, deleteRef, mergeNoCommit } from "../../git/write.js";
-import { removeLinkedWorktree } from "../shared/removal.js";
+import { removeLinkedWorktree } from "../shared/removal/removal.js";
 import { GitError } from "../../git/errors.js";
 import { findAdminDir, readOperation } from "../shared/admin.js";
 import { readLiveness } from "../facts/index.js";

@@ -17,11 +17,11 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
-import { startBackground } from "../../git/background.js";
-import { deleteAdminDir, readAdminWorktreePath } from "./admin.js";
-import { whyNotLinkedWorktree } from "./linked.js";
-import { pidState } from "../ownership/index.js";
-import { requireWorkspaceDir, trashDir } from "./context.js";
+import { startBackground } from "../../../git/background.js";
+import { deleteAdminDir, readAdminWorktreePath } from "../admin.js";
+import { whyNotLinkedWorktree } from "../linked.js";
+import { pidState } from "../../ownership/index.js";
+import { requireWorkspaceDir, trashDir } from "../context.js";
 
 export { trashDir };
 

@@ -5,7 +5,7 @@
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isRealEntry, readJournal } from "./trash.js";
-import { trashDir } from "./context.js";
+import { trashDir } from "../context.js";
 
 export interface TrashLeftover {
   path: string;

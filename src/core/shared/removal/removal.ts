@@ -14,13 +14,13 @@
 // git removes it in place, as before (`worktree remove --force --force`, one step even when locked).
 import { lstatSync, renameSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { removeWorktree } from "../../git/write.js";
-import { deleteAdminDir, readAdminWorktreePath } from "./admin.js";
-import { failure } from "./errors.js";
-import { faultPoint } from "./fault.js";
-import { requireInsideWorkspace, requireLinkedWorktree } from "./linked.js";
+import { removeWorktree } from "../../../git/write.js";
+import { deleteAdminDir, readAdminWorktreePath } from "../admin.js";
+import { failure } from "../errors.js";
+import { faultPoint } from "../fault.js";
+import { requireInsideWorkspace, requireLinkedWorktree } from "../linked.js";
 import { discardTrashEntry, queuePurge, reserveTrashEntry } from "./trash.js";
-import { isInside, requireWorkspaceDir, trashDir, type Ctx } from "./context.js";
+import { isInside, requireWorkspaceDir, trashDir, type Ctx } from "../context.js";
 
 export interface RemovalTarget {
   /** The worktree's path as git records it. */
