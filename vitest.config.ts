@@ -1,5 +1,6 @@
-import { cpus } from "node:os";
+import { cpus, tmpdir } from "node:os";
 import { defineConfig } from "vitest/config";
+import { makeScratch, scratchParent } from "./test/helpers/scratch.js";
 import LongFirstSequencer from "./test/helpers/sequencer.js";
 import { TEST_TIMEOUT_MS } from "./test/helpers/time.js";
 
@@ -30,6 +31,15 @@ if (!process.env.ORCHARD_TEST_WORKERS) {
   process.env.ORCHARD_TEST_WORKERS = busy >= 0.5 ? "3" : "2";
   console.log(`orchard tests: ${process.env.ORCHARD_TEST_WORKERS} workers (other work held ${Math.round(busy * 100)}% of the CPU as the run started)`);
 }
+// The run's temporary files go to a directory of its own, on tmpfs where there is one (see
+// test/helpers/scratch.ts); every test process inherits TMPDIR. Removed when the run ends.
+if (!process.env.ORCHARD_TEST_SCRATCH) {
+  const parent = scratchParent();
+  process.env.ORCHARD_TEST_HOST_TMPDIR = tmpdir(); // the machine's own, for what outlives a run (the HTML tests' Chromium)
+  process.env.ORCHARD_TEST_SCRATCH = makeScratch(parent.dir);
+  process.env.TMPDIR = process.env.ORCHARD_TEST_SCRATCH;
+  console.log(`orchard tests: temporary files in ${process.env.ORCHARD_TEST_SCRATCH} (${parent.why})`);
+}
 const workers = Number(process.env.ORCHARD_TEST_WORKERS);
 if (!Number.isInteger(workers) || workers < 1)
   throw new Error(`ORCHARD_TEST_WORKERS must be a whole number of workers, not ${JSON.stringify(process.env.ORCHARD_TEST_WORKERS)}`);
@@ -38,9 +48,11 @@ export default defineConfig({
   test: {
     // the real Claude Code runs in its own suite: npm run test:claude-code
     exclude: ["test/claude-code/**", "node_modules/**"],
-    // Is the tests' PostgreSQL server up? Asked once; without it the PostgreSQL half is skipped.
-    // The Scenario template repository, built once for the run.
-    globalSetup: ["./test/helpers/postgres-setup.ts", "./test/helpers/template-setup.ts"],
+    // The scratch directory's removal at the end; is the tests' PostgreSQL server up? (asked once;
+    // without it the PostgreSQL half is skipped); the Scenario template repository, built once for the run.
+    globalSetup: ["./test/helpers/scratch-setup.ts", "./test/helpers/postgres-setup.ts", "./test/helpers/template-setup.ts"],
+    // Each test file starts from its worker's own environment (the files of a project share workers).
+    setupFiles: ["./test/helpers/file-setup.ts"],
     // One scaled budget for every test and hook (ORCHARD_TEST_TIME_SCALE, see test/helpers/time.ts).
     testTimeout: TEST_TIMEOUT_MS,
     hookTimeout: TEST_TIMEOUT_MS,
@@ -53,8 +65,11 @@ export default defineConfig({
       // variable it sets is restored in a `finally`), so they share their workers' module cache
       // instead of importing vitest and their modules again per file (a quarter of their CPU).
       { extends: true, test: { name: "unit", include: ["src/**/*.test.ts"], isolate: false } },
-      // End to end (test/**): the real CLI in fresh repositories, each file in its own process.
-      { extends: true, test: { name: "e2e", include: ["test/**/*.test.ts"] } },
+      // End to end (test/**): the real CLI in fresh repositories. These files share their workers
+      // too (264 s for a whole run against 300 s with a process per file): each makes its own
+      // scenarios, waits for the processes it starts, and starts from its worker's environment
+      // (setupFiles above).
+      { extends: true, test: { name: "e2e", include: ["test/**/*.test.ts"], isolate: false } },
     ],
   },
 });

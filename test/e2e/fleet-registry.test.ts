@@ -114,9 +114,12 @@ describe.skipIf(!pgAvailable())("a fleet of two hosts on one PostgreSQL registry
     const early = onB(exclusive("taker", "agent-b"));
     expect(early.code, early.stderr).toBe(3);
     expect(early.json.reasons[0]).toMatchObject({ code: "task_held_elsewhere", owner: "agent-a", host: "host-a" });
-    // once the heartbeat is older than the TTL, the task is free on the other host (the clock is
-    // watched first: asking the CLI over and over for the whole TTL only spent the machine's CPU)
-    await waitFor(() => Date.now() > killedAt + ttlMs, "the lease's TTL to pass", ttlMs * 4);
+    // once the heartbeat is older than the TTL, the task is free on the other host. The heartbeat is
+    // aged rather than waited for (as the tests age a lock file): the comparison with the clock is
+    // the same one the TTL's passing would reach, without the machine idling for the TTL
+    const aged = new Date(killedAt - ttlMs - 1_000).toISOString();
+    const updated = await schema.query("UPDATE worktrees SET heartbeat_at = $1 WHERE task = $2 AND host = 'host-a' RETURNING id", [aged, CANONICAL]);
+    expect(updated).toHaveLength(1);
     let taken: CliResult | undefined;
     await waitFor(() => (taken = onB(exclusive("taker", "agent-b"))).code === 0, "host-b to be admitted once host-a's lease expired", ttlMs * 4);
     expect(taken?.json).toMatchObject({ action: "created", task: CANONICAL });

@@ -4,9 +4,10 @@
 // after planning is refused and nothing behind it is touched; on another file system git removes
 // the worktree in place.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, deadPid, git, waitFor } from "../helpers/scenario.js";
+import { otherFileSystem } from "../helpers/scratch.js";
 
 let s: Scenario;
 const undo: (() => void)[] = [];
@@ -84,8 +85,8 @@ describe("removal through the trash", () => {
   });
 
   it("on another file system git removes the worktree in place; the trash is not used", (ctx) => {
-    if (!existsSync("/dev/shm") || statSync("/dev/shm").dev === statSync(s.root).dev) return ctx.skip("no second file system here");
-    const far = mkdtempSync(join("/dev/shm", "orchard-removal-"));
+    const far = otherFileSystem(s.root, "orchard-removal-");
+    if (far === null) return ctx.skip("no second file system here");
     undo.push(() => rmSync(far, { recursive: true, force: true }));
     const a = orphan("worktree-agent-a", join(far, "agent-a"));
     const r = s.orchard(["reap-orphans"]);

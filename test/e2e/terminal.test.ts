@@ -33,10 +33,19 @@ function fleet(): void {
   const wip = ok(["add", "wip-1", "--owner", "agent-5"]);
   s.makeDirty(wip.path);
   ok(["release", wip.handle, "--owner", "agent-5"]);
-  s.worktree("worktree-agent-7f3c", {
-    path: join(s.root, "foreign", "a", "rather", "deeply", "nested", "directory", "for", "one", "agent", "worktree-agent-7f3c"),
-    lock: `claude agent d (pid ${deadPid()})`,
-  });
+  s.worktree("worktree-agent-7f3c", { path: foreignPath(), lock: `claude agent d (pid ${deadPid()})` });
+}
+
+/** A foreign worktree's path of 99 characters wherever the temp dir is: 80 columns must shorten it, 200 hold it whole. */
+function foreignPath(): string {
+  const head = join(s.root, "foreign");
+  const name = "worktree-agent-7f3c";
+  const room = 99 - head.length - name.length - 2;
+  if (room < 1) throw new Error(`the scenario's directory is too long for a 99-character path: ${s.root} (set ORCHARD_TEST_TMPDIR)`);
+  let middle = "";
+  for (const word of "a rather deeply nested directory for one agent of a long fleet".split(" "))
+    if (middle.length + word.length + 1 <= room) middle += `${middle ? "/" : ""}${word}`;
+  return join(head, middle + "x".repeat(room - middle.length), name);
 }
 
 const tableOf = (lines: string[]) => {

@@ -3,9 +3,10 @@
 // Each refusal sits beside its success; plain git checks that nothing was lost.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git, gitResult, liveProcess, waitFor } from "../helpers/scenario.js";
+import { otherFileSystem as otherFileSystemThan } from "../helpers/scratch.js";
 
 let s: Scenario;
 let base: string;
@@ -57,11 +58,10 @@ function unpin(file: string): void {
   else if (existsSync(file)) chmodSync(join(file, ".."), 0o755); // gone: it moved (into the trash)
 }
 
-/** A directory on another file system than the workspace (tmpfs), where a worktree cannot be renamed into the trash; null when there is none. */
+/** A directory on another file system than the workspace, where a worktree cannot be renamed into the trash; null when there is none. */
 function otherFileSystem(): string | null {
-  if (!existsSync("/dev/shm") || statSync("/dev/shm").dev === statSync(s.root).dev) return null;
-  const dir = mkdtempSync(join("/dev/shm", "orchard-wave-"));
-  undo.push(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = otherFileSystemThan(s.root, "orchard-wave-");
+  if (dir !== null) undo.push(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 

@@ -55,8 +55,13 @@ export async function launchChromium(): Promise<LaunchedChromium> {
   throw new Error(
     `no Chromium could start for the HTML tests:\n  ${failures.join("\n  ")}\n` +
       "run `npm install` (the devDependency @sparticuz/chromium ships one for linux x64; delete a broken unpacked copy, " +
-      `${join(tmpdir(), "orchard-chromium-*")}, to unpack it again), or install chromium or google-chrome`,
+      `${join(hostTmpdir(), "orchard-chromium-*")}, to unpack it again), or install chromium or google-chrome`,
   );
+}
+
+/** The machine's temp dir, not the run's scratch directory (test/helpers/scratch.ts): the unpacked Chromium is kept across runs. */
+function hostTmpdir(): string {
+  return process.env.ORCHARD_TEST_HOST_TMPDIR || tmpdir();
 }
 
 /** The registry's Chromium, unpacked (atomically, once per version and user) into the temp dir. */
@@ -64,7 +69,7 @@ async function npmChromium(): Promise<LaunchOptions> {
   if (process.platform !== "linux" || process.arch !== "x64") throw new Error(`it ships linux x64 only, this is ${process.platform} ${process.arch}`);
   const root = join(dirname(createRequire(import.meta.url).resolve("@sparticuz/chromium")), "..", "..");
   const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
-  const dir = join(tmpdir(), `orchard-chromium-${version}-uid${process.getuid?.() ?? ""}`);
+  const dir = join(hostTmpdir(), `orchard-chromium-${version}-uid${process.getuid?.() ?? ""}`);
   if (!existsSync(join(dir, UNPACKED))) await unpack(root, dir);
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
