@@ -9,22 +9,25 @@
 //   add            `add` beside N siblings   vs `git worktree add -b` beside them (per call)
 //   reap           `reap-orphans` of 200     vs a `git worktree remove -f -f` loop of 200 like them
 //   cleanup-run    `cleanup run` (the N/2 released ones) vs `git worktree remove` + `git branch -D`
-//                  of N/2 plain worktrees like them (+: until its detached purge emptied the trash)
+//                  of N/2 plain worktrees like them (+: until its detached purge emptied the trash;
+//                  /floor: against the status loop of all N, which a run judges first, plus that loop)
 // then `cleanup-wave` of W = 100, 1,000 (one worktree each) and 20,000 (branches only: the
 // harness removed the worktrees) agent branches of one commit each, made by plumbing in one
 // `fast-import`, vs `git merge --no-ff` + `git worktree remove` + `git branch -d` per entry in a
 // twin repository (20,000: the loop runs on the first --wave-sample entries, per-item extrapolated),
-// and `list` against the last fleet's registry grown to 1,000,000 events (its own events copied)
+// and vs the floor of its steps (wave-floor, wave/floor: bench/scale-wave.mjs), and `list` against the last fleet's registry grown to 1,000,000 events (its own events copied)
 // vs `list` before. Each row: wall and CPU (the process's waited-for children, /proc/self/stat),
 // per item, the ratio to git, and per-item growth (per item at the largest N ÷ at the smallest).
 // Goals: growth ≤ 1.2×, ratio ≤ 1.3×. Usage: npm run build && node bench/scale.mjs
 //   [--sizes 100,400,1000] [--waves 100,1000,20000] [--wave-sample 2000] [--runs 3] [--events 1000000] [--json]
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { hermeticRoot } from "./_hermetic.mjs";
+import { drain, git, makeRepo, pairs, record, rows, run, say, timed } from "./_measure.mjs";
+import { waveRows } from "./scale-wave.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const flag = (name, fallback) => {
@@ -40,101 +43,13 @@ const EVENTS = Number(flag("events", 1_000_000));
 const REAP = 200;
 const JSON_OUT = process.argv.includes("--json");
 const CLI = resolve(flag("cli", join(here, "../dist/bin/orchard.js")));
-const say = (line) => process.stderr.write(`${line}\n`);
 const root = hermeticRoot("scale");
 const { Orchard } = await import(resolve(dirname(CLI), "../index.js"));
 
-const git = (cwd, ...args) => execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 30 }).trim();
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-/** CPU ms of this process and its waited-for children (utime + stime + cutime + cstime). */
-const TICK_MS = 1000 / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim() || 100);
-function cpuNow() {
-  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * TICK_MS;
-}
-/** Wall and CPU ms of `fn` (synchronous work: spawnSync waits, so the children's CPU counts). */
-function timed(fn) {
-  const c = cpuNow();
-  const t = performance.now();
-  const value = fn();
-  return { wall: performance.now() - t, cpu: cpuNow() - c, value };
-}
-function run(cwd, cmd, args, input) {
-  const r = spawnSync(cmd, args, { cwd, encoding: "utf8", stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"], input, maxBuffer: 1 << 30 });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr.slice(0, 2000)}`);
-  return r.stdout;
-}
 const orchardIn =
   (primary, home) =>
   (...args) =>
     run(primary, process.execPath, [CLI, "--home", home, ...args]);
-
-function makeRepo(dir) {
-  const origin = join(dir, "origin.git");
-  const primary = join(dir, "app");
-  mkdirSync(dir, { recursive: true });
-  git(dir, "init", "-q", "--bare", "-b", "main", origin);
-  git(dir, "init", "-q", "-b", "main", primary);
-  mkdirSync(join(primary, "src"));
-  for (let i = 0; i < 20; i++) writeFileSync(join(primary, "src", `f${i}.txt`), `line ${i}\n`.repeat(10));
-  git(primary, "add", "-A");
-  git(primary, "commit", "-q", "-m", "initial");
-  git(primary, "remote", "add", "origin", origin);
-  git(primary, "push", "-q", "-u", "origin", "main");
-  git(primary, "remote", "set-head", "origin", "main");
-  return primary;
-}
-
-const rows = [];
-/** A row: orchard's and git's wall/CPU at `n` items (medians over the pairs, ratio the median of paired ratios). */
-function record(id, n, items, pairs, note = "") {
-  const a = pairs.map((p) => p[0]);
-  const b = pairs.map((p) => p[1]);
-  const r = {
-    id,
-    n,
-    items,
-    wall: median(a.map((x) => x.wall)),
-    cpu: median(a.map((x) => x.cpu)),
-    gitWall: median(b.map((x) => x.wall)),
-    gitCpu: median(b.map((x) => x.cpu)),
-    ratio: median(a.map((x, i) => x.wall / b[i].wall)),
-    cpuRatio: median(a.map((x, i) => x.cpu / Math.max(1, b[i].cpu))),
-    runs: pairs.length,
-    load: loadavg()[0],
-    note,
-  };
-  rows.push(r);
-  say(
-    `  ${id} n=${n}: ${Math.round(r.wall)} ms (cpu ${Math.round(r.cpu)}) vs git ${Math.round(r.gitWall)} ms (cpu ${Math.round(r.gitCpu)}) → ${r.ratio.toFixed(2)}×`,
-  );
-}
-/** `runs` interleaved pairs A B, B A, … (the order alternates). */
-function pairs(runs, a, b) {
-  const out = [];
-  for (let i = 0; i < runs; i++) {
-    if (i % 2 === 0) {
-      const x = timed(a);
-      out.push([x, timed(b)]);
-    } else {
-      const y = timed(b);
-      out.push([timed(a), y]);
-    }
-  }
-  return out;
-}
-function drain(home) {
-  const trash = join(home, "trash");
-  const started = performance.now();
-  while (existsSync(trash) && readdirSync(trash).some((f) => !f.endsWith(".failed"))) {
-    if (performance.now() - started > 600_000) throw new Error("the trash did not drain within 10 minutes");
-    spawnSync("sleep", ["0.01"]);
-  }
-  return performance.now() - started;
-}
 
 // ---- the fleet rows ----
 async function fleetRows() {
@@ -246,6 +161,7 @@ async function fleetRows() {
     }
     // cleanup run of the released half, then git's loop on as many plain worktrees
     {
+      const judged = timed(loop); // the floor's first half: a run judges every worktree before it removes one
       const a = timed(() => JSON.parse(orchard("--json", "cleanup", "run")));
       const released = paths.filter((p) => !existsSync(p)).length; // the worktrees it removed (the released ones)
       const drained = drain(home);
@@ -259,6 +175,8 @@ async function fleetRows() {
       const done = a.value.done ?? a.value.result?.done;
       record("cleanup-run", n, released, [[a, b]], `items done: ${JSON.stringify(done)}`);
       record("cleanup-run+", n, released, [[{ wall: a.wall + drained, cpu: a.cpu }, b]], "until the trash is empty; CPU of the purge not counted");
+      const floor = { wall: judged.wall + b.wall, cpu: judged.cpu + b.cpu };
+      record("cleanup-run/floor", n, released, [[a, floor]], "against the floor: the status loop of all N (what the plan judges) plus git's loop");
     }
     // the plain worktrees of the add row stay (siblings), the removed half is made again next round
   }
@@ -289,68 +207,10 @@ async function fleetRows() {
   );
 }
 
-// ---- the wave rows ----
-/** A repository with `count` agent branches of one commit each (one fast-import), `withWorktrees` checked out. */
-function waveRepo(name, count, withWorktrees) {
-  const dir = join(root, name);
-  const primary = makeRepo(dir);
-  const base = git(primary, "rev-parse", "HEAD");
-  const when = Math.floor(Date.now() / 1000); // after the base, as an agent commits after it forked
-  let script = "";
-  for (let i = 0; i < count; i++) {
-    const content = `agent ${i}\n`;
-    const message = `agent ${i}`;
-    script +=
-      `commit refs/heads/worktree-agent-${i}\ncommitter Bench <bench@orchard.invalid> ${when} +0000\ndata ${message.length}\n${message}\n` +
-      `from ${base}\nM 100644 inline agents/a${i}.txt\ndata ${Buffer.byteLength(content)}\n${content}\n`;
-  }
-  run(primary, "git", ["fast-import", "--quiet"], script);
-  const entries = [];
-  for (let i = 0; i < count; i++) {
-    const path = join(dir, "wt", `a${i}`);
-    if (withWorktrees) git(primary, "worktree", "add", "-q", path, `worktree-agent-${i}`);
-    entries.push({ agent_id: `a${i}`, worktree_path: path, branch: `worktree-agent-${i}`, expected_base: base });
-  }
-  return { dir, primary, entries };
-}
-
-function waveRows() {
-  for (const w of WAVES) {
-    const withWorktrees = w <= 1000;
-    say(`wave of ${w} (${withWorktrees ? "one worktree each" : "branches only"}): building…`);
-    const mine = waveRepo(`wave-${w}-orchard`, w, withWorktrees);
-    const sample = Math.min(w, WAVE_SAMPLE);
-    const theirs = waveRepo(`wave-${w}-git`, sample, withWorktrees);
-    const manifest = join(mine.dir, "wave.json");
-    writeFileSync(manifest, JSON.stringify(mine.entries));
-    const home = join(mine.dir, "home");
-    say(`wave of ${w}: measuring (load ${loadavg()[0].toFixed(1)})…`);
-    const a = timed(() => JSON.parse(orchardIn(mine.primary, home)("--json", "cleanup-wave", "--manifest", manifest, "--allow-live")));
-    const results = a.value.result.entries;
-    const ok = results.filter((e) => e.status === "merged_removed").length;
-    const drained = drain(home);
-    const b = timed(() => {
-      for (const e of theirs.entries) {
-        spawnSync("git", ["merge", "-q", "--no-ff", "-m", `merge ${e.branch}`, e.branch], { cwd: theirs.primary, stdio: "ignore" });
-        if (withWorktrees) spawnSync("git", ["worktree", "remove", e.worktree_path], { cwd: theirs.primary, stdio: "ignore" });
-        spawnSync("git", ["branch", "-d", e.branch], { cwd: theirs.primary, stdio: "ignore" });
-      }
-    });
-    const scale = w / sample;
-    const gitAll = { wall: b.wall * scale, cpu: b.cpu * scale };
-    const note = `${ok}/${w} merged_removed${sample < w ? `; git's loop ran ${sample} entries, scaled ×${scale}` : ""}`;
-    record("wave", w, w, [[a, gitAll]], note);
-    if (withWorktrees) record("wave+", w, w, [[{ wall: a.wall + drained, cpu: a.cpu }, gitAll]], "until the trash is empty; CPU of the purge not counted");
-    if (ok !== w) say(`  wave of ${w}: only ${ok} merged_removed: ${JSON.stringify(results.find((e) => e.status !== "merged_removed"))}`);
-    rmSync(mine.dir, { recursive: true, force: true });
-    rmSync(theirs.dir, { recursive: true, force: true });
-  }
-}
-
 const info = { cpus: cpus().length, node: process.version, git: git(root, "--version"), loadAtStart: loadavg().map((x) => Math.round(x * 10) / 10) };
 const only = flag("only", "fleet,wave").split(",");
 if (only.includes("fleet")) await fleetRows();
-if (only.includes("wave")) waveRows();
+if (only.includes("wave")) waveRows({ root, waves: WAVES, sample: WAVE_SAMPLE, orchardIn });
 info.loadAtEnd = loadavg().map((x) => Math.round(x * 10) / 10);
 
 // growth: per item at the largest n ÷ per item at the smallest, per row id

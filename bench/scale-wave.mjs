@@ -1,0 +1,100 @@
+// The cleanup-wave rows of the scale table (bench/scale.mjs): W agent branches of one commit each,
+// against git's own loop on a twin repository, and against the floor of SPEC §3.9's steps (the git
+// commands its eight steps need per entry, run by one shell).
+import { spawnSync } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { drain, git, makeRepo, record, run, say, timed } from "./_measure.mjs";
+
+/** A repository with `count` agent branches of one commit each (one fast-import), `withWorktrees` checked out. */
+function waveRepo(root, name, count, withWorktrees) {
+  const dir = join(root, name);
+  const primary = makeRepo(dir);
+  const base = git(primary, "rev-parse", "HEAD");
+  const when = Math.floor(Date.now() / 1000); // after the base, as an agent commits after it forked
+  let script = "";
+  for (let i = 0; i < count; i++) {
+    const content = `agent ${i}\n`;
+    const message = `agent ${i}`;
+    script +=
+      `commit refs/heads/worktree-agent-${i}\ncommitter Bench <bench@orchard.invalid> ${when} +0000\ndata ${message.length}\n${message}\n` +
+      `from ${base}\nM 100644 inline agents/a${i}.txt\ndata ${Buffer.byteLength(content)}\n${content}\n`;
+  }
+  run(primary, "git", ["fast-import", "--quiet"], script);
+  const entries = [];
+  for (let i = 0; i < count; i++) {
+    const path = join(dir, "wt", `a${i}`);
+    if (withWorktrees) git(primary, "worktree", "add", "-q", path, `worktree-agent-${i}`);
+    entries.push({ agent_id: `a${i}`, worktree_path: path, branch: `worktree-agent-${i}`, expected_base: base });
+  }
+  return { dir, primary, entries };
+}
+
+const quote = (word) => `'${word.replaceAll("'", "'\\''")}'`;
+
+/**
+ * The floor: per entry, the git commands SPEC §3.9's steps need, in their order, as one shell runs
+ * them (no Node process forks any of them): both refs (1), the deletion check (4), the merge base,
+ * the patch identity and the merge preview (3, the proofs of §3.10), the target's and the worktree's
+ * statuses (5, 6), the merge in two steps (6), the removal (7), the compare-and-swap delete (8).
+ */
+function floorScript(entries, withWorktrees) {
+  return entries
+    .map((e) => {
+      const branch = quote(`refs/heads/${e.branch}`);
+      return [
+        `set -- $(git for-each-ref --format='%(objectname)' refs/heads/main ${branch}); t=$1; tip=$2`,
+        `git diff --name-only -z --diff-filter=D --no-renames --no-ext-diff --no-textconv ${quote(e.expected_base)} "$tip" >/dev/null`,
+        'git merge-base "$t" "$tip" >/dev/null',
+        'git cherry "$t" "$tip" >/dev/null',
+        'git merge-tree --write-tree --name-only -z --no-messages "$t" "$tip" >/dev/null',
+        "git status --porcelain=v2 -z --branch --untracked-files=no >/dev/null",
+        ...(withWorktrees ? [`git -C ${quote(e.worktree_path)} status --porcelain=v2 -z --branch --untracked-files=all --ignored=matching >/dev/null`] : []),
+        `git merge -q --no-ff --no-commit -m ${quote(`merge ${e.branch}`)} "$tip" >/dev/null`,
+        "git commit -q --no-edit --no-verify",
+        ...(withWorktrees ? [`git worktree remove --force --force ${quote(e.worktree_path)}`] : []),
+        `git update-ref -d ${branch} "$tip"`,
+      ].join("\n");
+    })
+    .join("\n");
+}
+
+export function waveRows({ root, waves: WAVES, sample: WAVE_SAMPLE, orchardIn }) {
+  for (const w of WAVES) {
+    const withWorktrees = w <= 1000;
+    say(`wave of ${w} (${withWorktrees ? "one worktree each" : "branches only"}): building…`);
+    const mine = waveRepo(root, `wave-${w}-orchard`, w, withWorktrees);
+    const sample = Math.min(w, WAVE_SAMPLE);
+    const theirs = waveRepo(root, `wave-${w}-git`, sample, withWorktrees);
+    const manifest = join(mine.dir, "wave.json");
+    writeFileSync(manifest, JSON.stringify(mine.entries));
+    const home = join(mine.dir, "home");
+    say(`wave of ${w}: measuring (load ${loadavg()[0].toFixed(1)})…`);
+    const a = timed(() => JSON.parse(orchardIn(mine.primary, home)("--json", "cleanup-wave", "--manifest", manifest, "--allow-live")));
+    const results = a.value.result.entries;
+    const ok = results.filter((e) => e.status === "merged_removed").length;
+    const drained = drain(home);
+    const b = timed(() => {
+      for (const e of theirs.entries) {
+        spawnSync("git", ["merge", "-q", "--no-ff", "-m", `merge ${e.branch}`, e.branch], { cwd: theirs.primary, stdio: "ignore" });
+        if (withWorktrees) spawnSync("git", ["worktree", "remove", e.worktree_path], { cwd: theirs.primary, stdio: "ignore" });
+        spawnSync("git", ["branch", "-d", e.branch], { cwd: theirs.primary, stdio: "ignore" });
+      }
+    });
+    const floorRepo = waveRepo(root, `wave-${w}-floor`, sample, withWorktrees);
+    const floor = timed(() => run(floorRepo.primary, "sh", ["-es"], floorScript(floorRepo.entries, withWorktrees)));
+    const scale = w / sample;
+    const gitAll = { wall: b.wall * scale, cpu: b.cpu * scale };
+    const floorAll = { wall: floor.wall * scale, cpu: floor.cpu * scale };
+    const note = `${ok}/${w} merged_removed${sample < w ? `; git's loop ran ${sample} entries, scaled ×${scale}` : ""}`;
+    record("wave", w, w, [[a, gitAll]], note);
+    if (withWorktrees) record("wave+", w, w, [[{ wall: a.wall + drained, cpu: a.cpu }, gitAll]], "until the trash is empty; CPU of the purge not counted");
+    record("wave-floor", w, w, [[floorAll, gitAll]], "the floor (the git commands of the steps, one shell) against git's loop");
+    record("wave/floor", w, w, [[a, floorAll]], "Orchard against the floor");
+    if (ok !== w) say(`  wave of ${w}: only ${ok} merged_removed: ${JSON.stringify(results.find((e) => e.status !== "merged_removed"))}`);
+    rmSync(mine.dir, { recursive: true, force: true });
+    rmSync(theirs.dir, { recursive: true, force: true });
+    rmSync(floorRepo.dir, { recursive: true, force: true });
+  }
+}
