@@ -156,8 +156,11 @@ async function fleetRows() {
       const b = timed(() => {
         for (const p of gitPaths) spawnSync("git", ["worktree", "remove", "-f", "-f", p], { cwd: primary, stdio: "ignore" });
       });
-      record("reap", n, REAP, [[a, b]]);
-      record("reap+", n, REAP, [[{ wall: a.wall + drained, cpu: a.cpu }, b]], "until the trash is empty; CPU of the purge not counted");
+      const reaped = JSON.parse(a.value).reaped; // a row counts only if the work was done
+      const left = gitPaths.filter((p) => existsSync(p)).length; // and git's loop did all of it too
+      const done = `reaped ${reaped}/${REAP}${left ? `; git's loop left ${left}` : ""}`;
+      record("reap", n, REAP, [[a, b]], done);
+      record("reap+", n, REAP, [[{ wall: a.wall + drained, cpu: a.cpu }, b]], `${done}; until the trash is empty, CPU of the purge not counted`);
     }
     // cleanup run of the released half, then git's loop on as many plain worktrees
     {
