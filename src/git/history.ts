@@ -1,39 +1,14 @@
 // Read-only git queries about history: ancestry, merge bases, merge trees and patch identity
 // (the facts behind "merged" and "patch-equivalent"). User-given refs follow --end-of-options.
-import { git, startEarlyBatch } from "./run.js";
+import { git } from "./run.js";
 
 export async function isAncestor(cwd: string, ancestor: string, descendant: string): Promise<boolean> {
   const r = await git(["merge-base", "--is-ancestor", "--end-of-options", ancestor, descendant], { cwd, ok: [0, 1] });
   return r.exitCode === 0;
 }
 
-const mergeBaseArgs = (a: string, b: string): string[] => ["merge-base", "--end-of-options", a, b];
-const cherryArgs = (target: string, branch: string): string[] => ["cherry", "--end-of-options", target, branch];
-const mergeTreeArgs = (target: string, branch: string): string[] => [
-  "merge-tree",
-  "--write-tree",
-  "--name-only",
-  "-z",
-  "--no-messages",
-  "--end-of-options",
-  target,
-  branch,
-];
-const deletedArgs = (from: string, to: string): string[] => [
-  "diff",
-  "--name-only",
-  "-z",
-  "--diff-filter=D",
-  "--no-renames",
-  "--no-ext-diff",
-  "--no-textconv",
-  "--end-of-options",
-  from,
-  to,
-];
-
 export async function readMergeBase(cwd: string, a: string, b: string): Promise<string | null> {
-  const r = await git(mergeBaseArgs(a, b), { cwd, ok: [0, 1] });
+  const r = await git(["merge-base", "--end-of-options", a, b], { cwd, ok: [0, 1] });
   return r.exitCode === 0 ? r.stdout.trim() : null;
 }
 
@@ -62,7 +37,7 @@ export async function countRevs(cwd: string, tip: string, excluded: readonly str
 
 /** `git cherry target branch`: true when every commit of branch has an equivalent in target. */
 export async function allCommitsEquivalent(cwd: string, target: string, branch: string): Promise<boolean> {
-  const r = await git(cherryArgs(target, branch), { cwd });
+  const r = await git(["cherry", "--end-of-options", target, branch], { cwd });
   const lines = r.stdout.split("\n").filter(Boolean);
   return lines.length > 0 && lines.every((line) => line.startsWith("- "));
 }
@@ -73,45 +48,9 @@ export async function readMergeTree(
   target: string,
   branch: string,
 ): Promise<{ tree: string; clean: true } | { clean: false; conflicts: string[] }> {
-  const r = await git(mergeTreeArgs(target, branch), { cwd, ok: [0, 1] });
+  const r = await git(["merge-tree", "--write-tree", "--name-only", "-z", "--no-messages", "--end-of-options", target, branch], { cwd, ok: [0, 1] });
   const [tree = "", ...paths] = r.stdout.split("\0");
   return r.exitCode === 0 ? { tree: tree.trim(), clean: true } : { clean: false, conflicts: [...new Set(paths.filter(Boolean))] };
-}
-
-/** The files `to` deletes since `from` (two commits; renames count as a deletion). */
-export async function readDeletedFiles(cwd: string, from: string, to: string): Promise<string[]> {
-  const r = await git(deletedArgs(from, to), { cwd });
-  return r.stdout.split("\0").filter(Boolean);
-}
-
-/**
- * The proofs about two fixed commits that a wave entry asks side by side (the merge base, patch
- * identity, the merge preview and, with `deletedSince`, the files the tip deletes since then),
- * started together through one shell (run.ts startEarlyBatch: one process forked from here instead
- * of four, each a blocking fork of this process) and each read as its own reader reads it. Commits
- * do not change, so an answer nobody takes is still true; every one is taken here at once.
- */
-export function startPairProofs(
-  cwd: string,
-  target: string,
-  tip: string,
-  deletedSince: string | null,
-): {
-  mergeBase: Promise<string | null>;
-  equivalent: Promise<boolean>;
-  mergeTree: ReturnType<typeof readMergeTree>;
-  deleted: Promise<string[]> | null;
-} {
-  startEarlyBatch(
-    [mergeBaseArgs(target, tip), cherryArgs(target, tip), mergeTreeArgs(target, tip), ...(deletedSince ? [deletedArgs(deletedSince, tip)] : [])],
-    cwd,
-  );
-  return {
-    mergeBase: readMergeBase(cwd, target, tip),
-    equivalent: allCommitsEquivalent(cwd, target, tip),
-    mergeTree: readMergeTree(cwd, target, tip),
-    deleted: deletedSince ? readDeletedFiles(cwd, deletedSince, tip) : null,
-  };
 }
 
 /**

@@ -21,8 +21,6 @@ export {
   allCommitsEquivalent,
   readMergeTree,
   readMergeTrees,
-  readDeletedFiles,
-  startPairProofs,
   readCommitPatchIds,
   readOctopusBase,
   readPatchId,
@@ -266,6 +264,13 @@ export async function readSymbolicRef(cwd: string, ref: string): Promise<string 
  * git's check-ref-format rules decided in-process (refname.ts): no process. */
 export async function isValidBranchName(_cwd: string, branch: string): Promise<boolean> {
   return isValidRefName(`refs/heads/${branch}`);
+}
+
+export async function readDeletedFiles(cwd: string, from: string, to: string): Promise<string[]> {
+  const r = await git(["diff", "--name-only", "-z", "--diff-filter=D", "--no-renames", "--no-ext-diff", "--no-textconv", "--end-of-options", from, to], {
+    cwd,
+  });
+  return r.stdout.split("\0").filter(Boolean);
 }
 
 /** `git diff --quiet` on the index and worktree of a checkout: false when tracked files changed. */

@@ -260,11 +260,6 @@ export function earlyPending(args: readonly string[], cwd: string): boolean {
   return early.has(earlyKey(args, cwd));
 }
 
-/** How many early answers wait to be taken (a caller that starts queries for itself takes them all). */
-export function earlyCount(): number {
-  return early.size;
-}
-
 /** Forgets the early queries nobody took: a later call asks git anew. */
 export function dropEarly(): void {
   early.clear();

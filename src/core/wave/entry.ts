@@ -8,7 +8,16 @@
 // compare-and-swap, and never while checked out.
 import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
-import { readCommitTrees, readMergeTree, startPairProofs, readTrackedState, ProgramBlockedError, readGitDirs } from "../../git/read.js";
+import {
+  allCommitsEquivalent,
+  readCommitTrees,
+  readMergeBase,
+  readDeletedFiles,
+  readMergeTree,
+  readTrackedState,
+  ProgramBlockedError,
+  readGitDirs,
+} from "../../git/read.js";
 import { abortMerge, commitMerge, commitTree, deleteRef, mergeNoCommit } from "../../git/write.js";
 import { removeLinkedWorktree } from "../shared/removal/removal.js";
 import { GitError } from "../../git/errors.js";
@@ -163,11 +172,9 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
   // 2. the worktree holds the manifest's branch
   if (wt && wt.branch !== branchRef) return blocked("branch_mismatch", `${wt.path} has ${wt.branch ?? `detached HEAD ${wt.head ?? ""}`} checked out`);
   if (tip === null) return blocked("base_mismatch", `${entry.branch} has no commits`);
-  // the proofs and the deletion check read two fixed commits each: all start at once (one shell),
-  // decided in order; the deletion check's answer is used only if step 4 is reached
-  const proofs = tip === targetTip ? null : startPairProofs(target.path, targetTip, tip, options.allowDeletions ? null : entry.expected_base_sha);
-  const deletions = proofs?.deleted ? later(proofs.deleted) : null;
-  const proof = await proveEntryMerged(proofs, targetNow.tree, tip);
+  // the deletion check reads two fixed commits: it runs beside the proofs, its answer used only if step 4 is reached
+  const deletions = options.allowDeletions ? null : later(readDeletedFiles(cwd, entry.expected_base_sha, tip));
+  const proof = await proveEntryMerged(target.path, { commit: targetTip, tree: targetNow.tree }, tip);
   const merged = proof.merged;
   if (!wt && merged) {
     if (options.dryRun)
@@ -246,21 +253,25 @@ type Preview = Awaited<ReturnType<typeof readMergeTree>>;
 /**
  * proveMerged's four proofs in its order (same commit, ancestor, every patch upstream, a merge that
  * adds nothing), from the facts the entry needs anyway: the merge base (ancestor ⇔ it is the tip)
- * and the merge-tree preview (which step 6 reuses), against the target's tree read with its tip.
- * `proofs` null: the tip is the target's commit.
+ * and the merge-tree preview (which step 6 reuses), the target's tree read with its tip.
  */
 async function proveEntryMerged(
-  proofs: ReturnType<typeof startPairProofs> | null,
-  targetTree: string,
+  cwd: string,
+  targetNow: { commit: string; tree: string },
   tip: string,
 ): Promise<{ merged: boolean; base: string | null; preview: Preview | null }> {
-  if (proofs === null) return { merged: true, base: tip, preview: null };
-  const [equivalent, mergeTree] = [later(proofs.equivalent), later(proofs.mergeTree)];
-  const base = await proofs.mergeBase;
+  if (tip === targetNow.commit) return { merged: true, base: tip, preview: null };
+  // each proof reads only these two fixed commits: all three run at once, decided in order
+  const [mergeBase, equivalent, mergeTree] = [
+    readMergeBase(cwd, targetNow.commit, tip),
+    later(allCommitsEquivalent(cwd, targetNow.commit, tip)),
+    later(readMergeTree(cwd, targetNow.commit, tip)),
+  ];
+  const base = await mergeBase;
   if (base === tip) return { merged: true, base, preview: null };
   if (await equivalent) return { merged: true, base, preview: null };
   const preview = await mergeTree;
-  return { merged: preview.clean && preview.tree === targetTree, base, preview };
+  return { merged: preview.clean && preview.tree === targetNow.tree, base, preview };
 }
 
 /** A promise started before its answer is known to be needed: awaited only if it is, so a failure
