@@ -15,8 +15,8 @@
 // harness removed the worktrees) agent branches of one commit each, made by plumbing in one
 // `fast-import`, vs `git merge --no-ff` + `git worktree remove` + `git branch -d` per entry in a
 // twin repository (20,000: the loop runs on the first --wave-sample entries, per-item extrapolated),
-// and vs the floor of its steps (wave-floor, wave/floor: bench/_scale-wave.mjs), and `list` against the last fleet's registry grown to 1,000,000 events (its own events copied)
-// vs `list` before. Each row: wall and CPU (the process's waited-for children, /proc/self/stat),
+// and vs the floor of its steps (wave-floor, wave/floor: bench/_scale-wave.mjs), and `list`
+// against the last fleet's registry grown to 1,000,000 events (its own events copied) vs `list` before. Each row: wall and CPU (the process's waited-for children, /proc/self/stat),
 // per item, the ratio to git, and per-item growth (per item at the largest N ÷ at the smallest).
 // Goals: growth ≤ 1.2×, ratio ≤ 1.3×. Usage: npm run build && node bench/scale.mjs
 //   [--sizes 100,400,1000] [--waves 100,1000,20000] [--wave-sample 2000] [--runs 3] [--events 1000000] [--json]
