@@ -60,6 +60,19 @@ function floorScript(entries, withWorktrees) {
     .join("\n");
 }
 
+/** The entries cut into manifests of at most 1 MiB each, in order. */
+function chunks(entries) {
+  const out = [[]];
+  let bytes = 2;
+  for (const e of entries) {
+    const size = Buffer.byteLength(JSON.stringify(e)) + 1;
+    if (bytes + size > 1024 * 1024 - 1024) (out.push([]), (bytes = 2));
+    out[out.length - 1].push(e);
+    bytes += size;
+  }
+  return out;
+}
+
 export function waveRows({ root, waves: WAVES, sample: WAVE_SAMPLE, orchardIn }) {
   for (const w of WAVES) {
     const withWorktrees = w <= 1000;
@@ -67,12 +80,17 @@ export function waveRows({ root, waves: WAVES, sample: WAVE_SAMPLE, orchardIn })
     const mine = waveRepo(root, `wave-${w}-orchard`, w, withWorktrees);
     const sample = Math.min(w, WAVE_SAMPLE);
     const theirs = waveRepo(root, `wave-${w}-git`, sample, withWorktrees);
-    const manifest = join(mine.dir, "wave.json");
-    writeFileSync(manifest, JSON.stringify(mine.entries));
+    // a manifest is at most 1 MiB (SPEC v3 §4.2): a larger wave runs as consecutive waves, each in one
+    const manifests = chunks(mine.entries).map((part, i) => {
+      const file = join(mine.dir, `wave-${i}.json`);
+      writeFileSync(file, JSON.stringify(part));
+      return file;
+    });
     const home = join(mine.dir, "home");
-    say(`wave of ${w}: measuring (load ${loadavg()[0].toFixed(1)})…`);
-    const a = timed(() => JSON.parse(orchardIn(mine.primary, home)("--json", "cleanup-wave", "--manifest", manifest, "--allow-live")));
-    const results = a.value.result.entries;
+    say(`wave of ${w}: measuring (load ${loadavg()[0].toFixed(1)}; ${manifests.length} manifest(s))…`);
+    const wave = orchardIn(mine.primary, home);
+    const a = timed(() => manifests.flatMap((m) => JSON.parse(wave("--json", "cleanup-wave", "--manifest", m, "--allow-live")).result.entries));
+    const results = a.value;
     const ok = results.filter((e) => e.status === "merged_removed").length;
     const drained = drain(home);
     const b = timed(() => {
@@ -87,7 +105,7 @@ export function waveRows({ root, waves: WAVES, sample: WAVE_SAMPLE, orchardIn })
     const scale = w / sample;
     const gitAll = { wall: b.wall * scale, cpu: b.cpu * scale };
     const floorAll = { wall: floor.wall * scale, cpu: floor.cpu * scale };
-    const note = `${ok}/${w} merged_removed${sample < w ? `; git's loop ran ${sample} entries, scaled ×${scale}` : ""}`;
+    const note = `${ok}/${w} merged_removed${manifests.length > 1 ? ` in ${manifests.length} waves (manifests ≤ 1 MiB)` : ""}${sample < w ? `; git's loop ran ${sample} entries, scaled ×${scale}` : ""}`;
     record("wave", w, w, [[a, gitAll]], note);
     if (withWorktrees) record("wave+", w, w, [[{ wall: a.wall + drained, cpu: a.cpu }, gitAll]], "until the trash is empty; CPU of the purge not counted");
     record("wave-floor", w, w, [[floorAll, gitAll]], "the floor (the git commands of the steps, one shell) against git's loop");
