@@ -22,6 +22,7 @@ function waveRepo(root, name, count, withWorktrees) {
       `from ${base}\nM 100644 inline agents/a${i}.txt\ndata ${Buffer.byteLength(content)}\n${content}\n`;
   }
   run(primary, "git", ["fast-import", "--quiet"], script);
+  git(primary, "pack-refs", "--all"); // fast-import leaves a loose file per branch, which no repository kept by gc has
   const entries = [];
   for (let i = 0; i < count; i++) {
     const path = join(dir, "wt", `a${i}`);
@@ -79,7 +80,8 @@ export function waveRows({ root, waves: WAVES, sample: WAVE_SAMPLE, orchardIn })
     say(`wave of ${w} (${withWorktrees ? "one worktree each" : "branches only"}): building…`);
     const mine = waveRepo(root, `wave-${w}-orchard`, w, withWorktrees);
     const sample = Math.min(w, WAVE_SAMPLE);
-    const theirs = waveRepo(root, `wave-${w}-git`, sample, withWorktrees);
+    // the twins hold all W branches (each git reads a repository of W refs), their loops run the first `sample`
+    const theirs = waveRepo(root, `wave-${w}-git`, w, withWorktrees);
     // a manifest is at most 1 MiB (SPEC v3 §4.2): a larger wave runs as consecutive waves, each in one
     const manifests = chunks(mine.entries).map((part, i) => {
       const file = join(mine.dir, `wave-${i}.json`);
@@ -94,14 +96,14 @@ export function waveRows({ root, waves: WAVES, sample: WAVE_SAMPLE, orchardIn })
     const ok = results.filter((e) => e.status === "merged_removed").length;
     const drained = drain(home);
     const b = timed(() => {
-      for (const e of theirs.entries) {
+      for (const e of theirs.entries.slice(0, sample)) {
         spawnSync("git", ["merge", "-q", "--no-ff", "-m", `merge ${e.branch}`, e.branch], { cwd: theirs.primary, stdio: "ignore" });
         if (withWorktrees) spawnSync("git", ["worktree", "remove", e.worktree_path], { cwd: theirs.primary, stdio: "ignore" });
         spawnSync("git", ["branch", "-d", e.branch], { cwd: theirs.primary, stdio: "ignore" });
       }
     });
-    const floorRepo = waveRepo(root, `wave-${w}-floor`, sample, withWorktrees);
-    const floor = timed(() => run(floorRepo.primary, "sh", ["-es"], floorScript(floorRepo.entries, withWorktrees)));
+    const floorRepo = waveRepo(root, `wave-${w}-floor`, w, withWorktrees);
+    const floor = timed(() => run(floorRepo.primary, "sh", ["-es"], floorScript(floorRepo.entries.slice(0, sample), withWorktrees)));
     const scale = w / sample;
     const gitAll = { wall: b.wall * scale, cpu: b.cpu * scale };
     const floorAll = { wall: floor.wall * scale, cpu: floor.cpu * scale };

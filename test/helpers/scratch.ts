@@ -4,7 +4,7 @@
 // (tmpfs) that costs the kernel far less than on a disk, and on an ext4 without a journal, as this
 // project's CI machine has, each new inode is searched for past the recently deleted ones (measured:
 // a whole run 264 s on that disk, 232 s on tmpfs). The tests behave the same on both; the few that
-// need a second file system find one with `otherFileSystem` (./scenario.ts).
+// need a second file system find one with `otherFileSystem` below.
 //
 // ORCHARD_TEST_TMPDIR=<dir> chooses the parent (an existing directory); without it, /dev/shm when it
 // is a writable tmpfs, else the machine's own temp dir.
@@ -13,7 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const TMPFS_MAGIC = 0x01021994;
-const PREFIX = "orchard-tests-";
+/** Every run's scratch directory is named `orchard-tests-<pid>-<random>`. */
+export const SCRATCH_PREFIX = "orchard-tests-";
 
 /** The parent of the run's scratch directory, and why it was chosen. */
 export function scratchParent(): { dir: string; why: string } {
@@ -38,7 +39,7 @@ export function makeScratch(parent: string): string {
     const pid = Number(/^orchard-tests-(\d+)-/.exec(name)?.[1]);
     if (Number.isInteger(pid) && pid > 0 && !alive(pid)) rmSync(join(parent, name), { recursive: true, force: true });
   }
-  return realpathSync(mkdtempSync(join(parent, `${PREFIX}${process.pid}-`)));
+  return realpathSync(mkdtempSync(join(parent, `${SCRATCH_PREFIX}${process.pid}-`)));
 }
 
 function alive(pid: number): boolean {
