@@ -1,7 +1,7 @@
 // The public library API (SPEC §7).
 export { Orchard, type OpenOptions, type RepoOption } from "./core/orchard.js";
 export { OrchardError, type OrchardErrorCode, type ErrorKind } from "./core/shared/errors.js";
-export type { Policy, Outcome, MergeMode } from "./core/shared/inputs.js";
+export type { Policy, Outcome, MergeMode } from "./core/shared/input/inputs.js";
 export type {
   AddOptions,
   AddResult,
@@ -21,8 +21,16 @@ export { ADD_ACTIONS, LEASE_ACTIONS, ADOPT_ACTIONS } from "./core/shared/actions
 export type { LeaseResult, LeaseResultOf, LeaseResultFields, LeaseAction, ReleaseOptions, HeartbeatOptions } from "./core/lifecycle/index.js";
 export type { StatusResult, ListResult, RepoSummary } from "./core/inspect/index.js";
 export type { Facts, Lease, LivenessState, LivenessSignal, MergedHow, Operation, FingerprintDrift } from "./core/shared/types.js";
-export type { Reason, ReasonCode, ReasonOf } from "./core/shared/reasons.js";
-export type { ReasonDetails, NoDetail, ReapProofFailed, DirtyCounts, Unknown, PreconditionValue, TrashLeftoverDetail } from "./core/shared/reason-details.js";
+export type { Reason, ReasonCode, ReasonOf } from "./core/shared/reasons/reasons.js";
+export type {
+  ReasonDetails,
+  NoDetail,
+  ReapProofFailed,
+  DirtyCounts,
+  Unknown,
+  PreconditionValue,
+  TrashLeftoverDetail,
+} from "./core/shared/reasons/reason-details.js";
 export type { BootstrapReport, BootstrapStep } from "./core/shared/bootstrap-report.js";
 export type { RecycleOptions, LineageResult, LineageEvent } from "./core/recycle/index.js";
 export type { TrustResult } from "./core/bootstrap/index.js";

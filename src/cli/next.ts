@@ -1,7 +1,7 @@
 // "What to do next" under a refusal or a skipped step: `↳ orchard trust`. The text is the reason
-// table's remedy (core/shared/remedies.ts), filled from the reason's evidence and the result.
-import { remedyOf } from "../core/shared/remedies.js";
-import type { Reason } from "../core/shared/reasons.js";
+// table's remedy (core/shared/reasons/remedies.ts), filled from the reason's evidence and the result.
+import { remedyOf } from "../core/shared/reasons/remedies.js";
+import type { Reason } from "../core/shared/reasons/reasons.js";
 import { stdoutDisplay } from "./terminal.js";
 
 /** One `↳` line per distinct remedy of `reasons`, indented by `indent`. */

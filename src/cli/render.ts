@@ -4,7 +4,7 @@ import type { RestoreResult } from "../core/salvage/index.js";
 import type { LeaseResult } from "../core/lifecycle/index.js";
 import type { StatusResult, ListResult } from "../core/inspect/index.js";
 import type { Facts } from "../core/shared/types.js";
-import type { Reason } from "../core/shared/reasons.js";
+import type { Reason } from "../core/shared/reasons/reasons.js";
 import { renderTable, type ColumnSpec } from "./table.js";
 import { nextLines } from "./next.js";
 import { stdoutDisplay } from "./terminal.js";

@@ -3,7 +3,7 @@
 // nothing of value was lost.
 import type { Agent, Story } from "./fleet.js";
 import type { Sandbox } from "./sandbox.js";
-import { REASON_TEXT, type ReasonCode } from "../core/shared/reasons.js";
+import { REASON_TEXT, type ReasonCode } from "../core/shared/reasons/reasons.js";
 
 export interface Row {
   path: string;

@@ -15,7 +15,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Orchard } from "../core/orchard.js";
 import { errorResult } from "../core/shared/errors.js";
-import { parseInput } from "../core/shared/inputs.js";
+import { parseInput } from "../core/shared/input/inputs.js";
 import { findTool, inputJsonSchema, outputSchema, TOOLS, type Tool } from "./tools.js";
 import { readClientProcess, type ClientProcess } from "../core/ownership/index.js";
 import { withClientPid } from "./client.js";

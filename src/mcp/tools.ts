@@ -1,6 +1,6 @@
 // The MCP tool table (SPEC §3.12): every command a suggestion tells an agent to run, never `trust`
 // (an agent must not approve the commands of the repository it works in). Each tool is one Orchard method plus the SAME zod schema the
-// library validates with (src/core/shared/inputs.ts), extended with `repo`. The JSON schema a client sees
+// library validates with (src/core/shared/input/inputs.ts), extended with `repo`. The JSON schema a client sees
 // is generated from that schema, so the library, the CLI and the tools cannot disagree.
 // Adding a tool = one line in TOOLS, a row in annotations.ts and its result in outputs.ts.
 import * as z from "zod";
@@ -23,7 +23,7 @@ import {
   SalvageListInput,
   SalvageRestoreInput,
   StatusInput,
-} from "../core/shared/inputs.js";
+} from "../core/shared/input/inputs.js";
 import { ANNOTATIONS, type ToolAnnotations, type ToolName } from "./annotations.js";
 import { outputJsonSchema } from "./outputs.js";
 

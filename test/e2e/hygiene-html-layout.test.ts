@@ -16,7 +16,7 @@ import { ATTENTION_ORDER } from "../../src/core/hygiene/attention.js";
 import { renderHygieneHtml } from "../../src/core/hygiene/html.js";
 import { summarize } from "../../src/core/hygiene/groups.js";
 import { suggest } from "../../src/core/hygiene/suggest.js";
-import { reason, type ReasonCode } from "../../src/core/shared/reasons.js";
+import { reason, type ReasonCode } from "../../src/core/shared/reasons/reasons.js";
 import type { Disposition, HygieneReport, HygieneWorktree } from "../../src/core/hygiene/types.js";
 
 let browser: Browser;

@@ -225,7 +225,7 @@ describe("the README and docs/ agree with the CLI", () => {
     expect(broken).toEqual([]);
   });
 
-  it("docs/reasons.md's reason-code table is generated from src/core/shared/reasons.ts and up to date", () => {
+  it("docs/reasons.md's reason-code table is generated from src/core/shared/reasons/reasons.ts and up to date", () => {
     const r = spawnSync(process.execPath, [join(ROOT, "scripts", "reason-table.mjs"), "--check", join(ROOT, "docs", "reasons.md")], {
       encoding: "utf8",
       timeout: PROCESS_TIMEOUT_MS,

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Scenario, git } from "../helpers/scenario.js";
 import { makeProcessEnvHermetic } from "../helpers/env.js";
 import { Orchard, type Reason, type ReasonCode, type ReasonDetails } from "../../src/index.js";
-import { REASON_TEXT } from "../../src/core/shared/reasons.js";
+import { REASON_TEXT } from "../../src/core/shared/reasons/reasons.js";
 
 type Kind = "string" | "number" | "boolean" | "null" | "array" | "object";
 /** The kinds a declared type admits. */

@@ -1,8 +1,8 @@
 // Type-level tests of the library (issue 23 item 4), checked by `npm run typecheck`: each misuse
 // below must NOT compile (`@ts-expect-error` fails the typecheck when the line compiles), and the
-// closed sets are the very tuples the CLI validates with (src/core/shared/inputs.ts).
+// closed sets are the very tuples the CLI validates with (src/core/shared/input/inputs.ts).
 import { Orchard, OrchardError, type Policy, type Outcome, type ReasonCode } from "../../src/index.js";
-import { POLICIES, OUTCOMES, MERGE_MODES } from "../../src/core/shared/inputs.js";
+import { POLICIES, OUTCOMES, MERGE_MODES } from "../../src/core/shared/input/inputs.js";
 
 export async function misuse(orchard: Orchard): Promise<void> {
   // @ts-expect-error a policy the CLI refuses does not compile

@@ -1,5 +1,5 @@
 // A reason code added without its detail type does not compile (issue 23 item 4): the TypeScript
-// compiler checks src/core/shared/reasons.ts as it is (no error), then with one code more in
+// compiler checks src/core/shared/reasons/reasons.ts as it is (no error), then with one code more in
 // REASON_TEXT and none in ReasonDetails (an error at REASON_DETAILS_COMPLETE), then with a detail
 // type whose code is gone (the same error).
 import { describe, expect, it } from "vitest";
@@ -8,8 +8,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const REASONS = join(ROOT, "src/core/shared/reasons.ts");
-const DETAILS = join(ROOT, "src/core/shared/reason-details.ts");
+const REASONS = join(ROOT, "src/core/shared/reasons/reasons.ts");
+const DETAILS = join(ROOT, "src/core/shared/reasons/reason-details.ts");
 
 let previous: ts.Program | undefined; // the files no edit touches are checked once
 

@@ -1,7 +1,7 @@
 // `orchard explain <code>`: what a reason code means and what to do next, from the one reason
-// table (core/shared/reasons.ts, remedies.ts) that docs/reasons.md is generated from.
+// table (core/shared/reasons/reasons.ts, remedies.ts) that docs/reasons.md is generated from.
 import type { Command } from "commander";
-import type { ReasonCode } from "../../core/shared/reasons.js";
+import type { ReasonCode } from "../../core/shared/reasons/reasons.js";
 import { globalsOf } from "../run.js";
 import { printError, printResult } from "../output.js";
 import { stdoutDisplay } from "../terminal.js";
@@ -16,8 +16,8 @@ export interface ExplainResult {
 /** The table is loaded by the command, not at start-up (docs/ARCHITECTURE.md, "Start-up cost"). */
 export async function explain(code: string): Promise<ExplainResult> {
   const [{ REASON_TEXT }, { REASON_REMEDY }, { usageError }] = await Promise.all([
-    import("../../core/shared/reasons.js"),
-    import("../../core/shared/remedies.js"),
+    import("../../core/shared/reasons/reasons.js"),
+    import("../../core/shared/reasons/remedies.js"),
     import("../../core/shared/errors.js"),
   ]);
   if (!Object.hasOwn(REASON_TEXT, code)) throw usageError("invalid_argument", `unknown reason code ${JSON.stringify(code)} (docs/reasons.md lists them)`);

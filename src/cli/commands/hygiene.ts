@@ -9,10 +9,10 @@ import { dispositionStyle } from "../disposition.js";
 import { nextLines } from "../next.js";
 import { stdoutDisplay } from "../terminal.js";
 import { formatBytes } from "../../core/shared/format.js";
-import { formatDuration } from "../../core/shared/duration.js";
+import { formatDuration } from "../../core/shared/input/duration.js";
 import { attentionRank, branchNote, byAttention, whatToRun, type FleetHygieneReport, type HygieneReport } from "../../core/hygiene/index.js";
 import type { DryRunResult, PlanResult, RunResult, ApplyResult, ItemView } from "../../core/cleanup/index.js";
-import type { Reason } from "../../core/shared/reasons.js";
+import type { Reason } from "../../core/shared/reasons/reasons.js";
 
 const codes = (reasons: readonly Reason[]): string => reasons.map((r) => r.code).join(", ");
 /** The hygiene table: the path gives way first (a foreign worktree's path is its WORKTREE already), then task, reasons, branch. */

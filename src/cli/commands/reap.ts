@@ -9,7 +9,7 @@ import { printError, printResult } from "../output.js";
 import { ProgressLine } from "../progress.js";
 import { renderAdd, short, table } from "../render.js";
 import { nextLines } from "../next.js";
-import type { Reason } from "../../core/shared/reasons.js";
+import type { Reason } from "../../core/shared/reasons/reasons.js";
 import type { ReapOptions, ReapResult } from "../../core/reap/index.js";
 import type { SalvageListResult, RestoreResult } from "../../core/salvage/index.js";
 import type { WaveResult } from "../../core/wave/index.js";

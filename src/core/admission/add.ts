@@ -12,7 +12,7 @@ import { dropEarly } from "../../git/run.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import { managedPath, type Ctx } from "../shared/context.js";
-import { handleForBranch } from "../shared/handle.js";
+import { handleForBranch } from "../shared/naming/handle.js";
 import {
   releaseMutationLockEarly,
   withMutationLock,
@@ -25,15 +25,15 @@ import {
   readPidState,
   readStartTime,
 } from "../ownership/index.js";
-import { reason, type Reason } from "../shared/reasons.js";
+import { reason, type Reason } from "../shared/reasons/reasons.js";
 import { readBranchRefs, resolveBase, resultFor, validateAdd, SKIPPED_BOOTSTRAP, type AddOptions, type AddRequest, type AddResult } from "../shared/request.js";
 import { focusRefPatterns, readOneFacts, startDirty } from "../facts/index.js";
-import { takeLockedListing } from "../shared/repo.js";
+import { takeLockedListing } from "../shared/repo/repo.js";
 import { removeWorktree } from "../../git/write.js";
 import { assessExact } from "./verdict.js";
 import { createWorktree, repairCreating, recoverFromIdentityFile, renewLease, withBootstrap } from "./create.js";
 import { creationInterrupted, finishCheckout } from "./checkout.js";
-import { findAdminDir } from "../shared/admin.js";
+import { findAdminDir } from "../shared/repo/admin.js";
 import { writeRowIdentity } from "../shared/rows.js";
 import { markBootstrapInterrupted, readBootstrapJournal, runBootstrap } from "../bootstrap/index.js";
 import { waitForBootstrap, type BootstrapWait } from "./wait.js";

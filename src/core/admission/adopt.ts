@@ -6,10 +6,10 @@
 import { readMergeBase, readWorktrees, resolveCommit } from "../../git/read.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { WorktreeRow } from "../../registry/index.js";
-import { findAdminDir } from "../shared/admin.js";
+import { findAdminDir } from "../shared/repo/admin.js";
 import { newRow, writeRowIdentity } from "../shared/rows.js";
-import { canonicalTask } from "../shared/task.js";
-import { handleForBranch } from "../shared/handle.js";
+import { canonicalTask } from "../shared/naming/task.js";
+import { handleForBranch } from "../shared/naming/handle.js";
 import {
   parseLockOwner,
   NO_LEASE,
@@ -21,14 +21,14 @@ import {
   type LeaseFields,
   withMutationLock,
 } from "../ownership/index.js";
-import { readDefaultBranch } from "../shared/repo.js";
-import { requireTtl, requirePid, requireText } from "../shared/validate.js";
-import { parseDuration } from "../shared/duration.js";
+import { readDefaultBranch } from "../shared/repo/repo.js";
+import { requireTtl, requirePid, requireText } from "../shared/input/validate.js";
+import { parseDuration } from "../shared/input/duration.js";
 import { usageError } from "../shared/errors.js";
-import { reason, type Reason } from "../shared/reasons.js";
+import { reason, type Reason } from "../shared/reasons/reasons.js";
 import type { Ctx } from "../shared/context.js";
 import type { AddFields } from "../shared/request.js";
-import { realOrAbsolute } from "../shared/paths.js";
+import { realOrAbsolute } from "../shared/repo/paths.js";
 
 export interface AdoptOptions {
   path: string;

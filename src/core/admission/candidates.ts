@@ -12,7 +12,7 @@
 import { countRevs, readMergeBase, readPatchId } from "../../git/read.js";
 import type { Ctx } from "../shared/context.js";
 import type { AddRequest, Candidate, CandidateKind } from "../shared/request.js";
-import { reason, type Reason } from "../shared/reasons.js";
+import { reason, type Reason } from "../shared/reasons/reasons.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import { readSnapshot, factsOf, type Snapshot } from "../facts/index.js";
 import { assessExact } from "./verdict.js";

@@ -8,7 +8,7 @@ import { resolveCommit } from "../../git/read.js";
 import { addWorktree, createBranch, deleteRef, removeWorktree } from "../../git/write.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { WorktreeRow, EventKind } from "../../registry/index.js";
-import { findAdminDir } from "../shared/admin.js";
+import { findAdminDir } from "../shared/repo/admin.js";
 import { newRow, writeRowIdentity } from "../shared/rows.js";
 import { identityOf, restoreRow } from "../shared/recovered.js";
 import { isInside, type Ctx } from "../shared/context.js";

@@ -5,7 +5,7 @@
 import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
 import { heldMutationLock, leaseExpiresAt, pidState } from "../ownership/index.js";
-import { reason, type Reason } from "../shared/reasons.js";
+import { reason, type Reason } from "../shared/reasons/reasons.js";
 import type { AddRequest } from "../shared/request.js";
 
 /** The lock every admission of one task takes before it checks and inserts. */

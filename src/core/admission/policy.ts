@@ -18,7 +18,7 @@ import { leaseLockText, newLease } from "../ownership/index.js";
 import { readSnapshot } from "../facts/index.js";
 import { readBootstrapFingerprintAt } from "../bootstrap/index.js";
 import { proveRecyclable, recycleWith, type RecycleProof } from "../recycle/index.js";
-import { reason } from "../shared/reasons.js";
+import { reason } from "../shared/reasons/reasons.js";
 
 export async function applyPolicy(ctx: Ctx, request: AddRequest, base: Base, candidates: Candidate[]): Promise<AddResult | null> {
   switch (request.policy) {

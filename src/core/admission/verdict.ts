@@ -2,7 +2,7 @@
 // worktree? Every blocking reason is collected; observations that do not block become notes.
 // The same rules, with unpushed commits and base drift made blocking, judge candidates (candidates.ts
 // waives the ones a recycle makes moot for a terminal candidate).
-import { reason, type Reason } from "../shared/reasons.js";
+import { reason, type Reason } from "../shared/reasons/reasons.js";
 import type { Facts } from "../shared/types.js";
 
 export interface ExactRequest {

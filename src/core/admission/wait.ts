@@ -3,7 +3,7 @@
 // process that created it hands it out. The wait is bounded by what that bootstrap may take.
 import type { Ctx } from "../shared/context.js";
 import { failure } from "../shared/errors.js";
-import { parseDuration } from "../shared/duration.js";
+import { parseDuration } from "../shared/input/duration.js";
 import { DEFAULT_BOOTSTRAP_TIMEOUT_MS, readBootstrapJournal } from "../bootstrap/index.js";
 
 /** The exact handle's bootstrap is running in another process: `add` waits, then decides again. */

@@ -6,7 +6,7 @@
 // (`reuse`) keeps its bootstrap fingerprint and does not re-run the commands. The fingerprints are
 // recorded in one write after the last step; the bootstrap journal (journal.ts) stands from before
 // the first step until that write, so a crash in between is re-run by the next `add`.
-import { findAdminDir } from "../shared/admin.js";
+import { findAdminDir } from "../shared/repo/admin.js";
 import { readConfig, resolveCommit } from "../../git/read.js";
 import { disableSparse, setSparseCone } from "../../git/write.js";
 import { runShell, type ProcessResult } from "../../git/run.js";
@@ -19,7 +19,7 @@ import { injectContext } from "./inject.js";
 import { readBootstrapFingerprintAt, readRuntimeFingerprint } from "./fingerprint-read.js";
 import { FAILED_FINGERPRINT, runtimeFingerprint } from "./fingerprints.js";
 import { isTrusted } from "./trust.js";
-import { parseDuration } from "../shared/duration.js";
+import { parseDuration } from "../shared/input/duration.js";
 import { faultPoint } from "../shared/fault.js";
 import { beginBootstrapJournal, endBootstrapJournal, markBootstrapInterrupted } from "./journal.js";
 

@@ -8,7 +8,7 @@ import { constants, copyFileSync, lstatSync, mkdirSync, readFileSync, realpathSy
 import { dirname, join } from "node:path";
 import { readObjectIds, readUntrackedMatching } from "../../git/read.js";
 import { isInside } from "../shared/context.js";
-import type { RepoContext } from "../shared/repo.js";
+import type { RepoContext } from "../shared/repo/repo.js";
 
 export interface CopyResult {
   files: number;

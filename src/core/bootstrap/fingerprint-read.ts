@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { readObjectIds } from "../../git/read.js";
 import { runShell } from "../../git/run.js";
 import type { Registry, WorktreeRow } from "../../registry/index.js";
-import type { RepoContext } from "../shared/repo.js";
+import type { RepoContext } from "../shared/repo/repo.js";
 import { isInside } from "../shared/context.js";
 import { isTrusted } from "./trust.js";
 import {

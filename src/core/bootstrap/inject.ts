@@ -17,7 +17,7 @@ import { homedir } from "node:os";
 import { readConfigInFile, readConfigPath, readObjectIds } from "../../git/read.js";
 import { setConfigInFile, setWorktreeConfig } from "../../git/write.js";
 import type { WorktreeRow } from "../../registry/index.js";
-import type { RepoContext } from "../shared/repo.js";
+import type { RepoContext } from "../shared/repo/repo.js";
 import { failure } from "../shared/errors.js";
 import { withMutationLock } from "../ownership/index.js";
 import { contextFingerprint } from "./fingerprints.js";

@@ -10,7 +10,7 @@ import { existsSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { add, type AddResult } from "../admission/index.js";
 import type { Ctx } from "../shared/context.js";
-import type { Policy } from "../shared/inputs.js";
+import type { Policy } from "../shared/input/inputs.js";
 import { failure } from "../shared/errors.js";
 import { branchForName, type CreatePayload } from "./payload.js";
 import { readSymbolicRef, resolveCommit } from "../../git/read.js";

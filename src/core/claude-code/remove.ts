@@ -6,9 +6,9 @@
 // inside (a dev server the session left running) still keeps the worktree.
 import { release } from "../lifecycle/index.js";
 import { cleanupRun } from "../cleanup/index.js";
-import { resolveTarget } from "../shared/target.js";
+import { resolveTarget } from "../shared/repo/target.js";
 import type { Ctx } from "../shared/context.js";
-import type { Reason } from "../shared/reasons.js";
+import type { Reason } from "../shared/reasons/reasons.js";
 import { treatAsSelf } from "../ownership/index.js";
 import { ownerOf } from "./create.js";
 import { readHostChain } from "./ancestry.js";

@@ -9,19 +9,19 @@ import { join } from "node:path";
 import { countNotOnRemotes, resolveCommit } from "../../git/read.js";
 import { deleteRef } from "../../git/write.js";
 import { removeLinkedWorktree } from "../shared/removal/removal.js";
-import { findAdminDir, readAdminWorktreePath } from "../shared/admin.js";
+import { findAdminDir, readAdminWorktreePath } from "../shared/repo/admin.js";
 import { readDirtyState, readLiveness, proveMerged, dirtyDigest, onlyDeletions, treeDigest, type MergeTarget } from "../facts/index.js";
 import { processesInside, readProcessCwds, unseenProcesses } from "../ownership/index.js";
 import { salvageWorktree } from "../salvage/index.js";
 import { proveReapable } from "../reap/index.js";
 import { readGitPointer, readHuskFacts, type KnownRepo } from "../hygiene/index.js";
 import { huskContainment, removeHusk, salvageHusk } from "./husk.js";
-import { reason, type Reason } from "../shared/reasons.js";
-import type { PreconditionValue, ReasonDetails } from "../shared/reason-details.js";
+import { reason, type Reason } from "../shared/reasons/reasons.js";
+import type { PreconditionValue, ReasonDetails } from "../shared/reasons/reason-details.js";
 import type { Ctx } from "../shared/context.js";
 import type { PlanItemRow } from "../../registry/index.js";
 import type { Preconditions } from "./plan.js";
-import { realOrAbsolute } from "../shared/paths.js";
+import { realOrAbsolute } from "../shared/repo/paths.js";
 
 /** What was read once per batch, under the lock. */
 export interface BatchView {

@@ -8,13 +8,13 @@
 // it is re-checked and finished (or found already done). Hence resume is safe after kill -9.
 import { basename } from "node:path";
 import { readWorktrees, readRefs, readMergedBranches } from "../../git/read.js";
-import { readCheckedOutBranches } from "../shared/checkouts.js";
+import { readCheckedOutBranches } from "../shared/repo/checkouts.js";
 import { withMutationLock, hasMutationWaiters, yieldToWaiters, HOST } from "../ownership/index.js";
 import { pausePoint } from "../shared/fault.js";
-import { readDefaultBranch, targetRefs } from "../shared/repo.js";
+import { readDefaultBranch, targetRefs } from "../shared/repo/repo.js";
 import { mapLimit } from "../shared/pool.js";
 import { OrchardError, usageError } from "../shared/errors.js";
-import { reason, type Reason } from "../shared/reasons.js";
+import { reason, type Reason } from "../shared/reasons/reasons.js";
 import { applyItem, branchRef, type BatchView, type ItemEnv } from "./actions.js";
 import type { Ctx } from "../shared/context.js";
 import type { ItemState, PlanItemRow } from "../../registry/index.js";

@@ -7,9 +7,9 @@ import { planCleanup, DEFAULT_INCLUDE, INCLUDABLE, type Includable, type Planned
 import { applyPlan, countStates, type ApplyResult, type ItemView, type Progress } from "./apply.js";
 import { treeDigest } from "../facts/index.js";
 import { salvageStamp } from "../salvage/index.js";
-import { requireDuration } from "../shared/validate.js";
+import { requireDuration } from "../shared/input/validate.js";
 import { usageError } from "../shared/errors.js";
-import { reason, type Reason } from "../shared/reasons.js";
+import { reason, type Reason } from "../shared/reasons/reasons.js";
 import { finishTrash } from "../shared/removal/trash.js";
 import type { Ctx } from "../shared/context.js";
 

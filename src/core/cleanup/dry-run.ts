@@ -6,7 +6,7 @@ import { cleanupPlan, type CleanupPlanOptions, type PlanResult } from "./cleanup
 import { checkHuskSalvageable } from "./husk.js";
 import { checkSalvageable } from "../salvage/index.js";
 import { OrchardError } from "../shared/errors.js";
-import { reason, type Reason } from "../shared/reasons.js";
+import { reason, type Reason } from "../shared/reasons/reasons.js";
 import type { Ctx } from "../shared/context.js";
 import type { PlannedItem } from "./plan.js";
 

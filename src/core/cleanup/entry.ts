@@ -4,7 +4,7 @@ import { hygiene, hygieneFleet, resolveScope, type FleetHygieneReport, type Hygi
 import { cleanupPlan, cleanupRun, type CleanupPlanOptions, type PlanResult, type RunResult } from "./cleanup.js";
 import { applyPlan, type ApplyResult, type Progress } from "./apply.js";
 import { cleanupDryRun, type DryRunResult } from "./dry-run.js";
-import { requireDuration } from "../shared/validate.js";
+import { requireDuration } from "../shared/input/validate.js";
 import { failure } from "../shared/errors.js";
 import type { Ctx } from "../shared/context.js";
 

@@ -10,7 +10,7 @@ import { hasCommitIdentity, isValidBranchName, resolveCommit } from "../../git/r
 import { commitTree, createRef, writeTreeOfDirectory } from "../../git/write.js";
 import { SALVAGE_PREFIX, requireSalvageable, salvageMessage, salvageStamp, type SalvageMetadata } from "../salvage/index.js";
 import { readHuskUniqueIgnored } from "../hygiene/index.js";
-import { slug } from "../shared/identity.js";
+import { slug } from "../shared/naming/identity.js";
 import { failure } from "../shared/errors.js";
 import { isInside, type Ctx } from "../shared/context.js";
 

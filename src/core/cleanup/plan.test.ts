@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { planCleanup, type PlanMember, type PlanRequest } from "./plan.js";
 import { assessDisposition } from "../hygiene/assess.js";
-import { reason } from "../shared/reasons.js";
+import { reason } from "../shared/reasons/reasons.js";
 import type { Facts } from "../shared/types.js";
 import type { HuskFacts, HygieneWorktree, Subject } from "../hygiene/types.js";
 import { SAMPLE_FACTS, sampleHusk as husk } from "../../../test/helpers/facts.js";

@@ -6,7 +6,7 @@
 // re-checks the whole orphan-sweep proof (§3.8), and the `prune` of an unlocked missing entry.
 // Branches are deleted only when orchard created them and their tip is reachable from the
 // default branch (same commit or ancestor): deleting them loses no commit.
-import { reason, type Reason } from "../shared/reasons.js";
+import { reason, type Reason } from "../shared/reasons/reasons.js";
 import { assessPreservation, type Disposition, type HygieneWorktree, type Subject } from "../hygiene/index.js";
 import type { Lifecycle } from "../../registry/index.js";
 

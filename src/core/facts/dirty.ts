@@ -5,8 +5,8 @@
 import { ProgramBlockedError, readStatus, readStatuses } from "../../git/read.js";
 import { STATUS_PARALLELISM } from "../shared/pool.js";
 import type { StatusSummary } from "../../git/parse/status.js";
-import { readOperation } from "../shared/admin.js";
-import type { RepoContext } from "../shared/repo.js";
+import { readOperation } from "../shared/repo/admin.js";
+import type { RepoContext } from "../shared/repo/repo.js";
 import type { Facts, Operation } from "../shared/types.js";
 import { disposableOf, ignoredFacts, scanIgnored, type IgnoredFile } from "./ignored.js";
 import { onlyBookkeeping } from "./bookkeeping.js";

@@ -8,7 +8,7 @@ import { dropEarly } from "../../git/run.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { RefRecord } from "../../git/parse/refs.js";
 import type { Registry, WorktreeRow } from "../../registry/index.js";
-import { findAdminDir, readAdminActivity, readAdminCreated, readAdminDirs } from "../shared/admin.js";
+import { findAdminDir, readAdminActivity, readAdminCreated, readAdminDirs } from "../shared/repo/admin.js";
 import { readDirty, readDirtyStates, type DirtyState } from "./dirty.js";
 import { NO_IGNORED } from "./ignored.js";
 import {
@@ -24,13 +24,13 @@ import {
   unseenDescription,
   unseenProcesses,
 } from "../ownership/index.js";
-import { readDefaultBranch, targetRefs, type DefaultBranch, type RepoContext } from "../shared/repo.js";
+import { readDefaultBranch, targetRefs, type DefaultBranch, type RepoContext } from "../shared/repo/repo.js";
 import { readMerged } from "./merged.js";
 import { readMergedAll, type MergedFact } from "./merged-batch.js";
 import { mapLimit, STATUS_PARALLELISM } from "../shared/pool.js";
 import { readFingerprintBasis, readFingerprintFacts, type FingerprintBasis } from "../bootstrap/index.js";
 import type { Facts, LockOwnerFacts } from "../shared/types.js";
-import { realOrAbsolute } from "../shared/paths.js";
+import { realOrAbsolute } from "../shared/repo/paths.js";
 import { focusAdmin, focusRefPatterns, readFocusRefs } from "./focus-refs.js";
 import { takeEarlyStatuses } from "../shared/early-statuses.js";
 import { progressCounter } from "../shared/progress.js";

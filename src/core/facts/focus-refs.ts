@@ -1,15 +1,15 @@
 // What a snapshot focused on one worktree reads: its admin dir alone, and the refs (exact add, status), instead of every branch of
 // the fleet with its upstream's ahead/behind: its branch (as git lists it and as its row names it),
 // its recorded base when that is a branch, every remote-tracking ref (its unpushed commits are
-// counted against all of them) and the default branch's candidates (core/shared/default-refs.ts).
+// counted against all of them) and the default branch's candidates (core/shared/repo/default-refs.ts).
 // Each fact of that worktree reads only these refs; a base elsewhere is resolved by git as before.
 import { readRefs } from "../../git/read.js";
-import { findAdminDir } from "../shared/admin.js";
+import { findAdminDir } from "../shared/repo/admin.js";
 import { SNAPSHOT_REFS } from "../../git/early.js";
 import type { RefRecord } from "../../git/parse/refs.js";
 import type { WorktreeRow } from "../../registry/index.js";
-import { focusedPatterns, missingDefault } from "../shared/default-refs.js";
-import type { RepoContext } from "../shared/repo.js";
+import { focusedPatterns, missingDefault } from "../shared/repo/default-refs.js";
+import type { RepoContext } from "../shared/repo/repo.js";
 
 /** for-each-ref patterns of a focused snapshot; null: every branch (SNAPSHOT_REFS). */
 export function focusRefPatterns(repo: RepoContext, branchRefs: readonly (string | null | undefined)[], row: WorktreeRow | null): string[] | null {

@@ -7,7 +7,7 @@
 import { closeSync, lstatSync, openSync, readSync, readdirSync, readlinkSync, type BigIntStats } from "node:fs";
 import { join } from "node:path";
 import type { StatusSummary } from "../../git/parse/status.js";
-import type { RepoContext } from "../shared/repo.js";
+import type { RepoContext } from "../shared/repo/repo.js";
 import type { IgnoredFacts } from "../shared/types.js";
 import { disposableMatcher, literalPattern, type DisposableMatcher } from "./disposable.js";
 import { isPrimaryLink } from "../shared/primary-link.js";

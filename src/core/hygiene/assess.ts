@@ -22,7 +22,7 @@
 // owner is clean and "merged" (no commits yet), and someone may be about to work in it.
 // An in-progress operation (merge, rebase…) and unique ignored files (§4.7) count as dirty.
 // Unknown is never safe.
-import { reason, type Reason } from "../shared/reasons.js";
+import { reason, type Reason } from "../shared/reasons/reasons.js";
 import { isClean } from "../facts/index.js";
 import type { Facts, LivenessSignal } from "../shared/types.js";
 import type { Disposition, HuskFacts, Subject, Verdict } from "./types.js";

@@ -10,8 +10,8 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { BACKLOG, type DiskSummary, type HygieneWorktree } from "./types.js";
-import { reason, type Reason } from "../shared/reasons.js";
-import { formatDuration } from "../shared/duration.js";
+import { reason, type Reason } from "../shared/reasons/reasons.js";
+import { formatDuration } from "../shared/input/duration.js";
 import { progressCounter } from "../shared/progress.js";
 
 export interface DiskUsage {

@@ -3,7 +3,7 @@
 // every value escaped through `text()`.
 import { COLORS, STYLE, badge, card, text } from "./html.js";
 import { formatBytes } from "../shared/format.js";
-import { formatDuration } from "../shared/duration.js";
+import { formatDuration } from "../shared/input/duration.js";
 import type { CrossHostGroup, FleetHygieneReport, HostBacklog } from "./types.js";
 
 const LIVENESS: Record<string, string> = { live: "#2e7d32", dead: "#757575", none: "#9e9e9e", unknown: "#b28704" };

@@ -7,7 +7,7 @@ import type { WorktreeRow } from "../../registry/index.js";
 import { hygiene, preventableSuggestion, requireHtmlPath, writeHtml, type HygieneOptions } from "./hygiene.js";
 import { assessRemoteLease, leaseExpiresAt } from "../ownership/index.js";
 import type { Ctx } from "../shared/context.js";
-import { reason, type Reason } from "../shared/reasons.js";
+import { reason, type Reason } from "../shared/reasons/reasons.js";
 import type { CrossHostGroup, CrossHostMember, FleetHygieneReport, HostBacklog, HygieneWorktree, PublishedSummary } from "./types.js";
 
 /** A member from its row: this host's from this run's facts (by path), another host's from its heartbeat. */

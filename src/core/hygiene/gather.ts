@@ -28,10 +28,10 @@ import type { RepoSummary } from "../inspect/index.js";
 import type { Facts } from "../shared/types.js";
 import type { Subject } from "./types.js";
 import { readResumable } from "../shared/claude/resumable.js";
-import { realOrAbsolute } from "../shared/paths.js";
-import { takeListing } from "../shared/repo.js";
-import { parseDuration } from "../shared/duration.js";
-import { readLockMtime } from "../shared/admin.js";
+import { realOrAbsolute } from "../shared/repo/paths.js";
+import { takeListing } from "../shared/repo/repo.js";
+import { parseDuration } from "../shared/input/duration.js";
+import { readLockMtime } from "../shared/repo/admin.js";
 
 export interface RepoGather {
   ctx: Ctx;

@@ -6,7 +6,7 @@
 // quotes, ampersands and newlines (control characters are shown as visible symbols).
 import { DISPOSITIONS, type Disposition, type HygieneReport, type HygieneWorktree } from "./types.js";
 import { formatBytes } from "../shared/format.js";
-import { escapeControl } from "../shared/escape.js";
+import { escapeControl } from "../shared/input/escape.js";
 import { ownerLabel } from "../ownership/index.js";
 import { ATTENTION_ORDER, attentionRank, branchNote, byAttention, whatToRun, type Todo } from "./attention.js";
 

@@ -9,8 +9,8 @@ import { basename, dirname, join, resolve } from "node:path";
 import { readIgnoredEntries, readUnignoredFiles } from "../../git/read.js";
 import { disposableMatcher, scanIgnored, type IgnoredFile } from "../facts/index.js";
 import type { HuskFacts } from "./types.js";
-import { realOrAbsolute } from "../shared/paths.js";
-import { readAdminWorktreePath } from "../shared/admin.js";
+import { realOrAbsolute } from "../shared/repo/paths.js";
+import { readAdminWorktreePath } from "../shared/repo/admin.js";
 
 export interface KnownRepo {
   identity: string;

@@ -2,7 +2,7 @@
 // not delete (`trash_not_deleted`, with rm's reason and the command that retries) and an entry
 // Orchard never put there (`trash_foreign`, never deleted); `disk.trashBytes` with --disk.
 import { formatBytes } from "../shared/format.js";
-import { reason, type Reason } from "../shared/reasons.js";
+import { reason, type Reason } from "../shared/reasons/reasons.js";
 import { readTrashLeftovers, type TrashLeftover } from "../shared/removal/trash-report.js";
 import { trashDir } from "../shared/context.js";
 import { walkDisk } from "./disk.js";

@@ -1,6 +1,6 @@
 // Result types of `orchard hygiene` (SPEC §3.6) and the facts its pure verdicts read.
 import type { Facts } from "../shared/types.js";
-import type { Reason } from "../shared/reasons.js";
+import type { Reason } from "../shared/reasons/reasons.js";
 import type { RepoSummary } from "../inspect/index.js";
 import type { Lifecycle } from "../../registry/index.js";
 import type { LivenessState, LivenessSignalCode } from "../shared/types.js";

@@ -1,7 +1,7 @@
 // `status` and `list` (SPEC §3.3): read-only, no lock taken.
 import { focusRefPatterns, readSnapshot, readOneFacts, listFacts, startDirty, startStatuses, type Snapshot } from "../facts/index.js";
-import { resolveTarget } from "../shared/target.js";
-import { takeListing } from "../shared/repo.js";
+import { resolveTarget } from "../shared/repo/target.js";
+import { takeListing } from "../shared/repo/repo.js";
 import type { Ctx } from "../shared/context.js";
 import type { Facts } from "../shared/types.js";
 import { startSnapshotReads } from "../../git/early.js";

@@ -1,18 +1,18 @@
 // `release` and `heartbeat` (SPEC §3.2). Release ends the lease, removes Orchard's own git lock
 // (never a foreign one) and makes the worktree terminal; it is idempotent and refuses while
 // another owner's lease is live.
-import { findAdminDir } from "../shared/admin.js";
+import { findAdminDir } from "../shared/repo/admin.js";
 import { unlockWorktree } from "../../git/write.js";
 import { parseLockOwner, NO_LEASE, leaseLockText, leaseView, newLease, writeLock, withMutationLock } from "../ownership/index.js";
 import { readLiveness } from "../facts/index.js";
-import { resolveTarget, requireManaged } from "../shared/target.js";
-import { requireTtl, requireOneOf, requirePid, requireText } from "../shared/validate.js";
-import { takeLockedListing } from "../shared/repo.js";
-import { reason, type Reason } from "../shared/reasons.js";
+import { resolveTarget, requireManaged } from "../shared/repo/target.js";
+import { requireTtl, requireOneOf, requirePid, requireText } from "../shared/input/validate.js";
+import { takeLockedListing } from "../shared/repo/repo.js";
+import { reason, type Reason } from "../shared/reasons/reasons.js";
 import type { Ctx } from "../shared/context.js";
 import type { Lease } from "../shared/types.js";
 import type { WorktreeRow } from "../../registry/index.js";
-import { OUTCOMES, type Outcome } from "../shared/inputs.js";
+import { OUTCOMES, type Outcome } from "../shared/input/inputs.js";
 
 export interface ReleaseOptions {
   target: string;

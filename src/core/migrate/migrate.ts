@@ -11,11 +11,11 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Registry, countsOf, hostsOf, type RegistryDump, type RepoOutcome, type TableCounts } from "../../registry/index.js";
-import { canonicalTask } from "../shared/task.js";
-import { disambiguateRepoName } from "../shared/identity.js";
+import { canonicalTask } from "../shared/naming/task.js";
+import { disambiguateRepoName } from "../shared/naming/identity.js";
 import { failure, usageError } from "../shared/errors.js";
 import { faultPoint } from "../shared/fault.js";
-import { reason, type Reason } from "../shared/reasons.js";
+import { reason, type Reason } from "../shared/reasons/reasons.js";
 import { registryUrl } from "../shared/registry-url.js";
 import { HOST } from "../ownership/index.js";
 

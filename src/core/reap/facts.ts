@@ -5,14 +5,14 @@ import { decodeGitBytes } from "../../git/bytes.js";
 import { join } from "node:path";
 import { isAncestor, resolveCommit } from "../../git/read.js";
 import type { WorktreeRow } from "../../registry/index.js";
-import { readAdminWorktreePath, readLockMtime } from "../shared/admin.js";
+import { readAdminWorktreePath, readLockMtime } from "../shared/repo/admin.js";
 import { parseLockOwner, type LockOwner } from "../ownership/index.js";
 import { readDirtyState, readLiveness, proveMerged, type MergeTarget } from "../facts/index.js";
-import type { RepoContext } from "../shared/repo.js";
+import type { RepoContext } from "../shared/repo/repo.js";
 import type { LockFacts, MergeMode, WorkFacts } from "./verdict.js";
 import type { Ctx } from "../shared/context.js";
-import { realOrAbsolute } from "../shared/paths.js";
-import { whyNotLinkedWorktree } from "../shared/linked.js";
+import { realOrAbsolute } from "../shared/repo/paths.js";
+import { whyNotLinkedWorktree } from "../shared/repo/linked.js";
 
 /** Commits of the refs under refs/heads and refs/remotes, read once for a batch (readCommitRefs). */
 export type RefView = ReadonlyMap<string, string>;

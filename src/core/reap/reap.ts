@@ -9,12 +9,12 @@
 // there. Never a repository-wide `worktree prune`.
 import { join } from "node:path";
 import { readProcessCwds, withMutationLock, type LockOwner } from "../ownership/index.js";
-import { readDefaultBranch, targetRefs } from "../shared/repo.js";
+import { readDefaultBranch, targetRefs } from "../shared/repo/repo.js";
 import { readCommitRefs, readRefs } from "../../git/read.js";
 import { GitError } from "../../git/errors.js";
 import { OrchardError } from "../shared/errors.js";
-import { parseDuration } from "../shared/duration.js";
-import { requireDuration, requireOneOf } from "../shared/validate.js";
+import { parseDuration } from "../shared/input/duration.js";
+import { requireDuration, requireOneOf } from "../shared/input/validate.js";
 import { mapLimit, STATUS_PARALLELISM } from "../shared/pool.js";
 import { progressCounter } from "../shared/progress.js";
 import { removeLinkedWorktree } from "../shared/removal/removal.js";
@@ -32,8 +32,8 @@ import {
 import { assessOwnerGone, assessWork, isLiveReason, type MergeMode, type ReapReason, type ReapSkipReason } from "./verdict.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
-import { MERGE_MODES } from "../shared/inputs.js";
-import { realOrAbsolute } from "../shared/paths.js";
+import { MERGE_MODES } from "../shared/input/inputs.js";
+import { realOrAbsolute } from "../shared/repo/paths.js";
 import { describeResumable, readResumable } from "../shared/claude/resumable.js";
 
 export interface ReapOptions {

@@ -6,7 +6,7 @@
 // event); then bootstrap runs. A journal (journal.ts) stands from before the lock until that
 // transaction: a failing step is undone from it at once, a crash by the next command that
 // touches either handle. Each step is a fault point (shared/fault.ts) for the crash tests.
-import { findAdminDir, readIdentityFile, writeIdentityFile } from "../shared/admin.js";
+import { findAdminDir, readIdentityFile, writeIdentityFile } from "../shared/repo/admin.js";
 import { newRow, writeRowIdentity } from "../shared/rows.js";
 import { resolveCommit } from "../../git/read.js";
 import { cleanWorktree, createBranch, lockWorktree, moveWorktree, switchToBranch } from "../../git/write.js";
@@ -19,7 +19,7 @@ import { failure } from "../shared/errors.js";
 import type { RecycleProof } from "./verdict.js";
 import type { Base } from "../shared/request.js";
 import type { Facts } from "../shared/types.js";
-import { requireInsideWorkspace, requireLinkedWorktree } from "../shared/linked.js";
+import { requireInsideWorkspace, requireLinkedWorktree } from "../shared/repo/linked.js";
 import { faultPoint } from "../shared/fault.js";
 import { removeRecycleJournal, undoRecycle, writeRecycleJournal, type RecycleJournal } from "./journal.js";
 import { refreshIndexBeforeAnswer } from "../shared/index-refresh.js";

@@ -11,13 +11,13 @@ import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { readSymbolicRef, resolveCommit } from "../../git/read.js";
 import { deleteRef, moveWorktree, switchDetached, switchToBranch, unlockWorktree } from "../../git/write.js";
-import { readAdminWorktreePath, writeIdentityFile, type IdentityFile } from "../shared/admin.js";
+import { readAdminWorktreePath, writeIdentityFile, type IdentityFile } from "../shared/repo/admin.js";
 import type { Ctx } from "../shared/context.js";
 import { failure } from "../shared/errors.js";
-import { reason, type Reason } from "../shared/reasons.js";
+import { reason, type Reason } from "../shared/reasons/reasons.js";
 import { writeFileAtomic } from "../shared/files.js";
 import { writeLock } from "../ownership/index.js";
-import { requireInsideWorkspace, requireLinkedWorktree } from "../shared/linked.js";
+import { requireInsideWorkspace, requireLinkedWorktree } from "../shared/repo/linked.js";
 import { endBootstrapJournal, markBootstrapInterrupted } from "../bootstrap/index.js";
 
 export const RECYCLE_JOURNAL = "orchard-recycle.json";

@@ -7,9 +7,9 @@
 // history arrives after events it predates).
 import type { EventKind, EventRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
-import { canonicalTask } from "../shared/task.js";
+import { canonicalTask } from "../shared/naming/task.js";
 import { usageError } from "../shared/errors.js";
-import { realOrAbsolute } from "../shared/paths.js";
+import { realOrAbsolute } from "../shared/repo/paths.js";
 
 export interface LineageEvent {
   at: string;

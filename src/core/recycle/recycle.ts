@@ -9,13 +9,13 @@ import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
 import { resolveBase, resultFor, validateAdd, type AddRequest, type AddResult, type Base } from "../shared/request.js";
 import { readSnapshot, factsOf, type Snapshot } from "../facts/index.js";
-import { resolveTarget } from "../shared/target.js";
+import { resolveTarget } from "../shared/repo/target.js";
 import { withMutationLock } from "../ownership/index.js";
 import { assessDestination, assessRecycle, type RecycleProof } from "./verdict.js";
 import { applyRecycle, lastOwner, lineageOf } from "./apply.js";
-import { reason, type Reason } from "../shared/reasons.js";
-import { findAdminDir } from "../shared/admin.js";
-import { whyNotLinkedWorktree } from "../shared/linked.js";
+import { reason, type Reason } from "../shared/reasons/reasons.js";
+import { findAdminDir } from "../shared/repo/admin.js";
+import { whyNotLinkedWorktree } from "../shared/repo/linked.js";
 import { repairRecycles, type RecycleJournal } from "./journal.js";
 
 export interface RecycleOptions {

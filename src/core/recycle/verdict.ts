@@ -1,6 +1,6 @@
 // The recycle proof (SPEC §3.4), pure: may a worktree be switched to new work? Every item must be
 // established; each failure is a reason, and all of them are reported. Unknown is never safe.
-import { reason, type Reason } from "../shared/reasons.js";
+import { reason, type Reason } from "../shared/reasons/reasons.js";
 import type { Facts } from "../shared/types.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";

@@ -7,8 +7,8 @@ import { readRefsWithBody, readWorktrees, resolveCommit } from "../../git/read.j
 import { checkoutTreeAsChanges } from "../../git/write.js";
 import { add, type AddAction, type AddFields, type AddResult } from "../admission/index.js";
 import { withMutationLock } from "../ownership/index.js";
-import { handleForBranch } from "../shared/handle.js";
-import { requireBranch } from "../shared/validate.js";
+import { handleForBranch } from "../shared/naming/handle.js";
+import { requireBranch } from "../shared/input/validate.js";
 import { failure, usageError } from "../shared/errors.js";
 import { faultPoint } from "../shared/fault.js";
 import { parseSalvageBody, SALVAGE_PREFIX } from "./salvage.js";

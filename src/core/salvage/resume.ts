@@ -7,7 +7,7 @@
 import { readIndexDifferences, readWorktrees, resolveCommit, resolveTree } from "../../git/read.js";
 import { readIndexTree, unstageAll } from "../../git/write.js";
 import { leaseView, withMutationLock } from "../ownership/index.js";
-import { handleForBranch } from "../shared/handle.js";
+import { handleForBranch } from "../shared/naming/handle.js";
 import { SKIPPED_BOOTSTRAP, type AddResult } from "../shared/request.js";
 import type { Ctx } from "../shared/context.js";
 

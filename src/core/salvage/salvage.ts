@@ -12,7 +12,7 @@ import { basename, dirname, join } from "node:path";
 import { hasCommitIdentity, isValidBranchName, readGitPath, readStatus, resolveCommit } from "../../git/read.js";
 import { disposableOf, scanIgnored, type IgnoredFile } from "../facts/index.js";
 import { commitTree, createRef, writeTreeThroughIndex } from "../../git/write.js";
-import { slug } from "../shared/identity.js";
+import { slug } from "../shared/naming/identity.js";
 import { failure } from "../shared/errors.js";
 import type { Ctx } from "../shared/context.js";
 

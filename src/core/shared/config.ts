@@ -3,9 +3,9 @@
 import { join } from "node:path";
 import { createHash } from "node:crypto";
 import * as z from "zod";
-import { parseDuration, ttlProblem } from "./duration.js";
+import { parseDuration, ttlProblem } from "./input/duration.js";
 import { usageError } from "./errors.js";
-import { readInputFile } from "./input-file.js";
+import { readInputFile } from "./input/input-file.js";
 import { linkNameProblem } from "./primary-link.js";
 
 /** The schema of `.orchard.json`, built on first use (a repository without the file never builds it). */

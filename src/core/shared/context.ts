@@ -3,7 +3,7 @@ import { lstatSync, mkdirSync, realpathSync } from "node:fs";
 import { dirname, join, relative, isAbsolute, resolve } from "node:path";
 import { homedir } from "node:os";
 import type { Registry } from "../../registry/index.js";
-import type { RepoContext } from "./repo.js";
+import type { RepoContext } from "./repo/repo.js";
 import { failure, usageError } from "./errors.js";
 
 export interface Workspace {

@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { peekEarlyListing, readStatuses } from "../../git/read.js";
 import type { StatusSummary } from "../../git/parse/status.js";
-import { readAdminDirs } from "./admin.js";
+import { readAdminDirs } from "./repo/admin.js";
 import { STATUS_PARALLELISM } from "./pool.js";
 import { readProcessCwds } from "../ownership/index.js";
 import { programPolicyOf, setProgramPolicy } from "../../git/programs.js";

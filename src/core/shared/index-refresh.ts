@@ -16,7 +16,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { refreshIndex } from "../../git/write.js";
-import { findAdminDir } from "./admin.js";
+import { findAdminDir } from "./repo/admin.js";
 import type { Ctx } from "./context.js";
 
 /** Past the next whole second after the index was written, with a margin for the file system's coarse clock. */

@@ -4,7 +4,7 @@
 import { setProgramPolicy } from "../../git/programs.js";
 import { readProgramGuard } from "../../git/programs-read.js";
 import type { Registry } from "../../registry/index.js";
-import type { RepoContext } from "./repo.js";
+import type { RepoContext } from "./repo/repo.js";
 
 export async function isTrusted(repo: RepoContext, registry: Registry): Promise<boolean> {
   if (process.env.ORCHARD_TRUST === "1") return true;

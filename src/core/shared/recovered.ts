@@ -6,9 +6,9 @@
 // restores the row.
 import type { Registry, WorktreeRow } from "../../registry/index.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
-import { findAdminDir, readIdentityFile, type IdentityFile } from "./admin.js";
+import { findAdminDir, readIdentityFile, type IdentityFile } from "./repo/admin.js";
 import { newRow } from "./rows.js";
-import { canonicalTask } from "./task.js";
+import { canonicalTask } from "./naming/task.js";
 import { heldMutationLock } from "../ownership/index.js";
 
 /** Rows read from identity files and not (yet) in the registry. */

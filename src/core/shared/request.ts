@@ -2,23 +2,23 @@
 // validation of the options, the default base, and the one result shape every path returns.
 import { isAncestor, readFullRefName, readRefCommits, resolveCommit } from "../../git/read.js";
 import type { Lifecycle, WorktreeRow } from "../../registry/index.js";
-import { canonicalTask } from "./task.js";
-import { handleForBranch } from "./handle.js";
-import { requireBranch, requireTtl, requireOneOf, requirePid, requireText } from "./validate.js";
+import { canonicalTask } from "./naming/task.js";
+import { handleForBranch } from "./naming/handle.js";
+import { requireBranch, requireTtl, requireOneOf, requirePid, requireText } from "./input/validate.js";
 import { managedPath, type Ctx } from "./context.js";
-import { readDefaultBranch } from "./repo.js";
-import { focusedPatterns, missingDefault } from "./default-refs.js";
+import { readDefaultBranch } from "./repo/repo.js";
+import { focusedPatterns, missingDefault } from "./repo/default-refs.js";
 import { DEFAULT_TTL_MS, leaseView } from "../ownership/index.js";
-import { reason, type Reason } from "./reasons.js";
+import { reason, type Reason } from "./reasons/reasons.js";
 import { usageError } from "./errors.js";
-import { parseDuration } from "./duration.js";
+import { parseDuration } from "./input/duration.js";
 import type { Lease } from "./types.js";
 import type { BootstrapReport } from "./bootstrap-report.js";
 
 /** The commit a new worktree starts from, with the ref it was named by. */
 export type Base = { ref: string; commit: string };
 
-import { POLICIES, type Policy } from "./inputs.js";
+import { POLICIES, type Policy } from "./input/inputs.js";
 export { POLICIES, type Policy };
 
 export type CandidateKind = "same_task" | "patch_equivalent";

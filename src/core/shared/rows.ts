@@ -2,7 +2,7 @@
 // fingerprints, no lineage links, times now); callers name what differs.
 import type { NewWorktreeRow, WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "./context.js";
-import { writeIdentityFile } from "./admin.js";
+import { writeIdentityFile } from "./repo/admin.js";
 import { NO_LEASE } from "../ownership/index.js";
 
 export function newRow(fields: Pick<NewWorktreeRow, "repo" | "handle" | "path" | "branch"> & Partial<NewWorktreeRow>): NewWorktreeRow {

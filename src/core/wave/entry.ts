@@ -21,14 +21,14 @@ import {
 import { abortMerge, commitMerge, commitTree, deleteRef, mergeNoCommit } from "../../git/write.js";
 import { removeLinkedWorktree } from "../shared/removal/removal.js";
 import { GitError } from "../../git/errors.js";
-import { findAdminDir, readOperation } from "../shared/admin.js";
+import { findAdminDir, readOperation } from "../shared/repo/admin.js";
 import { readLiveness } from "../facts/index.js";
 import { describeIgnored, readCheckoutDirty } from "../reap/index.js";
 import { readProcessCwds } from "../ownership/index.js";
 import { faultPoint } from "../shared/fault.js";
 import type { WaveEntry } from "./manifest.js";
 import type { Ctx } from "../shared/context.js";
-import { locateBranch, locateWorktree } from "../shared/checkouts.js";
+import { locateBranch, locateWorktree } from "../shared/repo/checkouts.js";
 import { incompleteRemoval, listFiles, mergeMessage, provenDone, recordStep, removeLeftover, uniqueLeftovers } from "./leftover.js";
 
 export type WaveBlock =

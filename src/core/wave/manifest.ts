@@ -3,12 +3,12 @@
 // Unknown keys are ignored (orchestrators add their own). Every invalid entry is reported with
 // every reason; one invalid entry refuses the whole manifest (nothing is dropped silently).
 // Relative paths are resolved against the primary's root, where harnesses put their worktrees.
-import { testBounded } from "../shared/pattern.js";
+import { testBounded } from "../shared/input/pattern.js";
 import { isAbsolute, resolve } from "node:path";
 import { isValidBranchName, resolveCommit } from "../../git/read.js";
 import { usageError, type OrchardError } from "../shared/errors.js";
-import { realOrAbsolute } from "../shared/paths.js";
-import { readInputFile } from "../shared/input-file.js";
+import { realOrAbsolute } from "../shared/repo/paths.js";
+import { readInputFile } from "../shared/input/input-file.js";
 
 export const DEFAULT_BRANCH_PATTERN = "^worktree-agent-[A-Za-z0-9._/-]+$";
 

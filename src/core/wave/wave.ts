@@ -11,12 +11,12 @@ import { readGitDirs, readWorktrees, resolveCommit } from "../../git/read.js";
 import { abortMerge } from "../../git/write.js";
 import { withMutationLock } from "../ownership/index.js";
 import { usageError } from "../shared/errors.js";
-import { reason, type Reason } from "../shared/reasons.js";
+import { reason, type Reason } from "../shared/reasons/reasons.js";
 import { DEFAULT_BRANCH_PATTERN, readManifestFile, validateManifest, type WaveEntry, type WavePlan } from "./manifest.js";
 import { checkTarget, processEntry, type WaveOutcome } from "./entry.js";
 import { mergeMessage } from "./leftover.js";
 import type { Ctx } from "../shared/context.js";
-import { realOrAbsolute } from "../shared/paths.js";
+import { realOrAbsolute } from "../shared/repo/paths.js";
 import { progressCounter } from "../shared/progress.js";
 
 export interface WaveOptions {

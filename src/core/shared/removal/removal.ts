@@ -15,10 +15,10 @@
 import { lstatSync, renameSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { removeWorktree } from "../../../git/write.js";
-import { deleteAdminDir, readAdminWorktreePath } from "../admin.js";
+import { deleteAdminDir, readAdminWorktreePath } from "../repo/admin.js";
 import { failure } from "../errors.js";
 import { faultPoint } from "../fault.js";
-import { requireInsideWorkspace, requireLinkedWorktree } from "../linked.js";
+import { requireInsideWorkspace, requireLinkedWorktree } from "../repo/linked.js";
 import { discardTrashEntry, queuePurge, reserveTrashEntry } from "./trash.js";
 import { isInside, requireWorkspaceDir, trashDir, type Ctx } from "../context.js";
 

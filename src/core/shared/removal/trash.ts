@@ -18,8 +18,8 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSyn
 import { basename, join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
 import { startBackground } from "../../../git/background.js";
-import { deleteAdminDir, readAdminWorktreePath } from "../admin.js";
-import { whyNotLinkedWorktree } from "../linked.js";
+import { deleteAdminDir, readAdminWorktreePath } from "../repo/admin.js";
+import { whyNotLinkedWorktree } from "../repo/linked.js";
 import { pidState } from "../../ownership/index.js";
 import { requireWorkspaceDir, trashDir } from "../context.js";
 

@@ -6,7 +6,7 @@
 // one byte past the limit, so a file that grows while being read costs at most 1 MiB of memory.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
-import type { OrchardError } from "./errors.js";
+import type { OrchardError } from "../errors.js";
 
 export const INPUT_MAX_BYTES = 1024 * 1024;
 

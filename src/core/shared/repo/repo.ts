@@ -3,14 +3,14 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { basename, dirname } from "node:path";
-import { readConfig, readGitDirs, readRemoteConfig, readSymbolicRef, readWorktrees, resolveCommit } from "../../git/read.js";
-import { GitError } from "../../git/errors.js";
-import { canonicalRemote, disambiguateRepoName, localIdentity, repoNameFrom } from "./identity.js";
-import { loadConfig, type LoadedConfig } from "./config.js";
-import { usageError } from "./errors.js";
-import type { Registry } from "../../registry/index.js";
-import type { WorktreeEntry } from "../../git/parse/worktrees.js";
-import { heldMutationLock, mutationEpoch, type MutationLock } from "../ownership/index.js";
+import { readConfig, readGitDirs, readRemoteConfig, readSymbolicRef, readWorktrees, resolveCommit } from "../../../git/read.js";
+import { GitError } from "../../../git/errors.js";
+import { canonicalRemote, disambiguateRepoName, localIdentity, repoNameFrom } from "../naming/identity.js";
+import { loadConfig, type LoadedConfig } from "../config.js";
+import { usageError } from "../errors.js";
+import type { Registry } from "../../../registry/index.js";
+import type { WorktreeEntry } from "../../../git/parse/worktrees.js";
+import { heldMutationLock, mutationEpoch, type MutationLock } from "../../ownership/index.js";
 
 export interface RepoContext {
   identity: string;

@@ -1,14 +1,14 @@
 // Resolving a `<handle|path|branch>` argument to a worktree of the repo: a handle names a registry
 // row; anything else is a path, compared by realpath with what git lists; failing that, the branch
 // of a managed worktree.
-import { readWorktrees } from "../../git/read.js";
-import type { WorktreeEntry } from "../../git/parse/worktrees.js";
-import type { WorktreeRow } from "../../registry/index.js";
-import type { Ctx } from "./context.js";
-import { usageError } from "./errors.js";
+import { readWorktrees } from "../../../git/read.js";
+import type { WorktreeEntry } from "../../../git/parse/worktrees.js";
+import type { WorktreeRow } from "../../../registry/index.js";
+import type { Ctx } from "../context.js";
+import { usageError } from "../errors.js";
 import { realOrAbsolute } from "./paths.js";
 import { findAdminDir, type IdentityFile } from "./admin.js";
-import { identityOf, recoverRows } from "./recovered.js";
+import { identityOf, recoverRows } from "../recovered.js";
 
 export interface Target {
   path: string;

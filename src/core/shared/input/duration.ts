@@ -1,5 +1,5 @@
 // Durations: `500ms`, `30s`, `5m`, `2h`, `1d`, `1w`, combinations (`1h30m`) or bare seconds ↔ milliseconds.
-import { usageError } from "./errors.js";
+import { usageError } from "../errors.js";
 
 const UNITS = [
   ["w", 604_800_000],

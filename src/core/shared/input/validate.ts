@@ -1,6 +1,6 @@
 // Input validation (SPEC §3.1 step 1). Invalid input is a usage error (exit 2) and changes nothing.
-import { isValidBranchName } from "../../git/read.js";
-import { usageError } from "./errors.js";
+import { isValidBranchName } from "../../../git/read.js";
+import { usageError } from "../errors.js";
 import { parseDuration, ttlProblem } from "./duration.js";
 import { unsafeCharacter } from "./escape.js";
 

@@ -4,8 +4,8 @@
 // follow the symlink and act on whatever repository it reaches. Pure file-system reads, no git.
 import { lstatSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { failure } from "./errors.js";
-import { isInside } from "./context.js";
+import { failure } from "../errors.js";
+import { isInside } from "../context.js";
 
 function realOrNull(path: string): string | null {
   try {

@@ -1,8 +1,8 @@
 // The input schema of every operation, shared by the library, the CLI and the MCP server (whose
 // tool input schemas are generated from these): flags in camelCase, positional arguments by name.
-// Semantic checks (branch names, durations, pids) happen in core/shared/validate.ts.
+// Semantic checks (branch names, durations, pids) happen in core/shared/input/validate.ts.
 import * as z from "zod";
-import { usageError } from "./errors.js";
+import { usageError } from "../errors.js";
 
 /**
  * The closed sets an option takes: the schemas below validate with them and the library's option

@@ -3,8 +3,8 @@
 // checked there both ways, so a code added without its detail type does not compile. `reason()`
 // takes exactly this type for its code, so what is produced is what is declared. A union is a code
 // that more than one place reports, each with its own evidence.
-import type { Lifecycle } from "../../registry/index.js";
-import type { Facts, IgnoredFacts, LivenessSignal, LockOwnerFacts, MergedHow, Operation } from "./types.js";
+import type { Lifecycle } from "../../../registry/index.js";
+import type { Facts, IgnoredFacts, LivenessSignal, LockOwnerFacts, MergedHow, Operation } from "../types.js";
 
 /** A code that carries no evidence: its reason is `{code, message}`. */
 export type NoDetail = Record<never, never>;

@@ -12,8 +12,8 @@ import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "
 import { join } from "node:path";
 import { findAdminDir, readAdminDirs, readAdminWorktreePath } from "./admin.js";
 import { realOrAbsolute } from "./paths.js";
-import { readWorktrees } from "../../git/read.js";
-import { decodeGitBytes } from "../../git/bytes.js";
+import { readWorktrees } from "../../../git/read.js";
+import { decodeGitBytes } from "../../../git/bytes.js";
 
 const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 

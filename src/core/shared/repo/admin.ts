@@ -2,9 +2,9 @@
 // not print it, so it is found by reading each admin dir's `gitdir` file. Orchard keeps its
 // identity file `orchard.json` there so a worktree's identity survives the loss of the registry.
 import { readdirSync, readFileSync, rmSync, rmdirSync, statSync } from "node:fs";
-import { writeFileAtomic } from "./files.js";
+import { writeFileAtomic } from "../files.js";
 import { basename, dirname, join, resolve } from "node:path";
-import type { Operation } from "./types.js";
+import type { Operation } from "../types.js";
 
 /** Map of worktree path (as git lists it) → its admin dir. */
 export function readAdminDirs(commonDir: string): Map<string, string> {

@@ -3,7 +3,7 @@
 // hostile branch name. Each match runs in a separate V8 context with a timeout, which V8
 // enforces inside the regex engine too; running over it is invalid configuration (exit 2).
 import { createContext, Script } from "node:vm";
-import { usageError } from "./errors.js";
+import { usageError } from "../errors.js";
 
 export const PATTERN_TIMEOUT_MS = 500;
 
