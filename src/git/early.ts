@@ -44,7 +44,7 @@ export function startedRepoQueries(path: string): { list: Promise<ProcessResult>
 }
 
 /** Starts what a snapshot reads from git in the primary, now, through one shell: the worktree
- * listing (when `listing`: a caller with no listing of its own yet) and the refs (facts.ts
+ * listing (when `listing`: a caller with no listing of its own yet) and the refs (core/facts/snapshot.ts
  * readSnapshot asks exactly these; `refs`: a focused snapshot's patterns), each unless already started. */
 export function startSnapshotReads(primary: string, options: { listing: boolean; refs?: readonly string[] | null }): void {
   const refs = refsArgs(options.refs ?? SNAPSHOT_REFS);

@@ -2,11 +2,8 @@
 // whatever the number of worktrees (worktree list, for-each-ref, two batched rev-lists); the
 // per-worktree facts (status, patch-level merge proofs) are gathered only when `full` is asked.
 import { existsSync } from "node:fs";
-import { ProgramBlockedError, readRefs, readRevListParents, readWorktrees, resolveCommit } from "../../git/read.js";
-import { SNAPSHOT_REFS } from "../../git/early.js";
-import { dropEarly } from "../../git/run.js";
+import { ProgramBlockedError, readWorktrees, resolveCommit } from "../../git/read.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
-import type { RefRecord } from "../../git/parse/refs.js";
 import type { Registry, WorktreeRow } from "../../registry/index.js";
 import { findAdminDir, readAdminActivity, readAdminCreated, readAdminDirs } from "../shared/repo/admin.js";
 import { readDirty, readDirtyStates, type DirtyState } from "./dirty.js";
@@ -24,107 +21,18 @@ import {
   unseenDescription,
   unseenProcesses,
 } from "../ownership/index.js";
-import { readDefaultBranch, targetRefs, type DefaultBranch, type RepoContext } from "../shared/repo/repo.js";
+import type { RepoContext } from "../shared/repo/repo.js";
 import { readMerged } from "./merged.js";
 import { readMergedAll, type MergedFact } from "./merged-batch.js";
 import { mapLimit, STATUS_PARALLELISM } from "../shared/pool.js";
-import { readFingerprintBasis, readFingerprintFacts, type FingerprintBasis } from "../bootstrap/index.js";
+import { readFingerprintFacts } from "../bootstrap/index.js";
 import type { Facts, LockOwnerFacts } from "../shared/types.js";
 import { realOrAbsolute } from "../shared/repo/paths.js";
-import { focusAdmin, focusRefPatterns, readFocusRefs } from "./focus-refs.js";
 import { takeEarlyStatuses } from "../shared/early-statuses.js";
 import { progressCounter } from "../shared/progress.js";
-import { isRecovered, recoverRows } from "../shared/recovered.js";
+import { isRecovered } from "../shared/recovered.js";
+import { readSnapshot, type Snapshot } from "./snapshot.js";
 
-export interface Snapshot {
-  repo: RepoContext;
-  defaultBranch: DefaultBranch;
-  targets: string[];
-  entries: WorktreeEntry[];
-  refs: Map<string, RefRecord>;
-  rows: WorktreeRow[];
-  admins: Map<string, string>;
-  cwds: Map<number, string> | null;
-  /** Commits reachable from some worktree HEAD, from no remote-tracking ref and not from the local
-   * default branch (its commits are the default branch's, not the worktree's: SPEC §4.6), with parents. */
-  unpushedGraph: Map<string, string[]> | null;
-  /** Commits reachable from some worktree HEAD and not from any target. */
-  unmergedGraph: Map<string, string[]> | null;
-  /** What the current fingerprints are computed from (inputs at every head, templates, trust). */
-  fingerprints: FingerprintBasis;
-  now: number;
-}
-
-/** What a caller already read for this snapshot: the process scan (hygiene scans before its status
- * shells start: their git processes are not our children) and the admin dirs; `mergeGraph: false`
- * when no merge proof will be asked (plain `list`): no walk for `unmergedGraph` (null). `focus`:
- * the one worktree the command needs facts of; the history walks and fingerprint inputs then start
- * from its head alone (its facts are the same: each count starts from its own head), only its
- * admin dir is read, and `rows` are its row (when it has one) and those recovered from identity files. */
-export interface SnapshotOptions {
-  cwds?: Map<number, string> | null;
-  admins?: Map<string, string>;
-  mergeGraph?: boolean;
-  focus?: { entry: WorktreeEntry | null; row: WorktreeRow | null };
-}
-
-/**
- * `listing`: the `git worktree list` this command already read (same lock, nothing changed since).
- * The refs, the registry rows and the process scan overlap: git runs while this process scans.
- */
-export async function readSnapshot(repo: RepoContext, registry: Registry, listing?: WorktreeEntry[], options: SnapshotOptions = {}): Promise<Snapshot> {
-  const focus = options.focus;
-  const focused = focus && focusRefPatterns(repo, [focus.entry?.branch, focus.row && `refs/heads/${focus.row.branch}`], focus.row);
-  const refsRead = focus ? readFocusRefs(repo, focused ?? null) : readRefs(repo.primary, SNAPSHOT_REFS);
-  const listed = Promise.all([listing ?? readWorktrees(repo.primary), refsRead]);
-  listed.catch(() => undefined); // awaited below, after the scan
-  dropEarly(); // what the command line started early (git/early.ts) and nobody took by now is stale
-  // focused on a row: its facts read that row alone; recovering identity files needs every row's path and handle only
-  const rowsRead = focus?.row ? registry.worktrees.currentKeys(repo.identity) : registry.worktrees.current(repo.identity);
-  rowsRead.catch(() => undefined);
-  // our own git children running now are in the scan's `ours`, never "inside"
-  const cwds = options.cwds !== undefined ? options.cwds : await readProcessCwds();
-  const admins = options.admins ?? (focus ? focusAdmin(repo.commonDir, focus.entry?.path ?? focus.row?.path ?? null) : readAdminDirs(repo.commonDir));
-  const [all, refList] = await listed;
-  const entries = all.slice(1).filter((e) => !e.bare);
-  const refs = new Map(refList.map((r) => [r.ref, r]));
-  const defaultBranch = await readDefaultBranch(repo, refs);
-  const targets = defaultBranch ? targetRefs(repo, defaultBranch.name, new Set(refs.keys())) : [];
-  // a listed worktree whose row is gone: its identity file (restored under a write's lock)
-  const registered = await rowsRead;
-  const recovered = await recoverRows(registry, repo, entries, registered, admins);
-  const rows = focus?.row ? [focus.row, ...recovered] : [...(registered as WorktreeRow[]), ...recovered];
-  // rows git no longer lists still have a branch tip: walk from it too, or its count would read 0
-  const rowHeads = rows.map((r) => refs.get(`refs/heads/${r.branch}`)?.oid);
-  const focusHead = focus && (focus.entry ? focus.entry.head : focus.row ? refs.get(`refs/heads/${focus.row.branch}`)?.oid : null);
-  const tips = focus ? [focusHead] : [...entries.map((e) => e.head), ...rowHeads];
-  const heads = [...new Set(tips.filter((h): h is string => !!h))];
-  // by object id: a ref name that is not UTF-8 reads back changed and would name nothing to git
-  const remoteRefs = [...new Set(refList.filter((r) => r.ref.startsWith("refs/remotes/") && r.oid).map((r) => r.oid))];
-  const localDefault = defaultBranch ? `refs/heads/${defaultBranch.name}` : null;
-  const notOwnWork = localDefault && refs.has(localDefault) ? [...remoteRefs, localDefault] : remoteRefs;
-  const [unpushedGraph, unmergedGraph, fingerprints] = await Promise.all([
-    repo.remotes.length > 0 ? readRevListParents(repo.primary, heads, notOwnWork) : Promise.resolve(null),
-    targets.length > 0 && options.mergeGraph !== false ? readRevListParents(repo.primary, heads, targets) : Promise.resolve(null),
-    readFingerprintBasis(repo, registry, heads),
-  ]);
-  return {
-    repo,
-    defaultBranch,
-    targets,
-    entries,
-    refs,
-    rows,
-    admins,
-    cwds,
-    unpushedGraph,
-    unmergedGraph,
-    fingerprints,
-    now: Date.now(),
-  };
-}
-
-/** Number of commits reachable from `tip` inside a graph of "commits not excluded". */
 export function countInGraph(graph: Map<string, string[]>, tip: string): number {
   const seen = new Set<string>();
   const stack = [tip];
