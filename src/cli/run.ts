@@ -1,10 +1,11 @@
 // Runs one command: open the library, call it, print the result, close. Every error ends here.
 // The library is imported here, at the call, not at start-up: `--version`, `--help` and a usage
 // error never load it (docs/ARCHITECTURE.md, "Start-up cost").
-import { existsSync, lstatSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { startLockedQueries, startRepoQueries } from "../git/early.js";
+import { dropEarly } from "../git/run.js";
 import type { OpenOptions, Orchard } from "../core/orchard.js";
 import { printError, printResult, type GlobalOptions, type Renderer } from "./output.js";
 import { ProgressLine } from "./progress.js";
@@ -33,6 +34,25 @@ export function warnUnreachable(result: object): void {
   if (why) process.stderr.write(`orchard: ${why}; this answer comes from this host's git facts alone\n`);
 }
 
+type Ownership = typeof import("../core/ownership/index.js");
+
+/**
+ * A mutation from the primary's top level takes the repo's lock before the library loads, on the
+ * common dir its `.git` is, so git lists the worktrees under it beside the first queries (the
+ * library takes the hold over, core/ownership/mutation-lock.ts). Not when the lock is held, or the
+ * `.git` is not plainly a repository's own git dir: the library then takes the lock as before.
+ */
+async function holdEarly(path: string): Promise<Ownership | null> {
+  const gitDir = join(path, ".git");
+  if (!existsSync(join(gitDir, "HEAD")) || existsSync(join(gitDir, "commondir"))) return null;
+  try {
+    const ownership = await import("../core/ownership/index.js");
+    return (await ownership.takeEarlyMutationLock(realpathSync(gitDir), dropEarly)) ? ownership : null;
+  } catch {
+    return null; // a git dir it cannot write: the library meets that itself, with its own error
+  }
+}
+
 export async function runWith<R extends { ok: boolean }>(
   command: Command,
   fn: (orchard: Orchard, globals: GlobalOptions) => Promise<R>,
@@ -44,14 +64,18 @@ export async function runWith<R extends { ok: boolean }>(
   const progress = options.progress ? ProgressLine.start(options.progress, globals) : null;
   let orchard: Orchard | undefined;
   let earlyStatuses: typeof import("../core/shared/early-statuses.js") | undefined;
+  let early: Ownership | null = null;
   if (options.early) {
     // git starts resolving the repo (src/git/early.ts) and reading every worktree's status
     // (core/shared/early-statuses.ts) while the library loads
     const path = resolve(globals.repo ?? process.cwd());
     if (existsSync(path)) {
       const primary = lstatSync(join(path, ".git"), { throwIfNoEntry: false })?.isDirectory() ?? false;
-      if (options.early === "locked") startLockedQueries(path, primary);
-      else startRepoQueries(path, primary, { refs: options.early !== "target" });
+      if (options.early === "locked") {
+        const dryRun = (command.opts() as { dryRun?: boolean }).dryRun === true; // a dry run takes no lock
+        early = primary && !dryRun ? await holdEarly(path) : null;
+        startLockedQueries(path, primary, early !== null);
+      } else startRepoQueries(path, primary, { refs: options.early !== "target" });
       if (options.early === "statuses") {
         earlyStatuses = await import("../core/shared/early-statuses.js");
         earlyStatuses.startEarlyStatuses(path);
@@ -73,6 +97,7 @@ export async function runWith<R extends { ok: boolean }>(
   } finally {
     progress?.stop();
     earlyStatuses?.dropEarlyStatuses(); // what the command did not take (it failed first) is stopped, not waited for
+    early?.releaseEarlyMutationLock(); // a hold the command did not take over (its input was refused)
     await orchard?.close();
   }
 }

@@ -28,13 +28,14 @@ export function startRepoQueries(path: string, primary: boolean, options: { refs
 }
 
 /**
- * The queries a command that takes the repo's mutation lock (add, release, heartbeat) asks before
- * it holds it: where the git dirs are and, from the primary's top level, the remotes' config and
- * the program settings (guardRepoPrograms), in one shell. Its worktree listing is read under the
- * lock, so it is not started here.
+ * The queries a command that takes the repo's mutation lock (add, release, heartbeat) asks first:
+ * where the git dirs are and, from the primary's top level, the remotes' config and the program
+ * settings (guardRepoPrograms), in one shell. Its worktree listing is read under the lock: it is
+ * started here only when the caller holds the lock already (`locked`: the command line's early hold).
  */
-export function startLockedQueries(path: string, primary: boolean): void {
-  const queries = primary ? [GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, ...(process.env.ORCHARD_TRUST === "1" ? [] : [PROGRAM_CONFIG_ARGS])] : [GIT_DIRS_ARGS];
+export function startLockedQueries(path: string, primary: boolean, locked = false): void {
+  const programs = process.env.ORCHARD_TRUST === "1" ? [] : [PROGRAM_CONFIG_ARGS];
+  const queries = primary ? [GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, ...programs, ...(locked ? [WORKTREE_LIST_ARGS] : [])] : [GIT_DIRS_ARGS];
   void startEarlyBatch(queries, path); // each answer waits to be taken by the identical git() call (its failure too)
 }
 

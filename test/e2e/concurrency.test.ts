@@ -1,9 +1,11 @@
 // Cross-process safety (SPEC §4.3): concurrent adds are serialised by the per-repo mutation lock,
 // and an add killed with SIGKILL at any moment leaves nothing the next add cannot repair.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
-import { Scenario, git } from "../helpers/scenario.js";
+import { Scenario, git, waitFor } from "../helpers/scenario.js";
+import { readStartTime } from "../../src/core/ownership/process.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -44,6 +46,45 @@ describe("concurrent adds", () => {
     }
     expect(git(s.primary, "worktree", "list").split("\n")).toHaveLength(9);
     expect(git(s.primary, "for-each-ref", "--format=%(refname)", "refs/heads/feat").split("\n")).toHaveLength(8);
+  });
+});
+
+// The command line takes the repo's lock before the library loads when it runs in the primary's
+// top level, so git lists the worktrees under it from the start (cli/run.ts holdEarly). A decision
+// is only ever made on a listing read under the lock it holds.
+describe("the early hold of the mutation lock", () => {
+  const lock = () => join(s.primary, ".git", "orchard-mutation.lock");
+  const waiting = () => join(s.primary, ".git", "orchard-mutation.waiting");
+  const holdAsLive = async () =>
+    writeFileSync(lock(), JSON.stringify({ pid: process.pid, startTime: await readStartTime(process.pid), host: hostname(), at: new Date().toISOString() }));
+
+  it("an add that finds the lock held lists again once it has it: a checkout made meanwhile is seen", async () => {
+    await holdAsLive();
+    const add = s.orchardAsync(["add", "feat-meanwhile", "--owner", "agent-a"]);
+    await waitFor(() => existsSync(waiting()) && readdirSync(waiting()).length > 0, "the add waits for the lock");
+    const elsewhere = join(s.root, "elsewhere");
+    s.git("worktree", "add", "-q", "-b", "feat-meanwhile", elsewhere);
+    rmSync(lock());
+    const r = await add;
+    expect(r.code, r.stdout + r.stderr).toBe(3);
+    expect(codes(r)).toEqual(["branch_checked_out"]);
+    expect(existsSync(lock())).toBe(false);
+  });
+
+  it("refused input and a dry run leave the lock as they found it", async () => {
+    const bad = s.orchard(["add", "feat-a", "--ttl", "0s"]);
+    expect(bad.code).toBe(2);
+    expect(existsSync(lock())).toBe(false);
+    await holdAsLive();
+    const held = readFileSync(lock(), "utf8");
+    const dry = await s.orchardAsync(["add", "feat-a", "--dry-run"]); // a dry run takes no lock: it answers while another holds it
+    expect(dry.code, dry.stdout + dry.stderr).toBe(0);
+    expect(dry.json.action).toBe("planned");
+    expect(readFileSync(lock(), "utf8")).toBe(held);
+    rmSync(lock());
+    const added = s.orchard(["add", "feat-a"]);
+    expect(added.json.action).toBe("created");
+    expect(existsSync(lock())).toBe(false);
   });
 });
 

@@ -227,8 +227,9 @@ export async function withMutationLockIfFree<T>(commonDir: string, fn: (locked: 
   const store = held.getStore();
   if (store?.has(commonDir)) return fn(true);
   const path = join(commonDir, LOCK_NAME);
-  const body = lockBody(await readStartTime(process.pid));
-  if (!tryCreate(path, body)) return fn(false);
+  const adopted = adoptEarlyHold(commonDir);
+  const body = adopted ?? lockBody(await readStartTime(process.pid));
+  if (adopted === undefined && !tryCreate(path, body)) return fn(false);
   entries++;
   const lock: MutationLock = { release: () => releaseIfOurs(path, body) };
   const chain = new Map(store ?? []);
@@ -259,4 +260,46 @@ export function releaseMutationLockEarly(commonDir: string): void {
   if (!store || !lock) return;
   store.delete(commonDir);
   lock.release();
+}
+
+// The command line's early hold (cli/run.ts): the lock taken before the library has resolved the
+// repo, on the common dir a primary's `.git` must be, so git's worktree listing can start at once
+// under it. The library's first withMutationLockIfFree on that common dir takes the hold over; a
+// hold nobody took over (the input was refused, the repo is elsewhere) is let go at once.
+let early: { commonDir: string; body: string } | null = null;
+let onMismatch: (() => void) | null = null;
+
+/**
+ * Takes the lock on `commonDir` for the command that follows, if it is free now (never waits).
+ * `mismatch`: what to undo when the command's repo turns out to have another common dir (the
+ * answers git gave under this hold are then not under the hold the command takes).
+ */
+export async function takeEarlyMutationLock(commonDir: string, mismatch: () => void): Promise<boolean> {
+  if (early) return false;
+  const body = lockBody(await readStartTime(process.pid));
+  if (!tryCreate(join(commonDir, LOCK_NAME), body)) return false;
+  early = { commonDir, body };
+  onMismatch = mismatch;
+  process.once("exit", releaseEarlyMutationLock); // a command that ends without taking it over
+  return true;
+}
+
+/** Lets go of an early hold nobody took over (idempotent). */
+export function releaseEarlyMutationLock(): void {
+  if (!early) return;
+  releaseIfOurs(join(early.commonDir, LOCK_NAME), early.body);
+  early = null;
+}
+
+/** The early hold's body when it is on `commonDir` (the caller now holds it); any other hold is let go. */
+function adoptEarlyHold(commonDir: string): string | undefined {
+  if (!early) return undefined;
+  if (early.commonDir !== commonDir) {
+    releaseEarlyMutationLock();
+    onMismatch?.();
+    return undefined;
+  }
+  const body = early.body;
+  early = null;
+  return body;
 }
