@@ -168,6 +168,29 @@ describe("the new worktree's index", () => {
     // and no process of Orchard's is left to touch it (a detached refresh named the worktree in its argv)
     if (existsSync("/proc/self/cmdline")) expect(processesNaming(add.json.path)).toEqual([]);
     expect(git(add.json.path, "status", "--porcelain")).toBe("");
+    // and git trusts every entry's stat data: none smudged (a size of 0 for a non-empty file), none in the index's second
+    const indexSecond = Math.floor(statSync(indexOf(add.json.path)).mtimeMs / 1000);
+    const entries = git(add.json.path, "ls-files", "--debug", "--", "many").split(/\n(?=\S)/);
+    expect(entries.length).toBeGreaterThan(100);
+    for (const entry of entries) {
+      const name = entry.split("\n")[0]!;
+      const mtime = Number(/mtime: (\d+):/.exec(entry)?.[1]);
+      const size = Number(/size: (\d+)/.exec(entry)?.[1]);
+      expect(size, name).toBe(statSync(join(add.json.path, name)).size);
+      expect(mtime, name).toBeLessThan(indexSecond);
+    }
+  });
+
+  it("a file rewritten at once after add answers, at the same size, is seen as changed (its date moved back does not hide it)", () => {
+    manyFiles();
+    const add = s.orchard(["add", "feat-quick", "--no-bootstrap"]);
+    expect(add.code, add.stderr).toBe(0);
+    const file = join(add.json.path, "many", readdirSync(join(add.json.path, "many"))[0]!);
+    const before = readFileSync(file);
+    const after = Buffer.from(before.map((byte, i) => (i === 0 ? (byte === 0x41 ? 0x42 : 0x41) : byte)));
+    writeFileSync(file, after);
+    expect(after.length).toBe(before.length);
+    expect(git(add.json.path, "status", "--porcelain").trim()).toBe(`M many/${file.split("/").pop()}`);
   });
 
   it("the caller's first git add right after the answer never meets a lock of Orchard's, four callers at once", async () => {

@@ -15,7 +15,7 @@ import { isInside, type Ctx } from "../shared/context.js";
 import { leaseLockText, newLease, writeLock, type LeaseFields, releaseMutationLockEarly } from "../ownership/index.js";
 import { resultFor, type AddBootstrapFailed, type AddRequest, type AddResult, type AddResultOf, type BootstrappedAction } from "../shared/request.js";
 import { beginBootstrapJournal, markBootstrapInterrupted, runBootstrap, type BootstrapOutcome } from "../bootstrap/index.js";
-import { refreshIndexBeforeAnswer } from "../shared/index-refresh.js";
+import { backdateCheckout, refreshIndexBeforeAnswer } from "../shared/index-refresh.js";
 import { isClean, readDirty } from "../facts/index.js";
 import { heldReasons, taskHolders, taskLockKey, TaskHeld } from "./exclusive.js";
 import { faultCheckoutConfig, faultPoint } from "../shared/fault.js";
@@ -80,6 +80,7 @@ export async function createWorktree(
         },
         exclusive ? { lock: taskLockKey(repo.identity, request.task as string) } : {},
       );
+  let backdated = false;
   try {
     faultPoint("add.row");
     if (options.staleEntry) await removeWorktree(repo.primary, options.staleEntry.path);
@@ -93,6 +94,7 @@ export async function createWorktree(
       start: request.branch,
       ...(fault ? { config: fault } : {}),
     });
+    backdated = backdateCheckout(ctx, row.path); // nobody has seen the checkout yet (shared/index-refresh.ts)
     faultPoint("add.checked-out");
     const admin = recordIdentity(ctx, row);
     if (admin && request.bootstrap) await beginBootstrapJournal(admin); // before the row is usable: a crash from here re-runs it
@@ -104,11 +106,13 @@ export async function createWorktree(
   faultPoint("add.active");
   releaseMutationLockEarly(repo.commonDir); // the worktree is locked and active: bootstrap needs no repo lock
   const bootstrap = await runBootstrap(ctx, row, { enabled: request.bootstrap });
-  await refreshIndexBeforeAnswer(ctx, row.path);
+  const head = bootstrap.head !== undefined ? Promise.resolve(bootstrap.head) : resolveCommit(row.path, "HEAD"); // read beside the refresh
+  head.catch(() => undefined); // awaited below; a failed refresh must not leave it unhandled
+  await refreshIndexBeforeAnswer(ctx, row.path, { backdated });
   return withBootstrap(
     resultFor(request, "created", {
       row: bootstrap.row,
-      head: bootstrap.head !== undefined ? bootstrap.head : await resolveCommit(row.path, "HEAD"),
+      head: await head,
       bootstrap: bootstrap.report,
     }),
     bootstrap,
