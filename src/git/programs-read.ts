@@ -8,6 +8,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { homedir } from "node:os";
 import { git } from "./run.js";
 import { guardFrom, PROGRAM_KEYS_REGEXP, type ConfigEntry, type ProgramGuard } from "./programs.js";
+import { cachedGuard, rememberGuard } from "./guard-cache.js";
 
 const INCLUDE = /^(include\.path|includeif\..*\.path)$/;
 /** How many extra files one repository's settings are read from, at most (an include cycle ends here too). */
@@ -45,16 +46,34 @@ function includeTarget(value: string, from: string): string {
 /** The query for every scope's program settings, run in the primary (the command line may start it early: early.ts). */
 export const PROGRAM_CONFIG_ARGS = ["config", "-z", "--show-scope", "--show-origin", "--get-regexp", PROGRAM_KEYS_REGEXP];
 
-/** The guard of the repository whose primary (or bare repository) is `cwd` and common dir `commonDir`. */
+/**
+ * The guard of the repository whose primary (or bare repository) is `cwd` and common dir
+ * `commonDir`. A long-lived process (the MCP server, a library caller) reads it once and again
+ * only when a file it was read from has changed (guard-cache.ts); a command line reads it each time.
+ */
 export async function readProgramGuard(cwd: string, commonDir: string): Promise<ProgramGuard> {
+  const files = configFiles(commonDir);
+  const cached = cachedGuard(cwd, commonDir, files);
+  if (cached) return cached;
+  const readAt = Date.now();
+  const { guard, origins, includes } = await readGuard(cwd, commonDir);
+  rememberGuard(cwd, commonDir, [...files, ...origins], { guard, readAt, includes });
+  return guard;
+}
+
+async function readGuard(cwd: string, commonDir: string): Promise<{ guard: ProgramGuard; origins: string[]; includes: boolean }> {
   const r = await git(PROGRAM_CONFIG_ARGS, { cwd, ok: [0, 1] });
   const entries: ConfigEntry[] = [];
   const seen = new Set<string>();
+  const origins = new Set<string>();
+  let includes = false;
   const pending: string[] = [];
   for (const raw of parse(r.stdout, true)) {
+    includes ||= INCLUDE.test(raw.key); // in any scope
     const repo = raw.scope === "local" || raw.scope === "worktree";
     entries.push({ scope: repo ? "repo" : "user", key: raw.key, value: raw.value });
     const file = fileOf(raw.origin, cwd);
+    if (file) origins.add(file);
     if (repo && file) seen.add(file);
     if (repo && file && INCLUDE.test(raw.key)) pending.push(includeTarget(raw.value, file));
   }
@@ -66,10 +85,22 @@ export async function readProgramGuard(cwd: string, commonDir: string): Promise<
     const f = await git(["config", "-z", "--show-origin", "--file", file, "--get-regexp", PROGRAM_KEYS_REGEXP], { cwd, ok: [0, 1] });
     for (const raw of parse(f.stdout, false)) {
       entries.push({ scope: "repo", key: raw.key, value: raw.value });
-      if (INCLUDE.test(raw.key)) pending.push(includeTarget(raw.value, file));
+      if (INCLUDE.test(raw.key)) {
+        includes = true;
+        pending.push(includeTarget(raw.value, file));
+      }
     }
   }
-  return guardFrom(entries);
+  return { guard: guardFrom(entries), origins: [...origins], includes };
+}
+
+/** Every file git reads config from for this repository, present or not (guard-cache.ts): the system's, the user's, the repository's and every config.worktree. */
+function configFiles(commonDir: string): string[] {
+  const env = process.env;
+  const system = env.GIT_CONFIG_NOSYSTEM ? [] : [env.GIT_CONFIG_SYSTEM || "/etc/gitconfig"];
+  const xdg = env.XDG_CONFIG_HOME || join(homedir(), ".config");
+  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : [join(homedir(), ".gitconfig"), join(xdg, "git", "config")];
+  return [...system, ...global, join(commonDir, "config"), ...worktreeConfigs(commonDir)];
 }
 
 /** Every config.worktree of the repository (the primary's and each linked worktree's admin dir). */
