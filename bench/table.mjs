@@ -11,12 +11,11 @@
 //   reap      `orchard reap-orphans` of R dead merged ones vs a `git worktree remove -f -f` loop
 //             (reap+: until the detached purge has deleted the trash as well)
 //   mcp-*     one warm MCP server: orchard_add (adopt), orchard_heartbeat, orchard_status per call
-//   floor-*   what no per-call CLI on this machine can go below, against the same baselines: the
-//             statuses `cores` at a time (any report that reads every worktree's status); `node -e 0`
-//             then `git worktree list` (a node CLI that lists the worktrees); `node -e 0` then one
-//             `git status` (adopt: the start and one status); `node -e 0` then `git worktree add`
-//             (create: the start and git's own checkout); `git worktree list` and one `git status`
-//             side by side (floor-mcp: a warm MCP adopt's own git)
+//   floor-*   what no per-call CLI here can go below, against the same baselines: the statuses `cores`
+//             at a time; `node -e 0` then `git worktree list`; `node -e 0` then one `git status` (adopt);
+//             `node -e 0` then `git worktree add` (create); `git worktree list` and one `git status` side by
+//             side (floor-mcp); `orchard --help` (start: the bundle and its command line, no library)
+//   floor-*-steps  a call's own git in its order, one shell (_steps-floor.mjs), with the row it floors
 // The repository has FILES files (default 2,000). Usage:
 //   npm run build && node bench/table.mjs [--n 20|50|200|400] [--runs 5] [--files 2000]
 //     [--reap R (default min(50, N))] [--cli dist/bin/orchard.js] [--compare <cli>] [--json] [--only version,list]
@@ -29,6 +28,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { hermeticRoot } from "./_hermetic.mjs";
+import { STEPS, stepsScript } from "./_steps-floor.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const flag = (name, fallback) => {
@@ -43,7 +43,7 @@ const CLI = resolve(flag("cli", join(here, "../dist/bin/orchard.js")));
 const COMPARE = flag("compare", null) === null ? null : resolve(flag("compare", null));
 const JSON_OUT = process.argv.includes("--json");
 const ONLY = flag("only", "").split(",").filter(Boolean);
-const wanted = (row) => ONLY.length === 0 || ONLY.some((w) => row.startsWith(w));
+const wanted = (row) => ONLY.length === 0 || ONLY.some((w) => row.startsWith(w)) || Object.entries(STEPS).some(([of, steps]) => steps === row && wanted(of));
 const say = (line) => process.stderr.write(`${line}\n`);
 
 const root = hermeticRoot("table");
@@ -197,6 +197,16 @@ async function mcpRows() {
       runs: RUNS,
     });
   }
+  for (const [id, steps, what] of [
+    ["floor-mcp-add-steps", "mcp-add", "a warm adopt's git commands in their order"],
+    ["floor-mcp-heartbeat-steps", "mcp-heartbeat", "a warm heartbeat's git commands in their order"],
+  ]) {
+    if (!wanted(id)) continue;
+    say(`measuring ${id}…`);
+    const script = stepsScript(steps, { worktree: first.result.path, branch: "bench/mcp" });
+    const times = Array.from({ length: RUNS + 1 }, () => timed("sh", ["-c", script])).slice(1);
+    rows.push({ id, measure: `floor: ${what}, one shell`, baseline: null, goal: "—", a: median(times), b: null, ratio: null, runs: RUNS });
+  }
   child.stdin.end();
   await new Promise((done) => child.on("exit", done));
 }
@@ -217,22 +227,24 @@ const info = { ...machine(), cli: CLI, ...(COMPARE ? { compare: COMPARE } : {}),
 say(`repository of ${FILES} files, ${N} managed worktrees, ${RUNS} runs per row, cli ${CLI}`);
 makeRepo();
 
-// exactly `orchard --version` (the helper would put `--home` before it)
-row("version", "`orchard --version` vs `node -e 0`", "node -e 0", "≤ 1.5×", () => [
-  timed(process.execPath, [CLI, "--version"]),
-  timed(process.execPath, ["-e", "0"]),
-]);
+// exactly `orchard --version` (the helper would put `--home` before it); `--help` loads the bundle and the command line, no library
+const version = (arg) => () => [timed(process.execPath, [CLI, arg]), timed(process.execPath, ["-e", "0"])];
+row("version", "`orchard --version` vs `node -e 0`", "node -e 0", "≤ 1.5×", version("--version"));
+row(
+  "floor-start",
+  "floor: `orchard --help` (the bundle and its command line: what any command loads first) vs `node -e 0`",
+  "node -e 0",
+  "—",
+  version("--help"),
+);
 
 // the fleet is built for the admission rows too: `add` lists every worktree and reads every ref
 // (and for the MCP rows: an agent's call in a fleet of N)
 if (["list", "hygiene", "create", "adopt", "floor-statuses", "floor-list", "floor-adopt", "floor-mcp", "mcp"].some(wanted)) {
   say(`building ${N} managed worktrees…`);
   for (let i = 0; i < N; i++) {
-    const added = execFileSync(process.execPath, [CLI, "--home", home, "--json", "add", `fleet/w${i}`, "--owner", `agent-${i}`], {
-      cwd: primary,
-      encoding: "utf8",
-    });
-    const handle = JSON.parse(added).handle;
+    const add = [CLI, "--home", home, "--json", "add", `fleet/w${i}`, "--owner", `agent-${i}`];
+    const handle = JSON.parse(execFileSync(process.execPath, add, { cwd: primary, encoding: "utf8" })).handle;
     if (i % 3 === 0) execFileSync(process.execPath, [CLI, "--home", home, "release", handle, "--owner", `agent-${i}`], { cwd: primary, stdio: "ignore" });
   }
   const paths = managed().map((w) => w.path);
@@ -320,6 +332,26 @@ row(
   "~",
 );
 
+// the steps floors of the CLI rows (bench/_steps-floor.mjs): `node -e 0`, then the row's own git in one shell
+const nodeAndSteps = (script, args = []) => timed(process.execPath, ["-e", "0"]) + timed("sh", ["-c", script, "sh", ...args]);
+if (wanted("floor-adopt-steps")) {
+  const added = execFileSync(process.execPath, [CLI, "--home", home, "--json", "add", "bench/adopt", "--owner", "bench"], { cwd: primary, encoding: "utf8" });
+  const script = stepsScript("adopt", { worktree: JSON.parse(added).path, branch: "bench/adopt" });
+  row("floor-adopt-steps", "floor: `node -e 0` then an exact repeat's git, one shell, vs `git worktree add`", "git worktree add", "—", () => [
+    nodeAndSteps(script),
+    gitWorktreeAdd(),
+  ]);
+}
+for (const of of ["list", "hygiene"]) {
+  if (!wanted(`floor-${of}-steps`)) continue;
+  const paths = managed().map((w) => w.path);
+  const script = stepsScript(of, { cores: cpus().length });
+  row(`floor-${of}-steps`, `floor: \`node -e 0\` then \`${of}\`'s git (${N}), one shell, vs the status loop`, "status loop", "—", () => [
+    nodeAndSteps(script, of === "hygiene" ? paths : []),
+    statusLoop(paths),
+  ]);
+}
+
 row(
   "reap",
   `\`reap-orphans\` of ${REAP} dead merged worktrees vs a \`git worktree remove -f -f\` loop`,
@@ -339,14 +371,16 @@ row(
 
 if (["mcp"].some(wanted)) await mcpRows();
 
-// issue 25: rows whose goal is stated against a floor get `vsFloor`: the ratio of the two paired
-// ratios (both against the same baseline), or of the medians where the floor has no baseline
+// issue 25: rows with a floor get `vsFloor` (and with steps, `vsSteps`): the ratio of the two paired ratios (same baseline), or of the medians
 const FLOORS = { create: "floor-create", hygiene: "floor-statuses", "mcp-add": "floor-mcp", "mcp-heartbeat": "floor-mcp", "mcp-status": "floor-mcp" };
+const against = (r, f) => (r.ratio !== null && f.ratio !== null ? r.ratio / f.ratio : r.a / f.a);
 for (const r of rows) {
   const f = rows.find((x) => x.id === FLOORS[r.id]);
+  const steps = rows.find((x) => x.id === STEPS[r.id]);
+  if (steps) r.vsSteps = against(r, steps);
   if (!f) continue;
   r.floor = f.id;
-  r.vsFloor = r.ratio !== null && f.ratio !== null ? r.ratio / f.ratio : r.a / f.a;
+  r.vsFloor = against(r, f);
 }
 const fmt = (ms) => (ms === null ? "—" : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`);
 info.loadAtEnd = loadavg().map((x) => Math.round(x * 10) / 10);
@@ -354,11 +388,11 @@ if (JSON_OUT) process.stdout.write(JSON.stringify({ machine: info, rows }, null,
 else {
   process.stdout.write(
     `\n${info.cpus} cores (${info.model}), ${info.memGiB} GiB, node ${info.node}, git ${info.git}, load ${info.loadAtStart.join(" ")} → ${info.loadAtEnd.join(" ")}; ` +
-      `N=${N}, ${FILES} files, medians of ${RUNS}\n\n| measure | orchard | baseline | ratio | vs floor | goal |\n| --- | --- | --- | --- | --- | --- |\n`,
+      `N=${N}, ${FILES} files, medians of ${RUNS}\n\n| measure | orchard | baseline | ratio | vs floor | vs its steps | goal |\n| --- | --- | --- | --- | --- | --- | --- |\n`,
   );
   for (const r of rows)
     process.stdout.write(
-      `| ${r.measure} | ${fmt(r.a)} | ${fmt(r.b)} | ${r.ratio === null ? "—" : `${r.ratio.toFixed(2)}×`} | ${r.vsFloor === undefined ? "—" : `${r.vsFloor.toFixed(2)}× ${r.floor}`} | ${r.goal} |\n`,
+      `| ${r.measure} | ${fmt(r.a)} | ${fmt(r.b)} | ${r.ratio === null ? "—" : `${r.ratio.toFixed(2)}×`} | ${r.vsFloor === undefined ? "—" : `${r.vsFloor.toFixed(2)}× ${r.floor}`} | ${r.vsSteps === undefined ? "—" : `${r.vsSteps.toFixed(2)}×`} | ${r.goal} |\n`,
     );
 }
 rmSync(root, { recursive: true, force: true });
