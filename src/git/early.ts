@@ -5,6 +5,7 @@ import { earlyPending, startEarlyBatch } from "./run.js";
 import { REF_FORMAT } from "./parse/refs.js";
 import { PROGRAM_CONFIG_ARGS } from "./programs-read.js";
 import type { ProcessResult } from "./result.js";
+import { statusArgs } from "./status-args.js";
 
 export const GIT_DIRS_ARGS = ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-dir", "--is-bare-repository"];
 export const WORKTREE_LIST_ARGS = ["worktree", "list", "--porcelain", "-z"];
@@ -47,8 +48,18 @@ export function startedRepoQueries(path: string): { list: Promise<ProcessResult>
 /** Starts what a snapshot reads from git in the primary, now, through one shell: the worktree
  * listing (when `listing`: a caller with no listing of its own yet) and the refs (core/facts/snapshot.ts
  * readSnapshot asks exactly these; `refs`: a focused snapshot's patterns), each unless already started. */
-export function startSnapshotReads(primary: string, options: { listing: boolean; refs?: readonly string[] | null }): void {
+export function startSnapshotReads(primary: string, options: SnapshotReads & { status?: string }): void {
   const refs = refsArgs(options.refs ?? SNAPSHOT_REFS);
   const queries = [...(options.listing ? [WORKTREE_LIST_ARGS] : []), refs].filter((args) => !earlyPending(args, primary));
-  if (queries.length > 0) void startEarlyBatch(queries, primary); // each answer waits to be taken (its failure too)
+  // and a worktree's status (readStatus with ignored files), in the same shell: a fork of a large node process saved
+  // (on Linux, where a process scan tells the shell's git inside the worktree from someone else: core/ownership/process.ts)
+  const batched = options.status !== undefined && process.platform === "linux" && !earlyPending(statusArgs(true), options.status);
+  const status = batched ? [{ args: statusArgs(true), cwd: options.status as string }] : [];
+  if (queries.length + status.length > 0) void startEarlyBatch([...queries, ...status], primary); // each answer waits to be taken (its failure too)
+}
+
+/** What a focused snapshot reads from git (startSnapshotReads): the listing when the caller has none, and the refs. */
+export interface SnapshotReads {
+  listing: boolean;
+  refs?: readonly string[] | null;
 }

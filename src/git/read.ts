@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { DEFAULT_GIT_TIMEOUT_MS, git, runProcess } from "./run.js";
 import { GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, WORKTREE_LIST_ARGS, refsArgs, startedRepoQueries } from "./early.js";
+import { statusArgs } from "./status-args.js";
 import { gitEnv } from "./env.js";
 import { blockedFilterError } from "./attributes.js";
 export { ProgramBlockedError } from "./attributes.js";
@@ -118,11 +119,6 @@ export async function readStatus(worktree: string, options: { ignored?: boolean 
   const [r, blocked] = await Promise.all([git(statusArgs(options.ignored ?? false), { cwd: worktree }), blockedFilterError(worktree)]);
   if (blocked) throw blocked;
   return parseStatusV2(r.stdout);
-}
-
-/** The arguments of readStatus's `git status`. */
-function statusArgs(ignored: boolean): string[] {
-  return ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", ...(ignored ? ["--ignored=matching"] : [])];
 }
 
 /**

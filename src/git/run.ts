@@ -2,6 +2,7 @@
 // group, the hardened env for git, an optional trace (ORCHARD_TRACE=1), and one result shape for
 // success and failure. Exit codes are data: a caller declares which codes are answers.
 import { spawn, type ChildProcess } from "node:child_process";
+import { realpathSync } from "node:fs";
 import { gitEnv, hardenedEnv } from "./env.js";
 import { GitError } from "./errors.js";
 import type { ProcessResult } from "./result.js";
@@ -33,6 +34,33 @@ const running = new Set<number>();
  */
 export function ownChildren(): ReadonlySet<number> {
   return running;
+}
+
+/** Where a shell of ours runs a git in a directory of its own (runBatch), while it runs: realpath → how many. */
+const shellDirs = new Map<string, number>();
+
+/**
+ * The directories where a git of one of our shells works now: such a git is not our child but our
+ * shell's (its process group is the shell's pid), and a process scan must not count it as someone
+ * working inside that worktree (core/ownership/process.ts).
+ */
+export function ownShellDirs(): readonly string[] {
+  return [...shellDirs.keys()];
+}
+
+function holdShellDir(dir: string): () => void {
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    return () => undefined; // no such directory: git will fail there, and nothing works inside it
+  }
+  shellDirs.set(real, (shellDirs.get(real) ?? 0) + 1);
+  return () => {
+    const n = (shellDirs.get(real) ?? 1) - 1;
+    if (n > 0) shellDirs.set(real, n);
+    else shellDirs.delete(real);
+  };
 }
 
 function trace(result: ProcessResult, program: string): void {
@@ -165,10 +193,27 @@ function remember(args: readonly string[], cwd: string, result: Promise<ProcessR
  * only once its process is gone, as with startEarly. Where the shell cannot start (no `sh`), each
  * query is started on its own.
  */
-export function startEarlyBatch(queries: readonly (readonly string[])[], cwd: string): Promise<ProcessResult>[] {
+export function startEarlyBatch(queries: readonly EarlyQuery[], cwd: string): Promise<ProcessResult>[] {
   const env = gitEnv(cwd, { read: true });
-  const results = process.platform === "win32" ? null : runBatch(queries, cwd, env);
-  return queries.map((args, i) => remember(args, cwd, results ? results[i]!.catch(() => gitAlone(args, cwd, env)) : gitAlone(args, cwd, env)));
+  // a query in another directory (a worktree's status) shares the shell only under the same environment
+  const own = (q: EarlyQuery): { args: readonly string[]; cwd: string } => ("args" in q ? q : { args: q, cwd });
+  const envOf = (at: string): NodeJS.ProcessEnv => (at === cwd ? env : gitEnv(at, { read: true }));
+  const all = queries.map(own);
+  const shared = all.filter((q) => q.cwd === cwd || sameEnv(envOf(q.cwd), env));
+  const apart = all.filter((q) => !shared.includes(q));
+  const results = process.platform === "win32" ? null : runBatch(shared, cwd, env);
+  return [
+    ...shared.map((q, i) => remember(q.args, q.cwd, results ? results[i]!.catch(() => gitAlone(q.args, q.cwd, env)) : gitAlone(q.args, q.cwd, env))),
+    ...apart.map((q) => remember(q.args, q.cwd, gitAlone(q.args, q.cwd, envOf(q.cwd)))),
+  ];
+}
+
+/** A query of startEarlyBatch: git's argv in the batch's directory, or argv and a directory of its own. */
+export type EarlyQuery = readonly string[] | { args: readonly string[]; cwd: string };
+
+function sameEnv(a: NodeJS.ProcessEnv, b: NodeJS.ProcessEnv): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
 const shellQuote = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`;
@@ -179,7 +224,7 @@ const outFd = (i: number): number => BATCH_FDS[2 * i]!;
 const errFd = (i: number): number => BATCH_FDS[2 * i + 1]!;
 
 /** One `sh` running up to four `queries` side by side, each with its own pair of pipes. Rejects where the shell could not start. */
-function runBatch(queries: readonly (readonly string[])[], cwd: string, env: NodeJS.ProcessEnv): Promise<ProcessResult>[] {
+function runBatch(queries: readonly { args: readonly string[]; cwd: string }[], cwd: string, env: NodeJS.ProcessEnv): Promise<ProcessResult>[] {
   if (queries.length > BATCH_FDS.length / 2) throw new Error(`at most ${BATCH_FDS.length / 2} queries share one shell`);
   const started = performance.now();
   const fds = queries.flatMap((_, i) => [outFd(i), errFd(i)]);
@@ -190,8 +235,10 @@ function runBatch(queries: readonly (readonly string[])[], cwd: string, env: Nod
       .join(" ");
   // each job holds only its own pipes (their end of file is its git's exit) and prints "<i> <exit
   // code>" once its git has exited; the shell itself lets go of every pipe and waits for the jobs
+  // a query in another directory runs as `git -C <dir>`: git changes there before anything else
+  const argv = (q: { args: readonly string[]; cwd: string }): readonly string[] => (q.cwd === cwd ? q.args : ["-C", q.cwd, ...q.args]);
   const jobs = queries.map(
-    (args, i) => `{ git ${args.map(shellQuote).join(" ")} >&${outFd(i)} 2>&${errFd(i)}; echo "${i} $?"; } ${close([outFd(i), errFd(i)])} &`,
+    (q, i) => `{ git ${argv(q).map(shellQuote).join(" ")} >&${outFd(i)} 2>&${errFd(i)}; echo "${i} $?"; } ${close([outFd(i), errFd(i)])} &`,
   );
   const script = `${jobs.join("\n")}\nexec ${close([])}\nwait\n`;
   const stdio = ["ignore", "pipe", ...Array.from({ length: Math.max(...fds) - 1 }, (_, k) => (fds.includes(k + 2) ? "pipe" : "ignore"))] as const;
@@ -238,11 +285,19 @@ function runBatch(queries: readonly (readonly string[])[], cwd: string, env: Nod
       });
       stream.once("close", () => resolve(decodeGitBytes(Buffer.concat(parts))));
     });
-  return queries.map(async (args, i) => {
+  const held = queries.map((q) => (q.cwd === cwd ? () => undefined : holdShellDir(q.cwd)));
+  let released = false;
+  const release = (): void => {
+    if (!released) held.forEach((r) => r());
+    released = true;
+  };
+  child.once("close", release); // every git of the shell has exited by then
+  child.once("error", release);
+  return queries.map(async (q, i) => {
     const [stdout, stderr, code] = await Promise.all([read(outFd(i)), read(errFd(i)), codes[i]!.promise]);
     const result: ProcessResult = {
-      args: [...args],
-      cwd,
+      args: [...q.args],
+      cwd: q.cwd,
       exitCode: code,
       signal: code === null ? "SIGKILL" : null,
       stdout,

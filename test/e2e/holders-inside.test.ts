@@ -5,6 +5,8 @@
 // same owner re-adding its own worktree, from inside it or by naming the recorded owner.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Scenario, CLI, liveProcess, waitFor } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
 import { PROCESS_TIMEOUT_MS } from "../helpers/time.js";
@@ -101,5 +103,27 @@ describe("a process inside holds the worktree against admission", () => {
     const candidate = r.json.candidates.find((c: { handle: string }) => c.handle === wt.handle);
     expect(candidate).toMatchObject({ lifecycle: "terminal", eligible: false });
     expect(codes(candidate.reasons)).toContain("live_owner");
+  });
+});
+
+// Orchard's own git status of the worktree runs from a shell of its own beside the snapshot's
+// reads (git/run.ts runBatch), so the process scan often finds that git inside the worktree. It is
+// in the shell's process group and never counts (core/ownership/process.ts scanProc). A large
+// checkout makes the status slow enough for the scan to land on it nearly every time.
+describe("Orchard's own git inside the worktree", () => {
+  it("is never a holder: a released worktree with nobody inside is dead in every status, and adopted by add", () => {
+    mkdirSync(join(s.primary, "many"));
+    for (let i = 0; i < 4000; i++) writeFileSync(join(s.primary, "many", `f${i}.txt`), `${i}\n`);
+    s.git("add", "-A");
+    s.git("commit", "-q", "-m", "many");
+    const wt = s.orchard(["add", "feat-big", "--owner", "agent-a", "--no-bootstrap"]).json;
+    expect(s.orchard(["release", wt.handle, "--owner", "agent-a"]).code).toBe(0);
+    for (let i = 0; i < 6; i++) {
+      const status = s.orchard(["status", wt.handle]).json.worktree;
+      expect(codes(status.liveness.signals)).not.toContain("process_in_worktree");
+      expect(status.liveness.state).not.toBe("live");
+    }
+    const again = s.orchard(["add", "feat-big", "--owner", "agent-b", "--no-bootstrap"]);
+    expect(again.json.action, JSON.stringify(again.json)).toBe("adopted");
   });
 });

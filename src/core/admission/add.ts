@@ -7,7 +7,6 @@
 // waited for (outside the lock), one a crash interrupted is re-run.
 import { existsSync } from "node:fs";
 import { readWorktrees } from "../../git/read.js";
-import { startSnapshotReads } from "../../git/early.js";
 import { dropEarly } from "../../git/run.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { WorktreeRow } from "../../registry/index.js";
@@ -79,11 +78,11 @@ async function decideOn(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[])
   const notes: Reason[] = repaired.notes;
   if (ctx.settledCreating?.includes(request.handle)) notes.push(reason("creating_repaired")); // dropped when the repo was opened
   let row = await ctx.registry.worktrees.byHandle(request.handle);
-  // an exact handle's checkout is read while git lists the worktrees (used only if it is still there)
-  const early = row && row.lifecycle !== "creating" ? startDirty(ctx.repo, row.path) : null;
   const known = repaired.settled === 0 ? listed : undefined;
-  // and what its snapshot reads: the listing (when there is none yet) and the refs
-  if (early && row) startSnapshotReads(ctx.repo.primary, { listing: known === undefined, refs: focusRefPatterns(ctx.repo, [`refs/heads/${row.branch}`], row) });
+  // an exact handle's checkout is read while git lists the worktrees (used only if it is still there),
+  // with what its snapshot reads: the listing (when there is none yet) and the refs
+  const reads = row ? { listing: known === undefined, refs: focusRefPatterns(ctx.repo, [`refs/heads/${row.branch}`], row) } : undefined;
+  const early = row && row.lifecycle !== "creating" ? startDirty(ctx.repo, row.path, reads) : null;
   let entries = known ?? (await readWorktrees(ctx.repo.primary));
   if (row?.lifecycle === "creating") {
     if (request.dryRun) return resultFor(request, "planned", { row, notes: [reason("creating_repaired", {}, "an interrupted add would be repaired first")] });

@@ -1,6 +1,7 @@
 // Gathering facts (I/O) into Facts values. A snapshot costs a fixed number of git processes
 // whatever the number of worktrees (worktree list, for-each-ref, two batched rev-lists); the
 // per-worktree facts (status, patch-level merge proofs) are gathered only when `full` is asked.
+import { startSnapshotReads, type SnapshotReads } from "../../git/early.js";
 import { existsSync } from "node:fs";
 import { ProgramBlockedError, readWorktrees, resolveCommit } from "../../git/read.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
@@ -191,9 +192,15 @@ async function addFullFacts(snapshot: Snapshot, facts: Facts, options: FactsOpti
 }
 
 /** A worktree's dirty facts, started now (null when it is not a registered, present worktree); `path` as git lists it. */
-export function startDirty(repo: RepoContext, path: string): { path: string; dirty: Promise<NonNullable<Facts["dirty"]> | null> } | null {
+export function startDirty(
+  repo: RepoContext,
+  path: string,
+  reads?: SnapshotReads,
+): { path: string; dirty: Promise<NonNullable<Facts["dirty"]> | null> } | null {
   const admin = findAdminDir(repo.commonDir, path);
   if (!admin || !existsSync(path)) return null;
+  // what the focused snapshot will read (`reads`), started with the status by one shell (git/early.ts)
+  if (reads) startSnapshotReads(repo.primary, { ...reads, status: path });
   const dirty = readDirty(repo, path, admin);
   dirty.catch(() => undefined); // awaited by readOneFacts, or dropped when the target resolved elsewhere
   return { path, dirty };

@@ -4,7 +4,6 @@ import { resolveTarget } from "../shared/repo/target.js";
 import { takeListing } from "../shared/repo/repo.js";
 import type { Ctx } from "../shared/context.js";
 import type { Facts } from "../shared/types.js";
-import { startSnapshotReads } from "../../git/early.js";
 import { dropEarly } from "../../git/run.js";
 
 export interface StatusResult {
@@ -15,11 +14,10 @@ export interface StatusResult {
 export async function status(ctx: Ctx, options: { target: string }): Promise<StatusResult> {
   // a handle's recorded path: its `git status` starts while git lists the worktrees (used only if the target resolves there)
   const row = options.target.includes("@") ? await ctx.registry.worktrees.byHandle(options.target) : undefined;
-  const early = row && row.repo === ctx.repo.identity ? startDirty(ctx.repo, row.path) : null;
   const listing = takeListing(ctx.repo);
-  // and what its snapshot reads: the listing (when there is none yet) and the refs
-  if (early && row)
-    startSnapshotReads(ctx.repo.primary, { listing: listing === undefined, refs: focusRefPatterns(ctx.repo, [`refs/heads/${row.branch}`], row) });
+  // with what its snapshot reads: the listing (when there is none yet) and the refs
+  const reads = row ? { listing: listing === undefined, refs: focusRefPatterns(ctx.repo, [`refs/heads/${row.branch}`], row) } : undefined;
+  const early = row && row.repo === ctx.repo.identity ? startDirty(ctx.repo, row.path, reads) : null;
   try {
     const target = await resolveTarget(ctx, options.target, listing);
     const { facts } = await readOneFacts(ctx.repo, ctx.registry, target, early);

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { readLsofCwds, readPsParent, readPsStart, readPsState } from "../../git/ps.js";
-import { ownChildren } from "../../git/run.js";
+import { ownChildren, ownShellDirs } from "../../git/run.js";
 
 /**
  * The host this process speaks for: ORCHARD_HOST, default the hostname. Every registry row and
@@ -235,6 +235,7 @@ export async function readProcessCwds(): Promise<Map<number, string> | null> {
 function scanProc(): ProcessCwds | null {
   const root = procRoot();
   const cwds = new ProcessCwds();
+  const shellDirs = ownShellDirs().map((d) => [d, `${d}/`] as const);
   let entries: string[];
   try {
     entries = readdirSync(root);
@@ -249,7 +250,15 @@ function scanProc(): ProcessCwds | null {
         cwds.unseen.push(Number(entry));
         cwds.unseenNames.push(`${entry} ${readComm(root, entry)}`);
       }
-    } else if (cwd !== "gone" && cwd !== undefined) cwds.set(Number(entry), cwd);
+    } else if (cwd !== "gone" && cwd !== undefined) {
+      // in a directory where a shell of ours runs a git (git/run.ts): that git is in the shell's process group
+      if (shellDirs.some(([d, prefix]) => cwd === d || cwd.startsWith(prefix))) {
+        const group = statFields(entry, root)?.[2];
+        if (group === undefined) continue; // exited meanwhile: gone, as above
+        if (ownChildren().has(Number(group))) cwds.ours.add(Number(entry));
+      }
+      cwds.set(Number(entry), cwd);
+    }
   }
   return cwds;
 }
