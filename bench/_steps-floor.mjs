@@ -11,8 +11,9 @@
 //     settings → the history walk of the branches beyond the remote-tracking refs (≈ the snapshot's).
 //   hygiene: the same first four → the program settings → every worktree's status with the flags
 //     Orchard reads them with (ignored files are work, SPEC §4.4), `cores` at a time, beside the walk.
-//   mcp-add (a warm adopt): the program settings → [status, listing, refs] → the history walk.
-//   mcp-heartbeat: the program settings → the listing (the lease's worktree still there, §3.3).
+//   mcp-add (a warm adopt): [status, listing, refs] → the history walk. A warm server reads the
+//     program settings again only when a file they come from changed (src/git/guard-cache.ts).
+//   mcp-heartbeat: the listing (the lease's worktree still there, §3.3).
 import { PROGRAM_KEYS_REGEXP } from "../dist/git/programs.js";
 import { REF_FORMAT } from "../dist/git/parse/refs.js";
 
@@ -56,9 +57,9 @@ export function stepsScript(row, { worktree, branch, cores = 2 } = {}) {
         history(branch),
       ].join("\n");
     case "mcp-add":
-      return [guard, sideBySide(status(worktree), listing, refs(branch)), history(branch)].join("\n");
+      return [sideBySide(status(worktree), listing, refs(branch)), history(branch)].join("\n");
     case "mcp-heartbeat":
-      return [guard, listing].join("\n");
+      return listing;
     default:
       throw new Error(`no steps floor for ${row}`);
   }
