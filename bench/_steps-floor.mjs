@@ -7,6 +7,10 @@
 //     settings (SPEC v3 §4.1: read before any git that could run a program the repo names), the
 //     worktree listing (read under the mutation lock, SPEC §4.3)] → [the worktree's status (work
 //     preserved), the refs] → the branch's history beyond the remote-tracking refs (unpushed).
+//   create: `node -e 0`, then the same first four → the refs → the branch (update-ref) → `git worktree
+//     add --lock` → its files dated back (find | touch -h, as add does) → the sparse setting → [HEAD,
+//     update-index --refresh] (SPEC v3 §4.10: the index refreshed before the answer). Its path, branch
+//     and base are the script's arguments.
 //   list: `node -e 0`, then [rev-parse, the remotes' config, the refs, the listing] → the program
 //     settings → the history walk of the branches beyond the remote-tracking refs (≈ the snapshot's).
 //   hygiene: the same first four → the program settings → every worktree's status with the flags
@@ -32,11 +36,28 @@ const resolveRepo = (refPatterns) =>
     `git for-each-ref --format=${q(REF_FORMAT)} -- ${refPatterns} >/dev/null`,
     listing,
   );
+/** What add, release and heartbeat ask first from the primary, under the lock they took before (cli/run.ts holdEarly). */
+const lockedFirst = sideBySide(
+  "git rev-parse --path-format=absolute --git-common-dir --git-dir --is-bare-repository >/dev/null",
+  "git config -z --get-regexp '^remote\\.' >/dev/null",
+  guard,
+  listing,
+);
 const walk = "git rev-list --parents --branches --not --remotes >/dev/null";
 
 /** The shell script of a row's steps floor (run with `sh -c` in the primary; hygiene's worktrees are its arguments). */
 export function stepsScript(row, { worktree, branch, cores = 2 } = {}) {
   switch (row) {
+    case "create":
+      return [
+        lockedFirst,
+        `git for-each-ref --format=${q(REF_FORMAT)} -- "refs/heads/$2" refs/heads/main refs/remotes refs/heads/master >/dev/null`,
+        `git update-ref --end-of-options "refs/heads/$2" "$3" 0000000000000000000000000000000000000000`,
+        `git worktree add --lock --reason 'orchard-lease {"handle":"steps","owner":"bench","host":"bench"}' --end-of-options "$1" "$2" 2>/dev/null`,
+        `find "$1" -path "$1/.git" -prune -o ! -type d -exec touch -h -d "@$(( $(date +%s) - 2 ))" {} +`,
+        `git -C "$1" config --get core.sparseCheckout`,
+        sideBySide(`git -C "$1" rev-parse --verify --quiet 'HEAD^{commit}' >/dev/null`, `git -C "$1" update-index -q --refresh`),
+      ].join("\n");
     case "list":
       return [resolveRepo("refs/heads refs/remotes"), guard, walk].join("\n");
     case "hygiene":
@@ -46,16 +67,7 @@ export function stepsScript(row, { worktree, branch, cores = 2 } = {}) {
         sideBySide(`printf '%s\\0' "$@" | xargs -0 -P${cores} -I{} git -C {} ${STATUS} >/dev/null`, walk),
       ].join("\n");
     case "adopt":
-      return [
-        sideBySide(
-          "git rev-parse --path-format=absolute --git-common-dir --git-dir --is-bare-repository >/dev/null",
-          "git config -z --get-regexp '^remote\\.' >/dev/null",
-          guard,
-          listing,
-        ),
-        sideBySide(status(worktree), refs(branch)),
-        history(branch),
-      ].join("\n");
+      return [lockedFirst, sideBySide(status(worktree), refs(branch)), history(branch)].join("\n");
     case "mcp-add":
       return [sideBySide(status(worktree), listing, refs(branch)), history(branch)].join("\n");
     case "mcp-heartbeat":
@@ -67,6 +79,7 @@ export function stepsScript(row, { worktree, branch, cores = 2 } = {}) {
 
 /** Which rows are set against which steps floor (`vsSteps` in the table). */
 export const STEPS = {
+  create: "floor-create-steps",
   list: "floor-list-steps",
   hygiene: "floor-hygiene-steps",
   adopt: "floor-adopt-steps",

@@ -334,22 +334,17 @@ row(
 
 // the steps floors of the CLI rows (bench/_steps-floor.mjs): `node -e 0`, then the row's own git in one shell
 const nodeAndSteps = (script, args = []) => timed(process.execPath, ["-e", "0"]) + timed("sh", ["-c", script, "sh", ...args]);
-if (wanted("floor-adopt-steps")) {
-  const added = execFileSync(process.execPath, [CLI, "--home", home, "--json", "add", "bench/adopt", "--owner", "bench"], { cwd: primary, encoding: "utf8" });
-  const script = stepsScript("adopt", { worktree: JSON.parse(added).path, branch: "bench/adopt" });
-  row("floor-adopt-steps", "floor: `node -e 0` then an exact repeat's git, one shell, vs `git worktree add`", "git worktree add", "—", () => [
-    nodeAndSteps(script),
-    gitWorktreeAdd(),
-  ]);
-}
-for (const of of ["list", "hygiene"]) {
-  if (!wanted(`floor-${of}-steps`)) continue;
-  const paths = managed().map((w) => w.path);
-  const script = stepsScript(of, { cores: cpus().length });
-  row(`floor-${of}-steps`, `floor: \`node -e 0\` then \`${of}\`'s git (${N}), one shell, vs the status loop`, "status loop", "—", () => [
-    nodeAndSteps(script, of === "hygiene" ? paths : []),
-    statusLoop(paths),
-  ]);
+let stepsN = 0;
+const one = (of) => of === "adopt" || of === "create"; // against `git worktree add`; the others against the status loop
+for (const of of ["adopt", "create", "list", "hygiene"].filter((x) => wanted(`floor-${x}-steps`))) {
+  const paths = one(of) ? [] : managed().map((w) => w.path);
+  const adopt = of === "adopt" ? [CLI, "--home", home, "--json", "add", "bench/adopt", "--owner", "bench"] : null;
+  const worktree = adopt ? JSON.parse(execFileSync(process.execPath, adopt, { cwd: primary, encoding: "utf8" })).path : undefined;
+  const script = stepsScript(of, { worktree, branch: "bench/adopt", cores: cpus().length });
+  const args = () => (of === "create" ? [join(root, "steps", `s${++stepsN}`), `steps/s${stepsN}`, git(primary, "rev-parse", "main")] : paths);
+  const what = `floor: \`node -e 0\` then ${of === "adopt" ? "an exact repeat" : of}'s git, one shell`;
+  const vs = one(of) ? ["`git worktree add`", "git worktree add", gitWorktreeAdd] : [`the status loop (${N})`, "status loop", () => statusLoop(paths)];
+  row(`floor-${of}-steps`, `${what}, vs ${vs[0]}`, vs[1], "—", (_, a) => [nodeAndSteps(script, of === "list" ? [] : a), vs[2]()], args);
 }
 
 row(
