@@ -97,7 +97,9 @@ async function readGuard(cwd: string, commonDir: string): Promise<{ guard: Progr
 /** Every file git reads config from for this repository, present or not (guard-cache.ts): the system's, the user's, the repository's and every config.worktree. */
 function configFiles(commonDir: string): string[] {
   const env = process.env;
-  const system = env.GIT_CONFIG_NOSYSTEM ? [] : [env.GIT_CONFIG_SYSTEM || "/etc/gitconfig"];
+  // GIT_CONFIG_NOSYSTEM is a boolean to git: "0", "false", "no", "off" or empty leave the system's file in force
+  const noSystem = !["", "0", "false", "no", "off"].includes((env.GIT_CONFIG_NOSYSTEM ?? "").toLowerCase());
+  const system = noSystem ? [] : [env.GIT_CONFIG_SYSTEM || "/etc/gitconfig"];
   const xdg = env.XDG_CONFIG_HOME || join(homedir(), ".config");
   const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : [join(homedir(), ".gitconfig"), join(xdg, "git", "config")];
   return [...system, ...global, join(commonDir, "config"), ...worktreeConfigs(commonDir)];

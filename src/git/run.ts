@@ -200,12 +200,13 @@ export function startEarlyBatch(queries: readonly EarlyQuery[], cwd: string): Pr
   const envOf = (at: string): NodeJS.ProcessEnv => (at === cwd ? env : gitEnv(at, { read: true }));
   const all = queries.map(own);
   const shared = all.filter((q) => q.cwd === cwd || sameEnv(envOf(q.cwd), env));
-  const apart = all.filter((q) => !shared.includes(q));
   const results = process.platform === "win32" ? null : runBatch(shared, cwd, env);
-  return [
-    ...shared.map((q, i) => remember(q.args, q.cwd, results ? results[i]!.catch(() => gitAlone(q.args, q.cwd, env)) : gitAlone(q.args, q.cwd, env))),
-    ...apart.map((q) => remember(q.args, q.cwd, gitAlone(q.args, q.cwd, envOf(q.cwd)))),
-  ];
+  // in the order asked
+  return all.map((q) => {
+    const i = shared.indexOf(q);
+    if (i < 0) return remember(q.args, q.cwd, gitAlone(q.args, q.cwd, envOf(q.cwd)));
+    return remember(q.args, q.cwd, results ? results[i]!.catch(() => gitAlone(q.args, q.cwd, env)) : gitAlone(q.args, q.cwd, env));
+  });
 }
 
 /** A query of startEarlyBatch: git's argv in the batch's directory, or argv and a directory of its own. */
