@@ -53,7 +53,8 @@ describe("removal through the trash", () => {
     expect(existsSync(join(trash(), entry as string, "tree", ".git"))).toBe(true);
     expect(JSON.parse(readFileSync(join(trash(), entry as string, "journal.json"), "utf8"))).toMatchObject({ path: a });
     // any command finishes it
-    expect(s.orchard(["list"]).code).toBe(0);
+    const finished = s.orchard(["list"]);
+    expect(finished.code, finished.stdout + finished.stderr).toBe(0);
     expect(listed(a)).toBe(false);
     await waitFor(() => trashEntries().length === 0, "the trash is empty");
     expect(git(s.primary, "branch", "--list", "worktree-agent-a")).toContain("worktree-agent-a"); // branches are never deleted by the sweep

@@ -18,6 +18,7 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSyn
 import { basename, join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
 import { startBackground } from "../../../git/background.js";
+import { dropEarly } from "../../../git/run.js";
 import { deleteAdminDir, readAdminWorktreePath } from "../repo/admin.js";
 import { whyNotLinkedWorktree } from "../repo/linked.js";
 import { pidState } from "../../ownership/index.js";
@@ -136,11 +137,12 @@ function failedRecently(entry: string): boolean {
 }
 
 /** Drops the admin dir a crash left: it still names the journal's path, and that path is no longer its worktree. */
-function dropStaleAdmin(journal: TrashJournal): void {
+function dropStaleAdmin(journal: TrashJournal): boolean {
   const recorded = readAdminWorktreePath(journal.admin);
-  if (recorded === null || resolve(recorded) !== resolve(journal.path)) return; // gone, or re-used by git for another worktree
-  if (whyNotLinkedWorktree(journal.path, journal.admin) === null) return; // that worktree is there again
+  if (recorded === null || resolve(recorded) !== resolve(journal.path)) return false; // gone, or re-used by git for another worktree
+  if (whyNotLinkedWorktree(journal.path, journal.admin) === null) return false; // that worktree is there again
   deleteAdminDir(journal.commonDir, journal.admin);
+  return true;
 }
 
 /**
@@ -153,6 +155,7 @@ function dropStaleAdmin(journal: TrashJournal): void {
 export function finishTrash(home: string, options: { retryFailed?: boolean } = {}): string[] {
   const dir = trashDir(home);
   const retried: string[] = [];
+  let dropped = false;
   if (!lstatSync(dir, { throwIfNoEntry: false })) return retried; // no trash yet
   requireWorkspaceDir(dir, { create: false });
   for (const id of readdirSync(dir)) {
@@ -166,7 +169,7 @@ export function finishTrash(home: string, options: { retryFailed?: boolean } = {
     }
     if (lstatSync(join(entry, "tree"), { throwIfNoEntry: false })) {
       try {
-        dropStaleAdmin(journal);
+        dropped = dropStaleAdmin(journal) || dropped;
       } catch {
         continue; // the admin dir could not be read or deleted: keep the entry for a later command
       }
@@ -175,6 +178,9 @@ export function finishTrash(home: string, options: { retryFailed?: boolean } = {
     queuePurge(home, entry);
   }
   flushBackground(home);
+  // a `git worktree list` the command line started early may have read an admin dir while it was
+  // deleted (a HEAD of 0000…): no answer read before now is used (git/early.ts)
+  if (dropped) dropEarly();
   return retried;
 }
 
