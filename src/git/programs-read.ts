@@ -3,7 +3,7 @@
 // worktree's config.worktree and every file an include names (an includeIf whose condition holds
 // in another worktree, an onbranch: there) — read one by one, each include followed by hand. What
 // any of them names counts: a setting the primary's own view misses still gets its override.
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { homedir } from "node:os";
 import { git } from "./run.js";
@@ -94,7 +94,7 @@ async function readGuard(cwd: string, commonDir: string): Promise<{ guard: Progr
   return { guard: guardFrom(entries), origins: [...origins], includes };
 }
 
-/** Every file git reads config from for this repository, present or not (guard-cache.ts): the system's, the user's, the repository's and every config.worktree. */
+/** Every file git reads config from for this repository, present or not (guard-cache.ts): the system's, the user's, the repository's and, where git reads them, every config.worktree. */
 function configFiles(commonDir: string): string[] {
   const env = process.env;
   // GIT_CONFIG_NOSYSTEM is a boolean to git: "0", "false", "no", "off" or empty leave the system's file in force
@@ -102,7 +102,23 @@ function configFiles(commonDir: string): string[] {
   const system = noSystem ? [] : [env.GIT_CONFIG_SYSTEM || "/etc/gitconfig"];
   const xdg = env.XDG_CONFIG_HOME || join(homedir(), ".config");
   const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : [join(homedir(), ".gitconfig"), join(xdg, "git", "config")];
-  return [...system, ...global, join(commonDir, "config"), ...worktreeConfigs(commonDir)];
+  const repo = join(commonDir, "config");
+  return [...system, ...global, repo, ...(worktreeConfigOn(repo) ? worktreeConfigs(commonDir) : [])];
+}
+
+/**
+ * Whether git may read the worktrees' config.worktree files: only with `extensions.worktreeConfig`,
+ * which git takes from the repository's own config file alone (not from an include, the user's
+ * files or the environment). No mention of it there (any case, any value) means every config.worktree
+ * is ignored, so none is watched: one read of a small file instead of a stat per worktree. The file
+ * itself is watched, so turning the extension on is a change. Unreadable: watched, as before.
+ */
+function worktreeConfigOn(repoConfig: string): boolean {
+  try {
+    return /worktreeconfig/i.test(readFileSync(repoConfig, "latin1"));
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ENOENT";
+  }
 }
 
 /** Every config.worktree of the repository (the primary's and each linked worktree's admin dir). */

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, CLI, git } from "../helpers/scenario.js";
 import { HERMETIC_ENV, hermeticEnv } from "../helpers/env.js";
@@ -63,9 +63,13 @@ describe("the program guard of a warm MCP server", () => {
       expect(status.ok, JSON.stringify(status)).toBe(true);
       return guardReads() - before;
     };
-    /** Until every config file (and the worktrees' admin dirs) is older than the cache's racy margin. */
+    /** Until every config file (and the worktrees' admin dirs, their config.worktree) is older than the cache's racy margin. */
     const settle = async () => {
-      const files = [HERMETIC_ENV.GIT_CONFIG_GLOBAL!, join(s.primary, ".git", "config"), join(s.primary, ".git", "worktrees")];
+      const admins = join(s.primary, ".git", "worktrees");
+      const worktreeConfigs = readdirSync(admins)
+        .map((id) => join(admins, id, "config.worktree"))
+        .filter((f) => existsSync(f));
+      const files = [HERMETIC_ENV.GIT_CONFIG_GLOBAL!, join(s.primary, ".git", "config"), admins, ...worktreeConfigs];
       const newest = Math.max(...files.map((f) => Math.max(statSync(f).ctimeMs, statSync(f).mtimeMs)));
       while (Date.now() < newest + 2_100) await new Promise((resolve) => setTimeout(resolve, 100));
     };
@@ -82,8 +86,22 @@ describe("the program guard of a warm MCP server", () => {
     git(s.primary, "config", "filter.evil.clean", `${program} repo-clean`);
     expect(await readsOfOneStatus()).toBe(1);
 
-    // a worktree's config.worktree names it
+    // a worktree's config.worktree names it while the extension is off: git reads no config.worktree,
+    // so none is watched (not read again) and the program does not run when the status cleans the file
+    await settle();
+    await readsOfOneStatus();
+    const admin = git(added.path, "rev-parse", "--absolute-git-dir");
+    writeFileSync(join(admin, "config.worktree"), `[filter "evil"]\n\tclean = ${program} off-clean\n`);
+    writeFileSync(join(added.path, "data.dat"), "unseen\n");
+    expect(await readsOfOneStatus()).toBe(0);
+    expect(readdirSync(markers)).toEqual([]);
+    // the extension turned on (the repository's config changed): read again, that file now counts
     git(s.primary, "config", "extensions.worktreeConfig", "true");
+    expect(await readsOfOneStatus()).toBe(1);
+    // and with it on, a change of a config.worktree alone is read again
+    await settle();
+    expect(await readsOfOneStatus()).toBe(1); // the last change was within the margin: read, now kept
+    expect(await readsOfOneStatus()).toBe(0);
     git(added.path, "config", "--worktree", "filter.evil.clean", `${program} worktree-clean`);
     expect(await readsOfOneStatus()).toBe(1);
 

@@ -34,7 +34,7 @@ import { progressCounter } from "../shared/progress.js";
 import { isRecovered } from "../shared/recovered.js";
 import { readSnapshot, type Snapshot } from "./snapshot.js";
 
-export function countInGraph(graph: Map<string, string[]>, tip: string): number {
+export function countInGraph(graph: ReadonlyMap<string, readonly string[]>, tip: string): number {
   const seen = new Set<string>();
   const stack = [tip];
   while (stack.length) {

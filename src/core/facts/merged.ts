@@ -27,7 +27,7 @@ export async function proveMerged(
 
 /** Merged facts of a head against the snapshot's targets; null when there is no known target. */
 export async function readMerged(
-  snapshot: { repo: { primary: string }; targets: string[]; refs: Map<string, { oid: string }>; unmergedGraph: Map<string, string[]> | null },
+  snapshot: { repo: { primary: string }; targets: string[]; refs: Map<string, { oid: string }>; unmergedGraph: ReadonlyMap<string, readonly string[]> | null },
   head: string,
 ): Promise<{ target: string | null; how: MergedHow | null } | null> {
   const targets = snapshot.targets.flatMap((ref) => {

@@ -1,7 +1,7 @@
 // The snapshot a command's facts are read from: git's worktree list, the refs, the registry's rows,
 // the process scan and the two history walks (unpushed, unmerged), in a fixed number of git
 // processes whatever the number of worktrees, run side by side.
-import { readRefs, readRevListParents, readWorktrees } from "../../git/read.js";
+import { readRefs, readWorktrees } from "../../git/read.js";
 import { SNAPSHOT_REFS } from "../../git/early.js";
 import { dropEarly } from "../../git/run.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
@@ -13,6 +13,7 @@ import { readDefaultBranch, targetRefs, type DefaultBranch, type RepoContext } f
 import { readFingerprintBasis, type FingerprintBasis } from "../bootstrap/index.js";
 import { focusAdmin, focusRefPatterns, readFocusRefs } from "./focus-refs.js";
 import { recoverRows } from "../shared/recovered.js";
+import { walkGraph } from "./graphs.js";
 
 export interface Snapshot {
   repo: RepoContext;
@@ -25,9 +26,9 @@ export interface Snapshot {
   cwds: Map<number, string> | null;
   /** Commits reachable from some worktree HEAD, from no remote-tracking ref and not from the local
    * default branch (its commits are the default branch's, not the worktree's: SPEC §4.6), with parents. */
-  unpushedGraph: Map<string, string[]> | null;
+  unpushedGraph: ReadonlyMap<string, readonly string[]> | null;
   /** Commits reachable from some worktree HEAD and not from any target. */
-  unmergedGraph: Map<string, string[]> | null;
+  unmergedGraph: ReadonlyMap<string, readonly string[]> | null;
   /** What the current fingerprints are computed from (inputs at every head, templates, trust). */
   fingerprints: FingerprintBasis;
   now: number;
@@ -79,11 +80,14 @@ export async function readSnapshot(repo: RepoContext, registry: Registry, listin
   const heads = [...new Set(tips.filter((h): h is string => !!h))];
   // by object id: a ref name that is not UTF-8 reads back changed and would name nothing to git
   const remoteRefs = [...new Set(refList.filter((r) => r.ref.startsWith("refs/remotes/") && r.oid).map((r) => r.oid))];
-  const localDefault = defaultBranch ? `refs/heads/${defaultBranch.name}` : null;
-  const notOwnWork = localDefault && refs.has(localDefault) ? [...remoteRefs, localDefault] : remoteRefs;
+  const localDefault = defaultBranch ? refs.get(`refs/heads/${defaultBranch.name}`)?.oid : undefined;
+  const notOwnWork = localDefault ? [...remoteRefs, localDefault] : remoteRefs;
+  // the targets by the ids this snapshot read too: each walk is then fixed by ids alone (graphs.ts)
+  const targetIds = targets.map((t) => refs.get(t)?.oid ?? t);
+  const walk = (excluded: string[]) => walkGraph(repo.primary, repo.commonDir, heads, excluded);
   const [unpushedGraph, unmergedGraph, fingerprints] = await Promise.all([
-    repo.remotes.length > 0 ? readRevListParents(repo.primary, heads, notOwnWork) : Promise.resolve(null),
-    targets.length > 0 && options.mergeGraph !== false ? readRevListParents(repo.primary, heads, targets) : Promise.resolve(null),
+    repo.remotes.length > 0 ? walk(notOwnWork) : Promise.resolve(null),
+    targets.length > 0 && options.mergeGraph !== false ? walk(targetIds) : Promise.resolve(null),
     readFingerprintBasis(repo, registry, heads),
   ]);
   return {

@@ -46,7 +46,7 @@ export interface RepoGather {
 
 /** The merge-base of `head` with the only target, read off the graph when it has one boundary commit. */
 async function mergeBaseOf(snapshot: Snapshot, head: string, target: MergeTarget, single: boolean): Promise<string | null> {
-  const graph = snapshot.unmergedGraph as Map<string, string[]>;
+  const graph = snapshot.unmergedGraph as ReadonlyMap<string, readonly string[]>;
   if (single) {
     const boundary = new Set<string>();
     const seen = new Set<string>();
