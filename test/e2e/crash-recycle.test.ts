@@ -3,8 +3,8 @@
 // registry transaction — no `orchard adopt` needed — and a recycle that died after it only re-runs
 // its bootstrap. Plain git confirms nothing was lost.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { Scenario, git } from "../helpers/scenario.js";
 import { expectStillReachable, killedAt, reachableCommits } from "../helpers/crash.js";
 
@@ -27,6 +27,8 @@ function finished(branch: string): { handle: string; path: string; head: string 
 
 const newPath = () => join(s.home, "worktrees", "app@feat-b");
 const journal = (path: string) => join(s.adminDir(path), "orchard-recycle.json");
+/** Where a journal is named for the commands that look for one (core/recycle/journal.ts). */
+const markers = () => join(s.primary, ".git", "orchard-recycles");
 const RECYCLE = (handle: string) => ["recycle", handle, "--branch", "feat-b", "--task", "T-2", "--owner", "a2"];
 const BEFORE_RECORD = ["recycle.locked", "recycle.switched", "recycle.cleaned", "recycle.moved"];
 
@@ -49,12 +51,14 @@ describe("killed mid-recycle, before its registry transaction", () => {
     killedAt(s, point, RECYCLE(old.handle));
     const where = point === "recycle.moved" ? newPath() : old.path;
     expect(existsSync(journal(where))).toBe(true);
+    expect(readdirSync(markers())).toEqual([basename(s.adminDir(where))]);
     const r = s.orchard(RECYCLE(old.handle));
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.json).toMatchObject({ action: "recycled", handle: "app@feat-b", path: newPath(), lineage: { from: { handle: old.handle, head: old.head } } });
     expect(r.json.notes.map((n: { code: string }) => n.code)).toContain("recycle_undone");
     expect(existsSync(old.path)).toBe(false);
     expect(existsSync(journal(newPath()))).toBe(false);
+    expect(readdirSync(markers())).toEqual([]);
     expect(git(newPath(), "rev-parse", "--abbrev-ref", "HEAD")).toBe("feat-b");
     expect(git(newPath(), "status", "--porcelain")).toBe("");
     expect(s.orchard(["lineage", "app@feat-b"]).json.events.map((e: { kind: string }) => e.kind)).toEqual(["created", "released", "recycled"]);
@@ -72,6 +76,17 @@ describe("killed mid-recycle, before its registry transaction", () => {
     expect(r.json.notes.map((n: { code: string }) => n.code)).toContain("recycle_undone");
     expectUndone(old);
     expectStillReachable(s, before);
+  });
+
+  it("a journal with no marker (left by an Orchard before markers): the next add reads every admin dir once, undoes it, keeps markers after", () => {
+    const old = finished("feat-a");
+    killedAt(s, "recycle.switched", RECYCLE(old.handle));
+    rmSync(markers(), { recursive: true });
+    const r = s.orchard(["add", "feat-b", "--task", "T-2", "--owner", "a2"]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.json.notes.map((n: { code: string }) => n.code)).toContain("recycle_undone");
+    expectUndone(old);
+    expect(readdirSync(markers())).toEqual([]);
   });
 
   it("recycle.cleaned: an add of the OLD branch undoes it and re-runs the bootstrap the clean removed", () => {
