@@ -16,19 +16,22 @@
 //             `node -e 0` then `git worktree add` (create); `git worktree list` and one `git status` side by
 //             side (floor-mcp); `orchard --help` (start: the bundle and its command line, no library)
 //   floor-*-steps  a call's own git in its order, one shell (_steps-floor.mjs), with the row it floors
+//   floor-adopt-start, floor-create-start  `orchard --help` (Orchard's start), then that call's own git: no command
+//             line of Orchard's can cost less (the exact repeat's floor)
 // The repository has FILES files (default 2,000). Usage:
 //   npm run build && node bench/table.mjs [--n 20|50|200|400] [--runs 5] [--files 2000]
 //     [--reap R (default min(50, N))] [--cli dist/bin/orchard.js] [--compare <cli>] [--json] [--only version,list]
 // --cli measures another build of the CLI (e.g. main's, for a before/after). --compare <cli> also
 // runs that build in the list, list-full, hygiene, create and adopt rows, A B A' in turn, reported
 // as row `id~` against the same baseline: a before/after in one run, on the same fleet and the same load.
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { hermeticRoot } from "./_hermetic.mjs";
 import { STEPS, stepsScript } from "./_steps-floor.mjs";
+import { mcpRows } from "./_mcp-rows.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const flag = (name, fallback) => {
@@ -43,7 +46,12 @@ const CLI = resolve(flag("cli", join(here, "../dist/bin/orchard.js")));
 const COMPARE = flag("compare", null) === null ? null : resolve(flag("compare", null));
 const JSON_OUT = process.argv.includes("--json");
 const ONLY = flag("only", "").split(",").filter(Boolean);
-const wanted = (row) => ONLY.length === 0 || ONLY.some((w) => row.startsWith(w)) || Object.entries(STEPS).some(([of, steps]) => steps === row && wanted(of));
+const startOf = (row) => /^floor-(adopt|create)-start$/.exec(row)?.[1];
+const wanted = (row) =>
+  ONLY.length === 0 ||
+  ONLY.some((w) => row.startsWith(w)) ||
+  Object.entries(STEPS).some(([of, steps]) => steps === row && wanted(of)) ||
+  (startOf(row) !== undefined && wanted(startOf(row)));
 const say = (line) => process.stderr.write(`${line}\n`);
 
 const root = hermeticRoot("table");
@@ -142,73 +150,6 @@ function orphans(count) {
     paths.push(path);
   }
   return paths;
-}
-
-/** A warm MCP server: JSON-RPC over stdio, one request at a time. */
-async function mcpRows() {
-  const child = spawn(process.execPath, [CLI, "--home", home, "mcp"], { cwd: primary, stdio: ["pipe", "pipe", "inherit"] });
-  let buffer = "";
-  const waiting = new Map();
-  child.stdout.on("data", (d) => {
-    buffer += d;
-    let nl;
-    while ((nl = buffer.indexOf("\n")) >= 0) {
-      const message = JSON.parse(buffer.slice(0, nl));
-      buffer = buffer.slice(nl + 1);
-      waiting.get(message.id)?.(message);
-    }
-  });
-  let id = 0;
-  const request = (method, params) =>
-    new Promise((done) => {
-      waiting.set(++id, done);
-      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
-    });
-  await request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } });
-  child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
-  const call = async (name, args) => {
-    const started = performance.now();
-    const r = await request("tools/call", { name, arguments: args });
-    const ms = performance.now() - started;
-    if (r.error || r.result?.isError) throw new Error(`${name}: ${JSON.stringify(r)}`);
-    return { ms, result: JSON.parse(r.result.content[0].text) };
-  };
-  const first = await call("orchard_add", { branch: "bench/mcp", owner: "bench" });
-  const handle = first.result.handle;
-  for (const [tool, args] of [
-    ["orchard_add", { branch: "bench/mcp", owner: "bench" }],
-    ["orchard_heartbeat", { target: handle, owner: "bench" }],
-    ["orchard_status", { target: handle }],
-  ]) {
-    const id = `mcp-${tool.slice(8)}`;
-    if (!wanted(id)) continue;
-    say(`measuring ${id}…`);
-    await call(tool, args);
-    const times = [];
-    for (let i = 0; i < RUNS; i++) times.push((await call(tool, args)).ms);
-    rows.push({
-      id,
-      measure: `MCP server, warm: ${tool} per call`,
-      baseline: null,
-      goal: "≤ 1.5× of floor-mcp",
-      a: median(times),
-      b: null,
-      ratio: null,
-      runs: RUNS,
-    });
-  }
-  for (const [id, steps, what] of [
-    ["floor-mcp-add-steps", "mcp-add", "a warm adopt's git commands in their order"],
-    ["floor-mcp-heartbeat-steps", "mcp-heartbeat", "a warm heartbeat's git commands in their order"],
-  ]) {
-    if (!wanted(id)) continue;
-    say(`measuring ${id}…`);
-    const script = stepsScript(steps, { worktree: first.result.path, branch: "bench/mcp" });
-    const times = Array.from({ length: RUNS + 1 }, () => timed("sh", ["-c", script])).slice(1);
-    rows.push({ id, measure: `floor: ${what}, one shell`, baseline: null, goal: "—", a: median(times), b: null, ratio: null, runs: RUNS });
-  }
-  child.stdin.end();
-  await new Promise((done) => child.on("exit", done));
 }
 
 function machine() {
@@ -332,11 +273,12 @@ row(
   "~",
 );
 
-// the steps floors of the CLI rows (bench/_steps-floor.mjs): `node -e 0`, then the row's own git in one shell
-const nodeAndSteps = (script, args = []) => timed(process.execPath, ["-e", "0"]) + timed("sh", ["-c", script, "sh", ...args]);
+// the steps floors of the CLI rows (bench/_steps-floor.mjs): `node -e 0`, then the row's own git in one shell;
+// `-start` (adopt, create): `orchard --help` instead, Orchard's own start (the bundle, its command line) and that git
+const nodeAndSteps = (script, args = [], start = ["-e", "0"]) => timed(process.execPath, start) + timed("sh", ["-c", script, "sh", ...args]);
 let stepsN = 0;
 const one = (of) => of === "adopt" || of === "create"; // against `git worktree add`; the others against the status loop
-for (const of of ["adopt", "create", "list", "hygiene"].filter((x) => wanted(`floor-${x}-steps`))) {
+for (const of of ["adopt", "create", "list", "hygiene"].filter((x) => wanted(`floor-${x}-steps`) || wanted(`floor-${x}-start`))) {
   const paths = one(of) ? [] : managed().map((w) => w.path);
   const adopt = of === "adopt" ? [CLI, "--home", home, "--json", "add", "bench/adopt", "--owner", "bench"] : null;
   const worktree = adopt ? JSON.parse(execFileSync(process.execPath, adopt, { cwd: primary, encoding: "utf8" })).path : undefined;
@@ -345,6 +287,15 @@ for (const of of ["adopt", "create", "list", "hygiene"].filter((x) => wanted(`fl
   const what = `floor: \`node -e 0\` then ${of === "adopt" ? "an exact repeat" : of}'s git, one shell`;
   const vs = one(of) ? ["`git worktree add`", "git worktree add", gitWorktreeAdd] : [`the status loop (${N})`, "status loop", () => statusLoop(paths)];
   row(`floor-${of}-steps`, `${what}, vs ${vs[0]}`, vs[1], "—", (_, a) => [nodeAndSteps(script, of === "list" ? [] : a), vs[2]()], args);
+  if (one(of))
+    row(
+      `floor-${of}-start`,
+      `${what.replace("`node -e 0`", "`orchard --help`")}, vs ${vs[0]}`,
+      vs[1],
+      "—",
+      (_, a) => [nodeAndSteps(script, a, [CLI, "--help"]), vs[2]()],
+      args,
+    );
 }
 
 row(
@@ -364,10 +315,17 @@ row(
   `\`reap-orphans\` of ${REAP} until its trash is deleted too (the detached purge) vs the same loop`,
 );
 
-if (["mcp"].some(wanted)) await mcpRows();
+if (["mcp"].some(wanted)) await mcpRows({ CLI, home, primary, RUNS, wanted, rows, say, median, timed });
 
 // issue 25: rows with a floor get `vsFloor` (and with steps, `vsSteps`): the ratio of the two paired ratios (same baseline), or of the medians
-const FLOORS = { create: "floor-create", hygiene: "floor-statuses", "mcp-add": "floor-mcp", "mcp-heartbeat": "floor-mcp", "mcp-status": "floor-mcp" };
+const FLOORS = {
+  create: "floor-create",
+  adopt: "floor-adopt-start",
+  hygiene: "floor-statuses",
+  "mcp-add": "floor-mcp",
+  "mcp-heartbeat": "floor-mcp",
+  "mcp-status": "floor-mcp",
+};
 const against = (r, f) => (r.ratio !== null && f.ratio !== null ? r.ratio / f.ratio : r.a / f.a);
 for (const r of rows) {
   const f = rows.find((x) => x.id === FLOORS[r.id]);

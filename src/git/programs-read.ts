@@ -77,7 +77,7 @@ async function readGuard(cwd: string, commonDir: string): Promise<{ guard: Progr
     if (repo && file) seen.add(file);
     if (repo && file && INCLUDE.test(raw.key)) pending.push(includeTarget(raw.value, file));
   }
-  pending.push(...worktreeConfigs(commonDir));
+  if (worktreeConfigOn(join(commonDir, "config"))) pending.push(...worktreeConfigs(commonDir)); // else git reads none of them
   for (let n = 0; pending.length > 0 && n < MAX_FILES; n++) {
     const file = pending.shift()!;
     if (seen.has(file) || !existsSync(file)) continue;
