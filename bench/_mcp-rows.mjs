@@ -35,37 +35,37 @@ export async function mcpRows({ CLI, home, primary, RUNS, wanted, rows, say, med
   };
   const first = await call("orchard_add", { branch: "bench/mcp", owner: "bench" });
   const handle = first.result.handle;
+  // floor-mcp in turn with each call, on the fleet as it is now (the rows before added worktrees: the listing grew)
+  const status = "status --porcelain=v2 -z --branch --untracked-files=all --ignored=matching";
+  const floor = () => timed("sh", ["-c", `git worktree list --porcelain -z >/dev/null & git -C "$1" ${status} >/dev/null & wait`, "sh", first.result.path]);
+  const paired = async (id, measure, one) => {
+    say(`measuring ${id}…`);
+    await one();
+    floor();
+    const a = [];
+    const b = [];
+    for (let i = 0; i < RUNS; i++) {
+      a.push(await one());
+      b.push(floor());
+    }
+    const goal = id.startsWith("mcp-") ? "≤ 1.5× of floor-mcp" : "—";
+    rows.push({ id, measure, baseline: "floor-mcp", goal, a: median(a), b: median(b), ratio: median(a.map((x, i) => x / b[i])), runs: RUNS });
+  };
+  const VS = "vs floor-mcp (its listing and its worktree's status side by side, in turn)";
   for (const [tool, args] of [
     ["orchard_add", { branch: "bench/mcp", owner: "bench" }],
     ["orchard_heartbeat", { target: handle, owner: "bench" }],
     ["orchard_status", { target: handle }],
   ]) {
     const id = `mcp-${tool.slice(8)}`;
-    if (!wanted(id)) continue;
-    say(`measuring ${id}…`);
-    await call(tool, args);
-    const times = [];
-    for (let i = 0; i < RUNS; i++) times.push((await call(tool, args)).ms);
-    rows.push({
-      id,
-      measure: `MCP server, warm: ${tool} per call`,
-      baseline: null,
-      goal: "≤ 1.5× of floor-mcp",
-      a: median(times),
-      b: null,
-      ratio: null,
-      runs: RUNS,
-    });
+    if (wanted(id)) await paired(id, `MCP server, warm: ${tool} per call, ${VS}`, async () => (await call(tool, args)).ms);
   }
   for (const [id, steps, what] of [
     ["floor-mcp-add-steps", "mcp-add", "a warm adopt's git commands in their order"],
     ["floor-mcp-heartbeat-steps", "mcp-heartbeat", "a warm heartbeat's git commands in their order"],
   ]) {
-    if (!wanted(id)) continue;
-    say(`measuring ${id}…`);
     const script = stepsScript(steps, { worktree: first.result.path, branch: "bench/mcp" });
-    const times = Array.from({ length: RUNS + 1 }, () => timed("sh", ["-c", script])).slice(1);
-    rows.push({ id, measure: `floor: ${what}, one shell`, baseline: null, goal: "—", a: median(times), b: null, ratio: null, runs: RUNS });
+    if (wanted(id)) await paired(id, `floor: ${what}, one shell, ${VS}`, async () => timed("sh", ["-c", script]));
   }
   child.stdin.end();
   await new Promise((done) => child.on("exit", done));

@@ -10,7 +10,8 @@
 //   hygiene   `orchard hygiene` over N worktrees           vs the same loop
 //   reap      `orchard reap-orphans` of R dead merged ones vs a `git worktree remove -f -f` loop
 //             (reap+: until the detached purge has deleted the trash as well)
-//   mcp-*     one warm MCP server: orchard_add (adopt), orchard_heartbeat, orchard_status per call
+//   mcp-*     one warm MCP server: orchard_add (adopt), orchard_heartbeat, orchard_status per call, each
+//             in turn with floor-mcp on the fleet as it is then (bench/_mcp-rows.mjs)
 //   floor-*   what no per-call CLI here can go below, against the same baselines: the statuses `cores`
 //             at a time; `node -e 0` then `git worktree list`; `node -e 0` then one `git status` (adopt);
 //             `node -e 0` then `git worktree add` (create); `git worktree list` and one `git status` side by
@@ -322,9 +323,6 @@ const FLOORS = {
   create: "floor-create",
   adopt: "floor-adopt-start",
   hygiene: "floor-statuses",
-  "mcp-add": "floor-mcp",
-  "mcp-heartbeat": "floor-mcp",
-  "mcp-status": "floor-mcp",
 };
 const against = (r, f) => (r.ratio !== null && f.ratio !== null ? r.ratio / f.ratio : r.a / f.a);
 for (const r of rows) {

@@ -58,8 +58,14 @@ export async function readSnapshot(repo: RepoContext, registry: Registry, listin
   const listed = Promise.all([listing ?? readWorktrees(repo.primary), refsRead]);
   listed.catch(() => undefined); // awaited below, after the scan
   dropEarly(); // what the command line started early (git/early.ts) and nobody took by now is stale
-  // focused on a row: its facts read that row alone; recovering identity files needs every row's path and handle only
-  const rowsRead = focus?.row ? registry.worktrees.currentKeys(repo.identity) : registry.worktrees.current(repo.identity);
+  // focused on a row: its facts read that row alone; recovering identity files needs every row's path and handle only,
+  // and none when the one admin dir read (focusAdmin) is the row's own: nothing else can be recovered (a read per call saved)
+  const ownAdminOnly = focus?.row && options.admins === undefined && (!focus.entry || focus.entry.path === focus.row.path);
+  const rowsRead = ownAdminOnly
+    ? Promise.resolve([focus.row as WorktreeRow])
+    : focus?.row
+      ? registry.worktrees.currentKeys(repo.identity)
+      : registry.worktrees.current(repo.identity);
   rowsRead.catch(() => undefined);
   // our own git children running now are in the scan's `ours`, never "inside"
   const cwds = options.cwds !== undefined ? options.cwds : await readProcessCwds();
