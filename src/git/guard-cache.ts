@@ -1,8 +1,8 @@
 // A long-lived process's program guards (programs-read.ts), each kept with what it was read from:
 // the environment that points git at its config files, and every file git reads config from for
 // the repository (the system's, the user's, the repository's config, every worktree's
-// config.worktree where git reads them (programs-read.ts), and any other file an answer came from), each as its device, inode, size and
-// times in nanoseconds, or its absence. A guard is used again only while all of that is the same:
+// config.worktree where git reads them (programs-read.ts), and any other file an answer came
+// from), each as its device, inode, size and times in nanoseconds, or its absence. A guard is used again only while all of that is the same:
 // `git config` writes through a lock file and a rename (a new inode), an edit in place moves the
 // change time, and a new worktree adds a path. The MCP server thus pays one `git config` process
 // (≈ 4 ms and a fork of a large process) only when the configuration changed, not on every call.

@@ -1,17 +1,18 @@
 // The snapshot's history walks, kept by a long-lived process (the MCP server, a library caller)
 // for the next call that asks the same walk. `rev-list --parents <heads> --not <excluded>`, every
-// revision an object id (a walk named by a ref is never kept), reads commits alone, and a commit never changes under its id: the same ids
-// give the same graph, whatever happened to the refs since. So an agent's loop of add, status and
-// heartbeat on its worktree walks its history once per new head or new remote-tracking tip, not
-// once per call.
+// revision an object id (a walk named by a ref is never kept), reads commits alone, and a commit
+// never changes under its id: the same ids give the same graph, whatever happened to the refs
+// since. So an agent's loop of add, status and heartbeat on its worktree walks its history once
+// per new head or new remote-tracking tip, not once per call.
 //
 // Only three things let git see another graph behind the same ids, and a kept walk is used only
 // when none of them is there: replace refs (`refs/replace/`, loose or packed, or another base named
 // by GIT_REPLACE_REF_BASE), grafts (`info/grafts`, GIT_GRAFT_FILE) and a shallow boundary (`shallow`,
 // GIT_SHALLOW_FILE: a fetch that deepens it shows more history behind the same tips). Each is looked
 // for again at every call (three stats and a directory read; the packed refs are read only when
-// their file changed). A walk that fails is not kept; at most KEEP walks of at most KEEP_COMMITS
-// commits are kept, the least recently used dropped first.
+// their file changed), before the walk and after it (one that appeared meanwhile may be in the
+// walk). A walk that fails is not kept; at most KEEP walks of at most KEEP_COMMITS commits are
+// kept, the least recently used dropped first.
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { readRevListParents } from "../../git/read.js";
@@ -76,7 +77,7 @@ export async function walkGraph(
     return known;
   }
   const graph = await readRevListParents(cwd, tips, excluded);
-  if (graph.size <= KEEP_COMMITS) {
+  if (graph.size <= KEEP_COMMITS && graphFixedByIds(commonDir)) {
     kept.set(key, graph);
     for (const oldest of kept.keys()) {
       if (kept.size <= KEEP) break;
