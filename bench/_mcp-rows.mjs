@@ -1,12 +1,18 @@
 // The warm MCP rows of the per-call table (table.mjs): one MCP server, JSON-RPC over stdio, one
 // request at a time; orchard_add (adopt), orchard_heartbeat and orchard_status per call, and the
-// steps floors of a warm adopt and heartbeat (_steps-floor.mjs). The table passes what it measures with.
+// steps floors of a warm adopt and heartbeat (_steps-floor.mjs), and floor-mcp-sdk: a server of the same
+// SDK that runs a warm adopt's git and nothing else (_mcp-floor-server.mjs). Every row in turn with
+// floor-mcp on the fleet as it is then. The table passes what it measures with.
 import { spawn } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { stepsScript } from "./_steps-floor.mjs";
 
-/** A warm MCP server: JSON-RPC over stdio, one request at a time. */
-export async function mcpRows({ CLI, home, primary, RUNS, wanted, rows, say, median, timed }) {
-  const child = spawn(process.execPath, [CLI, "--home", home, "mcp"], { cwd: primary, stdio: ["pipe", "pipe", "inherit"] });
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** A client of the MCP server `argv` starts in `cwd`: JSON-RPC over stdio, one request at a time. */
+async function client(argv, cwd) {
+  const child = spawn(process.execPath, argv, { cwd, stdio: ["pipe", "pipe", "inherit"] });
   let buffer = "";
   const waiting = new Map();
   child.stdout.on("data", (d) => {
@@ -33,6 +39,16 @@ export async function mcpRows({ CLI, home, primary, RUNS, wanted, rows, say, med
     if (r.error || r.result?.isError) throw new Error(`${name}: ${JSON.stringify(r)}`);
     return { ms, result: JSON.parse(r.result.content[0].text) };
   };
+  const close = async () => {
+    child.stdin.end();
+    await new Promise((done) => child.on("exit", done));
+  };
+  return { call, close };
+}
+
+/** The warm MCP rows, each call in turn with floor-mcp (see the top of this file). */
+export async function mcpRows({ CLI, home, primary, RUNS, wanted, rows, say, median, timed }) {
+  const { call, close } = await client([CLI, "--home", home, "mcp"], primary);
   const first = await call("orchard_add", { branch: "bench/mcp", owner: "bench" });
   const handle = first.result.handle;
   // floor-mcp in turn with each call, on the fleet as it is now (the rows before added worktrees: the listing grew)
@@ -67,6 +83,13 @@ export async function mcpRows({ CLI, home, primary, RUNS, wanted, rows, say, med
     const script = stepsScript(steps, { worktree: first.result.path, branch: "bench/mcp" });
     if (wanted(id)) await paired(id, `floor: ${what}, one shell, ${VS}`, async () => timed("sh", ["-c", script]));
   }
-  child.stdin.end();
-  await new Promise((done) => child.on("exit", done));
+  // a server of the same SDK that runs the warm adopt's git and nothing else (_mcp-floor-server.mjs)
+  if (wanted("floor-mcp-sdk") || wanted("mcp-add")) {
+    const script = stepsScript("mcp-add", { worktree: first.result.path, branch: "bench/mcp" });
+    const sdk = await client([join(here, "_mcp-floor-server.mjs"), script, primary], primary);
+    const what = "floor: a server of the same MCP SDK running a warm adopt's git, one shell a call";
+    await paired("floor-mcp-sdk", `${what}, ${VS}`, async () => (await sdk.call("steps", { branch: "bench/mcp", owner: "bench" })).ms);
+    await sdk.close();
+  }
+  await close();
 }

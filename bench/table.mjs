@@ -11,7 +11,8 @@
 //   reap      `orchard reap-orphans` of R dead merged ones vs a `git worktree remove -f -f` loop
 //             (reap+: until the detached purge has deleted the trash as well)
 //   mcp-*     one warm MCP server: orchard_add (adopt), orchard_heartbeat, orchard_status per call, each
-//             in turn with floor-mcp on the fleet as it is then (bench/_mcp-rows.mjs)
+//             in turn with floor-mcp on the fleet as it is then (bench/_mcp-rows.mjs); floor-mcp-sdk: a
+//             server of the same SDK that runs a warm adopt's git and nothing else
 //   floor-*   what no per-call CLI here can go below, against the same baselines: the statuses `cores`
 //             at a time; `node -e 0` then `git worktree list`; `node -e 0` then one `git status` (adopt);
 //             `node -e 0` then `git worktree add` (create); `git worktree list` and one `git status` side by
@@ -323,6 +324,8 @@ const FLOORS = {
   create: "floor-create",
   adopt: "floor-adopt-start",
   hygiene: "floor-statuses",
+  "mcp-add": "floor-mcp-sdk",
+  "mcp-status": "floor-mcp-sdk",
 };
 const against = (r, f) => (r.ratio !== null && f.ratio !== null ? r.ratio / f.ratio : r.a / f.a);
 for (const r of rows) {
