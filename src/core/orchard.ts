@@ -10,6 +10,7 @@ import { canonicalTask } from "./shared/naming/task.js";
 import { defaultHome, openWorkspace, type Ctx, type Workspace } from "./shared/context.js";
 import { finishTrash, flushBackground } from "./shared/removal/trash.js";
 import { guardRepoPrograms } from "./shared/program-policy.js";
+import { keepBatchShell } from "../git/run.js";
 import type { AddOptions, AddResult, AdoptOptions, AdoptResult } from "./admission/index.js";
 import type { ReleaseOptions, HeartbeatOptions, LeaseResult } from "./lifecycle/index.js";
 import type { StatusResult, ListResult } from "./inspect/index.js";
@@ -46,6 +47,12 @@ export interface OpenOptions {
    * goes on from this host's git facts alone (status, list, reap-orphans) and says so in each result.
    */
   whenUnreachable?: "fail" | "local";
+  /**
+   * This process will make many calls (an MCP server, an agent's loop): it keeps a small `sh` of
+   * its own for the git queries each call starts side by side, instead of forking itself for them
+   * (a fork of a large process costs milliseconds a call). The shell ends with the process.
+   */
+  warm?: boolean;
 }
 
 /** Per-call override of the repository, as the MCP tools and `--repo` allow. */
@@ -74,6 +81,7 @@ export class Orchard {
 
   static async open(options: OpenOptions = {}): Promise<Orchard> {
     const repoPath = resolve(options.repo ?? process.cwd());
+    if (options.warm === true) keepBatchShell();
     // git's first answer (where the repo keeps its git dirs) is asked for now and arrives while
     // the registry opens; a failure is the first context's to report, as it was
     const located = locateRepo(repoPath);

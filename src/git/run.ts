@@ -7,6 +7,10 @@ import { gitEnv, hardenedEnv } from "./env.js";
 import { GitError } from "./errors.js";
 import type { ProcessResult } from "./result.js";
 import { decodeGitBytes, encodeGitBytes, hasEscapedBytes, printfWord } from "./bytes.js";
+import { BatchShell } from "./batch-shell.js";
+import { remember, takeEarly } from "./early-answers.js";
+
+export { earlyPending, dropEarly } from "./early-answers.js";
 
 export type { ProcessResult };
 
@@ -162,10 +166,6 @@ export function runProcess(
   });
 }
 
-/** Read-only git queries started before they were asked (early.ts), by argv and cwd. */
-const early = new Map<string, Promise<ProcessResult>>();
-const earlyKey = (args: readonly string[], cwd: string): string => JSON.stringify([cwd, ...args]);
-
 /**
  * Starts a read-only `git args` in `cwd` now, as git() would run it, for the first git() call
  * asking exactly that (same argv and cwd, no input, env or timeout of its own). Returns the
@@ -177,13 +177,6 @@ export function startEarly(args: readonly string[], cwd: string): Promise<Proces
 
 const gitAlone = (args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<ProcessResult> =>
   runProcess("git", args, { cwd, env, timeoutMs: DEFAULT_GIT_TIMEOUT_MS });
-
-/** An early answer, kept for the git() call that asks exactly it. */
-function remember(args: readonly string[], cwd: string, result: Promise<ProcessResult>): Promise<ProcessResult> {
-  result.catch(() => undefined); // taken by git(), which reports it, or dropped
-  early.set(earlyKey(args, cwd), result);
-  return result;
-}
 
 /**
  * startEarly for several queries in `cwd` through one `sh`: forking from this process blocks its
@@ -200,13 +193,48 @@ export function startEarlyBatch(queries: readonly EarlyQuery[], cwd: string): Pr
   const envOf = (at: string): NodeJS.ProcessEnv => (at === cwd ? env : gitEnv(at, { read: true }));
   const all = queries.map(own);
   const shared = all.filter((q) => q.cwd === cwd || sameEnv(envOf(q.cwd), env));
-  const results = process.platform === "win32" ? null : runBatch(shared, cwd, env);
+  const results = process.platform === "win32" ? null : (kept?.run(shared, cwd, env) ?? runBatch(shared, cwd, env));
   // in the order asked
   return all.map((q) => {
     const i = shared.indexOf(q);
     if (i < 0) return remember(q.args, q.cwd, gitAlone(q.args, q.cwd, envOf(q.cwd)));
     return remember(q.args, q.cwd, results ? results[i]!.catch(() => gitAlone(q.args, q.cwd, env)) : gitAlone(q.args, q.cwd, env));
   });
+}
+
+/** The shell a long-lived process keeps for its batches (batch-shell.ts), once keepBatchShell was called. */
+let kept: BatchShell | null = null;
+
+/**
+ * From now on this process runs its batches through a shell it keeps (started now, while the
+ * process is small): for a long-lived process (the MCP server), whose every spawn costs more.
+ */
+export function keepBatchShell(options: { timeoutMs?: number } = {}): void {
+  if (process.platform === "win32" || kept) return;
+  kept = new BatchShell({
+    spawn: (args, env) => spawn("sh", [...args], { cwd: "/", env, detached: true, stdio: ["pipe", "pipe", "ignore"], windowsHide: true }),
+    track: (pid) => {
+      running.add(pid);
+      return () => running.delete(pid);
+    },
+    holdDir: holdShellDir,
+    trace: (result) => trace(result, "git"),
+    kill: killGroup,
+    maxOutput: MAX_OUTPUT,
+    timeoutMs: options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+  });
+  kept.start(hardenedEnv({ read: true }));
+}
+
+/** Ends the kept shell and forks batches from here again (a test's fresh start; a library caller's close). */
+export function dropBatchShell(): void {
+  kept?.stop();
+  kept = null;
+}
+
+/** The pid of the kept shell running now (null: none). */
+export function keptShellPid(): number | null {
+  return kept?.pid ?? null;
 }
 
 /** A query of startEarlyBatch: git's argv in the batch's directory, or argv and a directory of its own. */
@@ -311,27 +339,10 @@ function runBatch(queries: readonly { args: readonly string[]; cwd: string }[], 
   });
 }
 
-/** Whether an early answer to exactly this query is there to be taken. */
-export function earlyPending(args: readonly string[], cwd: string): boolean {
-  return early.has(earlyKey(args, cwd));
-}
-
-/** Forgets the early queries nobody took: a later call asks git anew. */
-export function dropEarly(): void {
-  early.clear();
-}
-
-function takeEarly(args: readonly string[], options: RunOptions): Promise<ProcessResult> | undefined {
-  if (early.size === 0 || options.input !== undefined || options.env || options.read === false || options.timeoutMs !== undefined) return undefined;
-  const key = earlyKey(args, options.cwd);
-  const started = early.get(key);
-  early.delete(key);
-  return started;
-}
-
 /** Runs git; resolves with the result when the exit code is one of `ok`, else throws GitError. */
 export async function git(args: readonly string[], options: RunOptions): Promise<ProcessResult> {
-  const result = await (takeEarly(args, options) ??
+  const plain = options.input === undefined && !options.env && options.read !== false && options.timeoutMs === undefined;
+  const result = await (takeEarly(args, options.cwd, plain) ??
     runProcess("git", args, {
       cwd: options.cwd,
       env: gitEnv(options.cwd, { read: options.read ?? true, ...(options.env ? { extra: options.env } : {}) }),

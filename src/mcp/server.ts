@@ -44,7 +44,11 @@ export class Session {
   }
 
   open(): Promise<Orchard> {
-    this.opened ??= Orchard.open({ ...(this.options.repo ? { repo: this.options.repo } : {}), ...(this.options.home ? { home: this.options.home } : {}) });
+    this.opened ??= Orchard.open({
+      warm: true,
+      ...(this.options.repo ? { repo: this.options.repo } : {}),
+      ...(this.options.home ? { home: this.options.home } : {}),
+    });
     this.opened.catch(() => (this.opened = null)); // a failed open is tried again by the next call
     return this.opened;
   }

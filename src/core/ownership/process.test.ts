@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compareStartTime, readProcessCwds, readStartTime, unseenDescription, unseenProcesses } from "./process.js";
@@ -52,6 +52,41 @@ describe.runIf(process.platform === "linux")("readProcessCwds (a /proc laid out 
       if (before === undefined) delete process.env.ORCHARD_TEST_PROC_ROOT;
       else process.env.ORCHARD_TEST_PROC_ROOT = before;
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.runIf(process.platform === "linux")("a git of the kept shell (git/batch-shell.ts) inside a worktree", () => {
+  it("is ours, not someone inside; a process of someone else there is", async () => {
+    const { dropBatchShell, keepBatchShell, keptShellPid, startEarlyBatch } = await import("../../git/run.js");
+    const { dropEarly } = await import("../../git/early-answers.js");
+    const { waitFor, liveProcess } = await import("../../../test/helpers/scenario.js");
+    const { processesInside } = await import("./process.js");
+    const bin = mkdtempSync(join(tmpdir(), "orchard-proc-"));
+    const inside = realpathSync(mkdtempSync(join(tmpdir(), "orchard-proc-")));
+    // a git that goes where -C says (as git does) and stays until told
+    writeFileSync(join(bin, "git"), `#!/bin/sh\ncd "$2" || exit 9\ntouch "${bin}/started"\nwhile [ ! -e "${bin}/stop" ]; do sleep 0.05; done\n`);
+    chmodSync(join(bin, "git"), 0o755);
+    const path = process.env.PATH;
+    keepBatchShell();
+    process.env.PATH = `${bin}:${path}`;
+    const someone = liveProcess(inside);
+    try {
+      const batch = startEarlyBatch([{ args: ["status"], cwd: inside }], bin);
+      await waitFor(() => existsSync(join(bin, "started")), "the kept shell's git to start");
+      const cwds = (await readProcessCwds()) as Map<number, string>;
+      const ours = [...cwds].filter(([, cwd]) => cwd === inside).map(([pid]) => pid);
+      expect(ours).toContain(someone.pid);
+      expect(ours.length).toBeGreaterThan(1); // the git is there too, in the kept shell's group
+      expect(processesInside(cwds, inside)).toEqual([someone.pid]);
+      expect(keptShellPid()).toBeGreaterThan(0);
+      writeFileSync(join(bin, "stop"), "");
+      expect((await batch[0]!).exitCode).toBe(0);
+    } finally {
+      process.env.PATH = path;
+      someone.stop();
+      dropBatchShell();
+      dropEarly();
     }
   });
 });
