@@ -1,7 +1,10 @@
 // Queries a command is sure to ask first, started before it asks: while node loads the modules
 // that will ask them. Read-only queries only; each result is taken once, by the git() call with
 // the same argv and cwd (run.ts), and the command's first snapshot drops whatever was not taken.
-import { earlyPending, startEarlyBatch } from "./run.js";
+import { earlyPending, isWarm, startEarlyBatch } from "./run.js";
+import { remember } from "./early-answers.js";
+import { gitEnv } from "./env.js";
+import { keptRefs } from "./refs-kept.js";
 import { REF_FORMAT } from "./parse/refs.js";
 import { PROGRAM_CONFIG_ARGS } from "./programs-read.js";
 import type { ProcessResult } from "./result.js";
@@ -49,17 +52,34 @@ export function startedRepoQueries(path: string): { list: Promise<ProcessResult>
  * listing (when `listing`: a caller with no listing of its own yet) and the refs (core/facts/snapshot.ts
  * readSnapshot asks exactly these; `refs`: a focused snapshot's patterns), each unless already started. */
 export function startSnapshotReads(primary: string, options: SnapshotReads & { status?: string }): void {
-  const refs = refsArgs(options.refs ?? SNAPSHOT_REFS);
-  const queries = [...(options.listing ? [WORKTREE_LIST_ARGS] : []), refs].filter((args) => !earlyPending(args, primary));
+  const patterns = options.refs ?? SNAPSHOT_REFS;
+  const refs = refsArgs(patterns);
+  let queries = [...(options.listing ? [WORKTREE_LIST_ARGS] : []), refs].filter((args) => !earlyPending(args, primary));
+  // a warm process may hold the refs' answer already (refs-kept.ts): given as an early answer, no git
+  const held =
+    queries.includes(refs) && options.commonDir && isWarm()
+      ? keptRefs(refs, patterns, { primary, commonDir: options.commonDir, env: gitEnv(primary, { read: true }) })
+      : null;
+  if (held && "answer" in held) {
+    void remember(refs, primary, Promise.resolve(held.answer));
+    queries = queries.filter((q) => q !== refs);
+  }
   // and a worktree's status (readStatus with ignored files), in the same shell: a fork of a large node process saved
   // (on Linux, where a process scan tells the shell's git inside the worktree from someone else: core/ownership/process.ts)
   const batched = options.status !== undefined && process.platform === "linux" && !earlyPending(statusArgs(true), options.status);
   const status = batched ? [{ args: statusArgs(true), cwd: options.status as string }] : [];
-  if (queries.length + status.length > 0) void startEarlyBatch([...queries, ...status], primary); // each answer waits to be taken (its failure too)
+  // the longest first (the listing, then the status): the shell forks them in turn
+  const ordered = [...queries.filter((q) => q === WORKTREE_LIST_ARGS), ...status, ...queries.filter((q) => q !== WORKTREE_LIST_ARGS)];
+  if (ordered.length === 0) return;
+  const results = startEarlyBatch(ordered, primary); // each answer waits to be taken (its failure too)
+  const refsAt = ordered.indexOf(refs);
+  if (held && "keep" in held && refsAt >= 0) results[refsAt]!.then(held.keep, () => undefined);
 }
 
 /** What a focused snapshot reads from git (startSnapshotReads): the listing when the caller has none, and the refs. */
 export interface SnapshotReads {
   listing: boolean;
   refs?: readonly string[] | null;
+  /** The repository's common dir: where a warm process stamps the refs it keeps (refs-kept.ts). */
+  commonDir?: string;
 }

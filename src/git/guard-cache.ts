@@ -16,7 +16,7 @@ import { statSync } from "node:fs";
 import type { ProgramGuard } from "./programs.js";
 
 /** Files changed less than this before the read are not trusted to show a later change by their times. */
-const RACY_MS = 2_000;
+export const RACY_MS = 2_000;
 
 interface Kept {
   guard: ProgramGuard;
@@ -28,7 +28,8 @@ const kept = new Map<string, Kept>();
 
 const ENV = /^(GIT_CONFIG|HOME$|XDG_CONFIG_HOME$)/;
 
-function stamp(path: string): { text: string; changedMs: number } {
+/** A file's device, inode, size and times (nanoseconds), or its absence; and when it last changed. */
+export function stamp(path: string): { text: string; changedMs: number } {
   const st = statSync(path, { bigint: true, throwIfNoEntry: false });
   if (!st) return { text: `${path}\0-`, changedMs: 0 };
   const changedMs = Number((st.ctimeNs > st.mtimeNs ? st.ctimeNs : st.mtimeNs) / 1_000_000n);
@@ -67,6 +68,11 @@ export function rememberGuard(
   const now = signature(files);
   if (now.newestMs >= read.readAt - RACY_MS) return;
   kept.set(keyOf(cwd, commonDir), { guard: read.guard, files: [...new Set(files)], signature: now.text });
+}
+
+/** The signature of the guard kept for this repository (the configuration it was read from), if one is kept. */
+export function keptGuardSignature(cwd: string, commonDir: string): string | undefined {
+  return kept.get(keyOf(cwd, commonDir))?.signature;
 }
 
 /** Forgets every kept guard (tests; a process that wants every read to go to git). */

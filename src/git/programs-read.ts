@@ -8,7 +8,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { homedir } from "node:os";
 import { git } from "./run.js";
 import { guardFrom, PROGRAM_KEYS_REGEXP, type ConfigEntry, type ProgramGuard } from "./programs.js";
-import { cachedGuard, rememberGuard } from "./guard-cache.js";
+import { cachedGuard, keptGuardSignature, rememberGuard } from "./guard-cache.js";
 
 const INCLUDE = /^(include\.path|includeif\..*\.path)$/;
 /** How many extra files one repository's settings are read from, at most (an include cycle ends here too). */
@@ -59,6 +59,15 @@ export async function readProgramGuard(cwd: string, commonDir: string): Promise<
   const { guard, origins, includes } = await readGuard(cwd, commonDir);
   rememberGuard(cwd, commonDir, [...files, ...origins], { guard, readAt, includes });
   return guard;
+}
+
+/**
+ * The signature of the configuration git reads for this repository, as of now, when its guard is
+ * kept (guard-cache.ts) and every file it was read from is as it was; undefined otherwise (not
+ * kept, or changed since: read it again). What a warm process keeps by configuration checks it.
+ */
+export function keptConfigSignature(cwd: string, commonDir: string): string | undefined {
+  return cachedGuard(cwd, commonDir, configFiles(commonDir)) ? keptGuardSignature(cwd, commonDir) : undefined;
 }
 
 async function readGuard(cwd: string, commonDir: string): Promise<{ guard: ProgramGuard; origins: string[]; includes: boolean }> {

@@ -232,6 +232,11 @@ export function dropBatchShell(): void {
   kept = null;
 }
 
+/** Whether this process is warm (keepBatchShell was called): what it keeps between calls is worth keeping. */
+export function isWarm(): boolean {
+  return kept !== null;
+}
+
 /** The pid of the kept shell running now (null: none). */
 export function keptShellPid(): number | null {
   return kept?.pid ?? null;

@@ -104,3 +104,33 @@ describe.runIf(process.platform === "linux")("the shell a warm process keeps", (
     await waitFor(() => readdirSync(tmp).every((d) => !d.startsWith("orchard-batches-")), "the kept shell's directory to go");
   });
 });
+
+describe("the refs a warm MCP server keeps (git/refs-kept.ts)", () => {
+  it("answers a status without for-each-ref while no ref or config changed; a push is read again, counted as git counts", async () => {
+    const { tracedServer } = await import("../helpers/mcp-traced.js");
+    const server = await tracedServer(s.home, s.primary);
+    try {
+      const added = await server.call("orchard_add", { branch: "feat-refs", owner: "agent-r" });
+      expect(added.ok, JSON.stringify(added)).toBe(true);
+      git(added.path, "commit", "-q", "--allow-empty", "-m", "local");
+      const refsRuns = () => server.traced('"for-each-ref"');
+      const unpushed = () => Number(git(added.path, "rev-list", "--count", "HEAD", "--not", "--remotes"));
+      // every file of the repository older than the racy margin (the commit above is the newest change)
+      const settle = async () => {
+        const until = Date.now() + 2_200;
+        while (Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+      };
+      await settle();
+      expect((await server.call("orchard_status", { target: added.handle })).worktree.unpushed).toBe(unpushed());
+      const before = refsRuns();
+      for (let i = 0; i < 3; i++) expect((await server.call("orchard_status", { target: added.handle })).worktree.unpushed).toBe(1);
+      expect(refsRuns()).toBe(before); // kept: no for-each-ref
+      git(added.path, "push", "-q", "-u", "origin", "feat-refs");
+      expect((await server.call("orchard_status", { target: added.handle })).worktree.unpushed).toBe(unpushed());
+      expect(unpushed()).toBe(0);
+      expect(refsRuns()).toBe(before + 1); // the push changed the refs: asked of git again
+    } finally {
+      await server.client.close();
+    }
+  });
+});

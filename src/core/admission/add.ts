@@ -81,7 +81,9 @@ async function decideOn(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[])
   const known = repaired.settled === 0 ? listed : undefined;
   // an exact handle's checkout is read while git lists the worktrees (used only if it is still there),
   // with what its snapshot reads: the listing (when there is none yet) and the refs
-  const reads = row ? { listing: known === undefined, refs: focusRefPatterns(ctx.repo, [`refs/heads/${row.branch}`], row) } : undefined;
+  const reads = row
+    ? { listing: known === undefined, refs: focusRefPatterns(ctx.repo, [`refs/heads/${row.branch}`], row), commonDir: ctx.repo.commonDir }
+    : undefined;
   const early = row && row.lifecycle !== "creating" ? startDirty(ctx.repo, row.path, reads) : null;
   let entries = known ?? (await readWorktrees(ctx.repo.primary));
   if (row?.lifecycle === "creating") {

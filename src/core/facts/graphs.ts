@@ -13,50 +13,16 @@
 // their file changed), before the walk and after it (one that appeared meanwhile may be in the
 // walk). A walk that fails is not kept; at most KEEP walks of at most KEEP_COMMITS commits are
 // kept, the least recently used dropped first.
-import { readFileSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { readRevListParents } from "../../git/read.js";
+import { graphFixedByIds } from "../../git/graph-fixed.js";
+
+export { graphFixedByIds };
 
 const KEEP = 32;
 const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const KEEP_COMMITS = 20_000;
 /** Shared by every caller that asks the same walk: read only (ReadonlyMap). */
 const kept = new Map<string, ReadonlyMap<string, readonly string[]>>();
-/** Per common dir: the packed refs file's stamp when it was last read, and whether it held a replace ref. */
-const packedReplace = new Map<string, { stamp: string; replaces: boolean }>();
-
-function packedHoldsReplaceRefs(commonDir: string): boolean {
-  const file = join(commonDir, "packed-refs");
-  const st = statSync(file, { bigint: true, throwIfNoEntry: false });
-  if (!st) return false;
-  const stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-  const known = packedReplace.get(commonDir);
-  if (known?.stamp === stamp) return known.replaces;
-  const replaces = readFileSync(file, "latin1").includes(" refs/replace/");
-  packedReplace.set(commonDir, { stamp, replaces });
-  return replaces;
-}
-
-function hasEntries(dir: string): boolean {
-  try {
-    return readdirSync(dir).length > 0;
-  } catch {
-    return false; // absent: no replace refs there
-  }
-}
-
-/** True when ids alone fix the graph git walks in this repository (see above); any doubt says false. */
-export function graphFixedByIds(commonDir: string): boolean {
-  if (process.env.GIT_REPLACE_REF_BASE || process.env.GIT_GRAFT_FILE || process.env.GIT_SHALLOW_FILE) return false;
-  try {
-    if (statSync(join(commonDir, "shallow"), { throwIfNoEntry: false })) return false;
-    if (statSync(join(commonDir, "info", "grafts"), { throwIfNoEntry: false })) return false;
-    return !hasEntries(join(commonDir, "refs", "replace")) && !packedHoldsReplaceRefs(commonDir);
-  } catch {
-    return false;
-  }
-}
-
 /**
  * `git rev-list --parents tips --not excluded` in `cwd` (object ids only), or the same walk kept
  * from an earlier call when the repository's graph is fixed by ids (graphFixedByIds).

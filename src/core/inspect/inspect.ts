@@ -16,7 +16,9 @@ export async function status(ctx: Ctx, options: { target: string }): Promise<Sta
   const row = options.target.includes("@") ? await ctx.registry.worktrees.byHandle(options.target) : undefined;
   const listing = takeListing(ctx.repo);
   // with what its snapshot reads: the listing (when there is none yet) and the refs
-  const reads = row ? { listing: listing === undefined, refs: focusRefPatterns(ctx.repo, [`refs/heads/${row.branch}`], row) } : undefined;
+  const reads = row
+    ? { listing: listing === undefined, refs: focusRefPatterns(ctx.repo, [`refs/heads/${row.branch}`], row), commonDir: ctx.repo.commonDir }
+    : undefined;
   const early = row && row.repo === ctx.repo.identity ? startDirty(ctx.repo, row.path, reads) : null;
   try {
     const target = await resolveTarget(ctx, options.target, listing);
