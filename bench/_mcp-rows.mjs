@@ -51,6 +51,10 @@ export async function mcpRows({ CLI, home, primary, RUNS, wanted, rows, say, med
   const { call, close } = await client([CLI, "--home", home, "mcp"], primary);
   const first = await call("orchard_add", { branch: "bench/mcp", owner: "bench" });
   const handle = first.result.handle;
+  // the steady state of an agent's loop: what a warm server keeps by file stamps (the program guard,
+  // the refs) is kept only once every file it comes from is older than the racy margin (2 s; the
+  // branch and the worktree were made just now): the calls before that ask git, as a change does
+  await new Promise((resolve) => setTimeout(resolve, 2_200));
   // floor-mcp in turn with each call, on the fleet as it is now (the rows before added worktrees: the listing grew)
   const status = "status --porcelain=v2 -z --branch --untracked-files=all --ignored=matching";
   const floor = () => timed("sh", ["-c", `git worktree list --porcelain -z >/dev/null & git -C "$1" ${status} >/dev/null & wait`, "sh", first.result.path]);
