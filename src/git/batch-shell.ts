@@ -141,7 +141,10 @@ export class BatchShell {
     });
     // the outer subshell exits at once: the batch is nobody's zombie in the kept shell
     const line = `( ( cd -- ${quote(cwd)} 2>/dev/null || { echo "${id} x"; exit; }; ${setup}${jobs.join(" ")} wait ) & ) </dev/null\n`;
-    if (line.indexOf("\n") !== line.length - 1) return null;
+    if (line.indexOf("\n") !== line.length - 1) {
+      this.slots.push(slot); // not taken: forked by the caller
+      return null;
+    }
     const started = performance.now();
     const held = queries.map((q) => this.parts.holdDir(q.cwd));
     const codes = queries.map(() => {
