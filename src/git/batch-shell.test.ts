@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { dropBatchShell, git, keepBatchShell, keptShellPid, ownChildren, runProcess, startEarlyBatch } from "./run.js";
+import { dropBatchShell, keepBatchShell, keptShellPid, ownChildren, startEarlyBatch } from "./run.js";
 import { dropEarly } from "./early-answers.js";
-import { hardenedEnv } from "./env.js";
 import { waitFor } from "../../test/helpers/scenario.js";
-import { PROCESS_TIMEOUT_MS } from "../../test/helpers/time.js";
+import { procState } from "../../test/helpers/processes.js";
+import { batchAnsweredAsAlone } from "../../test/helpers/batch.js";
 
 /** A `git` first on PATH that names its process group and arguments, then does what `body` says. */
 function fakeGit(body = ""): string {
@@ -34,13 +34,7 @@ async function withEnv<T>(changes: Record<string, string | undefined>, fn: () =>
 
 const groupOf = (dir: string, first: string): number => Number(readFileSync(join(dir, `group-${first}`), "utf8"));
 /** Running (a zombie no parent has reaped yet is not: its git has exited). */
-const alive = (pid: number): boolean => {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-};
+const alive = (pid: number): boolean => ![null, "Z"].includes(procState(pid));
 
 describe.runIf(process.platform === "linux")("batches through a kept shell", () => {
   afterEach(() => {
@@ -53,27 +47,8 @@ describe.runIf(process.platform === "linux")("batches through a kept shell", () 
     const shell = keptShellPid()!;
     expect(shell).toBeGreaterThan(0);
     expect(ownChildren().has(shell)).toBe(true); // the process scan counts it (and its group) as ours
-    const dir = mkdtempSync(join(tmpdir(), "orchard-kept-"));
-    await git(["init", "-q", "-b", "main", dir], { cwd: dir, read: false });
-    const queries = [
-      ["rev-parse", "--git-dir"],
-      ["config", "--get", "no.such"],
-      ["worktree", "list", "--porcelain", "-z"],
-      ["log", "--no-such-option"],
-    ];
-    const batch = startEarlyBatch(queries, dir);
-    const env = hardenedEnv({ read: true });
-    for (const [i, args] of queries.entries()) {
-      const alone = await runProcess("git", args, { cwd: dir, env, timeoutMs: PROCESS_TIMEOUT_MS });
-      const kept = await batch[i]!;
-      expect({ exitCode: kept.exitCode, stdout: kept.stdout, stderr: kept.stderr, timedOut: kept.timedOut }).toEqual({
-        exitCode: alone.exitCode,
-        stdout: alone.stdout,
-        stderr: alone.stderr,
-        timedOut: false,
-      });
-    }
-    expect((await batch[2]!).stdout).toContain("\0"); // NUL-separated output comes through whole
+    const { batch, dir } = await batchAnsweredAsAlone();
+    expect(batch[2]!.stdout).toContain("\0"); // NUL-separated output comes through whole
     // a second batch: the same shell, in the shell's group, each argument one word
     const fake = fakeGit();
     const tricky = ["a", 'it\'s $HOME; `x` \\ "q" *', "--", ""];

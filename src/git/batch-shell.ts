@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { decodeGitBytes } from "./bytes.js";
-import type { ProcessResult } from "./result.js";
+import { batchResult, type ProcessResult } from "./result.js";
 
 /** What the kept shell needs of run.ts, the one place that spawns processes. */
 export interface ShellParts {
@@ -198,16 +198,7 @@ export class BatchShell {
       } finally {
         taken();
       }
-      const result: ProcessResult = {
-        args: [...q.args],
-        cwd: q.cwd,
-        exitCode: code,
-        signal: code === null ? "SIGKILL" : null,
-        stdout,
-        stderr,
-        durationMs: Math.round(performance.now() - started),
-        timedOut: code === null,
-      };
+      const result = batchResult(q, code, { stdout, stderr }, started);
       this.parts.trace(result);
       return result;
     });

@@ -9,3 +9,21 @@ export interface ProcessResult {
   durationMs: number;
   timedOut: boolean;
 }
+
+/** One query's result in a batch (run.ts, batch-shell.ts): `code` null when it was killed before its shell said. */
+export function batchResult(
+  query: { args: readonly string[]; cwd: string },
+  code: number | null,
+  output: { stdout: string; stderr: string },
+  started: number,
+): ProcessResult {
+  return {
+    args: [...query.args],
+    cwd: query.cwd,
+    exitCode: code,
+    signal: code === null ? "SIGKILL" : null,
+    ...output,
+    durationMs: Math.round(performance.now() - started),
+    timedOut: code === null,
+  };
+}

@@ -8,6 +8,7 @@ import { hardenedEnv } from "./env.js";
 import { GitError } from "./errors.js";
 import { waitFor } from "../../test/helpers/scenario.js";
 import { PROCESS_TIMEOUT_MS } from "../../test/helpers/time.js";
+import { batchAnsweredAsAlone, MIXED_QUERIES } from "../../test/helpers/batch.js";
 
 describe("the git runner", () => {
   it("answers a query started early once, with what git said then; dropped, git is asked anew", async () => {
@@ -100,31 +101,13 @@ describe("early queries through one shell", () => {
   };
 
   it("answers each query as its own process would, and git() takes those answers", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "orchard-batch-"));
-    await git(["init", "-q", "-b", "main", dir], { cwd: dir, read: false });
-    const queries = [
-      ["rev-parse", "--git-dir"],
-      ["config", "--get", "no.such"],
-      ["worktree", "list", "--porcelain", "-z"],
-      ["log", "--no-such-option"],
-    ];
-    const batch = startEarlyBatch(queries, dir);
-    const env = hardenedEnv({ read: true });
-    for (const [i, args] of queries.entries()) {
-      const alone = await runProcess("git", args, { cwd: dir, env, timeoutMs: PROCESS_TIMEOUT_MS });
-      const early = await batch[i]!;
-      expect({ exitCode: early.exitCode, stdout: early.stdout, stderr: early.stderr, timedOut: early.timedOut }).toEqual({
-        exitCode: alone.exitCode,
-        stdout: alone.stdout,
-        stderr: alone.stderr,
-        timedOut: false,
-      });
-    }
-    expect((await batch[1]!).exitCode).toBe(1); // failures are answers too, with what git said
-    expect((await batch[3]!).exitCode).toBeGreaterThan(1);
-    expect((await batch[3]!).stderr).toMatch(/^fatal: /);
-    expect(await git(queries[0]!, { cwd: dir })).toBe(await batch[0]!);
-    expect(await git(queries[2]!, { cwd: dir })).toBe(await batch[2]!);
+    const { batch, dir } = await batchAnsweredAsAlone();
+    const queries = MIXED_QUERIES;
+    expect(batch[1]!.exitCode).toBe(1); // failures are answers too, with what git said
+    expect(batch[3]!.exitCode).toBeGreaterThan(1);
+    expect(batch[3]!.stderr).toMatch(/^fatal: /);
+    expect(await git(queries[0]!, { cwd: dir })).toBe(batch[0]!);
+    expect(await git(queries[2]!, { cwd: dir })).toBe(batch[2]!);
   });
 
   it("passes each argument as one word, and answers only once that process has exited", async () => {

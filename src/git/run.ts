@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { realpathSync } from "node:fs";
 import { gitEnv, hardenedEnv } from "./env.js";
 import { GitError } from "./errors.js";
-import type { ProcessResult } from "./result.js";
+import { batchResult, type ProcessResult } from "./result.js";
 import { decodeGitBytes, encodeGitBytes, hasEscapedBytes, printfWord } from "./bytes.js";
 import { BatchShell } from "./batch-shell.js";
 import { remember, takeEarly } from "./early-answers.js";
@@ -329,16 +329,7 @@ function runBatch(queries: readonly { args: readonly string[]; cwd: string }[], 
   child.once("error", release);
   return queries.map(async (q, i) => {
     const [stdout, stderr, code] = await Promise.all([read(outFd(i)), read(errFd(i)), codes[i]!.promise]);
-    const result: ProcessResult = {
-      args: [...q.args],
-      cwd: q.cwd,
-      exitCode: code,
-      signal: code === null ? "SIGKILL" : null,
-      stdout,
-      stderr,
-      durationMs: Math.round(performance.now() - started),
-      timedOut: code === null,
-    };
+    const result = batchResult(q, code, { stdout, stderr }, started);
     trace(result, "git");
     return result;
   });

@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { CLI, Scenario, git, waitFor } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
 import { PROCESS_TIMEOUT_MS } from "../helpers/time.js";
+import { procState } from "../helpers/processes.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -32,13 +33,8 @@ function keptShells(pid: number): [number, string][] {
   }
   return shells;
 }
-const running = (pid: number): boolean => {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-};
+/** Running (a zombie no parent has reaped yet is not: its git has exited). */
+const running = (pid: number): boolean => ![null, "Z"].includes(procState(pid));
 
 describe.runIf(process.platform === "linux")("the shell a warm process keeps", () => {
   it("runs an MCP server's batches, answers as git does, and ends with the server", async () => {
