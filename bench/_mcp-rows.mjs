@@ -87,12 +87,21 @@ export async function mcpRows({ CLI, home, primary, RUNS, wanted, rows, say, med
     const script = stepsScript(steps, { worktree: first.result.path, branch: "bench/mcp" });
     if (wanted(id)) await paired(id, `floor: ${what}, one shell, ${VS}`, async () => timed("sh", ["-c", script]));
   }
-  // a server of the same SDK that runs the warm adopt's git and nothing else (_mcp-floor-server.mjs)
-  if (wanted("floor-mcp-sdk") || wanted("mcp-add")) {
-    const script = stepsScript("mcp-add", { worktree: first.result.path, branch: "bench/mcp" });
-    const sdk = await client([join(here, "_mcp-floor-server.mjs"), script, primary], primary);
-    const what = "floor: a server of the same MCP SDK running a warm adopt's git, one shell a call";
-    await paired("floor-mcp-sdk", `${what}, ${VS}`, async () => (await sdk.call("steps", { branch: "bench/mcp", owner: "bench" })).ms);
+  // a server of the same SDK that runs the warm adopt's git and nothing else (_mcp-floor-server.mjs),
+  // and one that also writes and scans what SPEC makes an adopt write and look at (the lock, the
+  // processes' cwds, the lease in a SQLite registry and in the lock file)
+  const script = stepsScript("mcp-add", { worktree: first.result.path, branch: "bench/mcp" });
+  for (const [id, extra, what] of [
+    ["floor-mcp-sdk", [], "floor: a server of the same MCP SDK running a warm adopt's git, one shell a call"],
+    [
+      "floor-mcp-sdk-adopt",
+      [join(home, "..", "floor-adopt")],
+      "floor: the same server, also taking a lock file, reading every process's cwd and writing the lease (SQLite, the lock file)",
+    ],
+  ]) {
+    if (!(wanted(id) || wanted("mcp-add"))) continue;
+    const sdk = await client([join(here, "_mcp-floor-server.mjs"), script, primary, ...extra], primary);
+    await paired(id, `${what}, ${VS}`, async () => (await sdk.call("steps", { branch: "bench/mcp", owner: "bench" })).ms);
     await sdk.close();
   }
   await close();

@@ -12,7 +12,9 @@
 //             (reap+: until the detached purge has deleted the trash as well)
 //   mcp-*     one warm MCP server: orchard_add (adopt), orchard_heartbeat, orchard_status per call, each
 //             in turn with floor-mcp on the fleet as it is then (bench/_mcp-rows.mjs); floor-mcp-sdk: a
-//             server of the same SDK that runs a warm adopt's git and nothing else
+//             server of the same SDK that runs a warm adopt's git and nothing else; floor-mcp-sdk-adopt: that
+//             server also doing an adopt's own writes and scan (a lock file, every cwd, the lease in SQLite
+//             and in the lock file): the warm add's floor
 //   floor-*   what no per-call CLI here can go below, against the same baselines: the statuses `cores`
 //             at a time; `node -e 0` then `git worktree list`; `node -e 0` then one `git status` (adopt);
 //             `node -e 0` then `git worktree add` (create); `git worktree list` and one `git status` side by
@@ -324,7 +326,7 @@ const FLOORS = {
   create: "floor-create",
   adopt: "floor-adopt-start",
   hygiene: "floor-statuses",
-  "mcp-add": "floor-mcp-sdk",
+  "mcp-add": "floor-mcp-sdk-adopt",
   "mcp-status": "floor-mcp-sdk",
 };
 const against = (r, f) => (r.ratio !== null && f.ratio !== null ? r.ratio / f.ratio : r.a / f.a);
