@@ -16,8 +16,8 @@
 //   hygiene: the same first four → the program settings → every worktree's status with the flags
 //     Orchard reads them with (ignored files are work, SPEC §4.4), `cores` at a time, beside the walk.
 //   mcp-add (a warm adopt): [status, listing]. A warm server reads the program settings again
-//     only when a file they come from changed (src/git/guard-cache.ts), the refs again only when a
-//     ref, the configuration or the graph changed (src/git/refs-kept.ts), and walks the history
+//     only when a file they come from changed (src/git/warm/guard-cache.ts), the refs again only when a
+//     ref, the configuration or the graph changed (src/git/warm/refs-kept.ts), and walks the history
 //     again only for new object ids (src/core/facts/graphs.ts): a repeat of the same call does none.
 //   mcp-heartbeat: the listing (the lease's worktree still there, §3.3).
 import { PROGRAM_KEYS_REGEXP } from "../dist/git/programs.js";

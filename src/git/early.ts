@@ -4,7 +4,7 @@
 import { earlyPending, isWarm, startEarlyBatch } from "./run.js";
 import { remember } from "./early-answers.js";
 import { gitEnv } from "./env.js";
-import { keptRefs } from "./refs-kept.js";
+import { keptRefs } from "./warm/refs-kept.js";
 import { REF_FORMAT } from "./parse/refs.js";
 import { PROGRAM_CONFIG_ARGS } from "./programs-read.js";
 import type { ProcessResult } from "./result.js";
@@ -55,7 +55,7 @@ export function startSnapshotReads(primary: string, options: SnapshotReads & { s
   const patterns = options.refs ?? SNAPSHOT_REFS;
   const refs = refsArgs(patterns);
   let queries = [...(options.listing ? [WORKTREE_LIST_ARGS] : []), refs].filter((args) => !earlyPending(args, primary));
-  // a warm process may hold the refs' answer already (refs-kept.ts): given as an early answer, no git
+  // a warm process may hold the refs' answer already (warm/refs-kept.ts): given as an early answer, no git
   const held =
     queries.includes(refs) && options.commonDir && isWarm()
       ? keptRefs(refs, patterns, { primary, commonDir: options.commonDir, env: gitEnv(primary, { read: true }) })
@@ -80,6 +80,6 @@ export function startSnapshotReads(primary: string, options: SnapshotReads & { s
 export interface SnapshotReads {
   listing: boolean;
   refs?: readonly string[] | null;
-  /** The repository's common dir: where a warm process stamps the refs it keeps (refs-kept.ts). */
+  /** The repository's common dir: where a warm process stamps the refs it keeps (warm/refs-kept.ts). */
   commonDir?: string;
 }

@@ -8,7 +8,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { homedir } from "node:os";
 import { git } from "./run.js";
 import { guardFrom, PROGRAM_KEYS_REGEXP, type ConfigEntry, type ProgramGuard } from "./programs.js";
-import { cachedGuard, keptGuardSignature, rememberGuard } from "./guard-cache.js";
+import { cachedGuard, keptGuardSignature, rememberGuard } from "./warm/guard-cache.js";
 
 const INCLUDE = /^(include\.path|includeif\..*\.path)$/;
 /** How many extra files one repository's settings are read from, at most (an include cycle ends here too). */
@@ -49,7 +49,7 @@ export const PROGRAM_CONFIG_ARGS = ["config", "-z", "--show-scope", "--show-orig
 /**
  * The guard of the repository whose primary (or bare repository) is `cwd` and common dir
  * `commonDir`. A long-lived process (the MCP server, a library caller) reads it once and again
- * only when a file it was read from has changed (guard-cache.ts); a command line reads it each time.
+ * only when a file it was read from has changed (warm/guard-cache.ts); a command line reads it each time.
  */
 export async function readProgramGuard(cwd: string, commonDir: string): Promise<ProgramGuard> {
   const files = configFiles(commonDir);
@@ -63,7 +63,7 @@ export async function readProgramGuard(cwd: string, commonDir: string): Promise<
 
 /**
  * The signature of the configuration git reads for this repository, as of now, when its guard is
- * kept (guard-cache.ts) and every file it was read from is as it was; undefined otherwise (not
+ * kept (warm/guard-cache.ts) and every file it was read from is as it was; undefined otherwise (not
  * kept, or changed since: read it again). What a warm process keeps by configuration checks it.
  */
 export function keptConfigSignature(cwd: string, commonDir: string): string | undefined {
@@ -103,7 +103,7 @@ async function readGuard(cwd: string, commonDir: string): Promise<{ guard: Progr
   return { guard: guardFrom(entries), origins: [...origins], includes };
 }
 
-/** Every file git reads config from for this repository, present or not (guard-cache.ts): the system's, the user's, the repository's and, where git reads them, every config.worktree. */
+/** Every file git reads config from for this repository, present or not (warm/guard-cache.ts): the system's, the user's, the repository's and, where git reads them, every config.worktree. */
 function configFiles(commonDir: string): string[] {
   const env = process.env;
   // GIT_CONFIG_NOSYSTEM is a boolean to git: "0", "false", "no", "off" or empty leave the system's file in force

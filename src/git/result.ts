@@ -10,7 +10,7 @@ export interface ProcessResult {
   timedOut: boolean;
 }
 
-/** One query's result in a batch (run.ts, batch-shell.ts): `code` null when it was killed before its shell said. */
+/** One query's result in a batch (run.ts, warm/batch-shell.ts): `code` null when it was killed before its shell said. */
 export function batchResult(
   query: { args: readonly string[]; cwd: string },
   code: number | null,

@@ -7,7 +7,7 @@ import { gitEnv, hardenedEnv } from "./env.js";
 import { GitError } from "./errors.js";
 import { batchResult, type ProcessResult } from "./result.js";
 import { decodeGitBytes, encodeGitBytes, hasEscapedBytes, printfWord } from "./bytes.js";
-import { BatchShell } from "./batch-shell.js";
+import { BatchShell } from "./warm/batch-shell.js";
 import { remember, takeEarly } from "./early-answers.js";
 
 export { earlyPending, dropEarly } from "./early-answers.js";
@@ -202,7 +202,7 @@ export function startEarlyBatch(queries: readonly EarlyQuery[], cwd: string): Pr
   });
 }
 
-/** The shell a long-lived process keeps for its batches (batch-shell.ts), once keepBatchShell was called. */
+/** The shell a long-lived process keeps for its batches (warm/batch-shell.ts), once keepBatchShell was called. */
 let kept: BatchShell | null = null;
 
 /**

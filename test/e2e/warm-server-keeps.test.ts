@@ -1,7 +1,7 @@
 // What a warm MCP server keeps between calls, and when it reads again; its trace counts the git
 // commands each call ran.
 //
-// The program guard (git/guard-cache.ts) is read again only when a file it comes from has changed
+// The program guard (git/warm/guard-cache.ts) is read again only when a file it comes from has changed
 // (SPEC v3 §4.1). Between calls the test plants programs the way an agent could (the repository's
 // config, a worktree's config.worktree, an edit in place that keeps the size and the modification
 // time), and every one is read before the next git call: no program runs.

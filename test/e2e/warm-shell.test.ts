@@ -1,4 +1,4 @@
-// The shell a warm process keeps for its git batches (git/batch-shell.ts): an MCP server's and a
+// The shell a warm process keeps for its git batches (git/warm/batch-shell.ts): an MCP server's and a
 // library caller's (`Orchard.open({ warm: true })`) answer as git does, and the shell and its
 // directory go with the process that kept it: a client that hangs up, a library script that ends.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -101,7 +101,7 @@ describe.runIf(process.platform === "linux")("the shell a warm process keeps", (
   });
 });
 
-describe("the refs a warm MCP server keeps (git/refs-kept.ts)", () => {
+describe("the refs a warm MCP server keeps (git/warm/refs-kept.ts)", () => {
   it("answers a status without for-each-ref while no ref or config changed; a push is read again, counted as git counts", async () => {
     const { tracedServer } = await import("../helpers/mcp-traced.js");
     const server = await tracedServer(s.home, s.primary);

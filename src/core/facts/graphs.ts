@@ -14,7 +14,7 @@
 // walk). A walk that fails is not kept; at most KEEP walks of at most KEEP_COMMITS commits are
 // kept, the least recently used dropped first.
 import { readRevListParents } from "../../git/read.js";
-import { graphFixedByIds } from "../../git/graph-fixed.js";
+import { graphFixedByIds } from "../../git/warm/graph-fixed.js";
 
 export { graphFixedByIds };
 

@@ -56,7 +56,7 @@ describe.runIf(process.platform === "linux")("readProcessCwds (a /proc laid out 
   });
 });
 
-describe.runIf(process.platform === "linux")("a git of the kept shell (git/batch-shell.ts) inside a worktree", () => {
+describe.runIf(process.platform === "linux")("a git of the kept shell (git/warm/batch-shell.ts) inside a worktree", () => {
   it("is ours, not someone inside; a process of someone else there is", async () => {
     const { dropBatchShell, keepBatchShell, keptShellPid, startEarlyBatch } = await import("../../git/run.js");
     const { dropEarly } = await import("../../git/early-answers.js");

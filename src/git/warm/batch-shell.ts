@@ -11,8 +11,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChildProcess } from "node:child_process";
-import { decodeGitBytes } from "./bytes.js";
-import { batchResult, type ProcessResult } from "./result.js";
+import { decodeGitBytes } from "../bytes.js";
+import { batchResult, type ProcessResult } from "../result.js";
 
 /** What the kept shell needs of run.ts, the one place that spawns processes. */
 export interface ShellParts {

@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { dropBatchShell, keepBatchShell, keptShellPid, ownChildren, startEarlyBatch } from "./run.js";
-import { dropEarly } from "./early-answers.js";
-import { waitFor } from "../../test/helpers/scenario.js";
-import { procState } from "../../test/helpers/processes.js";
-import { batchAnsweredAsAlone } from "../../test/helpers/batch.js";
+import { dropBatchShell, keepBatchShell, keptShellPid, ownChildren, startEarlyBatch } from "../run.js";
+import { dropEarly } from "../early-answers.js";
+import { waitFor } from "../../../test/helpers/scenario.js";
+import { procState } from "../../../test/helpers/processes.js";
+import { batchAnsweredAsAlone } from "../../../test/helpers/batch.js";
 
 /** A `git` first on PATH that names its process group and arguments, then does what `body` says. */
 function fakeGit(body = ""): string {

@@ -13,7 +13,7 @@
 // change again with the very same times and size (git's own "racy" rule for its index). Otherwise
 // the guard is read afresh on the next call, as before.
 import { statSync } from "node:fs";
-import type { ProgramGuard } from "./programs.js";
+import type { ProgramGuard } from "../programs.js";
 
 /** Files changed less than this before the read are not trusted to show a later change by their times. */
 export const RACY_MS = 2_000;

@@ -18,9 +18,9 @@
 import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { RACY_MS, stamp } from "./guard-cache.js";
-import { keptConfigSignature } from "./programs-read.js";
+import { keptConfigSignature } from "../programs-read.js";
 import { graphFixedByIds } from "./graph-fixed.js";
-import type { ProcessResult } from "./result.js";
+import type { ProcessResult } from "../result.js";
 
 const MAX_ENTRIES = 256;
 const KEEP = 64;
