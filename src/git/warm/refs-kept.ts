@@ -25,19 +25,30 @@ import type { ProcessResult } from "../result.js";
 const MAX_ENTRIES = 256;
 const KEEP = 64;
 const kept = new Map<string, { result: ProcessResult; signature: string }>();
+/**
+ * Common dirs whose loose refs under a pattern were more than MAX_ENTRIES (a fleet's hundreds of
+ * pushed branches): not stamped again on every call (MAX_ENTRIES stats for nothing) until the packed
+ * refs file changes (`pack-refs`, git's own gc) or RECHECK calls have passed.
+ */
+const crowded = new Map<string, { packed: string; calls: number }>();
+const RECHECK = 64;
 
 interface Signature {
   text: string;
   newestMs: number;
 }
 
-/** Stamps of a loose ref path and of everything below it; false where a stamp cannot tell. */
-function stampTree(path: string, into: { text: string; changedMs: number }[]): boolean {
+/** Stamps of a loose ref path and of everything below it; "crowded" past MAX_ENTRIES, false where a stamp cannot tell. */
+function stampTree(path: string, into: { text: string; changedMs: number }[]): boolean | "crowded" {
   const st = lstatSync(path, { throwIfNoEntry: false });
   into.push(stamp(path));
-  if (!st || st.isFile()) return into.length <= MAX_ENTRIES;
+  if (into.length > MAX_ENTRIES) return "crowded";
+  if (!st || st.isFile()) return true;
   if (!st.isDirectory()) return false; // a symlinked ref: git may read through it
-  for (const name of readdirSync(path).sort()) if (!stampTree(join(path, name), into)) return false;
+  for (const name of readdirSync(path).sort()) {
+    const below = stampTree(join(path, name), into);
+    if (below !== true) return below;
+  }
   return true;
 }
 
@@ -50,13 +61,19 @@ function signatureOf(primary: string, commonDir: string, patterns: readonly stri
 }
 
 function signatureNow(primary: string, commonDir: string, patterns: readonly string[], env: NodeJS.ProcessEnv): Signature | null {
+  const packed = stamp(join(commonDir, "packed-refs"));
+  const known = crowded.get(commonDir);
+  if (known && known.packed === packed.text && ++known.calls % RECHECK !== 0) return null;
   const config = keptConfigSignature(primary, commonDir);
   if (config === undefined || !graphFixedByIds(commonDir) || existsSync(join(commonDir, "reftable"))) return null;
-  const stamps = [stamp(join(commonDir, "packed-refs"))];
+  const stamps = [packed];
   for (const pattern of patterns) {
     if (!/^refs\/[^*?[\\]*$/.test(pattern) || pattern.split("/").some((part) => part === ".." || part === "." || part === "")) return null;
-    if (!stampTree(join(commonDir, pattern), stamps)) return null;
+    const tree = stampTree(join(commonDir, pattern), stamps);
+    if (tree === "crowded") crowded.set(commonDir, { packed: packed.text, calls: 0 });
+    if (tree !== true) return null;
   }
+  crowded.delete(commonDir);
   const keys = Object.keys(env).sort();
   const text = [config, JSON.stringify(keys.map((k) => [k, env[k]])), ...stamps.map((s) => s.text)].join("\n");
   return { text, newestMs: Math.max(0, ...stamps.map((s) => s.changedMs)) };
@@ -106,4 +123,5 @@ export function keptRefs(
 /** Forgets every kept answer (tests). */
 export function forgetRefs(): void {
   kept.clear();
+  crowded.clear();
 }
