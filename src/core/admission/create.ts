@@ -104,19 +104,29 @@ export async function createWorktree(
     throw error;
   }
   faultPoint("add.active");
+  // a dated-back checkout is refreshed (and its HEAD read) before the lock goes, at once: done after,
+  // these gits inside the worktree were seen by a concurrent identical add, which scans under the
+  // lock, as someone working there (live_owner) instead of a worktree to adopt
+  const early = backdated ? { head: await refreshedHead(ctx, row.path, backdated) } : null;
   releaseMutationLockEarly(repo.commonDir); // the worktree is locked and active: bootstrap needs no repo lock
   const bootstrap = await runBootstrap(ctx, row, { enabled: request.bootstrap });
-  const head = bootstrap.head !== undefined ? Promise.resolve(bootstrap.head) : resolveCommit(row.path, "HEAD"); // read beside the refresh
-  head.catch(() => undefined); // awaited below; a failed refresh must not leave it unhandled
-  await refreshIndexBeforeAnswer(ctx, row.path, { backdated });
+  const head = bootstrap.head !== undefined ? bootstrap.head : early ? early.head : await refreshedHead(ctx, row.path, backdated);
   return withBootstrap(
     resultFor(request, "created", {
       row: bootstrap.row,
-      head: await head,
+      head,
       bootstrap: bootstrap.report,
     }),
     bootstrap,
   );
+}
+
+/** The new worktree's index refreshed (shared/index-refresh.ts) and its HEAD, read beside the refresh. */
+async function refreshedHead(ctx: Ctx, path: string, backdated: boolean): Promise<string | null> {
+  const head = resolveCommit(path, "HEAD");
+  head.catch(() => undefined); // awaited below; a failed refresh must not leave it unhandled
+  await refreshIndexBeforeAnswer(ctx, path, { backdated });
+  return head;
 }
 
 /** A result whose bootstrap failed is `ok: false`, `bootstrap_failed` (exit 1); the worktree is kept. */
