@@ -50,30 +50,33 @@ export function startedRepoQueries(path: string): { list: Promise<ProcessResult>
 
 /** Starts what a snapshot reads from git in the primary, now, through one shell: the worktree
  * listing (when `listing`: a caller with no listing of its own yet) and the refs (core/facts/snapshot.ts
- * readSnapshot asks exactly these; `refs`: a focused snapshot's patterns), each unless already started. */
-export function startSnapshotReads(primary: string, options: SnapshotReads & { status?: string }): void {
+ * readSnapshot asks exactly these; `refs`: a focused snapshot's patterns), each unless already started.
+ * Returns the listing's process when this call started it (to know when one of the gits is done). */
+export function startSnapshotReads(primary: string, options: SnapshotReads & { status?: string }): Promise<ProcessResult> | undefined {
   const patterns = options.refs ?? SNAPSHOT_REFS;
   const refs = refsArgs(patterns);
-  let queries = [...(options.listing ? [WORKTREE_LIST_ARGS] : []), refs].filter((args) => !earlyPending(args, primary));
-  // a warm process may hold the refs' answer already (warm/refs-kept.ts): given as an early answer, no git
-  const held =
-    queries.includes(refs) && options.commonDir && isWarm()
-      ? keptRefs(refs, patterns, { primary, commonDir: options.commonDir, env: gitEnv(primary, { read: true }) })
-      : null;
-  if (held && "answer" in held) {
-    void remember(refs, primary, Promise.resolve(held.answer));
-    queries = queries.filter((q) => q !== refs);
-  }
+  const queries = [...(options.listing ? [WORKTREE_LIST_ARGS] : []), refs].filter((args) => !earlyPending(args, primary));
   // and a worktree's status (readStatus with ignored files), in the same shell: a fork of a large node process saved
   // (on Linux, where a process scan tells the shell's git inside the worktree from someone else: core/ownership/process.ts)
   const batched = options.status !== undefined && process.platform === "linux" && !earlyPending(statusArgs(true), options.status);
   const status = batched ? [{ args: statusArgs(true), cwd: options.status as string }] : [];
+  // a warm process may hold the refs' answer already (warm/refs-kept.ts): the longer gits are sent first,
+  // and the refs are looked up while they run (asked of git after them, in a line of their own, when not held)
+  const mayKeep = queries.includes(refs) && options.commonDir !== undefined && isWarm();
+  const others = queries.filter((q) => q !== refs);
   // the longest first (the listing, then the status): the shell forks them in turn
-  const ordered = [...queries.filter((q) => q === WORKTREE_LIST_ARGS), ...status, ...queries.filter((q) => q !== WORKTREE_LIST_ARGS)];
-  if (ordered.length === 0) return;
-  const results = startEarlyBatch(ordered, primary); // each answer waits to be taken (its failure too)
-  const refsAt = ordered.indexOf(refs);
-  if (held && "keep" in held && refsAt >= 0) results[refsAt]!.then(held.keep, () => undefined);
+  const ordered = [...others, ...status, ...(mayKeep ? [] : queries.filter((q) => q === refs))];
+  const started = ordered.length > 0 ? startEarlyBatch(ordered, primary) : []; // each answer waits to be taken (its failure too)
+  const listing = ordered[0] === WORKTREE_LIST_ARGS ? started[0] : undefined;
+  if (!mayKeep) return listing;
+  const held = keptRefs(refs, patterns, { primary, commonDir: options.commonDir as string, env: gitEnv(primary, { read: true }) });
+  if (held && "answer" in held) {
+    void remember(refs, primary, Promise.resolve(held.answer));
+    return listing;
+  }
+  const [asked] = startEarlyBatch([refs], primary);
+  if (held && "keep" in held) asked!.then(held.keep, () => undefined);
+  return listing;
 }
 
 /** What a focused snapshot reads from git (startSnapshotReads): the listing when the caller has none, and the refs. */

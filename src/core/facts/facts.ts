@@ -196,14 +196,28 @@ export function startDirty(
   repo: RepoContext,
   path: string,
   reads?: SnapshotReads,
-): { path: string; dirty: Promise<NonNullable<Facts["dirty"]> | null> } | null {
+): EarlyFacts | null {
   const admin = findAdminDir(repo.commonDir, path);
   if (!admin || !existsSync(path)) return null;
   // what the focused snapshot will read (`reads`), started with the status by one shell (git/early.ts)
-  if (reads) startSnapshotReads(repo.primary, { ...reads, status: path });
+  const listing = reads ? startSnapshotReads(repo.primary, { ...reads, status: path }) : undefined;
   const dirty = readDirty(repo, path, admin);
   dirty.catch(() => undefined); // awaited by readOneFacts, or dropped when the target resolved elsewhere
-  return { path, dirty };
+  if (!listing) return { path, dirty }; // the snapshot scans while the status runs
+  // with the listing and the status both running, the process scan waits for the first of them to be
+  // done: a core is free then while the other runs (the scan after both adds its time to the call,
+  // one beside both slows them); the batch's gits are ours to it (git/run.ts)
+  const scan = (): Promise<Map<number, string> | null> => readProcessCwds();
+  const cwds = Promise.race([dirty, listing]).then(scan, scan);
+  cwds.catch(() => undefined); // taken by readOneFacts, or dropped with the rest
+  return { path, dirty, cwds };
+}
+
+/** A worktree's facts under way: its status and, when the listing runs beside it, the process scan to come. */
+export interface EarlyFacts {
+  path: string;
+  dirty: Promise<NonNullable<Facts["dirty"]> | null>;
+  cwds?: Promise<Map<number, string> | null>;
 }
 
 /**
@@ -222,7 +236,11 @@ export async function readOneFacts(
   const path = target.entry?.path ?? target.row?.path ?? null;
   const started = path === null ? null : early?.path === path ? early : startDirty(repo, path);
   const merged = options.merged ?? true;
-  const snapshot = await readSnapshot(repo, registry, target.listing, { focus: { entry: target.entry, row: target.row }, mergeGraph: merged });
+  const snapshot = await readSnapshot(repo, registry, target.listing, {
+    focus: { entry: target.entry, row: target.row },
+    mergeGraph: merged,
+    ...(started?.cwds ? { cwds: started.cwds } : {}),
+  });
   const facts = await factsOf(snapshot, target.entry, target.row, { full: true, dirty: started?.dirty ?? null, withoutMerged: !merged });
   return { facts, snapshot };
 }

@@ -41,7 +41,8 @@ export interface Snapshot {
  * from its head alone (its facts are the same: each count starts from its own head), only its
  * admin dir is read, and `rows` are its row (when it has one) and those recovered from identity files. */
 export interface SnapshotOptions {
-  cwds?: Map<number, string> | null;
+  /** A scan already made, or under way (startDirty scans once the first of its gits is done). */
+  cwds?: Map<number, string> | null | Promise<Map<number, string> | null>;
   admins?: Map<string, string>;
   mergeGraph?: boolean;
   focus?: { entry: WorktreeEntry | null; row: WorktreeRow | null };
@@ -68,7 +69,7 @@ export async function readSnapshot(repo: RepoContext, registry: Registry, listin
       : registry.worktrees.current(repo.identity);
   rowsRead.catch(() => undefined);
   // our own git children running now are in the scan's `ours`, never "inside"
-  const cwds = options.cwds !== undefined ? options.cwds : await readProcessCwds();
+  const cwds = options.cwds !== undefined ? await options.cwds : await readProcessCwds();
   const admins = options.admins ?? (focus ? focusAdmin(repo.commonDir, focus.entry?.path ?? focus.row?.path ?? null) : readAdminDirs(repo.commonDir));
   const [all, refList] = await listed;
   const entries = all.slice(1).filter((e) => !e.bare);
