@@ -52,7 +52,7 @@ export function startedRepoQueries(path: string): { list: Promise<ProcessResult>
  * listing (when `listing`: a caller with no listing of its own yet) and the refs (core/facts/snapshot.ts
  * readSnapshot asks exactly these; `refs`: a focused snapshot's patterns), each unless already started.
  * Returns the listing's process when this call started it (to know when one of the gits is done). */
-export function startSnapshotReads(primary: string, options: SnapshotReads & { status?: string }): Promise<ProcessResult> | undefined {
+export function startSnapshotReads(primary: string, options: SnapshotReads & { status?: string }): { listing: Promise<ProcessResult> | undefined } {
   const patterns = options.refs ?? SNAPSHOT_REFS;
   const refs = refsArgs(patterns);
   const queries = [...(options.listing ? [WORKTREE_LIST_ARGS] : []), refs].filter((args) => !earlyPending(args, primary));
@@ -68,15 +68,15 @@ export function startSnapshotReads(primary: string, options: SnapshotReads & { s
   const ordered = [...others, ...status, ...(mayKeep ? [] : queries.filter((q) => q === refs))];
   const started = ordered.length > 0 ? startEarlyBatch(ordered, primary) : []; // each answer waits to be taken (its failure too)
   const listing = ordered[0] === WORKTREE_LIST_ARGS ? started[0] : undefined;
-  if (!mayKeep) return listing;
+  if (!mayKeep) return { listing };
   const held = keptRefs(refs, patterns, { primary, commonDir: options.commonDir as string, env: gitEnv(primary, { read: true }) });
   if (held && "answer" in held) {
     void remember(refs, primary, Promise.resolve(held.answer));
-    return listing;
+    return { listing };
   }
   const [asked] = startEarlyBatch([refs], primary);
   if (held && "keep" in held) asked!.then(held.keep, () => undefined);
-  return listing;
+  return { listing };
 }
 
 /** What a focused snapshot reads from git (startSnapshotReads): the listing when the caller has none, and the refs. */

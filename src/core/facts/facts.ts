@@ -192,15 +192,11 @@ async function addFullFacts(snapshot: Snapshot, facts: Facts, options: FactsOpti
 }
 
 /** A worktree's dirty facts, started now (null when it is not a registered, present worktree); `path` as git lists it. */
-export function startDirty(
-  repo: RepoContext,
-  path: string,
-  reads?: SnapshotReads,
-): EarlyFacts | null {
+export function startDirty(repo: RepoContext, path: string, reads?: SnapshotReads): EarlyFacts | null {
   const admin = findAdminDir(repo.commonDir, path);
   if (!admin || !existsSync(path)) return null;
   // what the focused snapshot will read (`reads`), started with the status by one shell (git/early.ts)
-  const listing = reads ? startSnapshotReads(repo.primary, { ...reads, status: path }) : undefined;
+  const listing = reads ? startSnapshotReads(repo.primary, { ...reads, status: path }).listing : undefined;
   const dirty = readDirty(repo, path, admin);
   dirty.catch(() => undefined); // awaited by readOneFacts, or dropped when the target resolved elsewhere
   if (!listing) return { path, dirty }; // the snapshot scans while the status runs
