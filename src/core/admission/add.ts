@@ -26,7 +26,7 @@ import {
 } from "../ownership/index.js";
 import { reason, type Reason } from "../shared/reasons/reasons.js";
 import { readBranchRefs, resolveBase, resultFor, validateAdd, SKIPPED_BOOTSTRAP, type AddOptions, type AddRequest, type AddResult } from "../shared/request.js";
-import { focusRefPatterns, readOneFacts, startDirty } from "../facts/index.js";
+import { focusRefPatterns, focusedEntry, readOneFacts, registeredAdmin, startDirty } from "../facts/index.js";
 import { takeLockedListing } from "../shared/repo/repo.js";
 import { removeWorktree } from "../../git/write.js";
 import { assessExact } from "./verdict.js";
@@ -79,13 +79,19 @@ async function decideOn(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[])
   if (ctx.settledCreating?.includes(request.handle)) notes.push(reason("creating_repaired")); // dropped when the repo was opened
   let row = await ctx.registry.worktrees.byHandle(request.handle);
   const known = repaired.settled === 0 ? listed : undefined;
+  // with no listing in hand, an exact handle's worktree that git registers is decided on git's entry
+  // for it alone (focused-entry.ts: its admin files and its status); every other worktree is not read
+  const focus = known === undefined && row && row.lifecycle !== "creating" ? registeredAdmin(ctx.repo.commonDir, row.path) : null;
   // an exact handle's checkout is read while git lists the worktrees (used only if it is still there),
-  // with what its snapshot reads: the listing (when there is none yet) and the refs
+  // with what its snapshot reads: the listing (when there is none yet, nor a focused entry) and the refs
   const reads = row
-    ? { listing: known === undefined, refs: focusRefPatterns(ctx.repo, [`refs/heads/${row.branch}`], row), commonDir: ctx.repo.commonDir }
+    ? { listing: known === undefined && focus === null, refs: focusRefPatterns(ctx.repo, [`refs/heads/${row.branch}`], row), commonDir: ctx.repo.commonDir }
     : undefined;
   const early = row && row.lifecycle !== "creating" ? startDirty(ctx.repo, row.path, reads) : null;
-  let entries = known ?? (await readWorktrees(ctx.repo.primary));
+  const status = focus !== null && early ? await early.status : null;
+  const focused = row && focus !== null && status ? focusedEntry(row.path, focus, status) : null;
+  if (row && focused) return exactHandle(ctx, request, row, focused, notes, { focused: true }, early);
+  let entries = known ?? (await readWorktrees(ctx.repo.primary)); // (where no focused entry could be told: listed now)
   if (row?.lifecycle === "creating") {
     if (request.dryRun) return resultFor(request, "planned", { row, notes: [reason("creating_repaired", {}, "an interrupted add would be repaired first")] });
     await repairCreating(ctx, row, entries);
@@ -96,7 +102,8 @@ async function decideOn(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[])
   const entry = entries.slice(1).find((e) => e.path === request.path);
   if (!row && entry && !request.dryRun) row = await recoverFromIdentityFile(ctx, request, entry);
   // an adopted worktree keeps its own path (§3.11): git's entry is the row's path, not the handle's
-  if (row) return exactHandle(ctx, request, row, row.path === request.path ? entry : entries.slice(1).find((e) => e.path === row.path), notes, entries, early);
+  if (row)
+    return exactHandle(ctx, request, row, row.path === request.path ? entry : entries.slice(1).find((e) => e.path === row.path), notes, { entries }, early);
   if (existsSync(request.path))
     return resultFor(request, "refused", {
       reasons: [reason("path_occupied", { path: request.path }, entry ? "registered with git but not with orchard (see `orchard adopt`)" : undefined)],
@@ -129,7 +136,7 @@ async function exactHandle(
   row: WorktreeRow,
   entry: WorktreeEntry | undefined,
   notes: Reason[],
-  listing: WorktreeEntry[],
+  listing: { entries: WorktreeEntry[] } | { focused: true },
   early: ReturnType<typeof startDirty> = null,
 ): Promise<AddResult | BootstrapWait> {
   if (!existsSync(row.path)) {
@@ -155,7 +162,8 @@ async function exactHandle(
   }
   // a repaired checkout changed under the early read: read it anew
   // the verdict does not look at merged: no merge proof
-  const { facts } = await readOneFacts(ctx.repo, ctx.registry, { entry, row, listing }, repaired.length > notes.length ? null : early, { merged: false });
+  const target = "focused" in listing ? { entry, row, focused: true } : { entry, row, listing: listing.entries };
+  const { facts } = await readOneFacts(ctx.repo, ctx.registry, target, repaired.length > notes.length ? null : early, { merged: false });
   const verdict = assessExact(facts, { ...request2exact(request), ancestors: await readAncestors() }, { strict: false });
   const allNotes = [...repaired, ...verdict.notes];
   if (verdict.reasons.length > 0) return resultFor(request, "refused", { row, head: facts.head, reasons: verdict.reasons, notes: allNotes });

@@ -7,7 +7,8 @@ import { ProgramBlockedError, readWorktrees, resolveCommit } from "../../git/rea
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { Registry, WorktreeRow } from "../../registry/index.js";
 import { findAdminDir, readAdminActivity, readAdminCreated, readAdminDirs } from "../shared/repo/admin.js";
-import { readDirty, readDirtyStates, type DirtyState } from "./dirty.js";
+import { readDirty, readDirtyState, readDirtyStates, type DirtyState } from "./dirty.js";
+import type { StatusSummary } from "../../git/parse/status.js";
 import { NO_IGNORED } from "./ignored.js";
 import {
   parseLockOwner,
@@ -197,35 +198,50 @@ export function startDirty(repo: RepoContext, path: string, reads?: SnapshotRead
   if (!admin || !existsSync(path)) return null;
   // what the focused snapshot will read (`reads`), started with the status by one shell (git/early.ts)
   const listing = reads ? startSnapshotReads(repo.primary, { ...reads, status: path }).listing : undefined;
-  const dirty = readDirty(repo, path, admin);
+  const state = readDirtyState(repo, path, admin);
+  const dirty = state.then(
+    (s) => s.dirty,
+    (error: unknown) => {
+      if (error instanceof ProgramBlockedError) return null; // unknown (readDirty)
+      throw error;
+    },
+  );
   dirty.catch(() => undefined); // awaited by readOneFacts, or dropped when the target resolved elsewhere
-  if (!listing) return { path, dirty }; // the snapshot scans while the status runs
+  const status = state.then(
+    (s) => s.status,
+    () => null,
+  );
+  const scan = (): Promise<Map<number, string> | null> => readProcessCwds();
   // with the listing and the status both running, the process scan waits for the first of them to be
   // done: a core is free then while the other runs (the scan after both adds its time to the call,
-  // one beside both slows them); the batch's gits are ours to it (git/run.ts)
-  const scan = (): Promise<Map<number, string> | null> => readProcessCwds();
-  const cwds = Promise.race([dirty, listing]).then(scan, scan);
+  // one beside both slows them); with the status alone (a focused snapshot without the listing,
+  // `reads`), it scans now, beside it; the batch's gits are ours to it (git/run.ts)
+  const cwds = listing ? Promise.race([dirty, listing]).then(scan, scan) : reads ? Promise.resolve().then(scan) : undefined;
+  if (!cwds) return { path, dirty, status }; // the snapshot scans while the status runs
   cwds.catch(() => undefined); // taken by readOneFacts, or dropped with the rest
-  return { path, dirty, cwds };
+  return { path, dirty, status, cwds };
 }
 
-/** A worktree's facts under way: its status and, when the listing runs beside it, the process scan to come. */
+/** A worktree's facts under way: its status and, where a focused snapshot follows, the process scan. */
 export interface EarlyFacts {
   path: string;
   dirty: Promise<NonNullable<Facts["dirty"]> | null>;
+  /** git's status there (null when it could not be read), for its HEAD and branch. */
+  status: Promise<StatusSummary | null>;
   cwds?: Promise<Map<number, string> | null>;
 }
 
 /**
  * Full facts of one worktree (status, adoption): its `git status`, the costly part, runs beside
  * the snapshot's processes instead of after them (or was started even earlier by the caller,
- * `early`, and is used when it is about the same path). `listing`: as for readSnapshot. `merged:
+ * `early`, and is used when it is about the same path). `listing`: as for readSnapshot; `focused`:
+ * `entry` is git's entry read without the listing (focused-entry.ts), and none is read. `merged:
  * false`: no merge proof (admission's verdict does not look at it), so neither its history walk.
  */
 export async function readOneFacts(
   repo: RepoContext,
   registry: Registry,
-  target: { entry: WorktreeEntry | null; row: WorktreeRow | null; listing?: WorktreeEntry[] | undefined },
+  target: { entry: WorktreeEntry | null; row: WorktreeRow | null; listing?: WorktreeEntry[] | undefined; focused?: boolean },
   early?: ReturnType<typeof startDirty>,
   options: { merged?: boolean } = {},
 ): Promise<{ facts: Facts; snapshot: Snapshot }> {
@@ -236,6 +252,7 @@ export async function readOneFacts(
     focus: { entry: target.entry, row: target.row },
     mergeGraph: merged,
     ...(started?.cwds ? { cwds: started.cwds } : {}),
+    ...(target.focused && target.entry ? { linked: [target.entry] } : {}),
   });
   const facts = await factsOf(snapshot, target.entry, target.row, { full: true, dirty: started?.dirty ?? null, withoutMerged: !merged });
   return { facts, snapshot };

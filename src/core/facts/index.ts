@@ -13,3 +13,4 @@ export { focusRefPatterns } from "./focus-refs.js";
 export { proveMerged } from "./merged.js";
 export { distinctTargets, proveMergedMany, readMergedAll, type MergedFact } from "./merged-batch.js";
 export type { MergeTarget } from "./merged.js";
+export { focusedEntry, registeredAdmin } from "./focused-entry.js";

@@ -46,6 +46,9 @@ export interface SnapshotOptions {
   admins?: Map<string, string>;
   mergeGraph?: boolean;
   focus?: { entry: WorktreeEntry | null; row: WorktreeRow | null };
+  /** The linked worktrees' entries, where the caller has them without the listing (a focused snapshot's
+   * own entry: core/facts/focused-entry.ts); no listing is read then. */
+  linked?: readonly WorktreeEntry[];
 }
 
 /**
@@ -56,7 +59,8 @@ export async function readSnapshot(repo: RepoContext, registry: Registry, listin
   const focus = options.focus;
   const focused = focus && focusRefPatterns(repo, [focus.entry?.branch, focus.row && `refs/heads/${focus.row.branch}`], focus.row);
   const refsRead = focus ? readFocusRefs(repo, focused ?? null) : readRefs(repo.primary, SNAPSHOT_REFS);
-  const listed = Promise.all([listing ?? readWorktrees(repo.primary), refsRead]);
+  const linked = options.linked;
+  const listed = Promise.all([linked ? [] : (listing ?? readWorktrees(repo.primary)), refsRead]);
   listed.catch(() => undefined); // awaited below, after the scan
   dropEarly(); // what the command line started early (git/early.ts) and nobody took by now is stale
   // focused on a row: its facts read that row alone; recovering identity files needs every row's path and handle only,
@@ -72,7 +76,7 @@ export async function readSnapshot(repo: RepoContext, registry: Registry, listin
   const cwds = options.cwds !== undefined ? await options.cwds : await readProcessCwds();
   const admins = options.admins ?? (focus ? focusAdmin(repo.commonDir, focus.entry?.path ?? focus.row?.path ?? null) : readAdminDirs(repo.commonDir));
   const [all, refList] = await listed;
-  const entries = all.slice(1).filter((e) => !e.bare);
+  const entries = linked ? [...linked] : all.slice(1).filter((e) => !e.bare);
   const refs = new Map(refList.map((r) => [r.ref, r]));
   const defaultBranch = await readDefaultBranch(repo, refs);
   const targets = defaultBranch ? targetRefs(repo, defaultBranch.name, new Set(refs.keys())) : [];

@@ -1,5 +1,15 @@
 // `status` and `list` (SPEC §3.3): read-only, no lock taken.
-import { focusRefPatterns, readSnapshot, readOneFacts, listFacts, startDirty, startStatuses, type Snapshot } from "../facts/index.js";
+import {
+  focusRefPatterns,
+  focusedEntry,
+  readSnapshot,
+  readOneFacts,
+  listFacts,
+  registeredAdmin,
+  startDirty,
+  startStatuses,
+  type Snapshot,
+} from "../facts/index.js";
 import { resolveTarget } from "../shared/repo/target.js";
 import { takeListing } from "../shared/repo/repo.js";
 import type { Ctx } from "../shared/context.js";
@@ -15,13 +25,20 @@ export async function status(ctx: Ctx, options: { target: string }): Promise<Sta
   // a handle's recorded path: its `git status` starts while git lists the worktrees (used only if the target resolves there)
   const row = options.target.includes("@") ? await ctx.registry.worktrees.byHandle(options.target) : undefined;
   const listing = takeListing(ctx.repo);
-  // with what its snapshot reads: the listing (when there is none yet) and the refs
+  const own = row && row.repo === ctx.repo.identity ? row : undefined;
+  // with no listing in hand, a handle's worktree that git registers is read on git's entry for it
+  // alone (focused-entry.ts: its admin files and its status); every other worktree is not listed
+  const focus = own && listing === undefined ? registeredAdmin(ctx.repo.commonDir, own.path) : null;
+  // with what its snapshot reads: the listing (when there is none yet, nor a focused entry) and the refs
   const reads = row
-    ? { listing: listing === undefined, refs: focusRefPatterns(ctx.repo, [`refs/heads/${row.branch}`], row), commonDir: ctx.repo.commonDir }
+    ? { listing: listing === undefined && focus === null, refs: focusRefPatterns(ctx.repo, [`refs/heads/${row.branch}`], row), commonDir: ctx.repo.commonDir }
     : undefined;
-  const early = row && row.repo === ctx.repo.identity ? startDirty(ctx.repo, row.path, reads) : null;
+  const early = own ? startDirty(ctx.repo, own.path, reads) : null;
   try {
-    const target = await resolveTarget(ctx, options.target, listing);
+    const status = focus !== null && early ? await early.status : null;
+    const entry = own && focus !== null && status ? focusedEntry(own.path, focus, status) : null;
+    // (where no focused entry could be told: the handle resolved on the listing, read now)
+    const target = own && entry ? { entry, row: own, focused: true } : await resolveTarget(ctx, options.target, listing);
     const { facts } = await readOneFacts(ctx.repo, ctx.registry, target, early);
     return { ok: true, worktree: facts };
   } finally {

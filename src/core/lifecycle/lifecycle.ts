@@ -5,7 +5,7 @@ import { findAdminDir } from "../shared/repo/admin.js";
 import { unlockWorktree } from "../../git/write.js";
 import { parseLockOwner, NO_LEASE, leaseLockText, leaseView, newLease, writeLock, withMutationLock } from "../ownership/index.js";
 import { readLiveness } from "../facts/index.js";
-import { resolveTarget, requireManaged } from "../shared/repo/target.js";
+import { resolveManaged, resolveTarget, requireManaged } from "../shared/repo/target.js";
 import { requireTtl, requireOneOf, requirePid, requireText } from "../shared/input/validate.js";
 import { takeLockedListing } from "../shared/repo/repo.js";
 import { reason, type Reason } from "../shared/reasons/reasons.js";
@@ -119,8 +119,7 @@ export async function heartbeat(ctx: Ctx, options: HeartbeatOptions): Promise<Le
   const owner = requireText(options.owner ?? process.env.ORCHARD_OWNER, "owner");
   const listed = takeLockedListing(ctx.repo); // read under the lock this call still holds (Orchard took it first)
   return withMutationLock(ctx.repo.commonDir, async () => {
-    const target = await resolveTarget(ctx, options.target, listed);
-    const row = requireManaged(target, "heartbeat");
+    const row = await resolveManaged(ctx, options.target, "heartbeat", listed);
     const ttlMs = requireTtl(options.ttl, "ttl", row.ttlMs ?? 2 * 60 * 60 * 1000);
     const pid = options.pid === undefined ? row.pid : requirePid(options.pid);
     // a heartbeat timer racing its own release must not re-lease the worktree (SPEC §3.2)

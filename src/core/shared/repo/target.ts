@@ -65,6 +65,19 @@ async function fromIdentityFile(
   return null;
 }
 
+/**
+ * The managed row `target` names, for a command that reads the row alone (heartbeat: a lease and its
+ * lock text, no fact of git's): a handle of this repo is its row, and no listing is read; anything
+ * else resolves as resolveTarget does.
+ */
+export async function resolveManaged(ctx: Ctx, target: string, what: string, known?: WorktreeEntry[]): Promise<WorktreeRow> {
+  if (target.includes("@") && !target.startsWith("-")) {
+    const row = await ctx.registry.worktrees.byHandle(target);
+    if (row && row.repo === ctx.repo.identity) return row;
+  }
+  return requireManaged(await resolveTarget(ctx, target, known), what);
+}
+
 export function requireManaged(target: Target, what: string): WorktreeRow {
   if (!target.row) throw usageError("not_managed", `${target.path} is not managed by orchard; ${what} needs a managed worktree (see \`orchard adopt\`)`);
   return target.row;
