@@ -1,6 +1,6 @@
 // The warm MCP rows of the per-call table (table.mjs): one MCP server, JSON-RPC over stdio, one
 // request at a time; orchard_add (adopt), orchard_heartbeat and orchard_status per call, and the
-// steps floors of a warm adopt and heartbeat (_steps-floor.mjs), and floor-mcp-sdk: a server of the same
+// steps floor of a warm adopt (_steps-floor.mjs), and floor-mcp-sdk: a server of the same
 // SDK that runs a warm adopt's git and nothing else (_mcp-floor-server.mjs). Every row in turn with
 // floor-mcp on the fleet as it is then. The table passes what it measures with.
 import { spawn } from "node:child_process";
@@ -80,10 +80,7 @@ export async function mcpRows({ CLI, home, primary, RUNS, wanted, rows, say, med
     const id = `mcp-${tool.slice(8)}`;
     if (wanted(id)) await paired(id, `MCP server, warm: ${tool} per call, ${VS}`, async () => (await call(tool, args)).ms);
   }
-  for (const [id, steps, what] of [
-    ["floor-mcp-add-steps", "mcp-add", "a warm adopt's git commands in their order"],
-    ["floor-mcp-heartbeat-steps", "mcp-heartbeat", "a warm heartbeat's git commands in their order"],
-  ]) {
+  for (const [id, steps, what] of [["floor-mcp-add-steps", "mcp-add", "a warm adopt's git commands in their order"]]) {
     const script = stepsScript(steps, { worktree: first.result.path, branch: "bench/mcp" });
     if (wanted(id)) await paired(id, `floor: ${what}, one shell, ${VS}`, async () => timed("sh", ["-c", script]));
   }

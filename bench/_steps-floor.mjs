@@ -15,11 +15,13 @@
 //     settings → the history walk of the branches beyond the remote-tracking refs (≈ the snapshot's).
 //   hygiene: the same first four → the program settings → every worktree's status with the flags
 //     Orchard reads them with (ignored files are work, SPEC §4.4), `cores` at a time, beside the walk.
-//   mcp-add (a warm adopt): [status, listing]. A warm server reads the program settings again
-//     only when a file they come from changed (src/git/warm/guard-cache.ts), the refs again only when a
-//     ref, the configuration or the graph changed (src/git/warm/refs-kept.ts), and walks the history
-//     again only for new object ids (src/core/facts/graphs.ts): a repeat of the same call does none.
-//   mcp-heartbeat: the listing (the lease's worktree still there, §3.3).
+//   mcp-add (a warm adopt; a warm status the same): the worktree's status. Git's entry for the
+//     worktree is told from its admin files and that status (src/core/facts/focused-entry.ts), not from
+//     the listing of every worktree. A warm server reads the program settings again only when a file
+//     they come from changed (src/git/warm/guard-cache.ts), the refs again only when a ref, the
+//     configuration or the graph changed (src/git/warm/refs-kept.ts), and walks the history again
+//     only for new object ids (src/core/facts/graphs.ts): a repeat of the same call does none.
+//   A heartbeat of a handle runs no git (the lease and its lock text are the row's): it has no steps floor.
 import { PROGRAM_KEYS_REGEXP } from "../dist/git/programs.js";
 import { REF_FORMAT } from "../dist/git/parse/refs.js";
 
@@ -71,9 +73,7 @@ export function stepsScript(row, { worktree, branch, cores = 2 } = {}) {
     case "adopt":
       return [lockedFirst, sideBySide(status(worktree), refs(branch)), history(branch)].join("\n");
     case "mcp-add":
-      return sideBySide(listing, status(worktree));
-    case "mcp-heartbeat":
-      return listing;
+      return status(worktree);
     default:
       throw new Error(`no steps floor for ${row}`);
   }
@@ -87,5 +87,4 @@ export const STEPS = {
   adopt: "floor-adopt-steps",
   "mcp-add": "floor-mcp-add-steps",
   "mcp-status": "floor-mcp-add-steps",
-  "mcp-heartbeat": "floor-mcp-heartbeat-steps",
 };

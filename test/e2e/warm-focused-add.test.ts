@@ -4,31 +4,23 @@
 // decision is still the one git's state calls for — a new commit, a dirty file, another branch, a
 // lock that names another live process; where the worktree is not registered so (its admin dir gone), the listing is
 // read again and the answer is the listing's.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { beforeEach, describe, expect, it } from "vitest";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Scenario, git } from "../helpers/scenario.js";
-import { tracedServer } from "../helpers/mcp-traced.js";
+import { git, type Scenario } from "../helpers/scenario.js";
+import { tracedScenarios } from "../helpers/mcp-traced.js";
 
+const traced = tracedScenarios();
 let s: Scenario;
-let client: Client | undefined;
-
 beforeEach(() => {
-  s = Scenario.create();
-});
-afterEach(async () => {
-  await client?.close();
-  client = undefined;
-  s.cleanup();
+  s = traced.scenario();
 });
 
 const LISTING = '"worktree","list"';
 
 describe("a warm server's exact add", () => {
   it("reads no listing while its worktree is registered as git lists it, and decides as git's state says", async () => {
-    const server = await tracedServer(s.home, s.primary);
-    client = server.client;
+    const server = await traced.open();
     const add = (branch: string, owner = "agent-a"): Promise<any> => server.call("orchard_add", { branch, owner });
     const first = await add("feat-a");
     expect(first.action, JSON.stringify(first)).toBe("created");
@@ -67,8 +59,7 @@ describe("a warm server's exact add", () => {
   });
 
   it("lists the worktrees again where its worktree is not registered as git lists it, and answers as the listing says", async () => {
-    const server = await tracedServer(s.home, s.primary);
-    client = server.client;
+    const server = await traced.open();
     const first = await server.call("orchard_add", { branch: "feat-c", owner: "agent-c" });
     expect(first.action, JSON.stringify(first)).toBe("created");
     const listings = server.traced(LISTING);

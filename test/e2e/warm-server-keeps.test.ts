@@ -10,25 +10,18 @@
 // status of the same head beside the same remote-tracking tips reuses the walk, and every fact
 // still matches git — a new commit, a push, a merge into the default branch, a replace ref that
 // shows git another graph behind the same ids.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { beforeEach, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Scenario, git } from "../helpers/scenario.js";
+import { git, type Scenario } from "../helpers/scenario.js";
 import { HERMETIC_ENV } from "../helpers/env.js";
-import { tracedServer } from "../helpers/mcp-traced.js";
+import { tracedScenarios } from "../helpers/mcp-traced.js";
 
+const traced = tracedScenarios();
 let s: Scenario;
-let client: Client | undefined;
-
 beforeEach(() => {
-  s = Scenario.create();
-});
-afterEach(async () => {
-  await client?.close();
-  client = undefined;
-  s.cleanup();
+  s = traced.scenario();
 });
 
 describe("the program guard of a warm MCP server", () => {
@@ -45,8 +38,7 @@ describe("the program guard of a warm MCP server", () => {
     git(s.primary, "commit", "-q", "-m", "attributes");
     git(s.primary, "push", "-q", "origin", "main");
 
-    const server = await tracedServer(s.home, s.primary);
-    client = server.client;
+    const server = await traced.open();
     const call = server.call;
     const guardReads = () => server.traced('"config","-z","--show-scope"');
     /** The guard reads of one status call of the worktree, which reads its status (the filter's path). */
@@ -130,8 +122,7 @@ describe("the program guard of a warm MCP server", () => {
 
 describe("the history walks of a warm MCP server", () => {
   it("are kept for the same ids, walked again when an id changes, and every count is git's", async () => {
-    const server = await tracedServer(s.home, s.primary);
-    client = server.client;
+    const server = await traced.open();
     const call = server.call;
     const walks = () => server.traced('["rev-list","--parents","--stdin"]');
     /** One status: the worktree's unpushed count and merge verdict, and how many walks it ran. */

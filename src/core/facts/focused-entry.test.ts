@@ -3,7 +3,7 @@
 // the module says it cannot tell (null), the caller lists, and the test says which states those are.
 import { beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { git } from "../../../test/helpers/scenario.js";
@@ -142,5 +142,21 @@ describe("where it cannot tell, there is no entry (the caller lists)", () => {
     const { path, admin } = worktree();
     mkdirSync(join(admin, "locked"));
     expect(focused(path)).toBeNull();
+    rmSync(join(admin, "locked"), { recursive: true }); // git's own listing fails on it: gone for the tests after
+  });
+
+  it("a FIFO planted as the worktree's .git, its gitdir record or its lock: no entry, and no read that waits for ever", () => {
+    const w = worktree();
+    const status = parseStatusV2(raw(w.path, ...statusArgs(true)));
+    for (const planted of [join(w.admin, "locked"), join(w.admin, "gitdir"), join(w.path, ".git")]) {
+      const kept = existsSync(planted) ? readFileSync(planted) : null;
+      rmSync(planted, { force: true });
+      execFileSync("mkfifo", [planted]);
+      const admin = registeredAdmin(common, w.path);
+      expect(admin === null ? null : focusedEntry(w.path, admin, status)).toBeNull();
+      rmSync(planted); // git itself would wait on a FIFO gitdir: put the file back for the tests after
+      if (kept) writeFileSync(planted, kept);
+    }
+    expect(focused(w.path)).toEqual(listed(w.path));
   });
 });

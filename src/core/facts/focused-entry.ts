@@ -9,21 +9,25 @@
 // from exactly those, and only where each reads unambiguously; anywhere else (a relative or
 // unexpected `gitdir`, a `.git` file that names another admin dir, an unborn branch, a HEAD outside
 // refs/heads, an unreadable lock) there is no entry and the caller lists the worktrees as before.
-import { lstatSync, readFileSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { decodeGitBytes } from "../../git/bytes.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { StatusSummary } from "../../git/parse/status.js";
 import { findAdminDir } from "../shared/repo/admin.js";
+import { readPlainFile } from "../shared/files.js";
 
 /** git's own isspace (sane_ctype: space, tab, LF, CR; not VT or FF), as strbuf_trim uses it. */
 const gitTrim = (text: string): string => text.replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, "");
 
-function readText(path: string): string | null {
+const readText = (path: string): string | null => readPlainFile(path)?.toString("utf8") ?? null;
+
+/** Whether something is at `path` (when that cannot be told: yes, and reading it will say no). */
+function present(path: string): boolean {
   try {
-    return readFileSync(path, "utf8");
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
   } catch {
-    return null;
+    return true;
   }
 }
 
@@ -56,15 +60,11 @@ export function focusedEntry(path: string, admin: string, status: StatusSummary)
   const said = status.branchHead === null ? `${status.oid}\n` : `ref: refs/heads/${status.branchHead}\n`;
   if (head !== said) return null;
   const lockPath = join(admin, "locked");
-  const lock = lstatSync(lockPath, { throwIfNoEntry: false });
   let lockReason: string | null = null;
-  if (lock) {
-    if (!lock.isFile()) return null; // git would fail to read it
-    try {
-      lockReason = gitTrim(decodeGitBytes(readFileSync(lockPath)));
-    } catch {
-      return null;
-    }
+  if (present(lockPath)) {
+    const bytes = readPlainFile(lockPath); // anything but a plain file: git might fail to read it
+    if (bytes === null) return null;
+    lockReason = gitTrim(decodeGitBytes(bytes));
   }
   return {
     path,

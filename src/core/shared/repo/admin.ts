@@ -1,8 +1,8 @@
 // The private git dir ("admin dir") of each linked worktree: <common>/worktrees/<id>. Git does
 // not print it, so it is found by reading each admin dir's `gitdir` file. Orchard keeps its
 // identity file `orchard.json` there so a worktree's identity survives the loss of the registry.
-import { readdirSync, readFileSync, rmSync, rmdirSync, statSync } from "node:fs";
-import { writeFileAtomic } from "../files.js";
+import { readdirSync, rmSync, rmdirSync, statSync } from "node:fs";
+import { readPlainFile, writeFileAtomic } from "../files.js";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Operation } from "../types.js";
 
@@ -42,12 +42,10 @@ export function findAdminDir(commonDir: string, path: string): string | undefine
  * the admin dir itself (SPEC §4.12); read literally it would name a path nowhere.
  */
 export function readAdminWorktreePath(admin: string): string | null {
-  let text: string;
-  try {
-    text = readFileSync(join(admin, "gitdir"), "utf8");
-  } catch {
-    return null; // absent or unreadable: being created, or broken
-  }
+  // absent or unreadable (being created, or broken), or anything but a plain file (a FIFO planted
+  // there would hang a read): no record
+  const text = readPlainFile(join(admin, "gitdir"))?.toString("utf8");
+  if (text === undefined) return null;
   const gitdir = text.replace(/\r?\n$/, "");
   return gitdir === "" ? null : dirname(resolve(admin, gitdir));
 }
@@ -123,8 +121,9 @@ export function writeIdentityFile(admin: string, identity: IdentityFile): void {
 }
 
 export function readIdentityFile(admin: string): IdentityFile | null {
+  const text = readPlainFile(join(admin, "orchard.json"))?.toString("utf8"); // a FIFO planted there is no file
   try {
-    return JSON.parse(readFileSync(join(admin, "orchard.json"), "utf8")) as IdentityFile;
+    return text === undefined ? null : (JSON.parse(text) as IdentityFile);
   } catch {
     return null; // not an orchard worktree, or the file is damaged: the registry decides
   }
