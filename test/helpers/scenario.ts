@@ -19,6 +19,16 @@ export function git(cwd: string, ...args: string[]): string {
   return out.replace(/\n$/, "");
 }
 
+/** git's stdout as bytes (a record with bytes that are not UTF-8 stays whole). */
+export function gitBytes(cwd: string, ...args: string[]): Buffer {
+  return execFileSync("git", args, { cwd, env: hermeticEnv(), stdio: ["ignore", "pipe", "pipe"], timeout: PROCESS_TIMEOUT_MS });
+}
+
+/** Makes a FIFO at `path` (a file that a plain read would wait on for ever). */
+export function makeFifo(path: string): void {
+  execFileSync("mkfifo", [path], { timeout: PROCESS_TIMEOUT_MS });
+}
+
 export function gitResult(cwd: string, ...args: string[]): { code: number; stdout: string; stderr: string } {
   const r = spawnSync("git", args, { cwd, env: hermeticEnv(), encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };

@@ -2,12 +2,10 @@
 // state a real repository is put in, `git worktree list --porcelain -z` run then is the oracle; where
 // the module says it cannot tell (null), the caller lists, and the test says which states those are.
 import { beforeAll, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { git } from "../../../test/helpers/scenario.js";
-import { hermeticEnv } from "../../../test/helpers/env.js";
+import { git, gitBytes, makeFifo } from "../../../test/helpers/scenario.js";
 import { decodeGitBytes } from "../../git/bytes.js";
 import { parseWorktreeList, type WorktreeEntry } from "../../git/parse/worktrees.js";
 import { parseStatusV2 } from "../../git/parse/status.js";
@@ -18,8 +16,7 @@ let primary = "";
 let common = "";
 let n = 0;
 
-const raw = (cwd: string, ...args: string[]): string =>
-  decodeGitBytes(execFileSync("git", args, { cwd, env: hermeticEnv(), stdio: ["ignore", "pipe", "pipe"] }));
+const raw = (cwd: string, ...args: string[]): string => decodeGitBytes(gitBytes(cwd, ...args));
 
 /** git's entry for `path`, from the whole listing now. */
 function listed(path: string): WorktreeEntry | undefined {
@@ -151,7 +148,7 @@ describe("where it cannot tell, there is no entry (the caller lists)", () => {
     for (const planted of [join(w.admin, "locked"), join(w.admin, "gitdir"), join(w.path, ".git")]) {
       const kept = existsSync(planted) ? readFileSync(planted) : null;
       rmSync(planted, { force: true });
-      execFileSync("mkfifo", [planted]);
+      makeFifo(planted);
       const admin = registeredAdmin(common, w.path);
       expect(admin === null ? null : focusedEntry(w.path, admin, status)).toBeNull();
       rmSync(planted); // git itself would wait on a FIFO gitdir: put the file back for the tests after
