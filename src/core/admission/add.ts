@@ -164,7 +164,9 @@ async function exactHandle(
   // the verdict does not look at merged: no merge proof
   const target = "focused" in listing ? { entry, row, focused: true } : { entry, row, listing: listing.entries };
   const { facts } = await readOneFacts(ctx.repo, ctx.registry, target, repaired.length > notes.length ? null : early, { merged: false });
-  const verdict = assessExact(facts, { ...request2exact(request), ancestors: await readAncestors() }, { strict: false });
+  // the requester's chain of parents matters only to tell it from someone working inside (verdict.ts)
+  const inside = facts.liveness.signals.some((s) => s.code === "process_in_worktree");
+  const verdict = assessExact(facts, { ...request2exact(request), ancestors: inside ? await readAncestors() : [] }, { strict: false });
   const allNotes = [...repaired, ...verdict.notes];
   if (verdict.reasons.length > 0) return resultFor(request, "refused", { row, head: facts.head, reasons: verdict.reasons, notes: allNotes });
   if (request.dryRun) return resultFor(request, "planned", { row, head: facts.head, notes: allNotes });
