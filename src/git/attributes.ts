@@ -3,9 +3,10 @@
 // without the filter (programs.ts), which compares other bytes than git would: neither "clean"
 // nor "modified" is established, so the worktree's status is unknown.
 import { git } from "./run.js";
+import { StatusUnknownError } from "./errors.js";
 import { policyForCall } from "./programs.js";
 
-export class ProgramBlockedError extends Error {
+export class ProgramBlockedError extends StatusUnknownError {
   readonly code = "program_not_trusted";
   constructor(
     readonly worktree: string,

@@ -3,37 +3,19 @@
 // worktree's config.worktree and every file an include names (an includeIf whose condition holds
 // in another worktree, an onbranch: there) — read one by one, each include followed by hand. What
 // any of them names counts: a setting the primary's own view misses still gets its override.
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { homedir } from "node:os";
 import { git } from "./run.js";
 import { guardFrom, PROGRAM_KEYS_REGEXP, type ConfigEntry, type ProgramGuard } from "./programs.js";
 import { cachedGuard, keptGuardSignature, rememberGuard } from "./warm/guard-cache.js";
+import { ALL_WORKTREES, setWorktreeBlocks, type WorktreeBlock } from "./boundary.js";
+import { readConfigFile } from "./programs-vet.js";
+import { parseConfigRecords as parse } from "./parse/config.js";
 
 const INCLUDE = /^(include\.path|includeif\..*\.path)$/;
-/** How many extra files one repository's settings are read from, at most (an include cycle ends here too). */
-const MAX_FILES = 64;
-
-interface Raw {
-  scope: string;
-  origin: string;
-  key: string;
-  value: string;
-}
-
-/** `git config -z [--show-scope] --show-origin --get-regexp`: records `[scope\0]origin\0key\nvalue\0`. */
-function parse(stdout: string, withScope: boolean): Raw[] {
-  const tokens = stdout.split("\0");
-  const out: Raw[] = [];
-  for (let i = 0; i + (withScope ? 2 : 1) < tokens.length;) {
-    const scope = withScope ? tokens[i++]! : "repo";
-    const origin = tokens[i++]!;
-    const record = tokens[i++]!;
-    const nl = record.indexOf("\n");
-    out.push({ scope, origin, key: nl < 0 ? record : record.slice(0, nl), value: nl < 0 ? "true" : record.slice(nl + 1) });
-  }
-  return out;
-}
+const RELOCATION = /^core\.(worktree|bare)$/;
+const BOOLEAN_TRUE = /^(true|yes|on|1)$/i;
 
 const fileOf = (origin: string, cwd: string): string | null => (origin.startsWith("file:") ? resolve(cwd, origin.slice(5)) : null);
 
@@ -75,8 +57,10 @@ async function readGuard(cwd: string, commonDir: string): Promise<{ guard: Progr
   const entries: ConfigEntry[] = [];
   const seen = new Set<string>();
   const origins = new Set<string>();
+  const blocks = new Map<string, WorktreeBlock>();
   let includes = false;
-  const pending: string[] = [];
+  // each file still to read, with the worktree whose config.worktree led to it (null: the common config's)
+  const pending: { file: string; admin: string | null }[] = [];
   for (const raw of parse(r.stdout, true)) {
     includes ||= INCLUDE.test(raw.key); // in any scope
     const repo = raw.scope === "local" || raw.scope === "worktree";
@@ -84,22 +68,37 @@ async function readGuard(cwd: string, commonDir: string): Promise<{ guard: Progr
     const file = fileOf(raw.origin, cwd);
     if (file) origins.add(file);
     if (repo && file) seen.add(file);
-    if (repo && file && INCLUDE.test(raw.key)) pending.push(includeTarget(raw.value, file));
+    if (repo && file && INCLUDE.test(raw.key)) pending.push({ file: includeTarget(raw.value, file), admin: null });
   }
-  if (worktreeConfigOn(join(commonDir, "config"))) pending.push(...worktreeConfigs(commonDir)); // else git reads none of them
-  for (let n = 0; pending.length > 0 && n < MAX_FILES; n++) {
-    const file = pending.shift()!;
-    if (seen.has(file) || !existsSync(file)) continue;
+  if (worktreeConfigOn(join(commonDir, "config"))) for (const file of worktreeConfigs(commonDir)) pending.push({ file, admin: dirname(file) }); // else git reads none of them
+  // no cap of Orchard's own: every file is read once (a cycle ends there), and a file that names
+  // no program, include or work tree costs no git (programs-vet.ts)
+  while (pending.length > 0) {
+    const { file, admin } = pending.shift()!;
+    if (seen.has(file)) continue;
     seen.add(file);
-    const f = await git(["config", "-z", "--show-origin", "--file", file, "--get-regexp", PROGRAM_KEYS_REGEXP], { cwd, ok: [0, 1] });
-    for (const raw of parse(f.stdout, false)) {
+    const read = await readConfigFile(file, cwd);
+    if (read.kind === "absent") continue;
+    const own = admin === null ? null : realOrSame(admin);
+    if (read.kind === "unvetted") {
+      // one worktree's config (or what it includes): that worktree; the common config's include: all of them
+      blocks.set(own ?? ALL_WORKTREES, { code: "config_unvetted", file, why: read.why });
+      continue;
+    }
+    for (const raw of read.entries) {
+      if (RELOCATION.test(raw.key)) {
+        if (own !== null && !(raw.key === "core.bare" && !BOOLEAN_TRUE.test(raw.value)))
+          blocks.set(own, { code: "worktree_relocated", key: raw.key, value: raw.value, file });
+        continue;
+      }
       entries.push({ scope: "repo", key: raw.key, value: raw.value });
       if (INCLUDE.test(raw.key)) {
         includes = true;
-        pending.push(includeTarget(raw.value, file));
+        pending.push({ file: includeTarget(raw.value, file), admin });
       }
     }
   }
+  setWorktreeBlocks(realOrSame(commonDir), blocks);
   return { guard: guardFrom(entries), origins: [...origins], includes };
 }
 
@@ -141,4 +140,12 @@ function worktreeConfigs(commonDir: string): string[] {
   }
   for (const id of ids) out.push(join(commonDir, "worktrees", id, "config.worktree"));
   return out;
+}
+
+function realOrSame(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path; // gone: nothing of git's will be read through it either
+  }
 }

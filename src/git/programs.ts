@@ -52,10 +52,10 @@ export const PROGRAM_SETTINGS: readonly ProgramSetting[] = [
   { key: "core.hookspath", handling: "override", neutral: "/dev/null", why: "hooks: off in every call, trusted or not (env.ts)" },
 ];
 
-/** The keys `git config --get-regexp` is asked for: every program setting, plus includes (followed by hand). */
+/** The keys `git config --get-regexp` is asked for: every program setting, plus includes (followed by hand) and the keys that move a work tree (boundary.ts). */
 export const PROGRAM_KEYS_REGEXP =
   "^(core\\.(fsmonitor|sshcommand|askpass|alternaterefscommand)|(commit|tag)\\.gpgsign|log\\.showsignature|merge\\.verifysignatures|gpg\\..*|" +
-  "filter\\..*\\.(clean|smudge|process|required)|merge\\..*\\.driver|credential\\..*helper|include\\.path|includeif\\..*\\.path)$";
+  "filter\\..*\\.(clean|smudge|process|required)|merge\\..*\\.driver|credential\\..*helper|include\\.path|includeif\\..*\\.path|core\\.(worktree|bare))$";
 
 export interface ConfigEntry {
   /** system, global, command (the caller's own), or repo (local, worktree, or a file they include). */

@@ -8,6 +8,11 @@ import { statusArgs } from "./status-args.js";
 import { gitEnv } from "./env.js";
 import { blockedFilterError } from "./attributes.js";
 export { ProgramBlockedError } from "./attributes.js";
+export { StatusUnknownError } from "./errors.js";
+export { WorktreeBlockedError, type WorktreeBlock } from "./boundary.js";
+import { worktreeBlockError } from "./boundary.js";
+export { worktreeBlockError };
+import { pinArgs } from "./pin.js";
 import { isValidRefName } from "./refname.js";
 import { parseWorktreeList, type WorktreeEntry } from "./parse/worktrees.js";
 import { parseStatusV2, type StatusSummary } from "./parse/status.js";
@@ -116,6 +121,8 @@ function readRelativeRecords(commonDir: string): Map<string, string> {
 
 /** `ignored`: also list ignored paths, an ignored directory as one entry ending in `/` (`--ignored=matching`). */
 export async function readStatus(worktree: string, options: { ignored?: boolean } = {}): Promise<StatusSummary> {
+  const unreadable = worktreeBlockError(worktree);
+  if (unreadable) throw unreadable;
   const [r, blocked] = await Promise.all([git(statusArgs(options.ignored ?? false), { cwd: worktree }), blockedFilterError(worktree)]);
   if (blocked) throw blocked;
   return parseStatusV2(r.stdout);
@@ -135,12 +142,15 @@ export async function readStatuses(
   const out: (StatusSummary | Error | null)[] = worktrees.map(() => null);
   if (process.platform !== "win32" && worktrees.length > 1) {
     const size = Math.ceil(worktrees.length / Math.max(1, options.slices));
-    const script = `for d in "$@"; do git -C "$d" ${statusArgs(options.ignored ?? false).join(" ")} 2>/dev/null; printf '\\0%s\\0' "$?"; done`;
+    // each worktree comes with its git dir: the status is pinned to it, as every git call is (pin.ts)
+    const status = statusArgs(options.ignored ?? false).join(" ");
+    const script = `while [ $# -gt 0 ]; do d=$1; g=$2; shift 2; if [ -n "$g" ]; then git -C "$d" "--git-dir=$g" "--work-tree=$d" ${status} 2>/dev/null; else git -C "$d" ${status} 2>/dev/null; fi; printf '\\0%s\\0' "$?"; done`;
     const slices = Array.from({ length: Math.ceil(worktrees.length / size) }, (_, k) => k * size);
     await Promise.all(
       slices.map(async (start) => {
         const slice = worktrees.slice(start, start + size);
-        const r = await runProcess("sh", ["-c", script, "sh", ...slice], {
+        const pairs = slice.flatMap((d) => [d, pinArgs(d)[0]?.slice("--git-dir=".length) ?? ""]);
+        const r = await runProcess("sh", ["-c", script, "sh", ...pairs], {
           cwd: "/",
           env: gitEnv(slice[0]!, { read: true }), // one repository's worktrees: one policy
           timeoutMs: DEFAULT_GIT_TIMEOUT_MS + 2_000 * slice.length,
@@ -173,6 +183,8 @@ export async function readStatuses(
   if (options.signal?.aborted) return out.map((s) => s ?? new Error("not read: the statuses were no longer wanted")); // no one-by-one reads
   return Promise.all(
     out.map(async (s, i) => {
+      const unreadable = worktreeBlockError(worktrees[i] as string);
+      if (unreadable) return unreadable;
       const blocked = s ? await blockedFilterError(worktrees[i] as string) : null;
       return blocked ?? s ?? (await readStatus(worktrees[i] as string, options).catch((error: unknown) => error as Error));
     }),
@@ -271,6 +283,8 @@ export async function readDeletedFiles(cwd: string, from: string, to: string): P
 
 /** `git diff --quiet` on the index and worktree of a checkout: false when tracked files changed. */
 export async function hasTrackedChanges(worktree: string): Promise<boolean> {
+  const unreadable = worktreeBlockError(worktree);
+  if (unreadable) throw unreadable;
   const [r, blocked] = await Promise.all([git(["status", "--porcelain=v2", "-z", "--untracked-files=no"], { cwd: worktree }), blockedFilterError(worktree)]);
   if (blocked) throw blocked;
   return r.stdout.length > 0;

@@ -9,6 +9,7 @@ import { batchResult, type ProcessResult } from "./result.js";
 import { decodeGitBytes, encodeGitBytes, hasEscapedBytes, printfWord } from "./bytes.js";
 import { BatchShell } from "./warm/batch-shell.js";
 import { remember, takeEarly } from "./early-answers.js";
+import { pinnedArgv } from "./pin.js";
 
 export { earlyPending, dropEarly } from "./early-answers.js";
 
@@ -93,13 +94,23 @@ const REBUILD_ARGV = `for a do b=$(printf '%bx' "$a"); set -- "$@" "\${b%x}"; sh
 export function runProcess(
   program: string,
   args: readonly string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; input?: string; shell?: boolean; signal?: AbortSignal },
+  options: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    timeoutMs: number;
+    input?: string;
+    shell?: boolean;
+    signal?: AbortSignal;
+    /** What runs instead of `args` (a git call pinned to its worktree, pin.ts); `args` is what the result reports. */
+    argv?: readonly string[];
+  },
 ): Promise<ProcessResult> {
   const started = performance.now();
+  const spawned = options.argv ?? args;
   // an argument holding bytes that are not UTF-8 (a name read from git, bytes.ts) reaches the
   // program through `sh`, which rebuilds each word from its printf form: Node passes argv as UTF-8
-  const bytes = !options.shell && args.some(hasEscapedBytes);
-  const [file, argv] = bytes ? ["sh", ["-c", REBUILD_ARGV, program, ...args.map(printfWord)]] : [program, args];
+  const bytes = !options.shell && spawned.some(hasEscapedBytes);
+  const [file, argv] = bytes ? ["sh", ["-c", REBUILD_ARGV, program, ...spawned.map(printfWord)]] : [program, spawned];
   return new Promise((resolve, reject) => {
     const child = spawn(file, argv, {
       cwd: options.cwd,
@@ -176,7 +187,7 @@ export function startEarly(args: readonly string[], cwd: string): Promise<Proces
 }
 
 const gitAlone = (args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<ProcessResult> =>
-  runProcess("git", args, { cwd, env, timeoutMs: DEFAULT_GIT_TIMEOUT_MS });
+  runProcess("git", args, { cwd, env, timeoutMs: DEFAULT_GIT_TIMEOUT_MS, argv: pinnedArgv(args, cwd) });
 
 /**
  * startEarly for several queries in `cwd` through one `sh`: forking from this process blocks its
@@ -270,7 +281,7 @@ function runBatch(queries: readonly { args: readonly string[]; cwd: string }[], 
   // each job holds only its own pipes (their end of file is its git's exit) and prints "<i> <exit
   // code>" once its git has exited; the shell itself lets go of every pipe and waits for the jobs
   // a query in another directory runs as `git -C <dir>`: git changes there before anything else
-  const argv = (q: { args: readonly string[]; cwd: string }): readonly string[] => (q.cwd === cwd ? q.args : ["-C", q.cwd, ...q.args]);
+  const argv = (q: { args: readonly string[]; cwd: string }): readonly string[] => pinnedArgv(q.args, q.cwd, { via: cwd });
   const jobs = queries.map(
     (q, i) => `{ git ${argv(q).map(shellQuote).join(" ")} >&${outFd(i)} 2>&${errFd(i)}; echo "${i} $?"; } ${close([outFd(i), errFd(i)])} &`,
   );
@@ -344,6 +355,8 @@ export async function git(args: readonly string[], options: RunOptions): Promise
       env: gitEnv(options.cwd, { read: options.read ?? true, ...(options.env ? { extra: options.env } : {}) }),
       timeoutMs: options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
       ...(options.input !== undefined ? { input: options.input } : {}),
+      // a caller that names the git dir itself (a private index, write.ts) keeps it
+      ...(options.env?.GIT_DIR === undefined ? { argv: pinnedArgv(args, options.cwd) } : {}),
     }));
   const ok = options.ok ?? [0];
   if (result.timedOut || result.exitCode === null || !ok.includes(result.exitCode)) throw new GitError(result);

@@ -1,5 +1,6 @@
 // Batched reads of a wave entry's facts (SPEC §3.9): the refs' commits and trees in one process, a
 // checkout's tracked changes and its branch in one status.
+import { worktreeBlockError } from "./boundary.js";
 import { blockedFilterError } from "./attributes.js";
 import { git } from "./run.js";
 
@@ -30,6 +31,8 @@ export async function readCommitTrees(cwd: string, refs: readonly string[]): Pro
 
 /** A checkout's tracked changes and the branch its HEAD is on (null: detached), from one `status --branch`. */
 export async function readTrackedState(worktree: string): Promise<{ changed: boolean; branch: string | null }> {
+  const unreadable = worktreeBlockError(worktree);
+  if (unreadable) throw unreadable;
   const [r, blocked] = await Promise.all([
     git(["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=no"], { cwd: worktree }),
     blockedFilterError(worktree),

@@ -2,7 +2,7 @@
 // tracked, untracked and conflicted paths plus the ignored entries the unique-ignored scan walks;
 // the operation in progress is read from the admin dir. Callers that compare states later
 // (cleanup preconditions) keep the status and the unique ignored files for the digest.
-import { ProgramBlockedError, readStatus, readStatuses } from "../../git/read.js";
+import { StatusUnknownError, readStatus, readStatuses } from "../../git/read.js";
 import { STATUS_PARALLELISM } from "../shared/pool.js";
 import type { StatusSummary } from "../../git/parse/status.js";
 import { readOperation } from "../shared/repo/admin.js";
@@ -84,7 +84,7 @@ export async function readDirty(repo: RepoContext, path: string, admin: string):
   try {
     return (await readDirtyState(repo, path, admin)).dirty;
   } catch (error) {
-    if (error instanceof ProgramBlockedError) return null;
+    if (error instanceof StatusUnknownError) return null;
     throw error;
   }
 }

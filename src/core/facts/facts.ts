@@ -3,7 +3,7 @@
 // per-worktree facts (status, patch-level merge proofs) are gathered only when `full` is asked.
 import { startSnapshotReads, type SnapshotReads } from "../../git/early.js";
 import { existsSync } from "node:fs";
-import { ProgramBlockedError, readWorktrees, resolveCommit } from "../../git/read.js";
+import { StatusUnknownError, readWorktrees, resolveCommit } from "../../git/read.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { Registry, WorktreeRow } from "../../registry/index.js";
 import { findAdminDir, readAdminActivity, readAdminCreated, readAdminDirs } from "../shared/repo/admin.js";
@@ -34,6 +34,7 @@ import { takeEarlyStatuses } from "../shared/early-statuses.js";
 import { progressCounter } from "../shared/progress.js";
 import { isRecovered } from "../shared/recovered.js";
 import { readSnapshot, type Snapshot } from "./snapshot.js";
+import { readBlock } from "./boundary.js";
 
 export function countInGraph(graph: ReadonlyMap<string, readonly string[]>, tip: string): number {
   const seen = new Set<string>();
@@ -188,7 +189,11 @@ async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null
 async function addFullFacts(snapshot: Snapshot, facts: Facts, options: FactsOptions): Promise<void> {
   const { path, head, missing } = facts;
   const admin = snapshot.admins.get(path) ?? null;
-  facts.dirty = missing || !admin ? (missing ? MISSING_DIRTY : null) : await (options.dirty ?? readDirty(snapshot.repo, path, admin));
+  const block = missing ? null : readBlock(path);
+  if (block) {
+    facts.blocked = block;
+    facts.dirty = null;
+  } else facts.dirty = missing || !admin ? (missing ? MISSING_DIRTY : null) : await (options.dirty ?? readDirty(snapshot.repo, path, admin));
   if (!options.withoutMerged) facts.merged = head ? (options.merged ? fromBatch(await options.merged, head) : await readMerged(snapshot, head)) : null;
 }
 
@@ -202,7 +207,7 @@ export function startDirty(repo: RepoContext, path: string, reads?: SnapshotRead
   const dirty = state.then(
     (s) => s.dirty,
     (error: unknown) => {
-      if (error instanceof ProgramBlockedError) return null; // unknown (readDirty)
+      if (error instanceof StatusUnknownError) return null; // unknown (readDirty)
       throw error;
     },
   );
@@ -328,7 +333,7 @@ export async function listFacts(snapshot: Snapshot, options: FactsOptions & { st
   states.catch(() => undefined); // awaited per worktree, like the merge proofs
   const dirtyOf = async (path: string): Promise<NonNullable<Facts["dirty"]> | undefined> => {
     const state = (await states).get(path);
-    if (state instanceof ProgramBlockedError) return undefined; // read alone: unknown (readDirty)
+    if (state instanceof StatusUnknownError) return undefined; // read alone: unknown (readDirty)
     if (state instanceof Error) throw state;
     return state?.dirty;
   };

@@ -14,3 +14,4 @@ export { proveMerged } from "./merged.js";
 export { distinctTargets, proveMergedMany, readMergedAll, type MergedFact } from "./merged-batch.js";
 export type { MergeTarget } from "./merged.js";
 export { focusedEntry, registeredAdmin } from "./focused-entry.js";
+export { blockReason, readBlock } from "./boundary.js";

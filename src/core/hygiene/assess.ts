@@ -23,7 +23,7 @@
 // An in-progress operation (merge, rebase…) and unique ignored files (§4.7) count as dirty.
 // Unknown is never safe.
 import { reason, type Reason } from "../shared/reasons/reasons.js";
-import { isClean } from "../facts/index.js";
+import { blockReason, isClean } from "../facts/index.js";
 import type { Facts, LivenessSignal } from "../shared/types.js";
 import type { Disposition, HuskFacts, Subject, Verdict } from "./types.js";
 
@@ -52,6 +52,7 @@ export function assessDisposition(subject: Subject): Verdict {
   if (f.missing) return verdict("missing", [reason("missing_directory", { registeredWithGit: subject.listed })]);
   if (subject.otherPrimary) return verdict("unknown", [reason("duplicate_primary", { primary: subject.otherPrimary })]);
   if (!subject.listed) return verdict("unknown", [reason("not_listed_by_git", { outsideManagedRoot: !subject.underRoot })]);
+  if (f.blocked) return verdict("unknown", [blockReason(f.blocked)]);
   if (!f.dirty) return verdict("unknown", [unknownFact("dirty", subject.errors.dirty ? { error: subject.errors.dirty } : {})]);
   if (f.dirty.nested?.length) return heldByNested(subject, f.dirty);
   // kept for `claude --resume`, whatever it holds: its session goes on in it (issue 22 item 4)

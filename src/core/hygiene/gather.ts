@@ -6,7 +6,7 @@
 // proofs) and run beside the statuses. Patch-ids for patchEquivalentGroups are batched (three
 // processes for the repo), their merge-bases read off the graph when it has a single boundary.
 import { basename, dirname } from "node:path";
-import { readMergeBase, readPatchIds } from "../../git/read.js";
+import { readMergeBase, readPatchIds, WorktreeBlockedError } from "../../git/read.js";
 import {
   readSnapshot,
   listFacts,
@@ -149,7 +149,8 @@ export async function gatherRepo(
         digests.set(f.path, dirtyDigest(f.path, state.status, state.operation, state.ignored));
       } catch (error) {
         f.dirty = null;
-        subject.errors.dirty = (error as Error).message;
+        if (error instanceof WorktreeBlockedError) f.blocked = error.block;
+        else subject.errors.dirty = (error as Error).message;
       }
     } else f.dirty = null;
     try {

@@ -2,6 +2,7 @@
 // established; each failure is a reason, and all of them are reported. Unknown is never safe.
 import { reason, type Reason } from "../shared/reasons/reasons.js";
 import type { Facts } from "../shared/types.js";
+import { blockReason } from "../facts/index.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 
@@ -13,7 +14,8 @@ export function assessRecycle(facts: Facts): Reason[] {
   if (facts.liveness.state === "live") reasons.push(reason("live_owner", { owner: facts.owner, signals: facts.liveness.signals }));
   else if (facts.liveness.state === "unknown") reasons.push(reason("liveness_unknown", { signals: facts.liveness.signals }));
   const dirty = facts.dirty;
-  if (dirty === undefined || dirty === null) reasons.push(reason("dirty", { unknown: true }, "the worktree's status could not be read"));
+  if (facts.blocked) reasons.push(blockReason(facts.blocked));
+  else if (dirty === undefined || dirty === null) reasons.push(reason("dirty", { unknown: true }, "the worktree's status could not be read"));
   else {
     if (dirty.operation !== null) reasons.push(reason("operation_in_progress", { operation: dirty.operation }));
     if (dirty.tracked + dirty.untracked + dirty.conflicted > 0)

@@ -1,5 +1,6 @@
 // Public result types (SPEC §3.3): the Facts of one worktree and the pieces they are made of.
 import type { Lifecycle } from "../../registry/index.js";
+import type { WorktreeBlock } from "../../git/read.js";
 
 /** The fingerprint reason codes a managed worktree's facts can carry (each a ReasonCode). */
 export type FingerprintDrift = "fingerprint_failed" | "bootstrap_drift" | "context_drift" | "runtime_drift";
@@ -68,6 +69,8 @@ export interface Facts {
     /** Set when harness bookkeeping files (facts/bookkeeping.ts) are every change there is. */
     bookkeeping?: string[];
   } | null;
+  /** Something an agent wrote makes git's facts here untrue (a moved work tree, a config file or admin file that cannot be vetted): dirty is unknown (SPEC v4 §4.1). */
+  blocked?: WorktreeBlock;
   upstream: { ref: string; ahead: number; behind: number } | null;
   unpushed: number | null;
   merged?: { target: string | null; how: MergedHow | null } | null;

@@ -15,7 +15,7 @@ import {
   readDeletedFiles,
   readMergeTree,
   readTrackedState,
-  ProgramBlockedError,
+  StatusUnknownError,
   readGitDirs,
 } from "../../git/read.js";
 import { abortMerge, commitMerge, commitTree, deleteRef, mergeNoCommit } from "../../git/write.js";
@@ -116,10 +116,10 @@ export async function checkTarget(target: {
   if (target.branch === null) problems.push({ code: "target_detached", detail: `${target.path} is not on a branch` });
   // a status a program the repository names would decide is unknown: not clean (SPEC v3 §4.1)
   const state = await readTrackedState(target.path).catch((error: unknown) => {
-    if (error instanceof ProgramBlockedError) return error;
+    if (error instanceof StatusUnknownError) return error;
     throw error;
   });
-  if (state instanceof ProgramBlockedError) problems.push({ code: "target_dirty", detail: state.message });
+  if (state instanceof StatusUnknownError) problems.push({ code: "target_dirty", detail: state.message });
   else {
     if (state.changed) problems.push({ code: "target_dirty", detail: `${target.path} has tracked changes` });
     else {

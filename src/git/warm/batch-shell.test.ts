@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dropBatchShell, keepBatchShell, keptShellPid, ownChildren, startEarlyBatch } from "../run.js";
 import { dropEarly } from "../early-answers.js";
+import { pinArgs } from "../pin.js";
 import { waitFor } from "../../../test/helpers/scenario.js";
 import { procState } from "../../../test/helpers/processes.js";
 import { batchAnsweredAsAlone } from "../../../test/helpers/batch.js";
@@ -51,8 +52,10 @@ describe.runIf(process.platform === "linux")("batches through a kept shell", () 
     expect(batch[2]!.stdout).toContain("\0"); // NUL-separated output comes through whole
     // a second batch: the same shell, in the shell's group, each argument one word
     const fake = fakeGit();
+    const plain = mkdtempSync(join(tmpdir(), "orchard-plain-")); // no repository: nothing pins the call (pin.ts), argv is the caller's
+    expect(pinArgs(dir)).toHaveLength(2);
     const tricky = ["a", 'it\'s $HOME; `x` \\ "q" *', "--", ""];
-    const again = await withEnv({ PATH: `${fake}:${process.env.PATH}` }, async () => Promise.all(startEarlyBatch([tricky, ["b"]], dir)));
+    const again = await withEnv({ PATH: `${fake}:${process.env.PATH}` }, async () => Promise.all(startEarlyBatch([tricky, ["b"]], plain)));
     expect(again[0]!.stdout).toBe(tricky.map((a) => `${a}\0`).join(""));
     expect([groupOf(fake, "a"), groupOf(fake, "b")]).toEqual([shell, shell]);
     expect(keptShellPid()).toBe(shell);

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { decodeGitBytes } from "../bytes.js";
 import { batchResult, type ProcessResult } from "../result.js";
+import { pinnedArgv } from "../pin.js";
 
 /** What the kept shell needs of run.ts, the one place that spawns processes. */
 export interface ShellParts {
@@ -136,7 +137,7 @@ export class BatchShell {
     const dir = this.dir;
     const file = (i: number, stream: "out" | "err"): string => join(dir, `${slot}.${i}.${stream}`);
     const jobs = queries.map((q, i) => {
-      const argv = q.cwd === cwd ? q.args : ["-C", q.cwd, ...q.args];
+      const argv = pinnedArgv(q.args, q.cwd, { via: cwd });
       return `{ git ${argv.map(quote).join(" ")} >${quote(file(i, "out"))} 2>${quote(file(i, "err"))}; echo "${id} ${i} $?"; } &`;
     });
     // the outer subshell exits at once: the batch is nobody's zombie in the kept shell

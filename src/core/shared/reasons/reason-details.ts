@@ -191,6 +191,13 @@ export interface ReasonDetails {
   trash_foreign: TrashLeftoverDetail;
   /** The trash entries handed to the background deletion again. */
   trash_retried: { entries: string[] };
+  // the repository is input
+  /** The key, its value and the config file that sets it. */
+  worktree_relocated: { key: string; value: string; file: string };
+  config_unvetted: { file: string; why: string };
+  admin_file_special: { file: string; kind: string };
+  /** The workspace the worktree's identity file or lock names (its id), and ours. */
+  foreign_workspace: { workspace: string | null; ours: string };
   // registry migrate
   /** The source's hosts, and how many rows of theirs each destination table holds. */
   host_rows_present: { hosts: string[]; present: Record<string, number> };

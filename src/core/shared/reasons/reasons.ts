@@ -130,6 +130,14 @@ export const REASON_TEXT = {
     "files of removed worktrees could not be deleted from the workspace's trash (an immutable file, another user's files); they still take disk space",
   trash_foreign: "the workspace's trash holds entries Orchard did not put there; they are never deleted",
   trash_retried: "trash entries whose deletion failed before are retried in the background; `orchard hygiene` reports any that still fail",
+  // the repository is input (SPEC v4 §4.1, §4.10, §4.11)
+  worktree_relocated:
+    "the worktree's own config moves git's work tree (core.worktree, or core.bare = true): git run there works on another directory, so the worktree's state is unknown; never recycled, reaped, removed or reused",
+  config_unvetted: "a config file git reads for this worktree is not a plain file of at most 1 MiB, or git cannot parse it: the worktree's state is unknown",
+  admin_file_special:
+    "an admin file of the worktree (in <common>/worktrees/<id>) is a FIFO, socket, device or link: git would wait on it or read the wrong thing, so the worktree's state is unknown",
+  foreign_workspace:
+    "the worktree belongs to another Orchard workspace (another --home or registry): it is never adopted, recovered, recycled, reaped or removed from here, and its lease is judged only by a dead pid on this host or a passed expiry",
   // registry migrate
   host_rows_present: "the destination registry already holds rows of the source's hosts (migrated before, or the host already writes there)",
 } as const;

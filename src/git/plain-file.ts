@@ -1,0 +1,30 @@
+// Reading a small file someone else may have put there (a worktree's `.git`, a record of its admin
+// dir, an identity file): never a FIFO or a device, never more than asked for.
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+
+/**
+ * The bytes of a small file Orchard reads where someone else could have put something else (a
+ * worktree's `.git`, a record of its admin dir): null unless it is a regular file of at most
+ * `max` bytes. Opened non-blocking, so a FIFO planted there never hangs the read (fstat then says
+ * what was opened); null as well when it cannot be opened.
+ */
+export function readPlainFile(path: string, max = 65_536): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > max) return null;
+    const buffer = Buffer.alloc(max + 1);
+    let length = 0;
+    for (let n = -1; n !== 0 && length <= max; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
+    return length > max ? null : buffer.subarray(0, length);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
