@@ -86,8 +86,8 @@ export class Orchard {
     // the registry opens; a failure is the first context's to report, as it was
     const located = locateRepo(repoPath);
     located.catch(() => undefined);
-    const workspace = openWorkspace(options.home ?? defaultHome(), options.home !== undefined || Boolean(process.env.ORCHARD_HOME));
     const url = registryUrl(options.registry ?? (process.env.ORCHARD_REGISTRY || undefined));
+    const workspace = openWorkspace(options.home ?? defaultHome(), options.home !== undefined || Boolean(process.env.ORCHARD_HOME), { url, host: HOST });
     const hooks = { canonicalTask };
     finishTrash(workspace.home); // what a crashed removal left (trash.ts)
     try {
@@ -120,7 +120,7 @@ export class Orchard {
     let context: RepoContext;
     if (cached && repoStamp(path, cached) === cached.stamp) context = refreshRepo(cached);
     else {
-      context = await resolveRepo(this.registry, path, located ?? (await this.takeLocated(path)));
+      context = await resolveRepo(this.registry, path, this.workspace, located ?? (await this.takeLocated(path)));
       this.repos.set(path, { ...context, listing: undefined, listingLock: undefined });
     }
     await guardRepoPrograms(context, this.registry); // before any git call that could run a program the repo names

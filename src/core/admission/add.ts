@@ -156,7 +156,7 @@ async function exactHandle(
       await removeWorktree(ctx.repo.primary, row.path);
       return exactHandle(ctx, request, row, undefined, [...notes, note], listing);
     }
-    writeRowIdentity(admin, row);
+    writeRowIdentity(admin, row, ctx.workspace.id);
     markBootstrapInterrupted(admin);
     repaired.push(note);
   }
@@ -173,7 +173,7 @@ async function exactHandle(
   const journal = admin ? await readBootstrapJournal(admin) : { state: "none" as const };
   if (journal.state === "running" && admin) return { waitFor: admin, pid: journal.pid, host: journal.host };
   const lease = await keepRecordedPid(row, request, await newLease(request));
-  const renewed = await renewLease(ctx, row, lease, leaseLockText(row.handle, lease), "adopted");
+  const renewed = await renewLease(ctx, row, lease, leaseLockText(row.handle, lease, ctx.workspace.id), "adopted");
   if (journal.state === "interrupted") {
     // bootstrapped outside the lock like a new worktree; the journal stays until the fingerprints are recorded
     releaseMutationLockEarly(ctx.repo.commonDir);

@@ -7,7 +7,8 @@ import { readMergeBase, readWorktrees, resolveCommit } from "../../git/read.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import { findAdminDir } from "../shared/repo/admin.js";
-import { newRow, writeRowIdentity } from "../shared/rows.js";
+import { writeRowIdentity } from "../shared/rows.js";
+import { newRow, ownershipOf } from "../workspace/index.js";
 import { canonicalTask } from "../shared/naming/task.js";
 import { handleForBranch } from "../shared/naming/handle.js";
 import {
@@ -117,6 +118,9 @@ export async function adopt(ctx: Ctx, options: AdoptOptions): Promise<AdoptResul
     const reasons: Reason[] = [];
     if (index === 0 || entry.bare) reasons.push(reason("not_adoptable", { path: entry.path }, "the primary worktree is never managed"));
     if (!branch) reasons.push(reason("detached", { path: entry.path }));
+    // another workspace's worktree is never adopted from here (SPEC v4 §4.11); its own workspace manages it
+    const owned = index === 0 ? null : ownershipOf(ctx.repo, entry.path, { lockReason: entry.locked ? entry.lockReason : null });
+    if (owned?.kind === "foreign") reasons.push(reason("foreign_workspace", { workspace: owned.workspace }));
     const taken = branch ? await ctx.registry.worktrees.byHandle(await handleForBranch(ctx, branch)) : undefined;
     if (taken) reasons.push(reason("handle_taken", { handle: taken.handle, path: taken.path }));
     if (reasons.length > 0 || !branch) return { ok: false, action: "refused", ...fields(null, reasons) };
@@ -159,7 +163,7 @@ async function insertAdopted(
   });
   const admin = findAdminDir(ctx.repo.commonDir, row.path);
   // an unlocked worktree gets Orchard's lock (as `add` gives one); a harness's lock is left as it is
-  if (!o.entry.locked && admin) writeLock(admin, leaseLockText(handle, o.lease));
-  if (admin) writeRowIdentity(admin, row);
+  if (!o.entry.locked && admin) writeLock(admin, leaseLockText(handle, o.lease, ctx.workspace.id));
+  if (admin) writeRowIdentity(admin, row, ctx.workspace.id);
   return row;
 }

@@ -9,8 +9,9 @@ import { addWorktree, createBranch, deleteRef, removeWorktree } from "../../git/
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { WorktreeRow, EventKind } from "../../registry/index.js";
 import { findAdminDir } from "../shared/repo/admin.js";
-import { newRow, writeRowIdentity } from "../shared/rows.js";
-import { identityOf, restoreRow } from "../shared/recovered.js";
+import { writeRowIdentity } from "../shared/rows.js";
+import { newRow } from "../workspace/index.js";
+import { identityOf, restoreRow } from "../workspace/index.js";
 import { isInside, type Ctx } from "../shared/context.js";
 import { leaseLockText, newLease, writeLock, type LeaseFields, releaseMutationLockEarly } from "../ownership/index.js";
 import { resultFor, type AddBootstrapFailed, type AddRequest, type AddResult, type AddResultOf, type BootstrappedAction } from "../shared/request.js";
@@ -24,7 +25,7 @@ import { finishCheckout } from "./checkout.js";
 /** Writes the row's identity file; returns the worktree's admin dir (undefined when git does not list it). */
 function recordIdentity(ctx: Ctx, row: WorktreeRow): string | undefined {
   const admin = findAdminDir(ctx.repo.commonDir, row.path);
-  if (admin) writeRowIdentity(admin, row);
+  if (admin) writeRowIdentity(admin, row, ctx.workspace.id);
   return admin;
 }
 
@@ -90,7 +91,7 @@ export async function createWorktree(
     await addWorktree({
       cwd: repo.primary,
       path: row.path,
-      lockReason: leaseLockText(row.handle, lease),
+      lockReason: leaseLockText(row.handle, lease, ctx.workspace.id),
       start: request.branch,
       ...(fault ? { config: fault } : {}),
     });
@@ -204,7 +205,7 @@ async function clearOwnRefLock(path: string, row: WorktreeRow): Promise<void> {
 
 /** The registry lost this worktree but its identity file names this handle: bring the row back. */
 export async function recoverFromIdentityFile(ctx: Ctx, request: AddRequest, entry: WorktreeEntry): Promise<WorktreeRow | undefined> {
-  const identity = identityOf(ctx.repo.commonDir, ctx.repo.identity, entry.path);
+  const identity = identityOf(ctx.repo, entry.path, { lockReason: entry.locked ? entry.lockReason : null });
   if (!identity || identity.handle !== request.handle) return undefined;
   return await restoreRow(ctx.registry, identity, entry.path);
 }

@@ -102,7 +102,7 @@ async function reuseCompatible(ctx: Ctx, request: AddRequest, candidates: Candid
   if (request.dryRun)
     return resultFor(request, "planned", { row, head, bootstrap, notes: [reason("reuse_planned", { handle: row.handle, requested: request.handle })] });
   const lease = await newLease(request);
-  const renewed = await renewLease(ctx, row, lease, leaseLockText(row.handle, lease), "reused");
+  const renewed = await renewLease(ctx, row, lease, leaseLockText(row.handle, lease, ctx.workspace.id), "reused");
   return resultFor(request, "reused", { row: renewed, head, bootstrap });
 }
 

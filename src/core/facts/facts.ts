@@ -32,7 +32,7 @@ import type { Facts, LockOwnerFacts } from "../shared/types.js";
 import { realOrAbsolute } from "../shared/repo/paths.js";
 import { takeEarlyStatuses } from "../shared/early-statuses.js";
 import { progressCounter } from "../shared/progress.js";
-import { isRecovered } from "../shared/recovered.js";
+import { isRecovered, ownershipOf } from "../workspace/index.js";
 import { readSnapshot, type Snapshot } from "./snapshot.js";
 import { readBlock } from "./boundary.js";
 
@@ -89,7 +89,7 @@ export async function readLiveness(options: {
     // the lock text is a lease (§4.10): without its registry row, a pid in it decides; with none, nothing can
     orphanLease:
       !row && owner?.kind === "orchard" && owner.pid === undefined && !(options.identityOnly && owner.owner === null)
-        ? { owner: owner.owner, handle: owner.handle }
+        ? { owner: owner.owner, handle: owner.handle, ...(owner.expires !== undefined ? { expires: owner.expires } : {}) }
         : null,
     inside,
     unseen: options.cwds && present ? unseenProcesses(options.cwds) : 0,
@@ -163,7 +163,8 @@ async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null
     // a `creating` row git does not list is never a live holder (SPEC v3 §5): its lease is not one
     // yet; a row read from an identity file has no lease: its lock text decides, as without a row
     liveness: await readLiveness({
-      row: (row?.lifecycle === "creating" && !entry) || isRecovered(row) ? null : row,
+      // a row restored from an identity file (v4) carries the lease the registry held: its heartbeat decides
+      row: (row?.lifecycle === "creating" && !entry) || (isRecovered(row) && !row?.heartbeatAt) ? null : row,
       identityOnly: isRecovered(row),
       lockReason: entry?.locked ? entry.lockReason : null,
       path,
@@ -182,6 +183,11 @@ async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null
     missing,
     prunable: entry?.prunable ?? null,
   };
+  // a worktree another workspace made (its identity file or its lock says so): never ours to act on (SPEC v4 §4.11)
+  if (!row && entry) {
+    const owned = ownershipOf(snapshot.repo, path, { admin: admin ?? undefined, lockReason: entry.locked ? entry.lockReason : null });
+    if (owned.kind === "foreign") facts.foreignWorkspace = owned.workspace;
+  }
   return facts;
 }
 

@@ -12,7 +12,7 @@ import { readProcessCwds } from "../ownership/index.js";
 import { readDefaultBranch, targetRefs, type DefaultBranch, type RepoContext } from "../shared/repo/repo.js";
 import { readFingerprintBasis, type FingerprintBasis } from "../bootstrap/index.js";
 import { focusAdmin, focusRefPatterns, readFocusRefs } from "./focus-refs.js";
-import { recoverRows } from "../shared/recovered.js";
+import { recoverRows } from "../workspace/index.js";
 import { walkGraph } from "./graphs.js";
 
 export interface Snapshot {

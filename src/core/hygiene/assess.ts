@@ -46,6 +46,11 @@ export function assessDisposition(subject: Subject): Verdict {
   const f = subject.facts;
   const { state, signals } = f.liveness;
   if (state === "live") return verdict("live", [reason("live_owner", { signals })]);
+  if (f.foreignWorkspace !== undefined)
+    return verdict("unknown", [
+      reason("foreign_workspace", { workspace: f.foreignWorkspace }),
+      ...(state === "unknown" ? [unknownFact("liveness", { signals })] : []),
+    ]);
   if (state === "unknown") return verdict("unknown", [unknownFact("liveness", { signals })]);
   if (f.lifecycle === "creating") return verdict("unknown", [reason("creating_interrupted")]);
   if (subject.husk && subject.underRoot) return verdict("husk", huskReasons(subject.husk));

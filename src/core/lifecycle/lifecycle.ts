@@ -2,6 +2,7 @@
 // (never a foreign one) and makes the worktree terminal; it is idempotent and refuses while
 // another owner's lease is live.
 import { findAdminDir } from "../shared/repo/admin.js";
+import { writeRowIdentity } from "../shared/rows.js";
 import { unlockWorktree } from "../../git/write.js";
 import { parseLockOwner, NO_LEASE, leaseLockText, leaseView, newLease, writeLock, withMutationLock } from "../ownership/index.js";
 import { readLiveness } from "../facts/index.js";
@@ -59,6 +60,12 @@ function view(row: WorktreeRow, action: LeaseAction, reasons: Reason[] = []): Le
   return action === "refused" ? { ok: false, action, ...fields } : { ok: true, action, ...fields };
 }
 
+/** The identity file follows the row (SPEC v4 §4.11): what a recovery restores is what the registry held. */
+function syncIdentity(ctx: Ctx, row: WorktreeRow): void {
+  const admin = findAdminDir(ctx.repo.commonDir, row.path);
+  if (admin) writeRowIdentity(admin, row, ctx.workspace.id);
+}
+
 export async function release(ctx: Ctx, options: ReleaseOptions): Promise<LeaseResult> {
   const outcome = requireOneOf(options.outcome, OUTCOMES, "outcome", "done");
   const owner = requireText(options.owner ?? process.env.ORCHARD_OWNER, "owner");
@@ -91,6 +98,7 @@ export async function release(ctx: Ctx, options: ReleaseOptions): Promise<LeaseR
       });
       return updated;
     });
+    syncIdentity(ctx, released); // a recovery without the registry restores it terminal, with its outcome and last owner
     return view(released, "released");
   });
 }
@@ -105,6 +113,7 @@ async function clearLeftoverLease(ctx: Ctx, row: WorktreeRow, lockReason: string
   if (lock?.kind === "orchard" && lock.handle === row.handle) await unlockWorktree(ctx.repo.primary, row.path);
   if (row.owner === null && row.pid === null && row.heartbeatAt === null) return view(row, "already_released");
   const cleared = await ctx.registry.write(async () => await ctx.registry.worktrees.update(row.id, { ...NO_LEASE, lastOwner: row.owner ?? row.lastOwner }));
+  syncIdentity(ctx, cleared);
   return view(cleared, "already_released");
 }
 
@@ -130,8 +139,9 @@ export async function heartbeat(ctx: Ctx, options: HeartbeatOptions): Promise<Le
     const lease = await newLease({ owner: owner ?? row.owner, pid, ttlMs });
     if (lease.pid !== null && lease.pid === row.pid) lease.pidStart = row.pidStart;
     const admin = findAdminDir(ctx.repo.commonDir, row.path);
-    if (admin) writeLock(admin, leaseLockText(row.handle, lease));
+    if (admin) writeLock(admin, leaseLockText(row.handle, lease, ctx.workspace.id));
     const renewed = await ctx.registry.write(async () => await ctx.registry.worktrees.update(row.id, { ...lease, lastActivityAt: new Date().toISOString() }));
+    if (admin) writeRowIdentity(admin, renewed, ctx.workspace.id); // its expiry on disk: a proof across registries
     return view(renewed, "renewed");
   });
 }

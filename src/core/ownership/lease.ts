@@ -41,13 +41,17 @@ export async function newLease(requester: Requester, now = new Date()): Promise<
   return { owner: requester.owner, pid: requester.pid, pidStart, host: HOST, heartbeatAt: now.toISOString(), ttlMs: requester.ttlMs };
 }
 
-export function leaseLockText(handle: string, lease: LeaseFields): string {
+/** The git lock text of a lease: the holder, the workspace whose lease it is, and its expiry (SPEC v4 §4.11). */
+export function leaseLockText(handle: string, lease: LeaseFields, workspace: string): string {
+  const expires = leaseExpiresAt(lease);
   return formatOrchardLock({
     handle,
     owner: lease.owner,
     ...(lease.pid !== null ? { pid: lease.pid } : {}),
     ...(lease.pidStart !== null ? { startTime: lease.pidStart } : {}),
     ...(lease.host !== null ? { host: lease.host } : {}),
+    workspace,
+    ...(expires !== null ? { expires: new Date(expires).toISOString() } : {}),
   });
 }
 

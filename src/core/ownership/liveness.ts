@@ -21,7 +21,7 @@ export interface LivenessInput {
   /** The lock names an owner we cannot parse. */
   lockOwnerUnknown: boolean;
   /** An Orchard lease in the lock text whose registry row is gone and that names no pid: its heartbeat cannot be read. */
-  orphanLease?: { owner: string | null; handle: string } | null;
+  orphanLease?: { owner: string | null; handle: string; expires?: string } | null;
   /** Pids working inside, or null when the process table could not be read. */
   inside: number[] | null;
   /** Processes the scan could not inspect (another user's, SPEC §4.14): "none inside" is then unknown. */
@@ -86,9 +86,18 @@ export function assessLiveness(input: LivenessInput): Liveness {
     signals.push({ code: "lock_owner_unknown", detail: "the lock text names no owner orchard understands" });
   }
   if (input.orphanLease) {
-    unknown = true;
     const who = input.orphanLease.owner === null ? "no owner" : `owner ${input.orphanLease.owner}`;
-    signals.push({ code: "lease_unknown", detail: `an orchard lock (handle ${input.orphanLease.handle}, ${who}) without a registry row` });
+    // the expiry the lock text carries holds across registries (SPEC v4 §4.11): once passed, the lease is over
+    const expires = input.orphanLease.expires === undefined ? NaN : Date.parse(input.orphanLease.expires);
+    if (Number.isFinite(expires) && expires <= input.now)
+      signals.push({
+        code: "lease_expired",
+        detail: `an orchard lock (handle ${input.orphanLease.handle}, ${who}) whose lease expired at ${input.orphanLease.expires}`,
+      });
+    else {
+      unknown = true;
+      signals.push({ code: "lease_unknown", detail: `an orchard lock (handle ${input.orphanLease.handle}, ${who}) without a registry row` });
+    }
   }
   if (input.inside === null) {
     unknown = true;
@@ -105,7 +114,7 @@ export function assessLiveness(input: LivenessInput): Liveness {
   }
   if (live) return { state: "live", signals };
   if (unknown) return { state: "unknown", signals };
-  if (!input.lease && input.pids.length === 0) return { state: "none", signals };
+  if (!input.lease && input.pids.length === 0 && !input.orphanLease) return { state: "none", signals };
   return { state: "dead", signals };
 }
 

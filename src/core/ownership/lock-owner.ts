@@ -1,6 +1,6 @@
 // Who holds a git worktree lock, read from its reason text (SPEC §3.10 step 2); Orchard's lease is one JSON line.
 export type LockOwner =
-  | { kind: "orchard"; pid?: number; startTime?: string; host?: string; owner: string | null; handle: string }
+  | { kind: "orchard"; pid?: number; startTime?: string; host?: string; owner: string | null; handle: string; workspace?: string; expires?: string }
   | { kind: "claude-code"; pid: number; startTime?: string; id: string; form: "agent" | "session" }
   | { kind: "pid"; pid: number }
   | { kind: "unknown" };
@@ -13,6 +13,10 @@ export interface LeaseLockFields {
   pid?: number;
   startTime?: string;
   host?: string;
+  /** The workspace whose lease this is (SPEC v4 §4.11). */
+  workspace?: string;
+  /** When the lease's heartbeat runs out (ISO): a proof that holds across registries once passed. */
+  expires?: string;
 }
 
 const UNKNOWN: LockOwner = { kind: "unknown" };
@@ -24,7 +28,7 @@ const pidFrom = (digits: string): number | null => (isPid(Number(digits)) ? Numb
 /** `orchard-lease {json}` on one line. JSON escapes \n and \r; U+0085/2028/2029 are escaped too. */
 export function formatOrchardLock(f: LeaseLockFields): string {
   if (f.pid !== undefined && !isPid(f.pid)) throw new RangeError(`lock pid must be an integer in 1…${MAX_PID}, got ${f.pid}`);
-  const fields = { handle: f.handle, owner: f.owner, pid: f.pid, startTime: f.startTime, host: f.host };
+  const fields = { handle: f.handle, owner: f.owner, pid: f.pid, startTime: f.startTime, host: f.host, workspace: f.workspace, expires: f.expires };
   const json = JSON.stringify(fields).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
   return ORCHARD_LEASE_PREFIX + json;
 }
@@ -37,9 +41,10 @@ function parseOrchard(json: string): LockOwner {
     return UNKNOWN;
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return UNKNOWN;
-  const { handle, owner = null, pid, startTime, host } = value as Record<string, unknown>;
+  const { handle, owner = null, pid, startTime, host, workspace, expires } = value as Record<string, unknown>;
   if (typeof handle !== "string" || (owner !== null && typeof owner !== "string")) return UNKNOWN;
   if ((pid !== undefined && !isPid(pid)) || !optionalString(startTime) || !optionalString(host)) return UNKNOWN;
+  if (!optionalString(workspace) || !optionalString(expires)) return UNKNOWN;
   return {
     kind: "orchard",
     handle,
@@ -47,6 +52,8 @@ function parseOrchard(json: string): LockOwner {
     ...(pid !== undefined && { pid }),
     ...(startTime !== undefined && { startTime }),
     ...(host !== undefined && { host }),
+    ...(workspace !== undefined && { workspace }),
+    ...(expires !== undefined && { expires }),
   };
 }
 const optionalString = (v: unknown): v is string | undefined => v === undefined || typeof v === "string";

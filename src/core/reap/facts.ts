@@ -1,7 +1,8 @@
 // Facts the orphan sweep decides on, read from the common dir's admin dirs (not from the cwd's
 // worktree, so the sweep sees the same thing from any worktree of the repo).
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { decodeGitBytes } from "../../git/bytes.js";
+import { readPlainFile } from "../shared/files.js";
 import { join } from "node:path";
 import { isAncestor, resolveCommit } from "../../git/read.js";
 import type { WorktreeRow } from "../../registry/index.js";
@@ -49,12 +50,10 @@ export function readLockedWorktree(admin: string): LockedWorktree | null {
   return lockText !== null && path !== null ? { path, admin, lockText } : null;
 }
 
+/** A small admin file's text; null when absent or anything but a plain file (a FIFO planted there never hangs the sweep). */
 export function readText(path: string): string | null {
-  try {
-    return decodeGitBytes(readFileSync(path)); // a branch name in HEAD may hold bytes that are not UTF-8 (git/bytes.ts)
-  } catch {
-    return null; // absent (unlocked, or removed meanwhile)
-  }
+  const bytes = readPlainFile(path);
+  return bytes === null ? null : decodeGitBytes(bytes); // a branch name in HEAD may hold bytes that are not UTF-8 (git/bytes.ts)
 }
 
 export async function readLockFacts(options: {

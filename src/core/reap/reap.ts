@@ -29,7 +29,8 @@ import {
   type LockedWorktree,
   type RefView,
 } from "./facts.js";
-import { assessOwnerGone, assessWork, isLiveReason, type MergeMode, type ReapReason, type ReapSkipReason } from "./verdict.js";
+import { assessOwnerGone, assessWork, isLiveReason, type LockFacts, type MergeMode, type ReapReason, type ReapSkipReason } from "./verdict.js";
+import { ownershipOf } from "../workspace/index.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
 import { MERGE_MODES } from "../shared/input/inputs.js";
@@ -140,7 +141,9 @@ async function judge(ctx: Ctx, wt: LockedWorktree, view: View, options: { cwds: 
   const lock = await readLockFacts({ wt, row, guardMs: request.guardMs, cwds: options.cwds, now: Date.now() });
   const owner = ownerView(lock.ownerParsed);
   const base = { path: wt.path, branch: branchOf(wt), ...(owner ? { owner } : {}) };
-  const gone = assessOwnerGone(lock);
+  // another workspace's worktree is never reaped from here, whatever its lease (SPEC v4 §4.11)
+  const owned = row ? null : ownershipOf(ctx.repo, wt.path, { admin: wt.admin, lockReason: wt.lockText });
+  const gone = owned?.kind === "foreign" ? foreignSkip(owned.workspace, lock) : assessOwnerGone(lock);
   if (gone.kind === "skip") return { kind: "skip", entry: { ...base, status: "skipped", reason: gone.reason, ...detail(gone.detail) } };
   // its Claude Code session can still be resumed: `claude --resume` would go on in this worktree (issue 22 item 4)
   const resumable =
@@ -160,6 +163,13 @@ async function judge(ctx: Ctx, wt: LockedWorktree, view: View, options: { cwds: 
 }
 
 const detail = (text: string | undefined): { detail?: string } => (text ? { detail: text } : {});
+
+/** A live holder is still named as live (it is counted apart); anything else of another workspace is `foreign_workspace`. */
+function foreignSkip(workspace: string | null, lock: LockFacts): { kind: "skip"; reason: ReapSkipReason; detail?: string } {
+  const live = assessOwnerGone(lock);
+  if (live.kind === "skip" && isLiveReason(live.reason)) return live;
+  return { kind: "skip", reason: "foreign_workspace", detail: `the workspace ${workspace ?? "(made before workspace ids)"} made it` };
+}
 
 function branchOf(wt: LockedWorktree): string | null {
   const head = readText(join(wt.admin, "HEAD"))?.trim() ?? "";

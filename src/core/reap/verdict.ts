@@ -20,7 +20,8 @@ export type ReapSkipReason =
   | "ignored_files"
   | "nested_worktree"
   | "fact_unknown"
-  | "session_resumable";
+  | "session_resumable"
+  | "foreign_workspace";
 
 export type ReapReason = "pid_dead_and_merged" | "lease_dead_and_merged" | "pid_dead_and_missing";
 

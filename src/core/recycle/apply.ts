@@ -7,7 +7,8 @@
 // transaction: a failing step is undone from it at once, a crash by the next command that
 // touches either handle. Each step is a fault point (shared/fault.ts) for the crash tests.
 import { findAdminDir, readIdentityFile, writeIdentityFile } from "../shared/repo/admin.js";
-import { newRow, writeRowIdentity } from "../shared/rows.js";
+import { writeRowIdentity } from "../shared/rows.js";
+import { newRow } from "../workspace/index.js";
 import { resolveCommit } from "../../git/read.js";
 import { cleanWorktree, createBranch, lockWorktree, moveWorktree, switchToBranch } from "../../git/write.js";
 import type { WorktreeRow } from "../../registry/index.js";
@@ -90,7 +91,7 @@ export async function applyRecycle(ctx: Ctx, request: AddRequest, base: Base, pr
   writeRecycleJournal(admin, journal);
   let row: WorktreeRow;
   try {
-    const lockText = leaseLockText(request.handle, lease);
+    const lockText = leaseLockText(request.handle, lease, ctx.workspace.id);
     if (proof.entry?.locked) writeLock(admin, lockText);
     else await lockWorktree(repo.primary, from, lockText);
     faultPoint("recycle.locked");
@@ -143,7 +144,7 @@ export async function applyRecycle(ctx: Ctx, request: AddRequest, base: Base, pr
   }
   removeRecycleJournal(admin);
   faultPoint("recycle.recorded");
-  writeRowIdentity(admin, row);
+  writeRowIdentity(admin, row, ctx.workspace.id);
   releaseMutationLockEarly(repo.commonDir); // the worktree is locked and recorded: bootstrap needs no repo lock
   const bootstrap = await runBootstrap(ctx, row, { enabled: request.bootstrap, ...(keep !== null ? { reuse: keep } : {}) });
   await refreshIndexBeforeAnswer(ctx, row.path);

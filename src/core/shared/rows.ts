@@ -1,36 +1,14 @@
-// A new registry row of a managed worktree: what every insert shares (active, no lease, no
-// fingerprints, no lineage links, times now); callers name what differs.
-import type { NewWorktreeRow, WorktreeRow } from "../../registry/index.js";
+// A managed worktree's row on disk (its identity file) and at its end (retired).
+import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "./context.js";
 import { writeIdentityFile } from "./repo/admin.js";
-import { NO_LEASE } from "../ownership/index.js";
 
-export function newRow(fields: Pick<NewWorktreeRow, "repo" | "handle" | "path" | "branch"> & Partial<NewWorktreeRow>): NewWorktreeRow {
-  const now = new Date().toISOString();
-  return {
-    createdBranch: false,
-    baseRef: null,
-    baseCommit: null,
-    task: null,
-    taskRaw: null,
-    ...NO_LEASE,
-    lastOwner: null,
-    lifecycle: "active",
-    outcome: null,
-    fpBootstrap: null,
-    fpContext: null,
-    fpRuntime: null,
-    recycledFrom: null,
-    supersededBy: null,
-    createdAt: now,
-    releasedAt: null,
-    lastActivityAt: now,
-    ...fields,
-  };
-}
-
-/** Writes the row's identity into `orchard.json` in the worktree's admin dir. */
-export function writeRowIdentity(admin: string, row: WorktreeRow): void {
+/**
+ * Writes the row's identity into `orchard.json` in the worktree's admin dir: who it is, the
+ * workspace it belongs to, and what a recovery without the registry restores (its lifecycle,
+ * outcome, last owner and lease; SPEC v4 §4.11). Written again whenever any of these changes.
+ */
+export function writeRowIdentity(admin: string, row: WorktreeRow, workspace: string): void {
   writeIdentityFile(admin, {
     handle: row.handle,
     repo: row.repo,
@@ -38,6 +16,14 @@ export function writeRowIdentity(admin: string, row: WorktreeRow): void {
     task: row.task,
     owner: row.owner,
     base: { ref: row.baseRef, commit: row.baseCommit },
+    workspace,
+    lifecycle: row.lifecycle === "terminal" ? "terminal" : "active",
+    outcome: row.outcome,
+    lastOwner: row.lastOwner,
+    lease:
+      row.owner === null && row.pid === null
+        ? null
+        : { owner: row.owner, pid: row.pid, pidStart: row.pidStart, host: row.host, heartbeatAt: row.heartbeatAt, ttlMs: row.ttlMs },
   });
 }
 

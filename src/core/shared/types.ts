@@ -69,6 +69,8 @@ export interface Facts {
     /** Set when harness bookkeeping files (facts/bookkeeping.ts) are every change there is. */
     bookkeeping?: string[];
   } | null;
+  /** Another workspace made it (the id its identity file or lock names; null: written before ids): never recovered, adopted, reaped, recycled or removed from here. */
+  foreignWorkspace?: string | null;
   /** Something an agent wrote makes git's facts here untrue (a moved work tree, a config file or admin file that cannot be vetted): dirty is unknown (SPEC v4 §4.1). */
   blocked?: WorktreeBlock;
   upstream: { ref: string; ahead: number; behind: number } | null;

@@ -196,8 +196,8 @@ export interface ReasonDetails {
   worktree_relocated: { key: string; value: string; file: string };
   config_unvetted: { file: string; why: string };
   admin_file_special: { file: string; kind: string };
-  /** The workspace the worktree's identity file or lock names (its id), and ours. */
-  foreign_workspace: { workspace: string | null; ours: string };
+  /** The workspace the worktree's identity file or lock names (its id; null: a file written before workspaces had ids). */
+  foreign_workspace: { workspace: string | null };
   // registry migrate
   /** The source's hosts, and how many rows of theirs each destination table holds. */
   host_rows_present: { hosts: string[]; present: Record<string, number> };

@@ -113,6 +113,14 @@ export interface IdentityFile {
   task: string | null;
   owner: string | null;
   base: { ref: string | null; commit: string | null };
+  // v4 (SPEC §4.11): whose it is, and what a recovery without the registry restores; absent in older files
+  /** The id of the workspace that made it (workspace/id.ts). */
+  workspace?: string;
+  lifecycle?: "active" | "terminal";
+  outcome?: string | null;
+  lastOwner?: string | null;
+  /** The lease as the registry held it when this was written (heartbeatAt + ttlMs: its expiry). */
+  lease?: { owner: string | null; pid: number | null; pidStart: string | null; host: string | null; heartbeatAt: string | null; ttlMs: number | null } | null;
 }
 
 export function writeIdentityFile(admin: string, identity: IdentityFile): void {

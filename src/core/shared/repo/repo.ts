@@ -9,11 +9,14 @@ import { canonicalRemote, disambiguateRepoName, localIdentity, repoNameFrom } fr
 import { loadConfig, type LoadedConfig } from "../config.js";
 import { usageError } from "../errors.js";
 import type { Registry } from "../../../registry/index.js";
+import type { Workspace } from "../../workspace/index.js";
 import type { WorktreeEntry } from "../../../git/parse/worktrees.js";
 import { heldMutationLock, mutationEpoch, type MutationLock } from "../../ownership/index.js";
 
 export interface RepoContext {
   identity: string;
+  /** The workspace this context serves: whose worktrees it may recover, adopt and remove (SPEC v4 §4.11). */
+  workspace: Workspace;
   name: string;
   /** The main worktree's path (or the bare repository). */
   primary: string;
@@ -79,7 +82,7 @@ export function takeLockedListing(repo: RepoContext): WorktreeEntry[] | undefine
  * mutation lock if it could (Orchard's lockedContext), and git lists the worktrees now, under it.
  * Otherwise git lists them while it resolves the dirs.
  */
-export async function resolveRepo(registry: Registry, repoPath: string, located?: RepoLocation): Promise<RepoContext> {
+export async function resolveRepo(registry: Registry, repoPath: string, workspace: Workspace, located?: RepoLocation): Promise<RepoContext> {
   if (!existsSync(repoPath)) throw usageError("not_a_repository", `${repoPath} does not exist`);
   // git lists the worktrees while it resolves the dirs (its failure outside a repo is not the answer)
   const listing = located ? null : readWorktrees(repoPath);
@@ -108,7 +111,7 @@ export async function resolveRepo(registry: Registry, repoPath: string, located?
       ? known.name
       : await registry.write(async () => await recordName(registry, identity, { canonicalRemote: remote, primaryPath: primary }, commonDir));
   const config = loadConfig(bare ? commonDir : primary);
-  return { identity, name, primary, commonDir, bare, remotes: remotes.names, config, listing: entries, listingEpoch, listingLock, stamp };
+  return { identity, workspace, name, primary, commonDir, bare, remotes: remotes.names, config, listing: entries, listingEpoch, listingLock, stamp };
 }
 
 /**

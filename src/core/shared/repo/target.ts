@@ -8,7 +8,7 @@ import type { Ctx } from "../context.js";
 import { usageError } from "../errors.js";
 import { realOrAbsolute } from "./paths.js";
 import { findAdminDir, type IdentityFile } from "./admin.js";
-import { identityOf, recoverRows } from "../recovered.js";
+import { identityOf, recoverRows } from "../../workspace/index.js";
 
 export interface Target {
   path: string;
@@ -56,7 +56,7 @@ async function fromIdentityFile(
   wanted: (identity: IdentityFile) => boolean,
 ): Promise<Omit<Target, "listing"> | null> {
   for (const entry of entries) {
-    const identity = identityOf(ctx.repo.commonDir, ctx.repo.identity, entry.path);
+    const identity = identityOf(ctx.repo, entry.path, { lockReason: entry.locked ? entry.lockReason : null });
     if (!identity || !wanted(identity) || (await ctx.registry.worktrees.byHandle(identity.handle))) continue;
     const admins = new Map([[entry.path, findAdminDir(ctx.repo.commonDir, entry.path) as string]]);
     const [row] = await recoverRows(ctx.registry, ctx.repo, [entry], [], admins);
