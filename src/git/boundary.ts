@@ -4,9 +4,10 @@
 // cannot vet, a special file (FIFO, socket, device, link) among its admin files. Such a worktree's
 // status is never read: it is unknown, with the key or the file named, and so never recycled,
 // reaped, removed or reused. Every other worktree of the repository is served as usual.
-import { lstatSync, readdirSync, realpathSync, type Stats } from "node:fs";
+import { lstatSync, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { pinArgs } from "./pin.js";
+import { kindOf } from "./admin-vet.js";
 import { StatusUnknownError } from "./errors.js";
 
 export type WorktreeBlock =
@@ -50,14 +51,6 @@ export function setWorktreeBlocks(commonDir: string, found: ReadonlyMap<string, 
 
 /** The admin files git reads for a worktree: each must be a plain file (or a directory where git keeps one). */
 const DIRECTORIES = new Set(["logs", "refs", "rebase-merge", "rebase-apply", "sequencer", "info", "hooks", "objects"]);
-
-function kindOf(st: Stats): string {
-  if (st.isFIFO()) return "a FIFO";
-  if (st.isSocket()) return "a socket";
-  if (st.isSymbolicLink()) return "a symbolic link";
-  if (st.isCharacterDevice() || st.isBlockDevice()) return "a device";
-  return "not a plain file";
-}
 
 /**
  * The first special file among the admin files of the worktree whose git dir is `admin` (its own

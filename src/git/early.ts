@@ -9,12 +9,20 @@ import { REF_FORMAT } from "./parse/refs.js";
 import { PROGRAM_CONFIG_ARGS } from "./programs-read.js";
 import type { ProcessResult } from "./result.js";
 import { statusArgs } from "./status-args.js";
+import { specialAdminFiles } from "./admin-vet.js";
+import { commonDirOf } from "./programs.js";
 
 export const GIT_DIRS_ARGS = ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-dir", "--is-bare-repository"];
 export const WORKTREE_LIST_ARGS = ["worktree", "list", "--porcelain", "-z"];
 export const REMOTE_CONFIG_ARGS = ["config", "-z", "--get-regexp", "^remote\\."];
 export const SNAPSHOT_REFS = ["refs/heads", "refs/remotes"];
 export const refsArgs = (patterns: readonly string[]): string[] => ["for-each-ref", `--format=${REF_FORMAT}`, "--", ...patterns];
+
+/** Whether git may be asked for the listing in `path`'s repository now: no admin file it would wait on (admin-vet.ts). */
+function listable(path: string): boolean {
+  const commonDir = commonDirOf(path);
+  return commonDir === null || specialAdminFiles(commonDir).length === 0;
+}
 
 let started: { path: string; list: Promise<ProcessResult>; dirs: Promise<ProcessResult> } | null = null;
 
@@ -26,6 +34,7 @@ let started: { path: string; list: Promise<ProcessResult>; dirs: Promise<Process
 export function startRepoQueries(path: string, primary: boolean, options: { refs: boolean } = { refs: true }): void {
   // `refs: false` (status: its focused snapshot reads a few refs, core/facts/focus-refs.ts): the program settings instead
   const fourth = options.refs ? [refsArgs(SNAPSHOT_REFS)] : process.env.ORCHARD_TRUST === "1" ? [] : [PROGRAM_CONFIG_ARGS];
+  if (!listable(path)) return; // read.ts lists from the admin files
   const queries = primary ? [WORKTREE_LIST_ARGS, GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, ...fourth] : [WORKTREE_LIST_ARGS, GIT_DIRS_ARGS];
   const [list, dirs] = startEarlyBatch(queries, path); // one process forked from here, not four (run.ts)
   started = { path, list: list!, dirs: dirs! };
@@ -39,7 +48,8 @@ export function startRepoQueries(path: string, primary: boolean, options: { refs
  */
 export function startLockedQueries(path: string, primary: boolean, locked = false): void {
   const programs = process.env.ORCHARD_TRUST === "1" ? [] : [PROGRAM_CONFIG_ARGS];
-  const queries = primary ? [GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, ...programs, ...(locked ? [WORKTREE_LIST_ARGS] : [])] : [GIT_DIRS_ARGS];
+  const list = locked && listable(path) ? [WORKTREE_LIST_ARGS] : [];
+  const queries = primary ? [GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, ...programs, ...list] : [GIT_DIRS_ARGS];
   void startEarlyBatch(queries, path); // each answer waits to be taken by the identical git() call (its failure too)
 }
 
@@ -55,7 +65,7 @@ export function startedRepoQueries(path: string): { list: Promise<ProcessResult>
 export function startSnapshotReads(primary: string, options: SnapshotReads & { status?: string }): { listing: Promise<ProcessResult> | undefined } {
   const patterns = options.refs ?? SNAPSHOT_REFS;
   const refs = refsArgs(patterns);
-  const queries = [...(options.listing ? [WORKTREE_LIST_ARGS] : []), refs].filter((args) => !earlyPending(args, primary));
+  const queries = [...(options.listing && listable(primary) ? [WORKTREE_LIST_ARGS] : []), refs].filter((args) => !earlyPending(args, primary));
   // and a worktree's status (readStatus with ignored files), in the same shell: a fork of a large node process saved
   // (on Linux, where a process scan tells the shell's git inside the worktree from someone else: core/ownership/process.ts)
   const batched = options.status !== undefined && process.platform === "linux" && !earlyPending(statusArgs(true), options.status);

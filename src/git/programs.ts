@@ -6,7 +6,8 @@
 // own), which beat every config file; a key the repository set is given its system/global value
 // back, or a neutral one. Filters, merge drivers and credential helpers are named by the
 // repository, so their names are read from its config files first (programs-read.ts).
-import { lstatSync, readFileSync, realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
+import { readPlainFile } from "./plain-file.js";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 
 /** One setting that names or turns on a program. `neutral`: the value that runs nothing git would not run by default. */
@@ -214,10 +215,7 @@ function commonDirOfGitDir(gitDir: string): string | null {
   }
 }
 
+/** A small plain file's text; null when absent, unreadable or anything else (a FIFO there never hangs the call). */
 function readText(path: string): string | null {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return null; // absent or unreadable: git finds nothing there either
-  }
+  return readPlainFile(path)?.toString("utf8") ?? null;
 }

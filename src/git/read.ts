@@ -1,21 +1,20 @@
 // Read-only git queries. Each returns parsed data; a query answered by an exit code declares
 // which codes are answers. User-given refs and paths follow --end-of-options or --.
-import { readdirSync, readFileSync, realpathSync } from "node:fs";
+import { readdirSync, realpathSync } from "node:fs";
+import { readPlainFile } from "./plain-file.js";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { DEFAULT_GIT_TIMEOUT_MS, git, runProcess } from "./run.js";
+import { git } from "./run.js";
 import { GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, WORKTREE_LIST_ARGS, refsArgs, startedRepoQueries } from "./early.js";
-import { statusArgs } from "./status-args.js";
-import { gitEnv } from "./env.js";
-import { blockedFilterError } from "./attributes.js";
 export { ProgramBlockedError } from "./attributes.js";
 export { StatusUnknownError } from "./errors.js";
 export { WorktreeBlockedError, type WorktreeBlock } from "./boundary.js";
 import { worktreeBlockError } from "./boundary.js";
 export { worktreeBlockError };
-import { pinArgs } from "./pin.js";
+import { specialAdminFiles } from "./admin-vet.js";
+import { listWorktreesByHand } from "./list-by-hand.js";
+import { commonDirOf } from "./programs.js";
 import { isValidRefName } from "./refname.js";
 import { parseWorktreeList, type WorktreeEntry } from "./parse/worktrees.js";
-import { parseStatusV2, type StatusSummary } from "./parse/status.js";
 import { parsePeeledRefs, parseRefs, PEELED_REF_FORMAT, type RefRecord } from "./parse/refs.js";
 
 // the history queries live in history.ts; read.ts stays the one door for read-only queries
@@ -36,6 +35,7 @@ export {
   findFirstParentCommit,
 } from "./history.js";
 export { readCommitTrees, readTrackedState } from "./state.js";
+export { hasTrackedChanges, readStatus, readStatuses } from "./status.js";
 
 export interface GitDirs {
   commonDir: string;
@@ -69,6 +69,9 @@ export function parseGitDirs(stdout: string): GitDirs {
 }
 
 export async function readWorktrees(cwd: string): Promise<WorktreeEntry[]> {
+  // an admin file git would wait on: the listing comes from the admin files (SPEC v4 §4.10)
+  const commonDir = commonDirOf(cwd);
+  if (commonDir !== null && specialAdminFiles(commonDir).length > 0) return listWorktreesByHand(cwd, commonDir);
   const r = await git(WORKTREE_LIST_ARGS, { cwd });
   const entries = parseWorktreeList(r.stdout);
   if (entries.every((e) => isAbsolute(e.path))) return entries;
@@ -108,87 +111,12 @@ function readRelativeRecords(commonDir: string): Map<string, string> {
     return map; // no admin dirs: nothing to resolve against
   }
   for (const id of ids) {
-    let text: string;
-    try {
-      text = readFileSync(join(root, id, "gitdir"), "utf8").replace(/\r?\n$/, "");
-    } catch {
-      continue; // an admin dir without gitdir: git lists it as prunable
-    }
+    const bytes = readPlainFile(join(root, id, "gitdir"));
+    if (bytes === null) continue; // an admin dir without gitdir: git lists it as prunable
+    const text = bytes.toString("utf8").replace(/\r?\n$/, "");
     if (!isAbsolute(text)) map.set(text.replace(/\/\.git$/, ""), dirname(resolve(root, id, text)));
   }
   return map;
-}
-
-/** `ignored`: also list ignored paths, an ignored directory as one entry ending in `/` (`--ignored=matching`). */
-export async function readStatus(worktree: string, options: { ignored?: boolean } = {}): Promise<StatusSummary> {
-  const unreadable = worktreeBlockError(worktree);
-  if (unreadable) throw unreadable;
-  const [r, blocked] = await Promise.all([git(statusArgs(options.ignored ?? false), { cwd: worktree }), blockedFilterError(worktree)]);
-  if (blocked) throw blocked;
-  return parseStatusV2(r.stdout);
-}
-
-/**
- * readStatus of many worktrees through one `sh` per slice: a big node process pays milliseconds
- * to fork each git (its page tables), a shell a fraction of one. After each worktree's output the
- * shell prints NUL, the exit code, NUL — status -z never prints an empty record, so the empty
- * record marks the end. A worktree whose git failed, a slice that failed as a whole, and any host
- * without `sh` (Windows) get readStatus of their own, so its error says what git said.
- */
-export async function readStatuses(
-  worktrees: readonly string[],
-  options: { ignored?: boolean; slices: number; signal?: AbortSignal },
-): Promise<(StatusSummary | Error)[]> {
-  const out: (StatusSummary | Error | null)[] = worktrees.map(() => null);
-  if (process.platform !== "win32" && worktrees.length > 1) {
-    const size = Math.ceil(worktrees.length / Math.max(1, options.slices));
-    // each worktree comes with its git dir: the status is pinned to it, as every git call is (pin.ts)
-    const status = statusArgs(options.ignored ?? false).join(" ");
-    const script = `while [ $# -gt 0 ]; do d=$1; g=$2; shift 2; if [ -n "$g" ]; then git -C "$d" "--git-dir=$g" "--work-tree=$d" ${status} 2>/dev/null; else git -C "$d" ${status} 2>/dev/null; fi; printf '\\0%s\\0' "$?"; done`;
-    const slices = Array.from({ length: Math.ceil(worktrees.length / size) }, (_, k) => k * size);
-    await Promise.all(
-      slices.map(async (start) => {
-        const slice = worktrees.slice(start, start + size);
-        const pairs = slice.flatMap((d) => [d, pinArgs(d)[0]?.slice("--git-dir=".length) ?? ""]);
-        const r = await runProcess("sh", ["-c", script, "sh", ...pairs], {
-          cwd: "/",
-          env: gitEnv(slice[0]!, { read: true }), // one repository's worktrees: one policy
-          timeoutMs: DEFAULT_GIT_TIMEOUT_MS + 2_000 * slice.length,
-          ...(options.signal ? { signal: options.signal } : {}),
-        }).catch(() => null);
-        if (!r || r.exitCode !== 0 || r.timedOut) return; // each worktree of the slice is read alone below (unless aborted)
-        const tokens = r.stdout.split("\0");
-        let at = 0;
-        for (let k = 0; k < slice.length && at < tokens.length; k++) {
-          const end = tokens.indexOf("", at);
-          if (end < 0 || tokens[end + 1] !== "0") {
-            at = end < 0 ? tokens.length : end + 2;
-            continue; // this git failed: read alone below
-          }
-          try {
-            out[start + k] = parseStatusV2(
-              tokens
-                .slice(at, end)
-                .map((t) => `${t}\0`)
-                .join(""),
-            );
-          } catch {
-            // not what status prints: read alone below
-          }
-          at = end + 2;
-        }
-      }),
-    );
-  }
-  if (options.signal?.aborted) return out.map((s) => s ?? new Error("not read: the statuses were no longer wanted")); // no one-by-one reads
-  return Promise.all(
-    out.map(async (s, i) => {
-      const unreadable = worktreeBlockError(worktrees[i] as string);
-      if (unreadable) return unreadable;
-      const blocked = s ? await blockedFilterError(worktrees[i] as string) : null;
-      return blocked ?? s ?? (await readStatus(worktrees[i] as string, options).catch((error: unknown) => error as Error));
-    }),
-  );
 }
 
 export async function readRefs(cwd: string, patterns: readonly string[]): Promise<RefRecord[]> {
@@ -279,15 +207,6 @@ export async function readDeletedFiles(cwd: string, from: string, to: string): P
     cwd,
   });
   return r.stdout.split("\0").filter(Boolean);
-}
-
-/** `git diff --quiet` on the index and worktree of a checkout: false when tracked files changed. */
-export async function hasTrackedChanges(worktree: string): Promise<boolean> {
-  const unreadable = worktreeBlockError(worktree);
-  if (unreadable) throw unreadable;
-  const [r, blocked] = await Promise.all([git(["status", "--porcelain=v2", "-z", "--untracked-files=no"], { cwd: worktree }), blockedFilterError(worktree)]);
-  if (blocked) throw blocked;
-  return r.stdout.length > 0;
 }
 
 /** Absolute path of a file in a checkout's git dir (`git rev-parse --git-path <name>`), e.g. its index. */

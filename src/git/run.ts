@@ -10,6 +10,8 @@ import { decodeGitBytes, encodeGitBytes, hasEscapedBytes, printfWord } from "./b
 import { BatchShell } from "./warm/batch-shell.js";
 import { remember, takeEarly } from "./early-answers.js";
 import { pinnedArgv } from "./pin.js";
+import { refuseWedged } from "./admin-vet.js";
+import { commonDirOf } from "./programs.js";
 
 export { earlyPending, dropEarly } from "./early-answers.js";
 
@@ -348,6 +350,7 @@ function runBatch(queries: readonly { args: readonly string[]; cwd: string }[], 
 
 /** Runs git; resolves with the result when the exit code is one of `ok`, else throws GitError. */
 export async function git(args: readonly string[], options: RunOptions): Promise<ProcessResult> {
+  refuseWedged(args, commonDirOf(options.cwd)); // a FIFO planted in an admin dir would hold it for ever (admin-vet.ts)
   const plain = options.input === undefined && !options.env && options.read !== false && options.timeoutMs === undefined;
   const result = await (takeEarly(args, options.cwd, plain) ??
     runProcess("git", args, {

@@ -51,9 +51,9 @@ describe("the registry deleted", () => {
     expect(h.json.summary).toMatchObject({ managed: 2, foreign: 0 });
     const seen = (h.json.worktrees as Seen[]).sort((x, y) => String(x.handle).localeCompare(String(y.handle)));
     expect(seen.map(pick)).toEqual(expected);
-    // alice's lease (in the git lock, no pid) cannot be judged without its heartbeat: unknown, never removable;
+    // alice's lease comes back with its heartbeat from the identity file (SPEC v4 §4.11): still live;
     // the other is fresh, clean and held by nobody: idle — what a managed worktree is, not a foreign one to remove with git
-    expect(seen.map((w) => w.disposition)).toEqual(["unknown", "idle"]);
+    expect(seen.map((w) => w.disposition)).toEqual(["live", "idle"]);
     for (const w of seen) expect(w.suggestion?.command ?? "").not.toMatch(/^git worktree remove/);
 
     const l = s.orchard(["list"]);

@@ -51,13 +51,14 @@ export function assessDisposition(subject: Subject): Verdict {
       reason("foreign_workspace", { workspace: f.foreignWorkspace }),
       ...(state === "unknown" ? [unknownFact("liveness", { signals })] : []),
     ]);
+  // what an agent wrote makes git's facts untrue here: say which key or file, whatever else is unknown
+  if (f.blocked) return verdict("unknown", [blockReason(f.blocked), ...(state === "unknown" ? [unknownFact("liveness", { signals })] : [])]);
   if (state === "unknown") return verdict("unknown", [unknownFact("liveness", { signals })]);
   if (f.lifecycle === "creating") return verdict("unknown", [reason("creating_interrupted")]);
   if (subject.husk && subject.underRoot) return verdict("husk", huskReasons(subject.husk));
   if (f.missing) return verdict("missing", [reason("missing_directory", { registeredWithGit: subject.listed })]);
   if (subject.otherPrimary) return verdict("unknown", [reason("duplicate_primary", { primary: subject.otherPrimary })]);
   if (!subject.listed) return verdict("unknown", [reason("not_listed_by_git", { outsideManagedRoot: !subject.underRoot })]);
-  if (f.blocked) return verdict("unknown", [blockReason(f.blocked)]);
   if (!f.dirty) return verdict("unknown", [unknownFact("dirty", subject.errors.dirty ? { error: subject.errors.dirty } : {})]);
   if (f.dirty.nested?.length) return heldByNested(subject, f.dirty);
   // kept for `claude --resume`, whatever it holds: its session goes on in it (issue 22 item 4)

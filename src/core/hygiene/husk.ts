@@ -3,7 +3,8 @@
 // follows a symbolic link. Attribution: the `.git` file's gitdir names a repo's common dir, else
 // the directory name `<repo name>@<slug>` names a repo of the registry. A directory whose `.git`
 // points at a live registration is someone's worktree, not a husk.
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { readPlainFile } from "../shared/files.js";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { readIgnoredEntries, readUnignoredFiles } from "../../git/read.js";
@@ -30,18 +31,16 @@ export function readGitPointer(dir: string): GitPointer | null {
   const st = lstatSync(dotGit, { throwIfNoEntry: false });
   if (!st?.isFile()) return null;
   let text: string;
-  try {
-    text = readFileSync(dotGit, "utf8");
-  } catch {
-    return null; // unreadable: treated as no pointer
-  }
+  const bytes = readPlainFile(dotGit);
+  if (bytes === null) return null; // unreadable (or not a plain file): treated as no pointer
+  text = bytes.toString("utf8");
   const m = /^gitdir: (.+?)\r?\n?$/s.exec(text);
   if (!m?.[1]) return null;
   const adminDir = resolve(dir, m[1]);
   let commonDir: string | null = null;
   let registered = false;
   try {
-    commonDir = realOrAbsolute(resolve(adminDir, readFileSync(join(adminDir, "commondir"), "utf8").trim()));
+    commonDir = realOrAbsolute(resolve(adminDir, (readPlainFile(join(adminDir, "commondir"))?.toString("utf8") ?? "").trim()));
     const recorded = readAdminWorktreePath(adminDir);
     registered = recorded !== null && realOrAbsolute(recorded) === realOrAbsolute(dir);
   } catch {

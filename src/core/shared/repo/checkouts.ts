@@ -8,7 +8,8 @@
 // count too), and a detached HEAD is also read for a rebase or a bisect in progress on a branch
 // (git's `branch -d` refuses those too; its list does not show them). A HEAD this reader does not
 // understand, or a repository whose refs are in a reftable, is `unknown`: the caller asks git.
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readlinkSync } from "node:fs";
+import { readPlainFile } from "../files.js";
 import { join } from "node:path";
 import { findAdminDir, readAdminDirs, readAdminWorktreePath } from "./admin.js";
 import { realOrAbsolute } from "./paths.js";
@@ -21,17 +22,16 @@ const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 export type HeadFile = { branch: string; head: null } | { branch: null; head: string } | "unknown" | "absent";
 
 function readFirstLine(file: string): string | null {
-  try {
-    return decodeGitBytes(readFileSync(file)).replace(/\r?\n$/, "");
-  } catch {
-    return null; // absent (or unreadable): the caller decides what that means
-  }
+  const bytes = readPlainFile(file); // a FIFO planted there never hangs the read
+  return bytes === null ? null : decodeGitBytes(bytes).replace(/\r?\n$/, ""); // absent or unreadable: the caller decides
 }
 
 /** A file's text; `absent` when there is none (ENOENT, ENOTDIR), `unknown` when it cannot be read. */
 function readHeadText(file: string): { text: string } | "absent" | "unknown" {
   try {
-    return { text: decodeGitBytes(readFileSync(file)).replace(/\r?\n$/, "") };
+    const st = lstatSync(file);
+    const bytes = st.isFile() ? readPlainFile(file) : null; // a FIFO or a device there: unknown, never waited on
+    return bytes === null ? "unknown" : { text: decodeGitBytes(bytes).replace(/\r?\n$/, "") };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === "ENOENT" || code === "ENOTDIR" ? "absent" : "unknown";

@@ -2,7 +2,8 @@
 // at the moment of every git write and deletion in it: a directory swapped for a symlink (into
 // the primary, say) after planning must make the step refuse, because `git -C <path>` would
 // follow the symlink and act on whatever repository it reaches. Pure file-system reads, no git.
-import { lstatSync, readFileSync, realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
+import { readPlainFile } from "../files.js";
 import { dirname, resolve } from "node:path";
 import { failure } from "../errors.js";
 import { isInside } from "../context.js";
@@ -25,7 +26,7 @@ export function whyNotLinkedWorktree(path: string, admin: string): string | null
   const dotGit = resolve(path, ".git");
   const gitFile = lstatSync(dotGit, { throwIfNoEntry: false });
   if (!gitFile?.isFile()) return `${dotGit} is not a linked worktree's .git file (a repository or the primary has a directory there)`;
-  const m = /^gitdir: (.+?)\r?\n?$/s.exec(readFileSync(dotGit, "utf8")); // a path may hold a newline (SPEC §4.2)
+  const m = /^gitdir: (.+?)\r?\n?$/s.exec(readPlainFile(dotGit)?.toString("utf8") ?? ""); // a path may hold a newline (SPEC §4.2)
   const target = m ? realOrNull(resolve(path, m[1]!)) : null;
   if (target === null || target !== realOrNull(admin)) return `${dotGit} does not point at the worktree's own git dir ${admin}`;
   return null;

@@ -1,0 +1,93 @@
+// A worktree's status (git status --porcelain=v2), alone or many at once through a few shells,
+// each pinned to its worktree (pin.ts) and never asked where a block says its answer would be
+// untrue (boundary.ts) or a filter that may not run would decide it (attributes.ts).
+import { DEFAULT_GIT_TIMEOUT_MS, git, runProcess } from "./run.js";
+import { statusArgs } from "./status-args.js";
+import { gitEnv } from "./env.js";
+import { blockedFilterError } from "./attributes.js";
+import { worktreeBlockError } from "./boundary.js";
+import { pinArgs } from "./pin.js";
+import { parseStatusV2, type StatusSummary } from "./parse/status.js";
+
+/** `ignored`: also list ignored paths, an ignored directory as one entry ending in `/` (`--ignored=matching`). */
+export async function readStatus(worktree: string, options: { ignored?: boolean } = {}): Promise<StatusSummary> {
+  const unreadable = worktreeBlockError(worktree);
+  if (unreadable) throw unreadable;
+  const [r, blocked] = await Promise.all([git(statusArgs(options.ignored ?? false), { cwd: worktree }), blockedFilterError(worktree)]);
+  if (blocked) throw blocked;
+  return parseStatusV2(r.stdout);
+}
+
+/**
+ * readStatus of many worktrees through one `sh` per slice: a big node process pays milliseconds
+ * to fork each git (its page tables), a shell a fraction of one. After each worktree's output the
+ * shell prints NUL, the exit code, NUL — status -z never prints an empty record, so the empty
+ * record marks the end. A worktree whose git failed, a slice that failed as a whole, and any host
+ * without `sh` (Windows) get readStatus of their own, so its error says what git said.
+ */
+export async function readStatuses(
+  worktrees: readonly string[],
+  options: { ignored?: boolean; slices: number; signal?: AbortSignal },
+): Promise<(StatusSummary | Error)[]> {
+  // a worktree whose answer would be untrue or would never come (boundary.ts) is not asked at all
+  const out: (StatusSummary | Error | null)[] = worktrees.map((w) => worktreeBlockError(w));
+  const asked = worktrees.flatMap((_, i) => (out[i] === null ? [i] : []));
+  if (process.platform !== "win32" && asked.length > 1) {
+    const size = Math.ceil(asked.length / Math.max(1, options.slices));
+    // each worktree comes with its git dir: the status is pinned to it, as every git call is (pin.ts)
+    const status = statusArgs(options.ignored ?? false).join(" ");
+    const script = `while [ $# -gt 0 ]; do d=$1; g=$2; shift 2; if [ -n "$g" ]; then git -C "$d" "--git-dir=$g" "--work-tree=$d" ${status} 2>/dev/null; else git -C "$d" ${status} 2>/dev/null; fi; printf '\\0%s\\0' "$?"; done`;
+    const slices = Array.from({ length: Math.ceil(asked.length / size) }, (_, k) => k * size);
+    await Promise.all(
+      slices.map(async (start) => {
+        const indices = asked.slice(start, start + size);
+        const slice = indices.map((i) => worktrees[i] as string);
+        const pairs = slice.flatMap((d) => [d, pinArgs(d)[0]?.slice("--git-dir=".length) ?? ""]);
+        const r = await runProcess("sh", ["-c", script, "sh", ...pairs], {
+          cwd: "/",
+          env: gitEnv(slice[0]!, { read: true }), // one repository's worktrees: one policy
+          timeoutMs: DEFAULT_GIT_TIMEOUT_MS + 2_000 * slice.length,
+          ...(options.signal ? { signal: options.signal } : {}),
+        }).catch(() => null);
+        if (!r || r.exitCode !== 0 || r.timedOut) return; // each worktree of the slice is read alone below (unless aborted)
+        const tokens = r.stdout.split("\0");
+        let at = 0;
+        for (let k = 0; k < slice.length && at < tokens.length; k++) {
+          const end = tokens.indexOf("", at);
+          if (end < 0 || tokens[end + 1] !== "0") {
+            at = end < 0 ? tokens.length : end + 2;
+            continue; // this git failed: read alone below
+          }
+          try {
+            out[indices[k] as number] = parseStatusV2(
+              tokens
+                .slice(at, end)
+                .map((t) => `${t}\0`)
+                .join(""),
+            );
+          } catch {
+            // not what status prints: read alone below
+          }
+          at = end + 2;
+        }
+      }),
+    );
+  }
+  if (options.signal?.aborted) return out.map((s) => s ?? new Error("not read: the statuses were no longer wanted")); // no one-by-one reads
+  return Promise.all(
+    out.map(async (s, i) => {
+      if (s instanceof Error) return s;
+      const blocked = s ? await blockedFilterError(worktrees[i] as string) : null;
+      return blocked ?? s ?? (await readStatus(worktrees[i] as string, options).catch((error: unknown) => error as Error));
+    }),
+  );
+}
+
+/** `git diff --quiet` on the index and worktree of a checkout: false when tracked files changed. */
+export async function hasTrackedChanges(worktree: string): Promise<boolean> {
+  const unreadable = worktreeBlockError(worktree);
+  if (unreadable) throw unreadable;
+  const [r, blocked] = await Promise.all([git(["status", "--porcelain=v2", "-z", "--untracked-files=no"], { cwd: worktree }), blockedFilterError(worktree)]);
+  if (blocked) throw blocked;
+  return r.stdout.length > 0;
+}
