@@ -93,8 +93,14 @@ function loadBuiltin(): BuiltinModule {
       "registry_failed",
       `${DRIVER_ENV}=node:sqlite needs Node ≥ 22.13; this is Node ${process.versions.node} (unset it to use better-sqlite3)`,
     );
-  // Node 22 announces the module with an ExperimentalWarning on stderr as it loads: that one
-  // warning alone is held back (a command's stderr stays clean); every other warning passes.
+  return (builtin = withoutSqliteWarning(() => requireHere("node:sqlite") as BuiltinModule));
+}
+
+/**
+ * Runs `load` with Node 22's ExperimentalWarning about SQLite held back (it announces node:sqlite
+ * on stderr as the module loads; a command's stderr stays clean). Every other warning passes.
+ */
+export function withoutSqliteWarning<T>(load: () => T): T {
   const emit = process.emitWarning;
   process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
     const message = typeof warning === "string" ? warning : warning.message;
@@ -102,7 +108,7 @@ function loadBuiltin(): BuiltinModule {
     return (emit as (...args: unknown[]) => void).call(process, warning, ...rest);
   } as typeof process.emitWarning;
   try {
-    return (builtin = requireHere("node:sqlite") as BuiltinModule);
+    return load();
   } finally {
     process.emitWarning = emit;
   }
