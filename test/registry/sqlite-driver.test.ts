@@ -56,6 +56,33 @@ describe("the driver a Node gets", () => {
     await expect(openConnection(":memory:", { busyTimeoutMs: 100, driver: "node:sqlite" })).rejects.toThrow(/needs Node ≥ 22\.13/);
   });
 
+  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+  it.runIf(major > 24 || (major === 24 && minor >= 19))("better-sqlite3 12 forced on Node ≥ 24.19 (where it aborts the process): refused", async () => {
+    await expect(openConnection(":memory:", { busyTimeoutMs: 100, driver: "better-sqlite3" })).rejects.toThrow(
+      /aborts the process on Node .*unset ORCHARD_SQLITE_DRIVER/,
+    );
+  });
+
+  it.runIf(DRIVERS.length === 2)("one file serves both drivers: what one wrote, the other reads", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "orchard-driver-"));
+    try {
+      const path = join(dir, "shared.db");
+      const [first, second] = DRIVERS as [SqliteDriverName, SqliteDriverName];
+      const writer = await openConnection(path, { busyTimeoutMs: 100, driver: first });
+      writer.pragma("journal_mode = WAL");
+      writer.exec("CREATE TABLE t (n INTEGER, s TEXT); INSERT INTO t VALUES (2592000000, 'written')");
+      writer.close();
+      const reader = await openConnection(path, { busyTimeoutMs: 100, driver: second });
+      try {
+        expect(reader.prepare("SELECT n, s FROM t").all([])).toEqual([{ n: 2_592_000_000, s: "written" }]);
+      } finally {
+        reader.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("names SQLite's result codes as better-sqlite3 does", () => {
     expect([5, 6, 11, 19, 26, 517, 2067, 1811, 787, 266, 100, 101].map(sqliteCodeName)).toEqual([
       "SQLITE_BUSY",
