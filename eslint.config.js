@@ -5,6 +5,7 @@ import tseslint from "typescript-eslint";
 const SPAWN = ["child_process", "node:child_process"].map((name) => ({ name, message: "only src/git spawns processes" }));
 const SQLITE = [
   { name: "better-sqlite3", message: "only src/registry touches SQLite" },
+  { name: "node:sqlite", message: "only src/registry touches SQLite" },
   { name: "pg", message: "only src/registry touches PostgreSQL" },
 ];
 

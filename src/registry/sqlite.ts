@@ -1,13 +1,12 @@
 // The only code that opens SQLite (the embedded default registry). WAL, a busy timeout, foreign
 // keys and numbered migrations; a database that is corrupt or locked past the timeout is reported,
-// never silently recreated.
-import Database from "better-sqlite3";
-import { existsSync, mkdirSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+// never silently recreated. The driver under it (node:sqlite or better-sqlite3) is sqlite-driver.ts's.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { RegistryError } from "./errors.js";
 import { MIGRATIONS, migrate, type MigrationHooks } from "./migrations.js";
 import type { Sql, Store } from "./sql.js";
+import { openConnection, type SqliteConnection, type SqliteStatement } from "./sqlite-driver.js";
 
 export const BUSY_TIMEOUT_MS = 5_000;
 
@@ -36,8 +35,8 @@ function sqliteFailure(error: unknown, path: string): RegistryError {
       "registry_failed",
       `the registry ${path} cannot be opened: better-sqlite3's native binding is missing or built for another Node. ` +
         "Reinstall with its install script allowed (npm install -g --allow-scripts=better-sqlite3 orchard-worktrees, or npm rebuild better-sqlite3 " +
-        "in the package's directory); where no prebuilt binary fits, that build needs python3, make and a C++ compiler. " +
-        `(${message.split("\n")[0]})`,
+        "in the package's directory); where no prebuilt binary fits, that build needs python3, make and a C++ compiler; " +
+        `Node ≥ 22.13 needs none of it (its built-in node:sqlite). (${message.split("\n")[0]})`,
       { cause: error },
     );
   return new RegistryError("registry_failed", `the registry ${path} failed: ${message}`, { cause: error });
@@ -48,11 +47,11 @@ const isSqliteError = (error: unknown): boolean =>
 
 const params = (values: readonly unknown[] | undefined): unknown[] => (values ?? []).map((v) => (typeof v === "boolean" ? (v ? 1 : 0) : v));
 
-function sqlOf(db: Database.Database, host: string): Sql {
+function sqlOf(db: SqliteConnection, host: string): Sql {
   // each statement is compiled once per connection (a long-lived MCP server asks the same ones on
   // every call); SQLite recompiles a cached one by itself after a schema change
-  const statements = new Map<string, Database.Statement>();
-  const prepare = (text: string): Database.Statement => {
+  const statements = new Map<string, SqliteStatement>();
+  const prepare = (text: string): SqliteStatement => {
     let statement = statements.get(text);
     if (!statement) statements.set(text, (statement = db.prepare(text)));
     return statement;
@@ -60,17 +59,17 @@ function sqlOf(db: Database.Database, host: string): Sql {
   return {
     dialect: "sqlite",
     host,
-    all: async <T>(text: string, values?: readonly unknown[]) => prepare(text).all(...params(values)) as T[],
-    get: async <T>(text: string, values?: readonly unknown[]) => prepare(text).get(...params(values)) as T | undefined,
-    run: async (text: string, values?: readonly unknown[]) => prepare(text).run(...params(values)).changes,
-    exec: async (text: string) => void db.exec(text),
+    all: async <T>(text: string, values?: readonly unknown[]) => prepare(text).all(params(values)) as T[],
+    get: async <T>(text: string, values?: readonly unknown[]) => prepare(text).get(params(values)) as T | undefined,
+    run: async (text: string, values?: readonly unknown[]) => prepare(text).run(params(values)),
+    exec: async (text: string) => db.exec(text),
   };
 }
 
 class SqliteStore implements Store {
   readonly sql: Sql;
   constructor(
-    readonly db: Database.Database,
+    readonly db: SqliteConnection,
     readonly location: string,
     host: string,
   ) {
@@ -84,7 +83,7 @@ class SqliteStore implements Store {
     this.db.exec("COMMIT");
   }
   async rollback(): Promise<void> {
-    if (this.db.inTransaction) this.db.exec("ROLLBACK");
+    this.db.rollback();
   }
   /** One writer at a time already (BEGIN IMMEDIATE): every key is held. */
   async lock(): Promise<void> {}
@@ -92,34 +91,12 @@ class SqliteStore implements Store {
     return isSqliteError(error) ? sqliteFailure(error, this.location) : error;
   }
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    this.db.close();
   }
 }
 
-let addon: string | object | undefined;
-/**
- * better-sqlite3's addon, handed to it (its `nativeBinding`) so that it never looks for it itself:
- * its finder (the `bindings` package) walks the call stack to find the package it was called from,
- * which in the command line's bundle (scripts/bundle.mjs) is Orchard's, not better-sqlite3's.
- * build/Release by path when neither place that finder tries before it (build/, build/Debug/)
- * holds one (what it finds in an installed package, without its dozen tries at every start); else
- * that finder, run from better-sqlite3's own directory, exactly as better-sqlite3 runs it (an
- * addon object, which better-sqlite3 accepts where its types say only a path).
- */
-function nativeBinding(): string | object {
-  if (addon !== undefined) return addon;
-  const main = createRequire(import.meta.url).resolve("better-sqlite3");
-  const root = join(dirname(main), "..");
-  const build = join(root, "build");
-  const release = join(build, "Release", "better_sqlite3.node");
-  const first = [join(build, "better_sqlite3.node"), join(build, "Debug", "better_sqlite3.node")];
-  if (!first.some((p) => existsSync(p)) && existsSync(release)) return (addon = release);
-  const bindings = createRequire(main)("bindings") as (opts: { bindings: string; module_root: string }) => object;
-  return (addon = bindings({ bindings: "better_sqlite3.node", module_root: root }));
-}
-
 async function openOnce(path: string, host: string, hooks: MigrationHooks | null): Promise<SqliteStore> {
-  const db = new Database(path, { timeout: BUSY_TIMEOUT_MS, nativeBinding: nativeBinding() as string });
+  const db = await openConnection(path, { busyTimeoutMs: BUSY_TIMEOUT_MS });
   try {
     db.pragma("journal_mode = WAL");
     db.pragma("foreign_keys = ON");
@@ -127,8 +104,8 @@ async function openOnce(path: string, host: string, hooks: MigrationHooks | null
     checkLiveTables(db);
     const store = new SqliteStore(db, path, host);
     await migrate(store, hooks, {
-      peek: async () => db.pragma("user_version", { simple: true }) as number,
-      read: async () => db.pragma("user_version", { simple: true }) as number,
+      peek: async () => db.pragma("user_version") as number,
+      read: async () => db.pragma("user_version") as number,
       write: async (version) => void db.pragma(`user_version = ${version}`),
     });
     return store;
@@ -145,10 +122,10 @@ async function openOnce(path: string, host: string, hooks: MigrationHooks | null
  * quick_check 150–230 ms at every call, against ≈ 2 ms for the rest); SQLite checks its pages as it
  * reads or appends them, and a corrupt one fails that command as registry_corrupt all the same.
  */
-function checkLiveTables(db: Database.Database): void {
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'events' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+function checkLiveTables(db: SqliteConnection): void {
+  const tables = db.column("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'events' AND name NOT LIKE 'sqlite_%'") as string[];
   for (const table of tables) {
-    const check = db.pragma(`quick_check("${table.replaceAll('"', '""')}")`, { simple: true });
+    const check = db.pragma(`quick_check("${table.replaceAll('"', '""')}")`);
     if (check !== "ok") throw Object.assign(new Error(String(check)), { code: "SQLITE_CORRUPT" });
   }
 }
@@ -173,22 +150,22 @@ export type Snapshot = { kind: "registry"; version: number } | { kind: "not_regi
  * read-only connection: the source's content is never changed, even by a migration), after
  * checking that it is an Orchard registry this version can read. The copy is what gets migrated.
  */
-export function snapshotSqliteFile(source: string, dest: string): Snapshot {
-  let db: Database.Database | undefined;
+export async function snapshotSqliteFile(source: string, dest: string): Promise<Snapshot> {
+  let db: SqliteConnection | undefined;
   try {
-    db = new Database(source, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS, nativeBinding: nativeBinding() as string });
-    const version = db.pragma("user_version", { simple: true }) as number;
-    const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
+    db = await openConnection(source, { busyTimeoutMs: BUSY_TIMEOUT_MS, readonly: true });
+    const version = db.pragma("user_version") as number;
+    const tables = new Set(db.column("SELECT name FROM sqlite_master WHERE type = 'table'") as string[]);
     const missing = ["repos", "worktrees", "events", "plans", "plan_items", "trust"].filter((t) => !tables.has(t));
     if (version < 1 || missing.length > 0) return { kind: "not_registry", detail: `no orchard tables (${missing.join(", ") || `schema version ${version}`})` };
     if (version > MIGRATIONS.length)
       return { kind: "not_registry", detail: `schema version ${version} is newer than this orchard (${MIGRATIONS.length}); upgrade orchard` };
-    db.prepare("VACUUM INTO ?").run(dest);
+    db.prepare("VACUUM INTO ?").run([dest]);
     return { kind: "registry", version };
   } catch (error) {
     const code = (error as { code?: string }).code ?? "";
     if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT") return { kind: "not_registry", detail: `not a SQLite database (${code})` };
-    throw sqliteFailure(error, source);
+    throw error instanceof RegistryError ? error : sqliteFailure(error, source);
   } finally {
     db?.close();
   }

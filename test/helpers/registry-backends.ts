@@ -1,12 +1,12 @@
 // The two backends the registry suite runs against (SQLite, PostgreSQL), each able to make a
 // fresh, empty registry for one test and to look at it with raw SQL from outside the registry
 // (an admin connection, or a second SQLite handle), plus rows that exercise every column type.
-import Database from "better-sqlite3";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Registry, type RegistryTarget } from "../../src/registry/index.js";
 import type { NewWorktreeRow } from "../../src/registry/index.js";
+import { openConnection } from "../../src/registry/sqlite-driver.js";
 import { createSchema, pgAvailable, type TestSchema } from "./postgres.js";
 
 export interface FreshRegistry {
@@ -56,11 +56,12 @@ const sqlite: Backend = {
   fresh: async () => {
     const home = mkdtempSync(join(tmpdir(), "orchard-registry-"));
     const raw = async (text: string) => {
-      const db = new Database(join(home, "orchard.db"));
+      // a second handle through the driver the registry uses (ORCHARD_SQLITE_DRIVER, else Node's choice)
+      const db = await openConnection(join(home, "orchard.db"), { busyTimeoutMs: 5_000 });
       try {
         const statement = db.prepare(text);
-        if (statement.reader) return statement.all() as Record<string, unknown>[];
-        statement.run();
+        if (/^\s*(SELECT|PRAGMA|WITH)\b/i.test(text)) return statement.all([]);
+        statement.run([]);
         return [];
       } finally {
         db.close();

@@ -1,6 +1,7 @@
 // Starts ./registry-child.ts as a process of its own: another orchard on the same registry. The
 // child is bundled from source with esbuild once per test process (no build of dist/ needed),
-// as CommonJS, so that NODE_PATH finds pg and better-sqlite3 from a file in the temp dir.
+// as CommonJS with better-sqlite3's JavaScript inside, as the command line's bundle has it (the
+// registry imports it lazily); NODE_PATH finds pg and better-sqlite3's addon from the temp dir.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,7 +24,7 @@ function childBundle(): string {
     platform: "node",
     target: "node20",
     format: "cjs",
-    packages: "external",
+    external: ["pg"],
     // as the command line's bundle does: the registry resolves better-sqlite3's addon from its own URL
     define: { "import.meta.url": "__childUrl" },
     banner: { js: 'const __childUrl = require("node:url").pathToFileURL(__filename).href;' },

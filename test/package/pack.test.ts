@@ -10,14 +10,17 @@
 // proves it on this machine; the test places that build (the same pinned version, the same Node)
 // into the installed tree instead of compiling it again. `pg` is moved out of the installed tree:
 // everything here uses the SQLite registry, so nothing may load it (it is imported lazily).
+// CI runs this file on Node 20 (better-sqlite3) and again on the LTS Node (its built-in node:sqlite,
+// nothing native needed): npm, the installed command and its consumers run on the Node that runs it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { hasBuiltinSqlite } from "../../src/registry/sqlite-driver.js";
 import { Scenario } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
 import { PROCESS_TIMEOUT_MS, scaled } from "../helpers/time.js";
@@ -26,6 +29,10 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const PKG = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { name: string; version: string; dependencies: Record<string, string> };
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 const INSTALL_TIMEOUT_MS = scaled(200_000);
+/** Node ≥ 22.13: the registry runs on node:sqlite, and better-sqlite3 is never loaded. */
+const BUILTIN_SQLITE = hasBuiltinSqlite();
+/** PATH with this Node first: the installed `orchard` (#!/usr/bin/env node) and npm run on it. */
+const PATH = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ""}`;
 const REQUEST = { timeout: PROCESS_TIMEOUT_MS };
 
 let tmp: string;
@@ -42,13 +49,18 @@ function npm(args: string[], cwd: string, timeout = INSTALL_TIMEOUT_MS): SpawnSy
     cwd,
     encoding: "utf8",
     timeout,
-    env: { ...process.env, npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" },
+    env: { ...process.env, PATH, npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" },
   });
   if (r.status !== 0) throw new Error(`npm ${args.join(" ")} exited ${r.status}: ${r.stderr}${r.error ? String(r.error) : ""}`);
   return r;
 }
 
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = hermeticEnv()): { status: number | null; stdout: string; stderr: string } {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = hermeticEnv({ PATH }),
+): { status: number | null; stdout: string; stderr: string } {
   return spawnSync(command, args, { cwd, env, encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
 }
 
@@ -118,7 +130,7 @@ describe("the packed tarball", () => {
       command: bin,
       args: ["--home", s.home, "mcp"],
       cwd: s.primary,
-      env: hermeticEnv() as Record<string, string>,
+      env: hermeticEnv({ PATH }) as Record<string, string>,
       stderr: "pipe",
     });
     const client = new Client({ name: "orchard-pack-test", version: "1.0.0" });
@@ -255,7 +267,7 @@ void main;
           command: NPM,
           args: npx(["mcp"]),
           cwd: empty,
-          env: process.env as Record<string, string>,
+          env: { ...process.env, PATH } as Record<string, string>,
           stderr: "pipe",
         });
         const client = new Client({ name: "orchard-npx-test", version: "1.0.0" });
@@ -274,17 +286,38 @@ void main;
     INSTALL_TIMEOUT_MS,
   );
 
-  it("without better-sqlite3's native binding, a command says what to install instead of listing paths", () => {
-    const build = join(installed, "node_modules/better-sqlite3/build");
-    renameSync(build, join(tmp, "binding-moved-away"));
+  /** Runs `orchard list` with `path` (inside the installed tree) moved away, then puts it back. */
+  function listWithout(path: string, json: boolean): ReturnType<typeof run> {
+    const away = join(tmp, "moved-away");
+    renameSync(path, away);
     try {
-      const r = run(bin, ["--home", s.home, "list"], s.primary);
-      expect(r.status).toBe(1);
-      expect(r.stderr).toContain("better-sqlite3's native binding is missing");
-      expect(r.stderr).toContain("--allow-scripts=better-sqlite3");
-      expect(r.stderr.split("\n").length).toBeLessThan(4);
+      return run(bin, ["--home", s.home, "list", ...(json ? ["--json"] : [])], s.primary);
     } finally {
-      renameSync(join(tmp, "binding-moved-away"), build);
+      renameSync(away, path);
     }
+  }
+
+  it.runIf(BUILTIN_SQLITE)(`on Node ${process.versions.node}, the registry needs nothing of better-sqlite3 (node:sqlite)`, () => {
+    expect(run(bin, ["--version"], tmp).stdout.trim()).toBe(PKG.version);
+    const r = listWithout(join(installed, "node_modules/better-sqlite3"), true);
+    expect(r.stderr).toBe("");
+    const { ok, worktrees } = JSON.parse(r.stdout) as { ok: boolean; worktrees: { branch: string }[] };
+    expect(ok).toBe(true);
+    expect(worktrees.map((w) => w.branch)).toContain("feat/packed");
+  });
+
+  it.skipIf(BUILTIN_SQLITE)("without better-sqlite3 on a Node that has no node:sqlite, a command says what to install", () => {
+    const r = listWithout(join(installed, "node_modules/better-sqlite3"), false);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("install better-sqlite3 or use Node ≥ 22.13");
+    expect(r.stderr.split("\n").length).toBeLessThan(4);
+  });
+
+  it.skipIf(BUILTIN_SQLITE)("without better-sqlite3's native binding, a command says what to install instead of listing paths", () => {
+    const r = listWithout(join(installed, "node_modules/better-sqlite3/build"), false);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("better-sqlite3's native binding is missing");
+    expect(r.stderr).toContain("--allow-scripts=better-sqlite3");
+    expect(r.stderr.split("\n").length).toBeLessThan(4);
   });
 });
