@@ -3,6 +3,7 @@
 import { remedyOf } from "../core/shared/reasons/remedies.js";
 import type { Reason } from "../core/shared/reasons/reasons.js";
 import { stdoutDisplay } from "./terminal.js";
+import { escapeControl } from "./escape.js";
 
 /** One `↳` line per distinct remedy of `reasons`, indented by `indent`. */
 export function nextLines(reasons: readonly Pick<Reason, "code">[], extra: Record<string, unknown> = {}, indent = "  "): string[] {
@@ -12,5 +13,6 @@ export function nextLines(reasons: readonly Pick<Reason, "code">[], extra: Recor
     const remedy = remedyOf(r, extra);
     if (remedy) seen.add(remedy);
   }
-  return [...seen].map((remedy) => `${indent}${paint(`↳ ${remedy}`, "cyan")}`);
+  // filled from evidence (a path, a file an agent named): escaped before it is painted
+  return [...seen].map((remedy) => `${indent}${paint(`↳ ${escapeControl(remedy)}`, "cyan")}`);
 }

@@ -1,4 +1,5 @@
 // Human renderings of results: short tables and sentences. All human wording of the CLI lives here.
+import { escapeControl } from "./escape.js";
 import type { AddResult } from "../core/admission/index.js";
 import type { RestoreResult } from "../core/salvage/index.js";
 import type { LeaseResult } from "../core/lifecycle/index.js";
@@ -53,6 +54,7 @@ export function renderLease(r: LeaseResult): string {
 }
 
 function dirtyText(f: Facts): string {
+  if (f.missing) return "missing (the directory is gone)"; // never "clean" for a directory that is not there
   if (f.dirty === undefined) return "";
   if (f.dirty === null) return "?";
   const n = f.dirty.tracked + f.dirty.untracked + f.dirty.conflicted;
@@ -78,7 +80,9 @@ export function renderStatus(r: StatusResult): string {
     ["base", f.base ? `${f.base.ref} ${short(f.base.commit)}${f.base.drifted ? ` (now ${short(f.base.current)})` : ""}` : "-"],
   ];
   if (f.missing) rows.push(["missing", "the directory is gone"]);
-  return rows.map(([k, v]) => `${k.padEnd(10)} ${v}`).join("\n");
+  if (f.blocked) rows.push(["unknown", f.blocked.code === "worktree_relocated" ? `${f.blocked.key} in ${f.blocked.file}` : `${f.blocked.file}`]);
+  // a lock text, a path or a branch comes from git or an agent: shown, never obeyed by the terminal
+  return rows.map(([k, v]) => `${k.padEnd(10)} ${escapeControl(v)}`).join("\n");
 }
 
 export function renderList(r: ListResult): string {

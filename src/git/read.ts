@@ -36,6 +36,7 @@ export {
 } from "./history.js";
 export { readCommitTrees, readTrackedState } from "./state.js";
 export { hasTrackedChanges, readStatus, readStatuses } from "./status.js";
+export { submoduleWork } from "./submodules.js";
 
 export interface GitDirs {
   commonDir: string;

@@ -7,6 +7,7 @@ import { ownerLabel } from "../../core/ownership/index.js";
 import type { Column } from "../table.js";
 import { dispositionStyle } from "../disposition.js";
 import { nextLines } from "../next.js";
+import { escapeControl } from "../escape.js";
 import { stdoutDisplay } from "../terminal.js";
 import { formatBytes } from "../../core/shared/format.js";
 import { formatDuration } from "../../core/shared/input/duration.js";
@@ -41,7 +42,8 @@ export function renderHygiene(r: HygieneReport): string {
     ownerLabel(w),
     w.task ?? "-",
     w.disk ? `${formatBytes(w.disk.bytes)} (${formatBytes(w.disk.apparentBytes)})` : "",
-    codes(w.reasons),
+    // a live worktree whose directory is gone still says so (its reasons are the live owner's)
+    w.missing && !w.reasons.some((r) => r.code === "missing_directory") ? `${codes(w.reasons)}, missing_directory` : codes(w.reasons),
     w.path,
   ]);
   if (rows.length) lines.push("", table(HYGIENE_COLUMNS, rows));
@@ -66,11 +68,12 @@ export function renderHygiene(r: HygieneReport): string {
   // Suggestions about work at risk are never dropped (SPEC §3.6); the rest are grouped, top five.
   const ranked = whatToRun(r);
   const rest = ranked.filter((t) => !t.atRisk);
-  for (const t of [...ranked.filter((t) => t.atRisk), ...rest.slice(0, 5)]) lines.push(`  ${t.count}× ${t.command}${branchNote(t)}`);
+  // a path or branch in a command comes from git or an agent: shown, never obeyed by the terminal
+  for (const t of [...ranked.filter((t) => t.atRisk), ...rest.slice(0, 5)]) lines.push(escapeControl(`  ${t.count}× ${t.command}${branchNote(t)}`));
   if (rest.length > 5) lines.push(`  … and ${rest.length - 5} more suggestion(s) in --json`);
   if (rows.length) lines.push(stdoutDisplay().paint("↳ orchard explain <code> says what a reason means and what to do", "cyan"));
-  for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`, ...nextLines([n], {}, "  "));
-  if (r.html) lines.push(`html: ${r.html}`);
+  for (const n of r.notes) lines.push(escapeControl(`note ${n.code}: ${n.message}`), ...nextLines([n], {}, "  "));
+  if (r.html) lines.push(escapeControl(`html: ${r.html}`));
   return lines.join("\n");
 }
 

@@ -2,7 +2,7 @@
 // tracked, untracked and conflicted paths plus the ignored entries the unique-ignored scan walks;
 // the operation in progress is read from the admin dir. Callers that compare states later
 // (cleanup preconditions) keep the status and the unique ignored files for the digest.
-import { StatusUnknownError, readStatus, readStatuses } from "../../git/read.js";
+import { StatusUnknownError, readStatus, readStatuses, submoduleWork } from "../../git/read.js";
 import { STATUS_PARALLELISM } from "../shared/pool.js";
 import type { StatusSummary } from "../../git/parse/status.js";
 import { readOperation } from "../shared/repo/admin.js";
@@ -23,7 +23,20 @@ export interface DirtyState {
 }
 
 export async function readDirtyState(repo: RepoContext, path: string, admin: string): Promise<DirtyState> {
-  return dirtyStateOf(repo, path, admin, await readStatus(path, { ignored: true }));
+  return dirtyStateOf(repo, path, admin, await withSubmodules(path, await readStatus(path, { ignored: true })));
+}
+
+/**
+ * The status with each submodule that holds work (or a repository of its own) as a nested entry:
+ * the status itself never looks inside one (git/submodules.ts), and such work is never removed,
+ * cleaned or salvaged with the worktree (§4.14).
+ */
+async function withSubmodules(path: string, status: StatusSummary): Promise<StatusSummary> {
+  const nested = await submoduleWork(path);
+  if (nested.length === 0) return status;
+  const listed = new Set(status.paths.map((p) => p.path));
+  const extra = nested.filter((p) => !listed.has(p)).map((p) => ({ kind: "untracked" as const, path: p }));
+  return { ...status, untracked: status.untracked + extra.length, paths: [...status.paths, ...extra] };
 }
 
 /** The dirty states of many worktrees, their statuses read by a few shells (readStatuses) or already
@@ -39,14 +52,16 @@ export async function readDirtyStates(
       { ignored: true, slices: STATUS_PARALLELISM },
     ));
   const out = new Map<string, DirtyState | Error>();
-  worktrees.forEach((w, i) => {
-    const status = statuses[i] as StatusSummary | Error;
-    try {
-      out.set(w.path, status instanceof Error ? status : dirtyStateOf(repo, w.path, w.admin, status));
-    } catch (error) {
-      out.set(w.path, error instanceof Error ? error : new Error(String(error)));
-    }
-  });
+  await Promise.all(
+    worktrees.map(async (w, i) => {
+      const status = statuses[i] as StatusSummary | Error;
+      try {
+        out.set(w.path, status instanceof Error ? status : dirtyStateOf(repo, w.path, w.admin, await withSubmodules(w.path, status)));
+      } catch (error) {
+        out.set(w.path, error instanceof Error ? error : new Error(String(error)));
+      }
+    }),
+  );
   return out;
 }
 

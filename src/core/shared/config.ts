@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import * as z from "zod";
 import { parseDuration, ttlProblem } from "./input/duration.js";
 import { usageError } from "./errors.js";
-import { readInputFile } from "./input/input-file.js";
+import { jsonBreakAt, readInputFile } from "./input/input-file.js";
 import { linkNameProblem } from "./primary-link.js";
 
 /** The schema of `.orchard.json`, built on first use (a repository without the file never builds it). */
@@ -128,9 +128,7 @@ export function loadConfig(primary: string): LoadedConfig {
   try {
     json = JSON.parse(bytes.toString("utf8"));
   } catch (error) {
-    // the parser's message quotes the text; the file may be anything, so say only where
-    const at = /position (\d+)/.exec((error as Error).message)?.[1];
-    throw usageError("invalid_config", `${source} is not valid JSON${at ? ` (at byte ${at})` : ""}`);
+    throw usageError("invalid_config", `${source} is not valid JSON${jsonBreakAt(error)}`);
   }
   const parsed = configSchema().safeParse(json);
   if (!parsed.success) throw usageError("invalid_config", `${source}: ${parsed.error.issues.map(describeIssue).join("; ")}`);

@@ -8,7 +8,7 @@ import { isAbsolute, resolve } from "node:path";
 import { isValidBranchName, resolveCommit } from "../../git/read.js";
 import { usageError, type OrchardError } from "../shared/errors.js";
 import { realOrAbsolute } from "../shared/repo/paths.js";
-import { readInputFile } from "../shared/input/input-file.js";
+import { jsonBreakAt, readInputFile } from "../shared/input/input-file.js";
 
 export const DEFAULT_BRANCH_PATTERN = "^worktree-agent-[A-Za-z0-9._/-]+$";
 
@@ -78,7 +78,7 @@ export function readManifestFile(file: string): unknown[] {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw invalidManifest(`the manifest ${file} is not valid JSON: ${(error as Error).message}`);
+    throw invalidManifest(`the manifest ${file} is not valid JSON${jsonBreakAt(error)}`); // never what it holds
   }
   if (Array.isArray(json)) return json;
   if (json && typeof json === "object" && Array.isArray((json as { worktrees?: unknown }).worktrees)) return (json as { worktrees: unknown[] }).worktrees;

@@ -48,3 +48,13 @@ export function readInputFile(path: string, rule: InputFileRule): Buffer | null 
     closeSync(fd);
   }
 }
+
+/**
+ * Where a JSON text read from input broke, for a message: never what it holds (the parser's own
+ * message quotes the text, and a manifest may be /etc/shadow; SPEC v4 §4.2). " (at byte N)" when the
+ * parser says where, else nothing.
+ */
+export function jsonBreakAt(error: unknown): string {
+  const at = /position (\d+)/.exec(error instanceof Error ? error.message : "")?.[1];
+  return at ? ` (at byte ${at})` : "";
+}

@@ -46,6 +46,10 @@ export function requirePid(value: number | string | undefined): number | null {
   const n = typeof value === "number" ? value : /^\d+$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(n) || n < 1 || n > 2 ** 31 - 1)
     throw usageError("invalid_argument", `--pid must be a process id (1…2147483647), got ${JSON.stringify(value)}`);
+  // a lease never names init (it never exits: the worktree would be live for ever) or this very process
+  // (an MCP server or library caller that outlives every agent) — SPEC v4 §4.11
+  if (n === 1) throw usageError("invalid_argument", "--pid 1 names init, which never exits: a lease names the agent's own process");
+  if (n === process.pid) throw usageError("invalid_argument", `--pid ${n} names Orchard's own process, not the agent's`);
   return n;
 }
 
