@@ -6,7 +6,6 @@ import { remember } from "./early-answers.js";
 import { gitEnv } from "./env.js";
 import { keptRefs } from "./warm/refs-kept.js";
 import { REF_FORMAT } from "./parse/refs.js";
-import { PROGRAM_CONFIG_ARGS } from "./programs-read.js";
 import type { ProcessResult } from "./result.js";
 import { statusArgs } from "./status-args.js";
 import { specialAdminFiles } from "./admin-vet.js";
@@ -33,7 +32,8 @@ let started: { path: string; list: Promise<ProcessResult>; dirs: Promise<Process
  */
 export function startRepoQueries(path: string, primary: boolean, options: { refs: boolean } = { refs: true }): void {
   // `refs: false` (status: its focused snapshot reads a few refs, core/facts/focus-refs.ts): the program settings instead
-  const fourth = options.refs ? [refsArgs(SNAPSHOT_REFS)] : process.env.ORCHARD_TRUST === "1" ? [] : [PROGRAM_CONFIG_ARGS];
+  // (the program settings are read without the guard's overrides, programs-read.ts: never from an early batch)
+  const fourth = options.refs ? [refsArgs(SNAPSHOT_REFS)] : [];
   if (!listable(path)) return; // read.ts lists from the admin files
   const queries = primary ? [WORKTREE_LIST_ARGS, GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, ...fourth] : [WORKTREE_LIST_ARGS, GIT_DIRS_ARGS];
   const [list, dirs] = startEarlyBatch(queries, path); // one process forked from here, not four (run.ts)
@@ -47,9 +47,8 @@ export function startRepoQueries(path: string, primary: boolean, options: { refs
  * started here only when the caller holds the lock already (`locked`: the command line's early hold).
  */
 export function startLockedQueries(path: string, primary: boolean, locked = false): void {
-  const programs = process.env.ORCHARD_TRUST === "1" ? [] : [PROGRAM_CONFIG_ARGS];
   const list = locked && listable(path) ? [WORKTREE_LIST_ARGS] : [];
-  const queries = primary ? [GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, ...programs, ...list] : [GIT_DIRS_ARGS];
+  const queries = primary ? [GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, ...list] : [GIT_DIRS_ARGS];
   void startEarlyBatch(queries, path); // each answer waits to be taken by the identical git() call (its failure too)
 }
 

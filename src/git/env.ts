@@ -23,6 +23,7 @@ export function hardenedEnv(options: { read: boolean; extra?: Record<string, str
  * names off (programs.ts). Passed as config through the environment (GIT_CONFIG_COUNT, after any
  * the caller inherited), so no git argv changes.
  */
-export function gitEnv(cwd: string, options: { read: boolean; extra?: Record<string, string> }): NodeJS.ProcessEnv {
-  return policyEnv(hardenedEnv(options), policyForCall(cwd, options.extra?.GIT_DIR));
+export function gitEnv(cwd: string, options: { read: boolean; extra?: Record<string, string>; policy?: false }): NodeJS.ProcessEnv {
+  // `policy: false`: hooks off only — for reading the configuration itself, whose answer must not hold Orchard's own overrides
+  return policyEnv(hardenedEnv(options), options.policy === false ? { trusted: true, key: "trusted" } : policyForCall(cwd, options.extra?.GIT_DIR));
 }

@@ -53,7 +53,8 @@ export function keptConfigSignature(cwd: string, commonDir: string): string | un
 }
 
 async function readGuard(cwd: string, commonDir: string): Promise<{ guard: ProgramGuard; origins: string[]; includes: boolean }> {
-  const r = await git(PROGRAM_CONFIG_ARGS, { cwd, ok: [0, 1] });
+  // read without Orchard's own overrides: git shows them as the caller's (command scope), and they would mask what the repository sets
+  const r = await git(PROGRAM_CONFIG_ARGS, { cwd, ok: [0, 1], policy: false });
   const entries: ConfigEntry[] = [];
   const seen = new Set<string>();
   const origins = new Set<string>();
@@ -64,8 +65,8 @@ async function readGuard(cwd: string, commonDir: string): Promise<{ guard: Progr
   for (const raw of parse(r.stdout, true)) {
     includes ||= INCLUDE.test(raw.key); // in any scope
     const repo = raw.scope === "local" || raw.scope === "worktree";
-    entries.push({ scope: repo ? "repo" : "user", key: raw.key, value: raw.value });
     const file = fileOf(raw.origin, cwd);
+    entries.push({ scope: repo ? "repo" : "user", key: raw.key, value: raw.value, ...(file ? { file } : {}) });
     if (file) origins.add(file);
     if (repo && file) seen.add(file);
     if (repo && file && INCLUDE.test(raw.key)) pending.push({ file: includeTarget(raw.value, file), admin: null });
@@ -91,7 +92,7 @@ async function readGuard(cwd: string, commonDir: string): Promise<{ guard: Progr
           blocks.set(own, { code: "worktree_relocated", key: raw.key, value: raw.value, file });
         continue;
       }
-      entries.push({ scope: "repo", key: raw.key, value: raw.value });
+      entries.push({ scope: "repo", key: raw.key, value: raw.value, file });
       if (INCLUDE.test(raw.key)) {
         includes = true;
         pending.push({ file: includeTarget(raw.value, file), admin });

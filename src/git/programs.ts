@@ -63,6 +63,8 @@ export interface ConfigEntry {
   scope: "user" | "repo";
   key: string;
   value: string;
+  /** The file it was read from, where known. */
+  file?: string;
 }
 
 /** What an untrusted repository's git calls get: config entries that win over its files. */
@@ -73,6 +75,8 @@ export interface ProgramGuard {
   blockedFilters: readonly string[];
   /** Identifies the guard's content (early work done under another guard is not reused). */
   key: string;
+  /** What it was made from: every setting git showed, the user's and the repository's (guardTrusting). */
+  sources: readonly ConfigEntry[];
 }
 
 export type ProgramPolicy = ProgramGuard | { trusted: true; key: "trusted" };
@@ -114,7 +118,23 @@ export function guardFrom(entries: readonly ConfigEntry[]): ProgramGuard {
     out.push(["credential.helper", ""]);
     for (const e of entries) if (e.scope === "user" && /^credential\..*helper$/.test(e.key)) out.push([e.key, e.value]);
   }
-  return { trusted: false, entries: out, blockedFilters: blockedFilters.sort(), key: JSON.stringify(out) };
+  return { trusted: false, entries: out, blockedFilters: blockedFilters.sort(), key: JSON.stringify(out), sources: entries };
+}
+
+const NOT_PROGRAMS = /^(include\.path|includeif\..*\.path|core\.(worktree|bare))$/;
+
+/** The program settings the repository's own files name (what trust may cover: those of the common config). */
+export function repoProgramSettings(guard: ProgramGuard): ConfigEntry[] {
+  return guard.sources.filter((e) => e.scope === "repo" && !NOT_PROGRAMS.test(e.key));
+}
+
+/**
+ * The guard with the settings the owner trusted (`trusted`: each one's key and value, as `orchard
+ * trust` saw them in the common config) left in force: they run as the user's own would. Every
+ * other setting, from any source, stays off (SPEC v4 §4.1: trust covers what runs).
+ */
+export function guardTrusting(guard: ProgramGuard, trusted: (entry: ConfigEntry) => boolean): ProgramGuard {
+  return guardFrom(guard.sources.map((e) => (e.scope === "repo" && !NOT_PROGRAMS.test(e.key) && trusted(e) ? { ...e, scope: "user" as const } : e)));
 }
 
 /** Before a repository's guard is known (and for a directory in no known repository): every fixed key neutral. */
@@ -151,6 +171,7 @@ export function policyForCall(cwd: string, gitDir?: string): ProgramPolicy {
     entries: all,
     blockedFilters: [...new Set([...policies.values()].flatMap((p) => (p.trusted ? [] : p.blockedFilters)))],
     key: JSON.stringify(all),
+    sources: [],
   };
 }
 

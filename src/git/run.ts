@@ -26,6 +26,8 @@ export interface RunOptions {
   read?: boolean;
   input?: string;
   env?: Record<string, string>;
+  /** false: without the program guard's overrides (hooks stay off) — a read of the configuration itself (programs-read.ts). */
+  policy?: false;
 }
 
 export const DEFAULT_GIT_TIMEOUT_MS = 60_000;
@@ -351,11 +353,15 @@ function runBatch(queries: readonly { args: readonly string[]; cwd: string }[], 
 /** Runs git; resolves with the result when the exit code is one of `ok`, else throws GitError. */
 export async function git(args: readonly string[], options: RunOptions): Promise<ProcessResult> {
   refuseWedged(args, commonDirOf(options.cwd)); // a FIFO planted in an admin dir would hold it for ever (admin-vet.ts)
-  const plain = options.input === undefined && !options.env && options.read !== false && options.timeoutMs === undefined;
+  const plain = options.input === undefined && !options.env && options.read !== false && options.timeoutMs === undefined && options.policy === undefined;
   const result = await (takeEarly(args, options.cwd, plain) ??
     runProcess("git", args, {
       cwd: options.cwd,
-      env: gitEnv(options.cwd, { read: options.read ?? true, ...(options.env ? { extra: options.env } : {}) }),
+      env: gitEnv(options.cwd, {
+        read: options.read ?? true,
+        ...(options.env ? { extra: options.env } : {}),
+        ...(options.policy === false ? { policy: false } : {}),
+      }),
       timeoutMs: options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
       ...(options.input !== undefined ? { input: options.input } : {}),
       // a caller that names the git dir itself (a private index, write.ts) keeps it

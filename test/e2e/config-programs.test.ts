@@ -152,14 +152,16 @@ describe.each(["repo", "worktree", "include"] as const)("programs named from the
       expect(untrusted).toEqual(commands.map((args) => ({ args: args.join(" "), ran: [] })));
       expect(gitResult(s.primary, "rev-parse", "--verify", "--quiet", "refs/heads/worktree-agent-2").code).toBe(0); // the conflicting entry was not merged by a driver
 
-      // trusted: the repository's programs are git's to run again
+      // trusted: the programs the owner saw in the common config are git's to run again (SPEC v4 §4.1);
+      // what a config.worktree or an include names is never covered by trust
       writeFileSync(join(s.primary, ".orchard.json"), "{}\n");
-      expect(s.orchard(["trust"]).code).toBe(0);
+      const granted = s.orchard(["trust"]);
+      expect(granted.code).toBe(0);
       const seen = new Set<string>();
       for (const args of [["hygiene"], ["add", "feat-d", "--owner", "o4", "--no-bootstrap"], ["cleanup-wave", "--manifest", manifest]])
         for (const m of run(s, args, { trusted: true }).ran) seen.add(m);
-      const expected = source === "worktree" ? ["fsmonitor", "clean", "process"] : ["fsmonitor", "clean", "smudge", "process"];
-      for (const label of expected) expect([...seen]).toContain(`${source}-${label}`);
+      if (source === "repo") for (const label of ["fsmonitor", "clean", "smudge", "process"]) expect([...seen]).toContain(`${source}-${label}`);
+      else expect([...seen]).toEqual([]);
     } finally {
       s.cleanup();
     }
@@ -186,6 +188,47 @@ describe("a clean filter that lies about a change", () => {
       expect(s.orchard(["trust"]).code).toBe(0);
       const trusted = s.orchard(["hygiene"]).json.worktrees.find((w: { path: string }) => w.path === add.json.path);
       expect(trusted.disposition).toBe("reclaimable"); // the lie, believed: why an untrusted repository's filter may not decide
+    } finally {
+      s.cleanup();
+    }
+  });
+});
+
+describe("trust covers what runs (SPEC v4 §4.1)", () => {
+  it("a program added later, or changed, in any source, stays off until trusted again", () => {
+    const s = fixture();
+    try {
+      const add = s.orchard(["add", "feat-t", "--owner", "o1", "--no-bootstrap"]);
+      expect(add.code, add.stderr).toBe(0);
+      writeFileSync(join(s.primary, ".orchard.json"), "{}\n");
+      git(s.primary, "config", "filter.evil.clean", `${script} trusted-clean`);
+      const granted = s.orchard(["trust"]);
+      expect(granted.code, granted.stderr).toBe(0);
+      expect(granted.json.programs).toEqual([{ key: "filter.evil.clean", value: `${script} trusted-clean` }]);
+      // the same size, new stat data: status must read the file again, through the clean filter
+      writeFileSync(join(add.json.path, "data.dat"), "DATA\n");
+      expect(run(s, ["hygiene"], { trusted: true }).ran).toContain("trusted-clean"); // what the owner trusted runs
+
+      // an agent names a new program in its own config.worktree, and changes the trusted one
+      git(s.primary, "config", "extensions.worktreeConfig", "true");
+      git(add.json.path, "config", "--worktree", "core.fsmonitor", `${script} agent-fsmonitor`);
+      git(s.primary, "config", "filter.evil.clean", `${script} changed-clean`);
+      writeFileSync(join(add.json.path, "data.dat"), "Data\n");
+      for (const args of [["hygiene"], ["status", add.json.handle], ["list", "--full"]]) expect(run(s, args).ran, args.join(" ")).toEqual([]);
+    } finally {
+      s.cleanup();
+    }
+  });
+
+  it("is never granted by an agent: orchard trust run inside a linked worktree is refused (trust_from_agent)", () => {
+    const s = fixture();
+    try {
+      const add = s.orchard(["add", "feat-u", "--no-bootstrap"]);
+      writeFileSync(join(s.primary, ".orchard.json"), "{}\n");
+      const r = s.orchard(["trust", "--repo", s.primary], { cwd: add.json.path });
+      expect(r.code, r.stdout + r.stderr).toBe(3);
+      expect(r.json.reasons.map((x: { code: string }) => x.code)).toEqual(["trust_from_agent"]);
+      expect(s.orchard(["trust"]).code).toBe(0); // the owner, from the primary
     } finally {
       s.cleanup();
     }

@@ -1,6 +1,8 @@
 // recycle, lineage, trust: giving a released worktree new work, reading its history, and
 // allowing the repository's own commands to run.
 import type { Command } from "commander";
+import { nextLines } from "../next.js";
+import { escapeControl } from "../escape.js";
 import { runWith } from "../run.js";
 import { renderAdd, short } from "../render.js";
 import type { LineageResult } from "../../core/recycle/index.js";
@@ -25,7 +27,13 @@ function renderLineage(r: LineageResult): string {
 }
 
 function renderTrust(r: TrustResult): string {
-  return `trusted ${r.source} (sha256 ${r.configHash.slice(0, 12)}); its bootstrap.run and runtime.probe commands may now run`;
+  if (!r.ok) return [`refused: ${r.reasons.map((x) => x.message).join("; ")}`, ...nextLines(r.reasons, {}, "  ")].join("\n");
+  const lines: string[] = [];
+  if (r.source !== null && r.configHash !== null)
+    lines.push(`trusted ${escapeControl(r.source)} (sha256 ${r.configHash.slice(0, 12)}); its bootstrap.run and runtime.probe commands may now run`);
+  for (const p of r.programs) lines.push(escapeControl(`trusted ${p.key} = ${p.value} (the repository's config): it may now run in Orchard's git calls`));
+  lines.push("a program setting added or changed later, from any source, stays off until orchard trust is run again");
+  return lines.join("\n");
 }
 
 export function register(program: Command): void {

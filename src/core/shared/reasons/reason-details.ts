@@ -198,6 +198,8 @@ export interface ReasonDetails {
   admin_file_special: { file: string; kind: string };
   /** The workspace the worktree's identity file or lock names (its id; null: a file written before workspaces had ids). */
   foreign_workspace: { workspace: string | null };
+  /** What showed the caller to be an agent (the worktree it runs in, or the lease it holds). */
+  trust_from_agent: { why: string };
   // registry migrate
   /** The source's hosts, and how many rows of theirs each destination table holds. */
   host_rows_present: { hosts: string[]; present: Record<string, number> };
