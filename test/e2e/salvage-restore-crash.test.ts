@@ -79,6 +79,19 @@ describe("salvage restore killed with the salvaged tree staged", () => {
     expect(s.orchard(["salvage", "restore", ref, "--branch", "worktree-agent-a"]).code).toBe(2);
   });
 
+  it("killed after the worktree was made, before anything was laid: the rerun lays the salvage and finishes (issue 36 item 8)", async () => {
+    const { ref, head } = await salvaged();
+    killedAt(s, "restore.created", ["salvage", "restore", ref]);
+    const r = s.orchard(["salvage", "restore", ref]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.json).toMatchObject({ ok: true, action: "created", branch: "worktree-agent-a", head, restoredFrom: { ref } });
+    const restored = r.json.path as string;
+    expect(statusOf(restored)).toEqual([" D src/file1.txt", " M README.md", '?? "deep/dir/untracked file.txt"', "?? new-file.txt"]);
+    for (const [rel, content] of Object.entries(FILES)) expect(readFileSync(join(restored, rel), "utf8")).toBe(content);
+    const h = s.orchard(["hygiene"]).json.worktrees.find((w: { path: string }) => w.path === restored);
+    expect(h.reasons.map((x: { code: string }) => x.code)).not.toContain("clean"); // never "clean, work preserved" at the base
+  });
+
   it("a branch of that name made by hand at another commit is still refused, exit 2, unchanged", async () => {
     const { ref } = await salvaged();
     const other = s.commit({ in: s.primary, file: "other.txt", content: "other\n" });

@@ -12,7 +12,7 @@ import { requireBranch } from "../shared/input/validate.js";
 import { failure, usageError } from "../shared/errors.js";
 import { faultPoint } from "../shared/fault.js";
 import { parseSalvageBody, SALVAGE_PREFIX } from "./salvage.js";
-import { finishInterruptedRestore } from "./resume.js";
+import { finishInterruptedRestore, removeRestoreJournal, writeRestoreJournal } from "./resume.js";
 import type { Ctx } from "../shared/context.js";
 
 export interface SalvageEntry {
@@ -90,7 +90,11 @@ export async function salvageRestore(ctx: Ctx, options: RestoreOptions): Promise
     // a fresh worktree at the parent: nothing of anyone's can be overwritten here
     if ((await resolveCommit(created.path, "HEAD")) !== (parent ?? created.head))
       throw failure("restore_raced", `${created.path} moved before the salvaged state was laid over it`);
+    // the journal says whose half-done state a kill from here on leaves (resume.ts finishes it)
+    const admin = writeRestoreJournal(ctx, created.path, commit);
+    faultPoint("restore.created");
     await checkoutTreeAsChanges(created.path, commit, () => faultPoint("restore.staged")); // a kill here: resume.ts
+    removeRestoreJournal(admin);
   });
   return { ...created, restoredFrom };
 }

@@ -1,12 +1,21 @@
-// A `salvage restore` killed after it laid the salvaged tree over the new worktree but before it
-// unstaged it leaves that worktree with the salvage's tree staged (SPEC §3.10; a crash at any step
-// leaves a state the next command finishes). The rerun of the same restore recognises its own
-// work — a managed worktree on the same branch, branch and HEAD at the salvage's parent, its index
-// holding exactly the salvage commit's tree and its files matching that index — and finishes it:
-// the index goes back to HEAD, the files stay. Anything else on that branch is not this restore's.
-import { readIndexDifferences, readWorktrees, resolveCommit, resolveTree } from "../../git/read.js";
-import { readIndexTree, unstageAll } from "../../git/write.js";
-import { leaseView, withMutationLock } from "../ownership/index.js";
+// A `salvage restore` killed after it made the new worktree leaves a state the next command finishes
+// (SPEC §3.10; a crash at any step leaves a state the next command finishes). The rerun of the same
+// restore recognises its own work on a managed worktree of the same branch, branch and HEAD at the
+// salvage's parent:
+// - killed with the salvage's tree staged (its index holding exactly that tree, its files matching
+//   it): the index goes back to HEAD, the files stay;
+// - killed before or while it laid the tree (its journal in the admin dir names this salvage, and
+//   nothing but paths the salvage itself changes differs from HEAD: nobody worked there since):
+//   the tree is laid again, to the end.
+// Anything else on that branch is not this restore's.
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { hashFiles, readIndexDifferences, readStatus, readTreeBlobs, readWorktrees, resolveCommit, resolveTree } from "../../git/read.js";
+import { checkoutTreeAsChanges, readIndexTree, unstageAll } from "../../git/write.js";
+import { leaseView, processesInside, readProcessCwds, withMutationLock } from "../ownership/index.js";
+import { findAdminDir } from "../shared/repo/admin.js";
+import { readPlainFile, writeFileAtomic } from "../shared/files.js";
+import { realOrAbsolute } from "../shared/repo/paths.js";
 import { handleForBranch } from "../shared/naming/handle.js";
 import { SKIPPED_BOOTSTRAP, type AddResult } from "../shared/request.js";
 import type { Ctx } from "../shared/context.js";
@@ -26,8 +35,16 @@ export async function finishInterruptedRestore(ctx: Ctx, o: Interrupted): Promis
     if (!row || row.branch !== branch) continue;
     const finished = await withMutationLock(ctx.repo.commonDir, async () => {
       // re-checked under the lock, at the moment of use
-      if (!(await isStagedRestore(ctx, row.path, branch, o.parent as string, tree))) return false;
-      await unstageAll(row.path);
+      if (await isStagedRestore(ctx, row.path, branch, o.parent as string, tree)) {
+        await unstageAll(row.path);
+        removeRestoreJournal(findAdminDir(ctx.repo.commonDir, row.path));
+        return true;
+      }
+      const admin = findAdminDir(ctx.repo.commonDir, row.path);
+      if (!admin || readRestoreJournal(admin) !== o.commit || !(await isUnlaidRestore(ctx, row.path, branch, o))) return false;
+      await clearStaleIndexLock(admin, row.path);
+      await checkoutTreeAsChanges(row.path, o.commit);
+      removeRestoreJournal(admin);
       return true;
     });
     if (!finished) continue;
@@ -49,6 +66,51 @@ export async function finishInterruptedRestore(ctx: Ctx, o: Interrupted): Promis
     };
   }
   return null;
+}
+
+const JOURNAL = "orchard-restore";
+
+/** Writes, in the new worktree's admin dir, which salvage commit is being laid over it; returns the admin dir. */
+export function writeRestoreJournal(ctx: Ctx, path: string, commit: string): string | undefined {
+  const admin = findAdminDir(ctx.repo.commonDir, path);
+  if (admin) writeFileAtomic(join(admin, JOURNAL), `${commit}\n`);
+  return admin;
+}
+
+export function removeRestoreJournal(admin: string | undefined): void {
+  if (admin) rmSync(join(admin, JOURNAL), { force: true });
+}
+
+function readRestoreJournal(admin: string): string | null {
+  return readPlainFile(join(admin, JOURNAL))?.toString("utf8").trim() ?? null;
+}
+
+/**
+ * A kill inside `read-tree -u` leaves git's index lock behind: it is this restore's own (its journal is
+ * there, the repository's mutation lock is held) unless a process works inside the worktree now.
+ */
+async function clearStaleIndexLock(admin: string, path: string): Promise<void> {
+  const lock = join(admin, "index.lock");
+  if (!existsSync(lock)) return;
+  const cwds = await readProcessCwds();
+  if (cwds !== null && processesInside(cwds, realOrAbsolute(path)).length === 0) rmSync(lock, { force: true });
+}
+
+/**
+ * Branch and HEAD at the parent, and every file that differs from HEAD holds what the salvage
+ * holds there (laid already) or is gone where the salvage deletes it: nobody worked here since.
+ */
+async function isUnlaidRestore(ctx: Ctx, path: string, branch: string, o: Interrupted): Promise<boolean> {
+  const entry = (await readWorktrees(ctx.repo.primary)).find((e) => e.path === path);
+  if (!entry || entry.branch !== `refs/heads/${branch}`) return false;
+  if ((await resolveCommit(ctx.repo.primary, `refs/heads/${branch}`)) !== o.parent) return false;
+  if ((await resolveCommit(path, "HEAD")) !== o.parent) return false;
+  const salvage = await readTreeBlobs(ctx.repo.primary, o.commit);
+  const paths = (await readStatus(path)).paths.map((p) => p.path);
+  const present = paths.filter((p) => existsSync(join(path, p)));
+  if (paths.some((p) => !present.includes(p) && salvage.has(p))) return false; // deleted where the salvage keeps it
+  const hashes = await hashFiles(path, present);
+  return present.every((p, i) => salvage.get(p) === hashes[i]);
 }
 
 async function isStagedRestore(ctx: Ctx, path: string, branch: string, parent: string, tree: string | null): Promise<boolean> {
