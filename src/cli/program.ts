@@ -31,7 +31,8 @@ export function buildProgram(version: string): Command {
     .showHelpAfterError(false)
     .configureOutput({ outputError: () => undefined }) // printed once, by printUsageError
     .exitOverride();
-  for (const module of [admission, navigate, inspect, recycle, merge, hygiene, reap, claudeCode, registry, mcp, demo, explain, completion]) module.register(program);
+  for (const module of [admission, navigate, inspect, recycle, merge, hygiene, reap, claudeCode, registry, mcp, demo, explain, completion])
+    module.register(program);
   program.commands.forEach((c) => c.exitOverride());
   addExamples(program);
   return program;

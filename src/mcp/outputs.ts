@@ -119,7 +119,14 @@ const shapes = lazy(() => {
       reasons,
       next: orNull(text),
     }),
-    orchard_path: z.looseObject({ ok: z.boolean(), path: text, handle: orNull(text), branch: orNull(text), task: orNull(text), via: z.enum(["target", "task"]) }),
+    orchard_path: z.looseObject({
+      ok: z.boolean(),
+      path: text,
+      handle: orNull(text),
+      branch: orNull(text),
+      task: orNull(text),
+      via: z.enum(["target", "task"]),
+    }),
     orchard_merge: wave,
     orchard_salvage_prune: z.looseObject({ ok: z.literal(true), pruned: z.array(item), kept: z.array(item) }),
   };

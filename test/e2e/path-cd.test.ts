@@ -86,7 +86,8 @@ describe("orchard shell-init and orchard cd", () => {
     if (!present) console.warn(`path-cd.test.ts: ${shell} is not installed here: its orchard cd test is SKIPPED`);
     it.skipIf(!present)(`${shell}: the emitted function parses and \`orchard cd\` changes the directory`, () => {
       const a = add("feat-cd", "--task", "T-43");
-      const script = shell === "fish" ? "orchard shell-init fish | source; orchard cd t-43; and pwd" : 'eval "$(orchard shell-init zsh)"; orchard cd t-43 && pwd';
+      const script =
+        shell === "fish" ? "orchard shell-init fish | source; orchard cd t-43; and pwd" : 'eval "$(orchard shell-init zsh)"; orchard cd t-43 && pwd';
       const r = inShell(shell, script);
       expect(r.stdout.trim().split("\n")[0]).toBe(a.path);
     });

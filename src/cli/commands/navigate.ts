@@ -99,7 +99,5 @@ export function register(program: Command): void {
     .argument("<handle|path>")
     .option("--salvage", "save uncommitted or unpushed work to a salvage ref first, then remove")
     .option("--dry-run", "prove and report, change nothing")
-    .action((target: string, opts: { salvage?: boolean; dryRun?: boolean }, cmd: Command) =>
-      runWith(cmd, (o) => o.remove({ target, ...opts }), renderRemove),
-    );
+    .action((target: string, opts: { salvage?: boolean; dryRun?: boolean }, cmd: Command) => runWith(cmd, (o) => o.remove({ target, ...opts }), renderRemove));
 }

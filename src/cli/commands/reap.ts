@@ -65,7 +65,8 @@ export function renderWave(r: WaveResult): string {
 export function renderSalvagePrune(r: SalvagePruneResult): string {
   const verb = r.dryRun ? "would prune" : "pruned";
   const lines = [`${verb} ${r.pruned.length}, kept ${r.kept.length}`];
-  for (const p of r.pruned) lines.push(`  ${verb} ${p.ref} (${short(p.commit)}): ${p.why === "preserved" ? `content preserved (${p.how ?? "?"})` : "older than --older-than"}`);
+  for (const p of r.pruned)
+    lines.push(`  ${verb} ${p.ref} (${short(p.commit)}): ${p.why === "preserved" ? `content preserved (${p.how ?? "?"})` : "older than --older-than"}`);
   for (const k of r.kept) lines.push(`  kept ${k.ref}: ${k.reasons.map((x) => x.code).join(", ")}`);
   return lines.join("\n");
 }

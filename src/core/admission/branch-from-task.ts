@@ -16,7 +16,7 @@ function slug(text: string): string {
     .replace(/\.{2,}/g, ".")
     .replace(/-{2,}/g, "-");
   s = s.slice(0, MAX);
-  for (let previous = ""; previous !== s; ) {
+  for (let previous = ""; previous !== s;) {
     previous = s;
     s = s.replace(/^[-.]+|[-.]+$/g, "").replace(/\.lock$/, "");
   }

@@ -82,7 +82,8 @@ function nextStep(ctx: Ctx, options: RemoveOptions, { path, owner }: { path: str
     const signals = "signals" in live ? (live.signals ?? []) : [];
     const here = process.cwd() === path || process.cwd().startsWith(`${path}/`);
     if (here && signals.some((s) => s.code === "process_in_worktree")) return `cd ${shellQuote(ctx.repo.primary)} && ${again}`;
-    if (signals.some((s) => s.code === "lease_live" || s.code === "pid_alive")) return `orchard release ${shellQuote(options.target)}${owner ? ` --owner ${shellQuote(owner)}` : ""}`;
+    if (signals.some((s) => s.code === "lease_live" || s.code === "pid_alive"))
+      return `orchard release ${shellQuote(options.target)}${owner ? ` --owner ${shellQuote(owner)}` : ""}`;
     return null; // a process works inside: only its end moves this on
   }
   if (hasCode(reasons, "precondition_changed")) return again;

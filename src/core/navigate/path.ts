@@ -30,9 +30,7 @@ interface PathFields {
   others?: string[];
 }
 
-export type PathResult =
-  | (PathFields & { ok: true })
-  | (PathFields & { ok: false; action: "refused"; reasons: Reason[]; next: string | null });
+export type PathResult = (PathFields & { ok: true }) | (PathFields & { ok: false; action: "refused"; reasons: Reason[]; next: string | null });
 
 export async function worktreePath(ctx: Ctx, options: PathOptions): Promise<PathResult> {
   const found = (await byTarget(ctx, options.target)) ?? (await byTask(ctx, options.target));

@@ -146,7 +146,8 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
     const base = proof.base;
     // a rebase run killed before its fast-forward left the branch on the target's tip: that is where a rerun finds it
     const rebased = options.strategy === "rebase" && base === targetTip;
-    if (base !== entry.expected_base_sha && !rebased) return blocked("base_mismatch", `merge-base ${base ?? "(none)"} ≠ expected_base ${entry.expected_base_sha}`);
+    if (base !== entry.expected_base_sha && !rebased)
+      return blocked("base_mismatch", `merge-base ${base ?? "(none)"} ≠ expected_base ${entry.expected_base_sha}`);
     if (deletions) {
       let deleted: string[];
       try {

@@ -48,4 +48,3 @@ export function stderrOf(error: unknown): string {
   if (error instanceof GitError) return (error.result.stderr || error.result.stdout).trim() || error.message;
   return error instanceof Error ? error.message : String(error);
 }
-

@@ -107,7 +107,12 @@ export async function runWave(
 ): Promise<WaveResult> {
   const waveConfig = ctx.repo.config.config.wave;
   const strategy = options.strategy ?? "merge";
-  const entries = await validateManifest(raw, { primary: ctx.repo.primary, targetPath: realOrAbsolute(target.path), targetBranch: target.branch, branchPattern });
+  const entries = await validateManifest(raw, {
+    primary: ctx.repo.primary,
+    targetPath: realOrAbsolute(target.path),
+    targetBranch: target.branch,
+    branchPattern,
+  });
   const plan: WavePlan = { action: "cleanup_wave", discovery: "manifest", reason: "ok", entries, invalid: [] };
   const pendingAll = entries.map(item);
   if (entries.length === 0)

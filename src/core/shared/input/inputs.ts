@@ -47,7 +47,9 @@ export const AddInput = lazy(() => {
   const { text, owner, ownerPid, ttl, task } = parts();
   return z
     .object({
-      branch: text.optional().describe("the branch (a literal branch name); without it, the branch is derived from the task (T-123 → t-123, an issue URL → <repo>-<n>)"),
+      branch: text
+        .optional()
+        .describe("the branch (a literal branch name); without it, the branch is derived from the task (T-123 → t-123, an issue URL → <repo>-<n>)"),
       base: text.optional().describe("start point for a new branch (default: the default branch)"),
       task: task.optional(),
       owner: owner.optional(),
@@ -130,7 +132,9 @@ const mergeFlags = lazy(() => {
     strategy: z
       .enum(STRATEGIES)
       .optional()
-      .describe("how the branch lands on the target (default merge): merge = a merge commit (--no-ff); squash = one commit with the branch's changes; rebase = the branch's commits replayed onto the target, which then fast-forwards"),
+      .describe(
+        "how the branch lands on the target (default merge): merge = a merge commit (--no-ff); squash = one commit with the branch's changes; rebase = the branch's commits replayed onto the target, which then fast-forwards",
+      ),
     allowDeletions: z.boolean().optional().describe("merge branches that delete files"),
     allowLive: z.boolean().optional().describe("remove worktrees a process works in (the executors are known to be done)"),
     dryRun: z.boolean().optional().describe("judge every entry and return the plan; change nothing"),
