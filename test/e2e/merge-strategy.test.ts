@@ -40,7 +40,7 @@ function diverged(branch: string): { handle: string; path: string } {
 }
 
 describe("orchard merge", () => {
-  it("merge (the default): a merge commit, then the worktree removed and the branch deleted; a rerun names nothing left", () => {
+  it("merge (the default): a merge commit, then the worktree removed and the branch deleted; a rerun is a no-op", () => {
     const w = diverged("feat-m");
     const r = s.orchard(["merge", w.handle]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -50,7 +50,12 @@ describe("orchard merge", () => {
     expect(parents("main")).toBe(2);
     expect(existsSync(w.path)).toBe(false);
     expect(branchExists("feat-m")).toBe(false);
-    expect(s.orchard(["merge", w.handle]).code).toBe(2); // gone: nothing of that name is left
+    // a rerun finds it done (the wave's record of the removal), changes nothing, exits 0
+    const again = s.orchard(["merge", w.handle]);
+    expect(again.code, again.stdout).toBe(0);
+    expect(entry(again)).toBe("merged_removed:already_done");
+    expect(subjects(1)).toEqual(["chore: merge executor worktree (feat-m)"]);
+    expect(s.orchard(["merge", "app@never-was"]).code).toBe(2);
   });
 
   it("squash: one commit with the branch's changes on the target's tip", () => {
