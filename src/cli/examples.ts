@@ -10,7 +10,11 @@ export const EXAMPLES: Record<string, readonly string[]> = {
   ],
   path: ["orchard path app@feature-login-3f2a1b9c", "orchard path o/r#7"],
   cd: ['eval "$(orchard shell-init bash)"; orchard cd o/r#7'],
-  "shell-init": ['eval "$(orchard shell-init bash)"   # in ~/.bashrc (zsh: ~/.zshrc)', "orchard shell-init fish | source   # in ~/.config/fish/config.fish"],
+  "shell-init": [
+    "orchard shell-init bash",
+    'eval "$(orchard shell-init bash)"   # in ~/.bashrc (zsh: ~/.zshrc)',
+    "orchard shell-init fish | source   # in ~/.config/fish/config.fish",
+  ],
   remove: ["orchard remove app@fix-typo", "orchard remove app@fix-typo --salvage", "orchard remove .claude/worktrees/agent-x --dry-run --json"],
   merge: ["orchard merge app@feature-login-3f2a1b9c", "orchard merge app@fix-typo --strategy squash", "orchard merge app@fix-typo --strategy rebase --dry-run"],
   release: ["orchard release app@feature-login-3f2a1b9c --owner agent-1", "orchard release app@fix-typo --outcome abandoned"],
