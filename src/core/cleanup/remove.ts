@@ -42,6 +42,8 @@ export async function removeWorktree(ctx: Ctx, options: RemoveOptions): Promise<
   const handle = target.row?.handle ?? null;
   const scope = { paths: [path], include: [...INCLUDABLE], salvage: options.salvage ?? false, includeResumable: true, explicit: true };
   const base = { path, handle };
+  // listed by git, yet in no plan and kept by none: nothing cleanup can judge (a primary, a bare entry)
+  const unjudged = () => usageError("not_a_worktree", `${options.target} is not a worktree orchard can judge in ${ctx.repo.primary}`);
   const next = (reasons: Reason[]): string | null => nextStep(ctx, options, { path, owner: target.row?.owner ?? null }, reasons);
   if (options.dryRun) {
     const plan = await cleanupPlan(ctx, [ctx], scope);
@@ -51,7 +53,7 @@ export async function removeWorktree(ctx: Ctx, options: RemoveOptions): Promise<
       const reasons = items.flatMap((i) => i.reasons);
       return { ok: true, action: "planned", dryRun: true, ...base, steps: items.map((i) => i.action), reasons, next: null };
     }
-    if (!kept) throw usageError("not_a_worktree", `${options.target} is not a worktree orchard can judge in ${ctx.repo.primary}`);
+    if (!kept) throw unjudged();
     return { ok: false, action: "refused", dryRun: true, ...base, disposition: kept.disposition, reasons: kept.reasons, next: next(kept.reasons) };
   }
   const run = await cleanupRun(ctx, [ctx], () => Promise.resolve(ctx), scope);
@@ -66,7 +68,7 @@ export async function removeWorktree(ctx: Ctx, options: RemoveOptions): Promise<
   }
   const kept = run.kept.find((k) => k.path === path);
   const reasons = [...(main?.reasons ?? []), ...(kept?.reasons ?? [])];
-  if (!main && !kept) throw usageError("not_a_worktree", `${options.target} is not a worktree orchard can judge in ${ctx.repo.primary}`);
+  if (!main && !kept) throw unjudged();
   return { ok: false, action: "refused", ...base, disposition: kept?.disposition ?? null, reasons, next: next(reasons) };
 }
 
@@ -81,7 +83,9 @@ function nextStep(ctx: Ctx, options: RemoveOptions, { path, owner }: { path: str
   if (live) {
     const signals = "signals" in live ? (live.signals ?? []) : [];
     const here = process.cwd() === path || process.cwd().startsWith(`${path}/`);
-    if (here && signals.some((s) => s.code === "process_in_worktree")) return `cd ${shellQuote(ctx.repo.primary)} && ${again}`;
+    // from the primary, a relative path would name something else: the path itself
+    if (here && signals.some((s) => s.code === "process_in_worktree"))
+      return `cd ${shellQuote(ctx.repo.primary)} && orchard remove ${shellQuote(options.target.includes("/") ? path : options.target)}`;
     if (signals.some((s) => s.code === "lease_live" || s.code === "pid_alive"))
       return `orchard release ${shellQuote(options.target)}${owner ? ` --owner ${shellQuote(owner)}` : ""}`;
     return null; // a process works inside: only its end moves this on
