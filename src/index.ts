@@ -36,6 +36,11 @@ export type { RecycleOptions, LineageResult, LineageEvent } from "./core/recycle
 export type { TrustResult } from "./core/bootstrap/index.js";
 export type { ReapOptions, ReapResult, ReapFields, ReapEntry, ReapOwner, ReapReason, ReapSkipReason } from "./core/reap/index.js";
 export type { SalvageEntry, SalvageListResult, RestoreOptions, RestoreResult, RestoreNotCreated, SalvageInput, SalvageMetadata } from "./core/salvage/index.js";
+export type { SalvagePruneOptions, SalvagePruneResult, PrunedSalvage, KeptSalvage } from "./core/salvage/index.js";
+export type { RemoveOptions, RemoveResult } from "./core/cleanup/index.js";
+export type { PathOptions, PathResult } from "./core/navigate/index.js";
+export type { MergeOptions } from "./core/wave/index.js";
+export type { Strategy } from "./core/shared/input/inputs.js";
 export type {
   WaveOptions,
   WaveResult,

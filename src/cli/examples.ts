@@ -3,7 +3,20 @@
 import type { Command } from "commander";
 
 export const EXAMPLES: Record<string, readonly string[]> = {
-  add: ["orchard add feature/login --owner agent-1 --task o/r#7", "orchard add fix/typo --policy reuse-compatible --dry-run --json"],
+  add: [
+    "orchard add feature/login --owner agent-1 --task o/r#7",
+    "orchard add --task https://github.com/o/r/issues/7 --owner agent-1",
+    "orchard add fix/typo --policy reuse-compatible --dry-run --json",
+  ],
+  path: ["orchard path app@feature-login-3f2a1b9c", "orchard path o/r#7"],
+  cd: ['eval "$(orchard shell-init bash)"; orchard cd o/r#7'],
+  "shell-init": [
+    "orchard shell-init bash",
+    'eval "$(orchard shell-init bash)"   # in ~/.bashrc (zsh: ~/.zshrc)',
+    "orchard shell-init fish | source   # in ~/.config/fish/config.fish",
+  ],
+  remove: ["orchard remove app@fix-typo", "orchard remove app@fix-typo --salvage", "orchard remove .claude/worktrees/agent-x --dry-run --json"],
+  merge: ["orchard merge app@feature-login-3f2a1b9c", "orchard merge app@fix-typo --strategy squash", "orchard merge app@fix-typo --strategy rebase --dry-run"],
   release: ["orchard release app@feature-login-3f2a1b9c --owner agent-1", "orchard release app@fix-typo --outcome abandoned"],
   heartbeat: ["orchard heartbeat app@feature-login-3f2a1b9c --owner agent-1 --ttl 2h"],
   status: ["orchard status app@main", "orchard status .claude/worktrees/agent-x --json"],
@@ -19,7 +32,12 @@ export const EXAMPLES: Record<string, readonly string[]> = {
   "reap-orphans": ["orchard reap-orphans --dry-run", "orchard reap-orphans --salvage --guard 10m"],
   "salvage list": ["orchard salvage list"],
   "salvage restore": ["orchard salvage restore refs/orchard/salvage/<…> --branch recovered/work"],
-  "cleanup-wave": ["orchard cleanup-wave --manifest wave.json --dry-run", "orchard cleanup-wave --manifest wave.json --continue-on-block"],
+  "salvage prune": ["orchard salvage prune --dry-run", "orchard salvage prune --older-than 30d"],
+  "cleanup-wave": [
+    "orchard cleanup-wave --manifest wave.json --dry-run",
+    "orchard cleanup-wave --manifest wave.json --continue-on-block",
+    "orchard cleanup-wave --manifest wave.json --strategy squash",
+  ],
   adopt: ["orchard adopt .claude/worktrees/agent-x --task o/r#9"],
   explain: ["orchard explain live_owner", "orchard explain config_untrusted --json"],
   completion: [

@@ -15,6 +15,8 @@ import * as claudeCode from "./commands/claude-code.js";
 import * as registry from "./commands/registry.js";
 import * as explain from "./commands/explain.js";
 import * as completion from "./commands/completion.js";
+import * as navigate from "./commands/navigate.js";
+import * as merge from "./commands/merge.js";
 
 export function buildProgram(version: string): Command {
   const program = new Command("orchard")
@@ -29,7 +31,8 @@ export function buildProgram(version: string): Command {
     .showHelpAfterError(false)
     .configureOutput({ outputError: () => undefined }) // printed once, by printUsageError
     .exitOverride();
-  for (const module of [admission, inspect, recycle, hygiene, reap, claudeCode, registry, mcp, demo, explain, completion]) module.register(program);
+  for (const module of [admission, navigate, inspect, recycle, merge, hygiene, reap, claudeCode, registry, mcp, demo, explain, completion])
+    module.register(program);
   program.commands.forEach((c) => c.exitOverride());
   addExamples(program);
   return program;

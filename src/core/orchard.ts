@@ -19,7 +19,11 @@ import { AdoptInput, CleanupWaveInput, ReapOrphansInput, SalvageListInput, Salva
 import type { ReapOptions, ReapResult } from "./reap/index.js";
 import type { RestoreOptions, RestoreResult, SalvageListResult } from "./salvage/index.js";
 import type { WaveOptions, WaveResult } from "./wave/index.js";
-import { LineageInput, RecycleInput, TrustInput } from "./shared/input/inputs.js";
+import { LineageInput, RecycleInput, TrustInput, RemoveInput, PathInput, MergeInput, SalvagePruneInput } from "./shared/input/inputs.js";
+import type { RemoveOptions, RemoveResult } from "./cleanup/index.js";
+import type { PathOptions, PathResult } from "./navigate/index.js";
+import type { MergeOptions } from "./wave/index.js";
+import type { SalvagePruneOptions, SalvagePruneResult } from "./salvage/index.js";
 import type { RecycleOptions, LineageResult } from "./recycle/index.js";
 import type { TrustResult } from "./bootstrap/index.js";
 import { CleanupApplyInput, CleanupPlanInput, CleanupResumeInput, CleanupRunInput, HygieneInput } from "./shared/input/inputs.js";
@@ -35,35 +39,8 @@ import type {
   WorktreeRemoveResult,
 } from "./claude-code/index.js";
 
-export interface OpenOptions {
-  /** A path inside the repository (default: the current directory). */
-  repo?: string;
-  /** The workspace (default: ORCHARD_HOME or ~/.orchard). */
-  home?: string;
-  /** A fleet's shared PostgreSQL registry, `postgres://…` (default: ORCHARD_REGISTRY, else the workspace's SQLite file). */
-  registry?: string;
-  /**
-   * When the registry cannot be reached: "fail" (the default) throws registry_unreachable; "local"
-   * goes on from this host's git facts alone (status, list, reap-orphans) and says so in each result.
-   */
-  whenUnreachable?: "fail" | "local";
-  /**
-   * This process will make many calls (an MCP server, an agent's loop): it keeps a small `sh` of
-   * its own for the git queries each call starts side by side, instead of forking itself for them
-   * (a fork of a large process costs milliseconds a call). The shell ends with the process.
-   */
-  warm?: boolean;
-}
-
-/** Per-call override of the repository, as the MCP tools and `--repo` allow. */
-export interface RepoOption {
-  repo?: string;
-}
-
-/** What a result says when the registry was out of reach and this host's git facts alone answered. */
-export interface RegistryUnreachable {
-  registryUnreachable?: string;
-}
+import type { OpenOptions, RegistryUnreachable, RepoOption } from "./orchard-options.js";
+export type { OpenOptions, RegistryUnreachable, RepoOption } from "./orchard-options.js";
 
 export class Orchard {
   /** Resolved repos by path (each with the stamp it was resolved under). */
@@ -232,6 +209,35 @@ export class Orchard {
     const { adopt } = await import("./admission/index.js");
     const { repo, ...rest } = options;
     return adopt(await this.context(repo), parseInput(AdoptInput(), rest) as AdoptOptions);
+  }
+
+  /** Removes one worktree under cleanup's proofs (SPEC v4 §3); `salvage` saves its work first. */
+  async remove(options: RemoveOptions & RepoOption): Promise<RemoveResult> {
+    const { removeWorktree } = await import("./cleanup/index.js");
+    const { repo, ...rest } = options;
+    const input = parseInput(RemoveInput(), rest);
+    return input.dryRun ? removeWorktree(await this.context(repo), input) : this.lockedContext(repo, (ctx) => removeWorktree(ctx, input));
+  }
+
+  /** Where a worktree is, by handle, path, branch or task (SPEC v4 §3). */
+  async path(options: PathOptions & RepoOption): Promise<PathResult> {
+    const { worktreePath } = await import("./navigate/index.js");
+    const { repo, ...rest } = options;
+    return worktreePath(await this.context(repo), parseInput(PathInput(), rest));
+  }
+
+  /** Merges one worktree's branch back into the target and removes it: cleanup-wave's one-entry form. */
+  async merge(options: MergeOptions & RepoOption): Promise<WaveResult> {
+    const { mergeOne } = await import("./wave/index.js");
+    const { repo, ...rest } = options;
+    return mergeOne(await this.context(repo), parseInput(MergeInput(), rest) as MergeOptions);
+  }
+
+  /** Deletes salvage refs whose work is kept elsewhere, or older than `olderThan` (listed). */
+  async salvagePrune(options: SalvagePruneOptions & RepoOption = {}): Promise<SalvagePruneResult> {
+    const { salvagePrune } = await import("./salvage/index.js");
+    const { repo, ...rest } = options;
+    return salvagePrune(await this.context(repo), parseInput(SalvagePruneInput(), rest));
   }
 
   /** Recycles a terminal worktree for new work (SPEC §3.4); resolves like `add`, action `recycled`. */

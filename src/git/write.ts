@@ -230,3 +230,16 @@ export async function setSparseCone(worktree: string, paths: readonly string[]):
 export async function disableSparse(worktree: string): Promise<void> {
   await git(["sparse-checkout", "disable"], { cwd: worktree, ...WRITE, timeoutMs: 300_000 });
 }
+
+/** The checked-out branch moved forward to `commit` (a descendant of it), working tree and index with it; anything else fails. */
+export async function fastForward(worktree: string, commit: string): Promise<void> {
+  await git(["merge", "--ff-only", "--no-edit", "--end-of-options", commit], { cwd: worktree, ...WRITE, timeoutMs: 300_000 });
+}
+
+/** The checked-out branch's commits since `upstream` replayed onto `onto`; false (and the rebase aborted) when a commit conflicts. */
+export async function rebaseOnto(worktree: string, onto: string, upstream: string): Promise<boolean> {
+  const r = await git(["rebase", "--no-autostash", "--onto", onto, "--end-of-options", upstream], { cwd: worktree, ...WRITE, ok: [0, 1], timeoutMs: 300_000 });
+  if (r.exitCode === 0) return true;
+  await git(["rebase", "--abort"], { cwd: worktree, ...WRITE });
+  return false;
+}

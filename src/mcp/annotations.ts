@@ -45,6 +45,13 @@ export const ANNOTATIONS = {
   orchard_salvage_list: row("List salvaged work", true, false, true),
   // a new worktree and branch; a second restore with the same branch is refused (branch exists)
   orchard_salvage_restore: row("Restore salvaged work", false, false, false),
+  // one worktree under cleanup's proofs; the same call again finds it gone (not_a_worktree), removing nothing more
+  orchard_remove: row("Remove a worktree", false, true, true),
+  orchard_path: row("Path of a worktree", true, false, true),
+  // a rerun finds the branch merged (already_done) and only finishes what is left
+  orchard_merge: row("Merge a worktree back", false, true, true),
+  // deletes salvage refs (each listed with its commit)
+  orchard_salvage_prune: row("Prune salvage refs", false, true, true),
 } satisfies Record<string, ToolAnnotations>;
 
 export type ToolName = keyof typeof ANNOTATIONS;

@@ -69,6 +69,12 @@ const shapes = lazy(() => {
     backlog: item,
     notes: reasons,
   });
+  const wave = z.looseObject({
+    ok: z.boolean(),
+    strategy: z.enum(["merge", "squash", "rebase"]),
+    plan: item,
+    result: z.looseObject({ ok: z.boolean(), entries: z.array(item), pending: z.array(item) }),
+  });
   const error = z.looseObject({ ok: z.literal(false), error: z.object({ code: text, message: text }) });
   const results: Record<ToolName, z.ZodType> = {
     orchard_add: add,
@@ -94,11 +100,7 @@ const shapes = lazy(() => {
       kept: z.array(item),
       notes: reasons,
     }),
-    orchard_cleanup_wave: z.looseObject({
-      ok: z.boolean(),
-      plan: item,
-      result: z.looseObject({ ok: z.boolean(), entries: z.array(item), pending: z.array(item) }),
-    }),
+    orchard_cleanup_wave: wave,
     orchard_adopt: z.looseObject({
       ok: z.boolean(),
       action: z.enum(ADOPT_ACTIONS),
@@ -109,6 +111,24 @@ const shapes = lazy(() => {
     }),
     orchard_lineage: z.looseObject({ ok: z.literal(true), events: z.array(item) }),
     orchard_salvage_list: z.looseObject({ ok: z.literal(true), salvages: z.array(item) }),
+    orchard_remove: z.looseObject({
+      ok: z.boolean(),
+      action: z.enum(["removed", "planned", "refused"]),
+      path: text,
+      handle: orNull(text),
+      reasons,
+      next: orNull(text),
+    }),
+    orchard_path: z.looseObject({
+      ok: z.boolean(),
+      path: text,
+      handle: orNull(text),
+      branch: orNull(text),
+      task: orNull(text),
+      via: z.enum(["target", "task"]),
+    }),
+    orchard_merge: wave,
+    orchard_salvage_prune: z.looseObject({ ok: z.literal(true), pruned: z.array(item), kept: z.array(item) }),
   };
   return { results, error };
 });

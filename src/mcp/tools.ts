@@ -14,6 +14,10 @@ import {
   CleanupRunInput,
   CleanupWaveInput,
   HeartbeatInput,
+  MergeInput,
+  PathInput,
+  RemoveInput,
+  SalvagePruneInput,
   HygieneInput,
   LineageInput,
   ListInput,
@@ -136,6 +140,30 @@ export const TOOLS: readonly Tool[] = [
     "salvageRestore",
     SalvageRestoreInput(),
     "Bring salvaged work back: a new worktree at the salvage's parent commit with the saved files laid over it as uncommitted changes.",
+  ),
+  tool(
+    "orchard_remove",
+    "remove",
+    RemoveInput(),
+    "Remove one worktree when its work is safe: clean, every commit merged or pushed, nobody working in it (cleanup's proofs, re-checked at the moment of use). A refusal lists every reason and `next`, the call that moves it on; salvage: true saves uncommitted or unpushed work to a salvage ref first. Its branch is deleted only when orchard made it and it is merged.",
+  ),
+  tool(
+    "orchard_path",
+    "path",
+    PathInput(),
+    "The absolute path of a worktree, named by handle, path, branch, or task (any spelling of it: the most recently used active worktree of that task).",
+  ),
+  tool(
+    "orchard_merge",
+    "merge",
+    MergeInput(),
+    "Merge one worktree's branch back into the target (default: the primary's branch), then remove the worktree and delete the branch, under cleanup-wave's proofs (clean, nobody inside, no deletions unless allowDeletions, a conflict touches nothing). strategy: merge (a merge commit, default), squash or rebase. Call it again after fixing a block: it finishes what is left.",
+  ),
+  tool(
+    "orchard_salvage_prune",
+    "salvagePrune",
+    SalvagePruneInput(),
+    "Delete salvage refs whose content is merged into the default branch or pushed; with olderThan also older refs, whatever they hold. Every pruned ref is listed with its commit.",
   ),
 ];
 

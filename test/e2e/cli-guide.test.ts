@@ -57,7 +57,19 @@ describe("cleanup run says what it will delete", () => {
 
 describe("help and completion", () => {
   it("every command's help shows examples and the global options", () => {
-    for (const command of [["add"], ["hygiene"], ["cleanup", "run"], ["reap-orphans"], ["explain"], ["completion"]]) {
+    for (const command of [
+      ["add"],
+      ["hygiene"],
+      ["cleanup", "run"],
+      ["reap-orphans"],
+      ["explain"],
+      ["completion"],
+      ["remove"],
+      ["merge"],
+      ["path"],
+      ["shell-init"],
+      ["salvage", "prune"],
+    ]) {
       const r = human([...command, "--help"]);
       expect(r.stdout, command.join(" ")).toMatch(/Examples:\n {2}\$ orchard /);
       for (const flag of ["--json", "--repo", "--home"]) expect(r.stdout, `${command.join(" ")} ${flag}`).toContain(flag);
@@ -85,6 +97,7 @@ describe("help and completion", () => {
     };
     expect(complete("orchard", "cle")).toEqual(expect.arrayContaining(["cleanup", "cleanup-wave"]));
     expect(complete("orchard", "release", "")).toContain(a.handle);
+    for (const verb of ["remove", "merge", "path", "cd"]) expect(complete("orchard", verb, ""), verb).toContain(a.handle);
     expect(complete("orchard", "cleanup", "apply", "")).toContain(open);
     expect(complete("orchard", "salvage", "restore", "")).toContain(ref);
     expect(complete("orchard", "add", "--ow")).toEqual(["--owner"]);

@@ -81,6 +81,10 @@ describe("orchard mcp", () => {
         "orchard_lineage",
         "orchard_salvage_list",
         "orchard_salvage_restore",
+        "orchard_salvage_prune",
+        "orchard_remove",
+        "orchard_path",
+        "orchard_merge",
       ].sort(),
     );
     expect(names).not.toContain("orchard_trust"); // an agent must not approve its own repository's commands
@@ -92,14 +96,23 @@ describe("orchard mcp", () => {
         expect((schema as { description?: string }).description, `${t.name}.${field}`).toBeTruthy();
     }
     const add = tools.find((t) => t.name === "orchard_add");
-    expect(add?.inputSchema.required).toEqual(["branch"]);
+    expect(add?.inputSchema.required).toBeUndefined(); // without a branch, the task names it (SPEC v4 §3)
     expect(Object.keys(add?.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["branch", "task", "owner", "dryRun", "policy"]));
     const policy = (add?.inputSchema.properties as Record<string, { enum?: string[]; description?: string }>).policy;
     expect(policy?.enum).toEqual(["isolated", "reuse-compatible", "recycle-terminal", "exclusive-task"]);
     for (const p of policy?.enum ?? []) expect(policy?.description).toContain(`${p} =`);
     // every `target` takes a handle, a path or a branch name (SPEC §3.12), and says so
     const targets = tools.filter((t) => "target" in (t.inputSchema.properties ?? {}));
-    expect(targets.map((t) => t.name).sort()).toEqual(["orchard_heartbeat", "orchard_lineage", "orchard_recycle", "orchard_release", "orchard_status"]);
+    expect(targets.map((t) => t.name).sort()).toEqual([
+      "orchard_heartbeat",
+      "orchard_lineage",
+      "orchard_merge",
+      "orchard_path",
+      "orchard_recycle",
+      "orchard_release",
+      "orchard_remove",
+      "orchard_status",
+    ]);
     for (const t of targets) expect((t.inputSchema.properties as Record<string, { description: string }>).target?.description, t.name).toMatch(/branch/);
     const required = (name: string) => tools.find((t) => t.name === name)?.inputSchema.required;
     expect([required("orchard_status"), required("orchard_cleanup_apply"), required("orchard_cleanup_wave")]).toEqual([["target"], ["planId"], ["manifest"]]);
@@ -135,9 +148,12 @@ describe("orchard mcp", () => {
       "orchard_cleanup_wave",
       "orchard_recycle",
       "orchard_add",
+      "orchard_remove",
+      "orchard_merge",
+      "orchard_salvage_prune",
     ])
       expect(hints[name], name).toBe("destructive");
-    for (const name of ["orchard_status", "orchard_list", "orchard_lineage", "orchard_salvage_list"]) expect(hints[name], name).toBe("read");
+    for (const name of ["orchard_status", "orchard_list", "orchard_lineage", "orchard_salvage_list", "orchard_path"]) expect(hints[name], name).toBe("read");
     for (const name of [
       "orchard_release",
       "orchard_heartbeat",
@@ -148,6 +164,33 @@ describe("orchard mcp", () => {
       "orchard_hygiene_fleet",
     ])
       expect(hints[name], name).toBe("additive");
+  });
+
+  it("add without a branch, path, merge and remove: the everyday verbs an agent calls (SPEC v4 §3)", async () => {
+    session = await connect();
+    const add = await session.call("orchard_add", { task: "https://github.com/acme/app/issues/31" });
+    expect(add.json).toMatchObject({ ok: true, action: "created", branch: "app-31", task: "github.com/acme/app#31" });
+    expect(add.json.notes.map((n: { code: string }) => n.code)).toContain("branch_from_task");
+    const path = await session.call("orchard_path", { target: "acme/app#31" });
+    expect(path.json).toMatchObject({ ok: true, path: add.json.path, via: "task" });
+    writeFileSync(join(add.json.path, "feature.txt"), "feature\n");
+    git(add.json.path, "add", "feature.txt");
+    git(add.json.path, "commit", "-q", "-m", "feature");
+    // the lease is this client's own (SPEC v3 §3.12): live, so remove says to release it first
+    const held = await session.call("orchard_remove", { target: add.json.handle });
+    expect(held.json).toMatchObject({ ok: false, action: "refused", disposition: "live", next: `orchard release ${add.json.handle}` });
+    expect((await session.call("orchard_release", { target: add.json.handle })).json.ok).toBe(true);
+    const refused = await session.call("orchard_remove", { target: add.json.handle });
+    expect(refused.json).toMatchObject({ ok: false, action: "refused", next: `orchard remove ${add.json.handle} --salvage` });
+    const merged = await session.call("orchard_merge", { target: add.json.handle, strategy: "squash" });
+    expect(merged.json).toMatchObject({ ok: true, strategy: "squash", result: { entries: [{ branch: "app-31", status: "merged_removed", reason: "ok" }] } });
+    expect(readFileSync(join(s.primary, "feature.txt"), "utf8")).toBe("feature\n");
+    const other = await session.call("orchard_add", { branch: "feat/done" });
+    await session.call("orchard_release", { target: other.json.handle });
+    const removed = await session.call("orchard_remove", { target: other.json.handle });
+    expect(removed.json).toMatchObject({ ok: true, action: "removed", steps: ["remove", "delete_branch"] });
+    const gone = await session.call("orchard_remove", { target: other.json.handle });
+    expect(gone.json.error.code).toBe("not_a_worktree");
   });
 
   it("add, list, status and release answer with the same JSON as the CLI", async () => {

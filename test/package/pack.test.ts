@@ -18,7 +18,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join, resolve } from "node:path";
+import { delimiter, dirname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { hasBuiltinSqlite } from "../../src/registry/sqlite-driver.js";
 import { Scenario } from "../helpers/scenario.js";
@@ -150,6 +150,40 @@ describe("the packed tarball", () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("its README and docs link only files the tarball holds (issue 39 item 5)", () => {
+    const docs = files.filter((f) => /^(README\.md|docs\/[^/]+\.md)$/.test(f));
+    expect(docs.length).toBeGreaterThan(5);
+    const broken: string[] = [];
+    for (const doc of docs) {
+      const text = readFileSync(join(installed, doc), "utf8");
+      for (const [, target = ""] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/i.test(target) || target.startsWith("#")) continue; // a URL, or an anchor of the same page
+        if (!files.includes(normalize(join(dirname(doc), target.split("#")[0] ?? "")))) broken.push(`${doc} → ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it("the everyday verbs run from the installed command: add by task, path, orchard cd in bash, merge, remove", () => {
+    const env = { ...hermeticEnv(), PATH: `${dirname(bin)}:${process.env.PATH ?? ""}`, ORCHARD_HOME: s.home };
+    const orchard = (...args: string[]) => {
+      const r = spawnSync(bin, [...args, "--json"], { cwd: s.primary, env, encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
+      return { status: r.status, json: JSON.parse(r.stdout) as Record<string, unknown> };
+    };
+    const added = orchard("add", "--task", "T-39");
+    expect(added.json).toMatchObject({ ok: true, branch: "t-39" });
+    const cd = spawnSync("bash", ["-c", 'eval "$(orchard shell-init bash)" && orchard cd t-39 && pwd'], { cwd: s.primary, env, encoding: "utf8" });
+    expect(cd.stdout.trim()).toBe(added.json.path);
+    writeFileSync(join(String(added.json.path), "t39.txt"), "t39\n");
+    expect(spawnSync("git", ["-C", String(added.json.path), "add", "t39.txt"], { env }).status).toBe(0);
+    expect(spawnSync("git", ["-C", String(added.json.path), "commit", "-q", "-m", "t39"], { env }).status).toBe(0);
+    expect(orchard("remove", "t-39").status).toBe(3); // a commit that exists nowhere else
+    expect(orchard("merge", "t-39", "--strategy", "squash").json).toMatchObject({ ok: true, strategy: "squash" });
+    const other = orchard("add", "feat/packed-2");
+    expect(orchard("remove", String(other.json.handle)).json).toMatchObject({ ok: true, action: "removed" });
+    expect(orchard("list").json.worktrees).toHaveLength(1);
   });
 
   /** A consumer project whose node_modules holds the installed package (a link to the prefix's copy). */

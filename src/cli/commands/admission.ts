@@ -10,7 +10,7 @@ export function register(program: Command): void {
   program
     .command("add")
     .description("admit a worktree for <branch>: adopt the exact handle, reuse, recycle or create")
-    .argument("<branch>", "the branch (a literal branch name)")
+    .argument("[branch]", "the branch (a literal branch name); without it, derived from --task (T-123 → t-123, an issue URL → <repo>-<n>)")
     .option("--base <ref>", "start point for a new branch (default: the default branch)")
     .option("--task <id>", "the caller's task (env ORCHARD_TASK)")
     .option("--owner <id>", "the agent/session taking the lease (env ORCHARD_OWNER)")
@@ -20,8 +20,8 @@ export function register(program: Command): void {
     .option("--resume", "adopt a dirty worktree of the same task")
     .option("--no-bootstrap", "skip bootstrap (copy, run, context)")
     .option("--dry-run", "decide and report, change nothing")
-    .action((branch: string, opts: Record<string, unknown>, cmd: Command) =>
-      runWith(cmd, (o) => o.add({ branch, ...(opts as object) }), renderAdd, undefined, LOCKED),
+    .action((branch: string | undefined, opts: Record<string, unknown>, cmd: Command) =>
+      runWith(cmd, (o) => o.add({ ...(branch === undefined ? {} : { branch }), ...(opts as object) }), renderAdd, undefined, LOCKED),
     );
 
   program

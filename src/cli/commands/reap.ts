@@ -11,7 +11,7 @@ import { renderAdd, short, table } from "../render.js";
 import { nextLines } from "../next.js";
 import type { Reason } from "../../core/shared/reasons/reasons.js";
 import type { ReapOptions, ReapResult } from "../../core/reap/index.js";
-import type { SalvageListResult, RestoreResult } from "../../core/salvage/index.js";
+import type { SalvageListResult, SalvagePruneResult, RestoreResult } from "../../core/salvage/index.js";
 import type { WaveResult } from "../../core/wave/index.js";
 import type { AdoptResult } from "../../core/admission/index.js";
 
@@ -59,6 +59,15 @@ export function renderWave(r: WaveResult): string {
   }
   for (const p of r.result.pending) lines.push(`${"pending".padEnd(14)} ${"".padEnd(26)} ${p.branch}`);
   if (r.plan.reason === "empty_manifest") lines.push("the manifest lists no worktrees");
+  return lines.join("\n");
+}
+
+export function renderSalvagePrune(r: SalvagePruneResult): string {
+  const verb = r.dryRun ? "would prune" : "pruned";
+  const lines = [`${verb} ${r.pruned.length}, kept ${r.kept.length}`];
+  for (const p of r.pruned)
+    lines.push(`  ${verb} ${p.ref} (${short(p.commit)}): ${p.why === "preserved" ? `content preserved (${p.how ?? "?"})` : "older than --older-than"}`);
+  for (const k of r.kept) lines.push(`  kept ${k.ref}: ${k.reasons.map((x) => x.code).join(", ")}`);
   return lines.join("\n");
 }
 
@@ -129,12 +138,19 @@ export function register(program: Command): void {
     .argument("<ref>", "the salvage ref")
     .option("--branch <branch>", "branch of the new worktree (default: the salvaged branch, if free)")
     .action((ref: string, opts: { branch?: string }, cmd: Command) => runWith(cmd, (o) => o.salvageRestore({ ref, ...opts }), renderRestore));
+  salvage
+    .command("prune")
+    .description("delete salvage refs whose content is merged or pushed (and, with --older-than, older ones); lists each")
+    .option("--older-than <duration>", "also prune refs older than this, e.g. 30d, whatever they hold")
+    .option("--dry-run", "list what would be pruned; change nothing")
+    .action((opts: { olderThan?: string; dryRun?: boolean }, cmd: Command) => runWith(cmd, (o) => o.salvagePrune(opts), renderSalvagePrune));
 
   program
     .command("cleanup-wave")
     .description("merge a wave of agent branches back (manifest order) and remove their worktrees")
     .requiredOption("--manifest <file>", "JSON array (or {worktrees: [...]}) of {agent_id?, worktree_path, branch, expected_base}")
     .option("--into <path>", "the worktree to merge into (default: the primary)")
+    .option("--strategy <strategy>", "merge (a merge commit, --no-ff) | squash | rebase (default merge)")
     .option("--continue-on-block", "a blocked entry does not stop the wave")
     .option("--allow-deletions", "merge branches that delete files")
     .option("--allow-live", "remove worktrees a process works in (the executors are known to be done)")

@@ -40,8 +40,24 @@ import { findCandidates } from "./candidates.js";
 import { applyPolicy } from "./policy.js";
 import { TaskHeld } from "./exclusive.js";
 import { settleRecycles } from "../recycle/index.js";
+import { branchFromTask } from "./branch-from-task.js";
+import { canonicalTask } from "../shared/naming/task.js";
+import { requireText } from "../shared/input/validate.js";
+import { usageError } from "../shared/errors.js";
 
 export async function add(ctx: Ctx, options: AddOptions): Promise<AddResult> {
+  if (options.branch !== undefined) return admit(ctx, { ...options, branch: options.branch });
+  // no branch: the task names it (SPEC v4 §3), said in a note
+  const taskRaw = requireText(options.task ?? process.env.ORCHARD_TASK, "task");
+  if (taskRaw === null) throw usageError("invalid_argument", "add needs a <branch>, or a --task (or ORCHARD_TASK) to derive the branch from");
+  const task = canonicalTask(taskRaw, ctx.repo.identity);
+  const branch = branchFromTask(task);
+  if (!branch) throw usageError("invalid_argument", `no branch name can be made of the task ${JSON.stringify(taskRaw)}: pass a <branch>`);
+  const result = await admit(ctx, { ...options, branch });
+  return { ...result, notes: [reason("branch_from_task", { task, branch }), ...result.notes] };
+}
+
+async function admit(ctx: Ctx, options: AddOptions & { branch: string }): Promise<AddResult> {
   const request = await validateAdd(ctx, options);
   // the listing git made under the lock this call still holds (Orchard.add took it first), if any
   let listed = request.dryRun ? undefined : takeLockedListing(ctx.repo);

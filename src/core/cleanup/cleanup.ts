@@ -22,6 +22,8 @@ export interface CleanupPlanOptions {
   includeResumable?: boolean | undefined;
   /** Plan only the worktrees at these paths (as git lists them); the library's single-worktree removal. */
   paths?: readonly string[] | undefined;
+  /** `orchard remove`: the caller named the worktree (plan.ts PlanRequest.explicit). */
+  explicit?: boolean | undefined;
 }
 
 export interface PlanResult {
@@ -89,7 +91,8 @@ export async function cleanupPlan(main: Ctx, ctxs: Ctx[], options: CleanupPlanOp
   addHuskDigests(fleet, include);
   const defaultBranches = new Map(fleet.gathers.map((g) => [g.ctx.repo.identity, g.summary.defaultBranch]));
   const members = options.paths ? fleet.members.filter((m) => options.paths?.includes(m.view.path)) : fleet.members;
-  const { items, skipped } = planCleanup(members, { include, salvage: options.salvage ?? false, olderThanMs, now: Date.now(), defaultBranches });
+  const request = { include, salvage: options.salvage ?? false, olderThanMs, now: Date.now(), defaultBranches, explicit: options.explicit ?? false };
+  const { items, skipped } = planCleanup(members, request);
   const digest = digestOf(items);
   const planId = `${salvageStamp(new Date())}-${randomBytes(4).toString("hex")}`;
   const stored = { include, salvage: options.salvage ?? false, olderThan: options.olderThan ?? null, allRepos: options.allRepos ?? false };

@@ -7,3 +7,5 @@ export type { CleanupPlanOptions, PlanResult, RunFields, RunResult } from "./cle
 export { runCleanupApply, runCleanupDryRun, runCleanupPlan, runCleanupRun, runHygiene, runHygieneFleet } from "./entry.js";
 export type { CleanupApplyOptions, ProgressListener } from "./entry.js";
 export type { CleanupAction, Includable, PlannedItem, Preconditions, SkippedWorktree } from "./plan.js";
+export { removeWorktree } from "./remove.js";
+export type { RemoveOptions, RemoveResult } from "./remove.js";

@@ -6,7 +6,7 @@
 // re-checks the whole orphan-sweep proof (§3.8), and the `prune` of an unlocked missing entry.
 // Branches are deleted only when orchard created them and their tip is reachable from the
 // default branch (same commit or ancestor): deleting them loses no commit.
-import { reason, type Reason } from "../shared/reasons/reasons.js";
+import { hasCode, reason, type Reason } from "../shared/reasons/reasons.js";
 import { assessPreservation, type Disposition, type HygieneWorktree, type Subject } from "../hygiene/index.js";
 import type { Lifecycle } from "../../registry/index.js";
 
@@ -60,6 +60,12 @@ export interface PlanRequest {
   now: number;
   /** Default branch per repo identity (never deleted). */
   defaultBranches: ReadonlyMap<string, string | null>;
+  /**
+   * `orchard remove`: the caller named this worktree. An active worktree nobody holds is then taken
+   * under the same proofs (clean and preserved → remove; work → salvage_remove with --salvage):
+   * idleAfter only keeps cleanup's automatic sweep away from it.
+   */
+  explicit?: boolean;
 }
 
 type Decision = { action: CleanupAction; reasons: Reason[] } | { skip: Reason[] };
@@ -67,6 +73,11 @@ type Decision = { action: CleanupAction; reasons: Reason[] } | { skip: Reason[] 
 function decide(m: PlanMember, request: PlanRequest): Decision {
   const w = m.view;
   const d = w.disposition;
+  if (d === "idle" && request.explicit) {
+    if (hasCode(w.reasons, "recently_active")) return { action: "remove", reasons: w.reasons };
+    if (hasCode(w.reasons, "active_unowned"))
+      return request.salvage ? { action: "salvage_remove", reasons: w.reasons } : { skip: [reason("salvage_not_requested"), ...w.reasons] };
+  }
   if (d === "live" || d === "idle" || d === "unknown") return { skip: w.reasons };
   // harness bookkeeping alone is not work (issue 22 item 8): included and salvaged without being asked
   const bookkeeping = d === "needs_salvage" && w.reasons.some((r) => r.code === "harness_bookkeeping");

@@ -37,7 +37,8 @@ export interface Candidate {
 }
 
 export interface AddOptions {
-  branch: string;
+  /** The branch; without it, derived from the task (admission/branch-from-task.ts). */
+  branch?: string;
   base?: string;
   task?: string;
   owner?: string;
@@ -113,7 +114,7 @@ export interface AddRequest {
 
 export const SKIPPED_BOOTSTRAP: BootstrapReport = { status: "skipped", fingerprint: null, steps: [] };
 
-export async function validateAdd(ctx: Ctx, options: AddOptions): Promise<AddRequest> {
+export async function validateAdd(ctx: Ctx, options: AddOptions & { branch: string }): Promise<AddRequest> {
   const branch = await requireBranch(ctx.repo.primary, options.branch);
   const taskRaw = requireText(options.task ?? process.env.ORCHARD_TASK, "task");
   const owner = requireText(options.owner ?? process.env.ORCHARD_OWNER, "owner");

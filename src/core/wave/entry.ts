@@ -7,7 +7,6 @@
 // live worktree blocks; a removal is verified; a branch is deleted only after it is merged,
 // compare-and-swap, and never while checked out.
 import { existsSync, lstatSync } from "node:fs";
-import { join } from "node:path";
 import {
   allCommitsEquivalent,
   readCommitTrees,
@@ -18,48 +17,20 @@ import {
   StatusUnknownError,
   readGitDirs,
 } from "../../git/read.js";
-import { abortMerge, commitMerge, commitTree, deleteRef, mergeNoCommit } from "../../git/write.js";
+import { commitTree, deleteRef } from "../../git/write.js";
 import { removeLinkedWorktree } from "../shared/removal/removal.js";
-import { GitError } from "../../git/errors.js";
 import { findAdminDir, readOperation } from "../shared/repo/admin.js";
 import { readLiveness } from "../facts/index.js";
 import { describeIgnored, readCheckoutDirty } from "../reap/index.js";
 import { readProcessCwds } from "../ownership/index.js";
-import { faultPoint } from "../shared/fault.js";
+import type { Strategy } from "../shared/input/inputs.js";
 import type { WaveEntry } from "./manifest.js";
 import type { Ctx } from "../shared/context.js";
 import { locateBranch, locateWorktree } from "../shared/repo/checkouts.js";
 import { incompleteRemoval, listFiles, mergeMessage, provenDone, recordStep, removeLeftover, uniqueLeftovers } from "./leftover.js";
-
-export type WaveBlock =
-  | "not_a_worktree"
-  | "branch_checked_out"
-  | "entry_not_found"
-  | "branch_mismatch"
-  | "base_mismatch"
-  | "branch_contains_deletions"
-  | "deletion_check_failed"
-  | "worktree_dirty"
-  | "live_process"
-  | "live_owner"
-  | "liveness_unknown"
-  | "ignored_files"
-  | "nested_worktree"
-  | "merge_conflict"
-  | "merge_failed"
-  | "worktree_remove_failed"
-  | "worktree_remove_incomplete"
-  | "target_detached"
-  | "target_dirty";
-
-type Done = "ok" | "already_merged" | "already_done";
-
-export type WaveOutcome =
-  | { status: "merged_removed"; reason: Done }
-  | { status: "warning"; reason: "branch_delete_failed"; stderr: string }
-  | { status: "blocked"; reason: WaveBlock; stderr?: string; conflicts?: string[]; files?: string[] }
-  /** --dry-run: the entry would go on; `steps` are what it would do. */
-  | { status: "planned"; reason: Done; steps: ("merge" | "remove" | "finish_leftover" | "delete_branch")[] };
+import { blocked, someFiles, stderrOf, type Done, type WaveOutcome } from "./outcome.js";
+import { land } from "./strategy.js";
+export type { WaveBlock, WaveOutcome } from "./outcome.js";
 
 export interface WaveTarget {
   /** The target checkout (realpath) and the branch it must still be on. */
@@ -73,6 +44,7 @@ export interface EntryOptions {
   allowDeletions: boolean;
   allowLive: boolean;
   dryRun: boolean;
+  strategy: Strategy;
   /**
    * --dry-run: the target as the earlier planned merges would leave it (an unreferenced commit of
    * the merge-tree result), so each entry is judged against what the real run would see.
@@ -86,22 +58,6 @@ const SIMULATION_IDENTITY = {
   GIT_COMMITTER_NAME: "Orchard",
   GIT_COMMITTER_EMAIL: "orchard@localhost",
 };
-
-const blocked = (reason: WaveBlock, stderr?: string, extra: { conflicts?: string[]; files?: string[] } = {}): WaveOutcome => ({
-  status: "blocked",
-  reason,
-  ...(stderr ? { stderr } : {}),
-  ...extra,
-});
-
-const FILES_SHOWN = 20;
-const someFiles = (files: string[]): string =>
-  `${files.slice(0, FILES_SHOWN).join(", ")}${files.length > FILES_SHOWN ? ` and ${files.length - FILES_SHOWN} more` : ""}`;
-
-function stderrOf(error: unknown): string {
-  if (error instanceof GitError) return (error.result.stderr || error.result.stdout).trim() || error.message;
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * The target is on a branch (with `gitDir`: still on its own branch, read by the same status) with
@@ -188,7 +144,10 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
   if (!merged) {
     // 3. forked where the orchestrator says  4. deletes nothing (unless waived)
     const base = proof.base;
-    if (base !== entry.expected_base_sha) return blocked("base_mismatch", `merge-base ${base ?? "(none)"} ≠ expected_base ${entry.expected_base_sha}`);
+    // a rebase run killed before its fast-forward left the branch on the target's tip: that is where a rerun finds it
+    const rebased = options.strategy === "rebase" && base === targetTip;
+    if (base !== entry.expected_base_sha && !rebased)
+      return blocked("base_mismatch", `merge-base ${base ?? "(none)"} ≠ expected_base ${entry.expected_base_sha}`);
     if (deletions) {
       let deleted: string[];
       try {
@@ -216,13 +175,15 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
     }
   }
   // 6. merge, checked first with merge-tree so a conflict touches nothing
+  let tree = "";
   if (!merged) {
     const preview = proof.preview ?? (await readMergeTree(target.path, targetTip, tip));
     if (!preview.clean) return blocked("merge_conflict", `conflicts in ${someFiles(preview.conflicts)}`, { conflicts: preview.conflicts });
+    tree = preview.tree;
     if (options.simulated) {
       options.simulated.tip = await commitTree(cwd, {
         tree: preview.tree,
-        parents: [targetTip, tip],
+        parents: options.strategy === "merge" ? [targetTip, tip] : [targetTip],
         message: mergeMessage(entry.branch),
         env: SIMULATION_IDENTITY,
       });
@@ -235,17 +196,22 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
       reason: merged ? "already_merged" : "ok",
       steps: [...(merged ? [] : ["merge" as const]), ...(wt ? ["remove" as const] : []), "delete_branch"],
     };
+  let landed = tip;
   if (targetProblems) {
-    const outcome = await merge(target, entry, await targetProblems);
-    if (outcome) return outcome;
+    const problems = await targetProblems;
+    const first = problems[0];
+    if (first) return blocked(first.code, problems.map((p) => p.detail).join("; "));
+    const result = await land(ctx, { strategy: options.strategy, target, entry, targetTip, tip, base: proof.base, tree, worktree: wt?.path ?? null });
+    if ("outcome" in result) return result.outcome;
+    landed = result.tip;
   }
   // 7. remove the worktree (locked or not) in one step, then verify it is gone
   if (wt) {
-    const outcome = await removeAndVerify(ctx, entry, wt.path, tip);
+    const outcome = await removeAndVerify(ctx, entry, wt.path, landed);
     if (outcome) return outcome;
   }
   // 8. delete the merged branch, compare-and-swap
-  return deleteBranch(ctx, entry, tip, merged ? "already_merged" : "ok");
+  return deleteBranch(ctx, entry, landed, merged ? "already_merged" : "ok");
 }
 
 type Preview = Awaited<ReturnType<typeof readMergeTree>>;
@@ -321,24 +287,6 @@ async function removeAndVerify(ctx: Ctx, entry: WaveEntry, path: string, tip: st
   return blocked("worktree_remove_incomplete", `git dropped the worktree but files remain: ${someFiles(left)}${failed ? `\n${stderrOf(failed)}` : ""}`, {
     files: left.slice(0, 100),
   });
-}
-
-async function merge(target: WaveTarget, entry: WaveEntry, problems: Awaited<ReturnType<typeof checkTarget>>): Promise<WaveOutcome | null> {
-  const first = problems[0];
-  if (first) return blocked(first.code, problems.map((p) => p.detail).join("; "));
-  try {
-    // two steps, so a crash between them leaves exactly Orchard's own merge in progress (MERGE_HEAD
-    // = this branch's tip, MERGE_MSG = the wave's message), which the next run aborts
-    await mergeNoCommit(target.path, `refs/heads/${entry.branch}`, mergeMessage(entry.branch));
-    faultPoint("wave.merge");
-    if (existsSync(join(target.gitDir, "MERGE_HEAD"))) await commitMerge(target.path);
-    faultPoint("wave.merged");
-    return null;
-  } catch (error) {
-    const stderr = stderrOf(error);
-    const aborted = await abortMerge(target.path).catch((e: unknown) => `merge --abort failed too: ${stderrOf(e)}`);
-    return blocked("merge_failed", typeof aborted === "string" ? `${stderr}\n${aborted}` : stderr);
-  }
 }
 
 async function deleteBranch(ctx: Ctx, entry: WaveEntry, tip: string, reason: Done): Promise<WaveOutcome> {

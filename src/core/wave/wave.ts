@@ -17,6 +17,7 @@ import { checkTarget, processEntry, type WaveOutcome } from "./entry.js";
 import { mergeMessage } from "./leftover.js";
 import type { Ctx } from "../shared/context.js";
 import { realOrAbsolute } from "../shared/repo/paths.js";
+import type { Strategy } from "../shared/input/inputs.js";
 import { progressCounter } from "../shared/progress.js";
 
 export interface WaveOptions {
@@ -30,6 +31,8 @@ export interface WaveOptions {
   allowLive?: boolean;
   /** Judge every entry and print the plan; change nothing. */
   dryRun?: boolean;
+  /** How each branch lands on the target (default merge: a merge commit, --no-ff). */
+  strategy?: Strategy;
 }
 
 export interface WaveItem {
@@ -63,11 +66,13 @@ export interface WaveFields {
   /** Observations, e.g. an unfinished merge of an earlier run that was aborted. */
   notes?: Reason[];
   dryRun?: true;
+  /** How the branches landed (or would land). */
+  strategy: Strategy;
 }
 
 const item = (e: WaveEntry): WaveItem => ({ agent_id: e.agent_id, worktree_path: e.worktree_path, branch: e.branch, expected_base: e.expected_base });
 
-async function resolveWaveTarget(ctx: Ctx, into: string | undefined): Promise<{ path: string; branch: string | null }> {
+export async function resolveWaveTarget(ctx: Ctx, into: string | undefined): Promise<{ path: string; branch: string | null }> {
   const entries = await readWorktrees(ctx.repo.primary);
   if (into === undefined) {
     const main = entries[0];
@@ -89,18 +94,31 @@ export async function cleanupWave(ctx: Ctx, options: WaveOptions): Promise<WaveR
   if (!options.manifest) throw usageError("invalid_argument", "--manifest <file> is required");
   const raw = readManifestFile(resolve(options.manifest));
   const target = await resolveWaveTarget(ctx, options.into);
+  return runWave(ctx, raw, target, options, ctx.repo.config.config.wave?.branchPattern ?? DEFAULT_BRANCH_PATTERN);
+}
+
+/** A wave of validated entries (`raw`, as a manifest has them) into `target`; `branchPattern` is the allowlist. */
+export async function runWave(
+  ctx: Ctx,
+  raw: unknown[],
+  target: { path: string; branch: string | null },
+  options: Omit<WaveOptions, "manifest">,
+  branchPattern: string,
+): Promise<WaveResult> {
   const waveConfig = ctx.repo.config.config.wave;
+  const strategy = options.strategy ?? "merge";
   const entries = await validateManifest(raw, {
     primary: ctx.repo.primary,
     targetPath: realOrAbsolute(target.path),
     targetBranch: target.branch,
-    branchPattern: waveConfig?.branchPattern ?? DEFAULT_BRANCH_PATTERN,
+    branchPattern,
   });
   const plan: WavePlan = { action: "cleanup_wave", discovery: "manifest", reason: "ok", entries, invalid: [] };
   const pendingAll = entries.map(item);
   if (entries.length === 0)
     return {
       ok: true,
+      strategy,
       plan: { ...plan, action: "skip", reason: "empty_manifest" },
       result: { ok: true, action: "skip", reason: "ok", entries: [], pending: [] },
     };
@@ -120,7 +138,7 @@ export async function cleanupWave(ctx: Ctx, options: WaveOptions): Promise<WaveR
       ),
     );
   }
-  const extra = { ...(notes.length > 0 ? { notes } : {}), ...(dryRun ? { dryRun: true as const } : {}) };
+  const extra = { strategy, ...(notes.length > 0 ? { notes } : {}), ...(dryRun ? { dryRun: true as const } : {}) };
   const problems = own && dryRun ? [] : await checkTarget(target);
   const first = problems[0];
   if (first || target.branch === null) {
@@ -138,6 +156,7 @@ export async function cleanupWave(ctx: Ctx, options: WaveOptions): Promise<WaveR
     allowDeletions: options.allowDeletions ?? waveConfig?.allowDeletions ?? false,
     allowLive: options.allowLive ?? false,
     dryRun,
+    strategy,
     ...(dryRun ? { simulated: { tip: null, tree: "" } } : {}),
   };
   const done: WaveResultEntry[] = [];

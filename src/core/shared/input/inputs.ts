@@ -47,7 +47,9 @@ export const AddInput = lazy(() => {
   const { text, owner, ownerPid, ttl, task } = parts();
   return z
     .object({
-      branch: text.describe("the branch (a literal branch name)"),
+      branch: text
+        .optional()
+        .describe("the branch (a literal branch name); without it, the branch is derived from the task (T-123 → t-123, an issue URL → <repo>-<n>)"),
       base: text.optional().describe("start point for a new branch (default: the default branch)"),
       task: task.optional(),
       owner: owner.optional(),
@@ -119,11 +121,63 @@ export const SalvageRestoreInput = lazy(() => {
     .strict();
 });
 
+export const STRATEGIES = ["merge", "squash", "rebase"] as const;
+export type Strategy = (typeof STRATEGIES)[number];
+
+/** The flags a wave and `orchard merge` share. */
+const mergeFlags = lazy(() => {
+  const { text } = parts();
+  return {
+    into: text.optional().describe("the worktree to merge into (default: the primary)"),
+    strategy: z
+      .enum(STRATEGIES)
+      .optional()
+      .describe(
+        "how the branch lands on the target (default merge): merge = a merge commit (--no-ff); squash = one commit with the branch's changes; rebase = the branch's commits replayed onto the target, which then fast-forwards",
+      ),
+    allowDeletions: z.boolean().optional().describe("merge branches that delete files"),
+    allowLive: z.boolean().optional().describe("remove worktrees a process works in (the executors are known to be done)"),
+    dryRun: z.boolean().optional().describe("judge every entry and return the plan; change nothing"),
+  };
+});
+
+export const MergeInput = lazy(() => {
+  const { target } = parts();
+  return z.object({ target: target.describe("the worktree to merge back and remove: a handle, a path, or its branch"), ...mergeFlags() }).strict();
+});
+
+export const RemoveInput = lazy(() => {
+  const { target } = parts();
+  return z
+    .object({
+      target: target.describe("the worktree to remove: a handle, a path, or its branch"),
+      salvage: z.boolean().optional().describe("save uncommitted or unpushed work to a salvage ref first, then remove"),
+      dryRun: z.boolean().optional().describe("prove and report, change nothing"),
+    })
+    .strict();
+});
+
+export const PathInput = lazy(() => {
+  const { text } = parts();
+  return z.object({ target: text.describe("a handle, a worktree path, the branch of a managed worktree, or a task (any spelling)") }).strict();
+});
+
+export const SalvagePruneInput = lazy(() => {
+  const { text } = parts();
+  return z
+    .object({
+      olderThan: text.optional().describe("also prune salvage refs older than this, e.g. 30d, whose work is nowhere else (listed before they go)"),
+      dryRun: z.boolean().optional().describe("list what would be pruned; change nothing"),
+    })
+    .strict();
+});
+
 export const CleanupWaveInput = lazy(() => {
   const { text } = parts();
   return z
     .object({
       manifest: text.describe("path of the wave manifest (JSON)"),
+      strategy: mergeFlags().strategy,
       into: text.optional().describe("the worktree to merge into (default: the primary)"),
       continueOnBlock: z.boolean().optional().describe("a blocked entry does not stop the wave"),
       allowDeletions: z.boolean().optional().describe("merge branches that delete files"),

@@ -54,6 +54,7 @@ export interface ReasonDetails {
   dirty: DirtyCounts | Unknown;
   ignored_files: IgnoredFacts | ReapProofFailed;
   harness_bookkeeping: { files: string[] };
+  branch_from_task: { task: string; branch: string };
   unpushed_commits: { count: number } | Unknown;
   base_drift: { recorded: string; current: string | null };
   base_diverged: { local: string; remote: string; ref: string };
@@ -115,6 +116,7 @@ export interface ReasonDetails {
   worktree_remove_failed: NoDetail;
   worktree_remove_incomplete: NoDetail;
   live_process: NoDetail;
+  rebase_needs_worktree: NoDetail;
   not_a_worktree: NoDetail;
   entry_not_found: NoDetail;
   unfinished_merge_aborted: { branch: string; mergeHead: string };

@@ -26,6 +26,7 @@ export const REASON_TEXT = {
   base_diverged: "the local default branch and origin's have diverged; the new branch starts from the local one",
   task_held_elsewhere: "another owner's live lease holds the same task (policy exclusive-task), on this host or another of the fleet",
   other_host: "the worktree lives on another host of the fleet: never reused from here",
+  branch_from_task: "no branch was given: the branch was derived from the task (T-123 → t-123, an issue URL → <repo>-<n>)",
   recreated_missing: "the worktree directory was gone and has been recreated from its branch",
   path_occupied: "the path exists but git does not list it as a worktree",
   branch_checked_out: "the branch is checked out in another worktree",
@@ -78,6 +79,7 @@ export const REASON_TEXT = {
   worktree_remove_incomplete:
     "git dropped the worktree but files remain in its directory; they are listed, and a rerun finishes them when they are in the merged commit",
   live_process: "a process works inside the worktree (--allow-live waives)",
+  rebase_needs_worktree: "the branch must be replayed onto the target (strategy rebase), and its worktree, where the replay runs, is gone",
   not_a_worktree: "the path exists but git lists no worktree of this repository there",
   entry_not_found: "git lists no worktree at the path, the branch does not exist, and no record shows a wave merged it",
   unfinished_merge_aborted: "an earlier run of this wave was killed during its merge; that merge was aborted",

@@ -46,6 +46,7 @@ export const REASON_REMEDY: Partial<Record<ReasonCode, string>> = {
   branch_contains_deletions: "pass --allow-deletions if the deletions are meant",
   merge_conflict: "merge the branch by hand in the target, then run the wave again",
   live_process: "pass --allow-live if its executor is done",
+  rebase_needs_worktree: "merge it with --strategy squash or merge, or check the branch out again (orchard add <branch>) and rerun",
   target_detached: "check out a branch in the target",
   target_dirty: "commit or stash the target's changes",
   invalid_manifest: "fix the manifest (see docs/commands.md, cleanup-wave)",

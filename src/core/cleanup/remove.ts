@@ -1,0 +1,96 @@
+// `orchard remove <handle|path>` (SPEC v4 §3 new verbs): one worktree, under cleanup's own proofs.
+// It is a cleanup run scoped to that one path, asked for by name (plan.ts `explicit`): the plan
+// holds an item only when the worktree's facts prove the action safe, and apply re-checks every
+// precondition at the moment of use. So remove refuses exactly what cleanup would keep (live,
+// dirty, unpushed, unknown, nested, foreign), names every reason, and says the next step; with
+// `--salvage` the work is saved to a salvage ref first. The branch goes with it only when cleanup
+// would delete it (orchard made it, merged by reachability).
+import { resolveTarget } from "../shared/repo/target.js";
+import { usageError, failure } from "../shared/errors.js";
+import { shellQuote } from "../shared/shell-quote.js";
+import { findReason, hasCode, type Reason } from "../shared/reasons/reasons.js";
+import type { Ctx } from "../shared/context.js";
+import { cleanupPlan, cleanupRun } from "./cleanup.js";
+import { INCLUDABLE, type CleanupAction } from "./plan.js";
+
+export interface RemoveOptions {
+  /** A handle, a worktree path, or the branch of a managed worktree. */
+  target: string;
+  /** Salvage uncommitted or unpreserved work to a salvage ref first, then remove. */
+  salvage?: boolean | undefined;
+  /** Prove and report, change nothing. */
+  dryRun?: boolean | undefined;
+}
+
+interface RemoveFields {
+  path: string;
+  handle: string | null;
+  /** Why it was kept, or how it was proved safe. */
+  reasons: Reason[];
+  /** The command that moves a refusal on; null when done or when nothing but waiting helps. */
+  next: string | null;
+}
+
+export type RemoveResult =
+  | (RemoveFields & { ok: true; action: "removed"; steps: CleanupAction[]; salvageRef?: string })
+  | (RemoveFields & { ok: true; action: "planned"; dryRun: true; steps: CleanupAction[] })
+  | (RemoveFields & { ok: false; action: "refused"; disposition: string | null; dryRun?: true });
+
+export async function removeWorktree(ctx: Ctx, options: RemoveOptions): Promise<RemoveResult> {
+  const target = await resolveTarget(ctx, options.target);
+  const { path } = target;
+  const handle = target.row?.handle ?? null;
+  const scope = { paths: [path], include: [...INCLUDABLE], salvage: options.salvage ?? false, includeResumable: true, explicit: true };
+  const base = { path, handle };
+  // listed by git, yet in no plan and kept by none: nothing cleanup can judge (a primary, a bare entry)
+  const unjudged = () => usageError("not_a_worktree", `${options.target} is not a worktree orchard can judge in ${ctx.repo.primary}`);
+  const next = (reasons: Reason[]): string | null => nextStep(ctx, options, { path, owner: target.row?.owner ?? null }, reasons);
+  if (options.dryRun) {
+    const plan = await cleanupPlan(ctx, [ctx], scope);
+    const items = plan.items.filter((i) => i.path === path);
+    const kept = plan.skipped.find((k) => k.path === path);
+    if (items.length > 0) {
+      const reasons = items.flatMap((i) => i.reasons);
+      return { ok: true, action: "planned", dryRun: true, ...base, steps: items.map((i) => i.action), reasons, next: null };
+    }
+    if (!kept) throw unjudged();
+    return { ok: false, action: "refused", dryRun: true, ...base, disposition: kept.disposition, reasons: kept.reasons, next: next(kept.reasons) };
+  }
+  const run = await cleanupRun(ctx, [ctx], () => Promise.resolve(ctx), scope);
+  const items = run.items.filter((i) => i.path === path);
+  const failed = items.find((i) => i.state === "failed");
+  if (failed) throw failure("remove_failed", `removing ${path} failed: ${failed.reasons.map((r) => r.message).join("; ") || "see orchard status"}`);
+  const main = items.find((i) => i.action !== "delete_branch");
+  if (main?.state === "done") {
+    const steps = items.filter((i) => i.state === "done").map((i) => i.action as CleanupAction);
+    const reasons = items.flatMap((i) => i.reasons);
+    return { ok: true, action: "removed", ...base, steps, ...(main.salvageRef ? { salvageRef: main.salvageRef } : {}), reasons, next: null };
+  }
+  const kept = run.kept.find((k) => k.path === path);
+  const reasons = [...(main?.reasons ?? []), ...(kept?.reasons ?? [])];
+  if (!main && !kept) throw unjudged();
+  return { ok: false, action: "refused", ...base, disposition: kept?.disposition ?? null, reasons, next: next(reasons) };
+}
+
+/** The one command a person (or agent) would type next about a refused removal. */
+function nextStep(ctx: Ctx, options: RemoveOptions, { path, owner }: { path: string; owner: string | null }, reasons: readonly Reason[]): string | null {
+  const again = `orchard remove ${shellQuote(options.target)}`;
+  const nested = findReason([...reasons], "held_by_nested") ?? findReason([...reasons], "nested_worktree");
+  if (nested && "paths" in nested && nested.paths[0]) return `orchard remove ${shellQuote(nested.paths[0])}`;
+  if (hasCode(reasons, "salvage_not_requested")) return `${again} --salvage`;
+  if (hasCode(reasons, "not_managed") || hasCode(reasons, "foreign_lock")) return `orchard adopt ${shellQuote(path)}`;
+  const live = findReason([...reasons], "live_owner");
+  if (live) {
+    const signals = "signals" in live ? (live.signals ?? []) : [];
+    const here = process.cwd() === path || process.cwd().startsWith(`${path}/`);
+    // from the primary, a relative path would name something else: the path itself
+    if (here && signals.some((s) => s.code === "process_in_worktree"))
+      return `cd ${shellQuote(ctx.repo.primary)} && orchard remove ${shellQuote(options.target.includes("/") ? path : options.target)}`;
+    if (signals.some((s) => s.code === "lease_live" || s.code === "pid_alive"))
+      return `orchard release ${shellQuote(options.target)}${owner ? ` --owner ${shellQuote(owner)}` : ""}`;
+    return null; // a process works inside: only its end moves this on
+  }
+  if (hasCode(reasons, "precondition_changed")) return again;
+  if (hasCode(reasons, "fact_unknown") || hasCode(reasons, "liveness_unknown")) return `orchard status ${shellQuote(options.target)}`;
+  return null;
+}

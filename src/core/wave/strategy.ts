@@ -1,0 +1,77 @@
+// How a wave entry's branch lands on the target (SPEC v4 §3: `--strategy merge|squash|rebase`),
+// after the entry passed every proof of §3.9 and merge-tree previewed a clean result:
+//   merge   a merge commit (--no-ff), in two steps so a killed run leaves exactly Orchard's own
+//           merge in progress (MERGE_HEAD = the branch tip, MERGE_MSG = the wave's message), which
+//           the next run aborts;
+//   squash  one commit of the previewed tree on the target's tip, made without touching any
+//           checkout, then a fast-forward of the target: a killed run leaves at most an
+//           unreferenced commit;
+//   rebase  the branch's commits replayed onto the target in the entry's own (clean) worktree, then
+//           a fast-forward of the target. A commit that conflicts aborts the rebase (the branch as
+//           it was) and blocks `merge_conflict`. A branch already on the target's tip needs no
+//           replay (so no worktree); one without its worktree blocks `rebase_needs_worktree`.
+// Each leaves the branch provably merged (ancestor, or a merge that adds nothing), so a rerun finds
+// it done and goes on to removal and the branch delete.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { resolveCommit } from "../../git/read.js";
+import { abortMerge, commitMerge, commitTree, fastForward, mergeNoCommit, rebaseOnto } from "../../git/write.js";
+import { faultPoint } from "../shared/fault.js";
+import type { Strategy } from "../shared/input/inputs.js";
+import type { Ctx } from "../shared/context.js";
+import type { WaveEntry } from "./manifest.js";
+import { blocked, stderrOf, type WaveOutcome } from "./outcome.js";
+import { mergeMessage } from "./leftover.js";
+
+export const squashMessage = (branch: string): string => `chore: squash executor worktree (${branch})`;
+
+export interface Landing {
+  strategy: Strategy;
+  target: { path: string; gitDir: string };
+  entry: WaveEntry;
+  targetTip: string;
+  tip: string;
+  /** merge-base(target, branch). */
+  base: string | null;
+  /** The previewed (clean) merge result. */
+  tree: string;
+  /** The entry's worktree (checked clean and free), null when it is gone. */
+  worktree: string | null;
+}
+
+/** Lands the branch; resolves to its tip afterwards (a rebase moves it), or to the block. */
+export async function land(ctx: Ctx, l: Landing): Promise<{ tip: string } | { outcome: WaveOutcome }> {
+  try {
+    if (l.strategy === "merge") {
+      await mergeNoCommit(l.target.path, `refs/heads/${l.entry.branch}`, mergeMessage(l.entry.branch));
+      faultPoint("wave.merge");
+      if (existsSync(join(l.target.gitDir, "MERGE_HEAD"))) await commitMerge(l.target.path);
+      faultPoint("wave.merged");
+      return { tip: l.tip };
+    }
+    if (l.strategy === "squash") {
+      const commit = await commitTree(ctx.repo.primary, { tree: l.tree, parents: [l.targetTip], message: squashMessage(l.entry.branch) });
+      await fastForward(l.target.path, commit);
+      return { tip: l.tip };
+    }
+    return await rebase(ctx, l);
+  } catch (error) {
+    const stderr = stderrOf(error);
+    if (l.strategy !== "merge") return { outcome: blocked("merge_failed", stderr) };
+    const aborted = await abortMerge(l.target.path).catch((e: unknown) => `merge --abort failed too: ${stderrOf(e)}`);
+    return { outcome: blocked("merge_failed", typeof aborted === "string" ? `${stderr}\n${aborted}` : stderr) };
+  }
+}
+
+async function rebase(ctx: Ctx, l: Landing): Promise<{ tip: string } | { outcome: WaveOutcome }> {
+  let tip = l.tip;
+  if (l.base !== l.targetTip) {
+    if (!l.worktree || l.base === null)
+      return { outcome: blocked("rebase_needs_worktree", `${l.entry.branch} must be replayed onto the target, and its worktree is gone`) };
+    if (!(await rebaseOnto(l.worktree, l.targetTip, l.base)))
+      return { outcome: blocked("merge_conflict", `a commit of ${l.entry.branch} conflicts when replayed onto the target; the rebase was aborted`) };
+    tip = (await resolveCommit(ctx.repo.primary, `refs/heads/${l.entry.branch}`)) ?? tip;
+  }
+  await fastForward(l.target.path, tip);
+  return { tip };
+}
