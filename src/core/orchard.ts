@@ -8,6 +8,7 @@ import { locateRepo, refreshRepo, repoStamp, resolveRepo, type RepoContext, type
 import { withMutationLockIfFree, HOST } from "./ownership/index.js";
 import { canonicalTask } from "./shared/naming/task.js";
 import { defaultHome, openWorkspace, type Ctx, type Workspace } from "./shared/context.js";
+import { requireNotMoved } from "./workspace/index.js";
 import { finishTrash, flushBackground } from "./shared/removal/trash.js";
 import { guardRepoPrograms } from "./shared/program-policy.js";
 import { keepBatchShell } from "../git/run.js";
@@ -66,6 +67,7 @@ export class Orchard {
     const url = registryUrl(options.registry ?? (process.env.ORCHARD_REGISTRY || undefined));
     const workspace = openWorkspace(options.home ?? defaultHome(), options.home !== undefined || Boolean(process.env.ORCHARD_HOME), { url, host: HOST });
     const hooks = { canonicalTask };
+    if (url === null) requireNotMoved(workspace.home);
     finishTrash(workspace.home); // what a crashed removal left (trash.ts)
     try {
       const registry = await Registry.open({ home: workspace.home, url, host: HOST }, hooks);

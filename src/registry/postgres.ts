@@ -35,9 +35,13 @@ function isUnreachable(error: unknown): boolean {
 function postgresFailure(error: unknown, location: string): unknown {
   if (error instanceof RegistryError) return error;
   if (isUnreachable(error))
-    return new RegistryError("registry_unreachable", `the registry ${location} is unreachable (${(error as Error).message}); nothing was written`, {
-      cause: error,
-    });
+    return new RegistryError(
+      "registry_unreachable",
+      `the registry ${location} is unreachable (${(error as Error).message}); the transaction in flight was rolled back`,
+      {
+        cause: error,
+      },
+    );
   if (error instanceof Error && "severity" in error)
     return new RegistryError("registry_failed", `the registry ${location} failed: ${error.message}`, { cause: error });
   return error;

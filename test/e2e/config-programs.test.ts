@@ -9,8 +9,11 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Scenario, deadPid, git, gitResult, type CliResult } from "../helpers/scenario.js";
+import { tracedServer } from "../helpers/mcp-traced.js";
 
-type Source = "repo" | "worktree" | "include";
+/** Where the settings are planted: the common config; each worktree's config.worktree; a file the common config
+ * includes; the 70th of 70 files a config.worktree includes (past any cap); a file an includeIf names. */
+type Source = "repo" | "worktree" | "include" | "breadth" | "includeif";
 
 let dir: string;
 let markers: string;
@@ -76,6 +79,18 @@ function plant(s: Scenario, source: Source, worktrees: string[] = []): void {
     git(s.primary, "config", "extensions.worktreeConfig", "true");
     for (const at of [s.primary, ...worktrees]) for (const [k, v] of entries) git(at, "config", "--worktree", k, v);
   }
+  if (source === "breadth") {
+    git(s.primary, "config", "extensions.worktreeConfig", "true");
+    const files = Array.from({ length: 70 }, (_, i) => join(s.root, `breadth-${i}.gitconfig`));
+    files.forEach((file, i) => writeFileSync(file, i === 69 ? "" : "[core]\n\tquotePath = true\n"));
+    for (const [k, v] of entries) git(s.root, "config", "--file", files[69]!, k, v);
+    for (const at of [s.primary, ...worktrees]) for (const file of files) git(at, "config", "--worktree", "--add", "include.path", file);
+  }
+  if (source === "includeif") {
+    const file = join(s.root, "conditional.gitconfig");
+    for (const [k, v] of entries) git(s.root, "config", "--file", file, k, v);
+    git(s.primary, "config", "includeIf.gitdir:/.path", file); // holds in every worktree of the repository
+  }
 }
 
 /** Runs one command and returns which programs ran. Untrusted, the answer is a result, a refusal or an unknown: never a crash. */
@@ -111,7 +126,38 @@ function salvageRef(s: Scenario): string {
   return ref;
 }
 
-describe.each(["repo", "worktree", "include"] as const)("programs named from the %s config", (source) => {
+describe.each(["repo", "worktree", "include", "breadth", "includeif"] as const)("programs named from the %s config", (source) => {
+  it("run from no MCP tool of an untrusted repository", async () => {
+    const s = fixture();
+    try {
+      const add = s.orchard(["add", "feat-m", "--owner", "o1", "--no-bootstrap"]);
+      expect(add.code, add.stderr).toBe(0);
+      plant(s, source, [add.json.path]);
+      writeFileSync(join(add.json.path, "data.dat"), "DATA\n"); // the same size: status must read it through the filter
+      clear();
+      const server = await tracedServer(s.home, s.primary);
+      try {
+        const calls: [string, Record<string, unknown>][] = [
+          ["orchard_status", { target: add.json.handle }],
+          ["orchard_list", { full: true }],
+          ["orchard_hygiene", {}],
+          ["orchard_reap_orphans", { dryRun: true }],
+          ["orchard_cleanup_plan", {}],
+          ["orchard_add", { branch: "feat-m", owner: "o1" }],
+          ["orchard_add", { branch: "feat-n", owner: "o2", bootstrap: false }],
+        ];
+        for (const [name, args] of calls) {
+          await server.call(name, args);
+          expect(ran(), `${name} ${JSON.stringify(args)}`).toEqual([]);
+        }
+      } finally {
+        await server.client.close();
+      }
+    } finally {
+      s.cleanup();
+    }
+  });
+
   it("run from no command of an untrusted repository, and run once it is trusted", () => {
     const s = fixture();
     try {

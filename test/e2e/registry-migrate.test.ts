@@ -123,6 +123,13 @@ describe.skipIf(!pgAvailable())("orchard registry migrate", () => {
     const applied = onPg(["cleanup", "apply", planId]);
     expect(applied.code, applied.stdout).toBe(0);
     expect(applied.json.done).toBeGreaterThan(0);
+
+    // a shell that lost ORCHARD_REGISTRY is sent to the fleet's registry, never acts on the moved rows as its own (SPEC v4 §4.11)
+    const stale = onSqlite(["list"]);
+    expect(stale.code, stale.stdout + stale.stderr).toBe(1);
+    expect(stale.json.error).toMatchObject({ code: "registry_moved" });
+    expect(stale.json.error.message).not.toContain("postgres://postgres:"); // the URL's password, if any, stays hidden
+    expect(digest(registryFile())).toBe(before.digest);
   });
 
   it("a registry from before hosts existed is migrated as a copy: its rows take this host's name, a taken repo name is disambiguated, the file stays at its version", async () => {

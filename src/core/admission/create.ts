@@ -7,11 +7,10 @@ import { join } from "node:path";
 import { resolveCommit } from "../../git/read.js";
 import { addWorktree, createBranch, deleteRef, removeWorktree } from "../../git/write.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
-import type { WorktreeRow, EventKind } from "../../registry/index.js";
+import { RegistryError, type WorktreeRow, type EventKind } from "../../registry/index.js";
 import { findAdminDir } from "../shared/repo/admin.js";
 import { writeRowIdentity } from "../shared/rows.js";
-import { newRow } from "../workspace/index.js";
-import { identityOf, restoreRow } from "../workspace/index.js";
+import { identityOf, newRow, restoreRow } from "../workspace/index.js";
 import { isInside, type Ctx } from "../shared/context.js";
 import { leaseLockText, newLease, writeLock, type LeaseFields, releaseMutationLockEarly } from "../ownership/index.js";
 import { resultFor, type AddBootstrapFailed, type AddRequest, type AddResult, type AddResultOf, type BootstrappedAction } from "../shared/request.js";
@@ -101,9 +100,31 @@ export async function createWorktree(
     if (admin && request.bootstrap) await beginBootstrapJournal(admin); // before the row is usable: a crash from here re-runs it
     row = await markCreated(ctx, row, { path: row.path, branch: row.branch, base, recreated: !!options.replacing });
   } catch (error) {
-    await rollBack(ctx, row, { createdBranch: existing === null, baseCommit: base.commit, keepRow: !!options.replacing });
+    await rollBack(ctx, row, { createdBranch: existing === null, baseCommit: base.commit, keepRow: !!options.replacing }).catch((lost: unknown) => {
+      throw registryLost(
+        lost,
+        `the worktree ${row.path} was rolled back; a row of it left \`creating\` holds nothing and the next command of this host drops it`,
+      );
+    });
     throw error;
   }
+  try {
+    return await finishCreated(ctx, request, row, backdated);
+  } catch (error) {
+    // the registry lost late: the answer says what exists (SPEC §5; issue 36 item 9), never "nothing was written"
+    throw registryLost(error, `the worktree ${row.path} on branch ${row.branch} was made and stays: run the same orchard add again to adopt it`);
+  }
+}
+
+/** A registry out of reach after some of the command's work stands: its error, saying what stands. */
+function registryLost(error: unknown, what: string): unknown {
+  if (!(error instanceof RegistryError) || error.code !== "registry_unreachable") return error;
+  return new RegistryError("registry_unreachable", `${error.message}; ${what}`, { cause: error });
+}
+
+/** After the worktree is made and its row active: the bootstrap and the answer. */
+async function finishCreated(ctx: Ctx, request: AddRequest, row: WorktreeRow, backdated: boolean): Promise<AddResult> {
+  const { repo } = ctx;
   faultPoint("add.active");
   // a dated-back checkout is refreshed (and its HEAD read) before the lock goes, at once: done after,
   // these gits inside the worktree were seen by a concurrent identical add, which scans under the

@@ -18,6 +18,7 @@ import { faultPoint } from "../shared/fault.js";
 import { reason, type Reason } from "../shared/reasons/reasons.js";
 import { registryUrl } from "../shared/registry-url.js";
 import { HOST } from "../ownership/index.js";
+import { markMoved } from "../workspace/index.js";
 
 export interface MigrateOptions {
   /** The SQLite registry file to move (a workspace's `orchard.db`). */
@@ -96,7 +97,7 @@ export async function migrateRegistry(options: MigrateOptions): Promise<MigrateR
   const dest = await Registry.open({ home: tmpdir(), url, host }, { canonicalTask });
   const common = { from, to: dest.location, hosts };
   try {
-    return await dest.write(
+    const result = await dest.write(
       async (): Promise<MigrateResult> => {
         const present = await dest.transfer.countHostRows(hosts, []);
         const held = Object.entries(present).filter(([, n]) => n > 0);
@@ -125,6 +126,11 @@ export async function migrateRegistry(options: MigrateOptions): Promise<MigrateR
       },
       { lock: "orchard:registry-migrate" },
     );
+    // the SQLite file stays as it was; beside it, a marker sends every later command of that
+    // workspace to the fleet's registry: a shell that lost ORCHARD_REGISTRY must not act on the
+    // moved rows as its own (SPEC v4 §4.11)
+    if (result.ok) markMoved(from, dest.location);
+    return result;
   } finally {
     await dest.close();
   }

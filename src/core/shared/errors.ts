@@ -36,6 +36,7 @@ export const ORCHARD_ERROR_CODES = [
   "precondition_changed",
   "recycle_failed",
   "refused",
+  "registry_moved",
   "remove_failed",
   "repo_busy",
   "repo_unknown",

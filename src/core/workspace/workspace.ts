@@ -4,7 +4,7 @@
 // home, another registry, or a library caller with its own home is another workspace, while the
 // same home over a registry recreated after a loss is the same one. The id is written into the
 // identity file and the git lock of every worktree the workspace makes (workspace/identity.ts).
-import { lstatSync, mkdirSync, realpathSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, isAbsolute, resolve } from "node:path";
 import { homedir } from "node:os";
 import { failure, usageError } from "../shared/errors.js";
@@ -90,4 +90,29 @@ export function managedPath(workspace: Workspace, handle: string): string {
   if (!isInside(workspace.root, path) || path.slice(workspace.root.length + 1).includes("/"))
     throw usageError("invalid_argument", `the handle ${handle} would leave the workspace`);
   return path;
+}
+
+/** The marker `registry migrate` leaves beside a SQLite registry it moved: `<file>.moved`, naming where (password hidden). */
+export function markMoved(file: string, to: string): void {
+  writeFileSync(`${file}.moved`, `${to}\n`, { mode: 0o644 });
+}
+
+/**
+ * Refuses the home's own SQLite registry once `registry migrate` moved it into a fleet's registry:
+ * that workspace now lives there, and acting on the moved rows from here would judge another
+ * registry's leases as this one's (exit 1, registry_moved, naming where it went).
+ */
+export function requireNotMoved(home: string): void {
+  const marker = join(home, "orchard.db.moved");
+  const to = readFileSyncIfFile(marker);
+  if (to !== null)
+    throw failure(
+      "registry_moved",
+      `this workspace's registry was moved to ${to.trim()} (registry migrate); pass --registry <url> or set ORCHARD_REGISTRY to use it (delete ${marker} to go back to the SQLite file)`,
+    );
+}
+
+function readFileSyncIfFile(path: string): string | null {
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  return st?.isFile() ? readFileSync(path, "utf8") : null;
 }
