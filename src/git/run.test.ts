@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chmodSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dropEarly, earlyPending, git, runProcess, startEarly, startEarlyBatch } from "./run.js";
@@ -57,6 +58,33 @@ describe("the git runner", () => {
       }
     };
     await waitFor(() => !alive(), "the grandchild dying with its group");
+  });
+
+  it("kills what it still runs when it exits: a git waiting for ever does not outlive the process", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "orchard-run-"));
+    const pidFile = join(dir, "waiting.pid");
+    // a child node that starts a process waiting for ever through the one runner, then exits without waiting for it
+    const script = [
+      `import { runProcess } from ${JSON.stringify(fileURLToPath(new URL("../../dist/git/run.js", import.meta.url)))};`,
+      `void runProcess("sh", ["-c", "echo $$ > ${pidFile}; exec sleep ${Math.ceil((2 * PROCESS_TIMEOUT_MS) / 1000)}"], { cwd: ${JSON.stringify(dir)}, env: process.env, timeoutMs: ${2 * PROCESS_TIMEOUT_MS} });`,
+      `const until = Date.now() + ${PROCESS_TIMEOUT_MS}; const { existsSync } = await import("node:fs");`,
+      `while (!existsSync(${JSON.stringify(pidFile)}) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));`,
+      `process.exit(0);`,
+    ].join("\n");
+    const file = join(dir, "exit.mjs");
+    writeFileSync(file, script);
+    const r = spawnSync(process.execPath, [file], { encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
+    expect(r.status, r.stderr).toBe(0);
+    const waiting = Number(readFileSync(pidFile, "utf8"));
+    const alive = () => {
+      try {
+        process.kill(waiting, 0);
+        return true;
+      } catch {
+        return false; // ESRCH: gone
+      }
+    };
+    await waitFor(() => !alive(), "the waiting process dying with its parent");
   });
 
   it("hardens the environment: no inherited repository overrides, no prompts, C locale", () => {

@@ -36,6 +36,18 @@ const MAX_OUTPUT = 256 * 1024 * 1024;
 /** Pids of the processes this one started and that have not exited yet (see ownChildren). */
 const running = new Set<number>();
 
+// a git of ours never outlives us: one still running when this process exits (an early read nobody
+// took, a batch a failed command left) is killed with its process group (SPEC v4 §4.10)
+process.once("exit", () => {
+  if (process.platform === "win32") return;
+  for (const pid of running)
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // its group is gone already
+    }
+});
+
 /**
  * Our own children in flight: a process scan that looks for "someone working inside a worktree"
  * must not count the git status this process runs there. A pid leaves the set at its exit, before
