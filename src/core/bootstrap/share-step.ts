@@ -8,7 +8,18 @@ import { resolveCommit } from "../../git/read.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
 import type { BootstrapStep, ShareReport } from "../shared/bootstrap-report.js";
-import { CloneUnsupported, findReady, keepCopy, materialise, presentDirs, shareKey, sweepStore, type KeptCopy, type ShareRequest } from "../share/index.js";
+import {
+  CloneUnsupported,
+  findReady,
+  sharedDirsOf,
+  keepCopy,
+  materialise,
+  presentDirs,
+  shareKey,
+  sweepStore,
+  type KeptCopy,
+  type ShareRequest,
+} from "../share/index.js";
 import { readBootstrapFingerprintAt, readRuntimeFingerprint } from "./fingerprint-read.js";
 import { step } from "./step.js";
 
@@ -21,11 +32,9 @@ export interface SharePlan {
   present: string[];
 }
 
-export const sharedDirs = (ctx: Ctx): string[] => (ctx.repo.config.config.bootstrap?.share ?? []).map((d) => d.replace(/\/+$/, ""));
-
 /** The share plan of a trusted bootstrap; null when bootstrap.share is not set or a fingerprint cannot be established. */
 export async function planShare(ctx: Ctx, row: WorktreeRow): Promise<SharePlan | null> {
-  const dirs = sharedDirs(ctx);
+  const dirs = sharedDirsOf(ctx.repo.config.config);
   if (dirs.length === 0) return null;
   const { home } = ctx.workspace;
   sweepStore(home);
@@ -65,7 +74,13 @@ export async function materialiseStep(plan: SharePlan & { copy: KeptCopy }, step
 /** Step `share: keep`, after the install: a pristine copy for the next worktree of this key. */
 export async function keepStep(plan: SharePlan, steps: BootstrapStep[]): Promise<{ ok: boolean; share?: ShareReport }> {
   if (plan.present.length > 0) {
-    steps.push({ name: "share: keep", status: "skipped", ms: 0, reason: "share_target_present", notCopied: plan.present.map((path) => ({ path, why: "already in the worktree before the install" })) });
+    steps.push({
+      name: "share: keep",
+      status: "skipped",
+      ms: 0,
+      reason: "share_target_present",
+      notCopied: plan.present.map((path) => ({ path, why: "already in the worktree before the install" })),
+    });
     return { ok: true };
   }
   const started = performance.now();
@@ -79,7 +94,13 @@ export async function keepStep(plan: SharePlan, steps: BootstrapStep[]): Promise
   if (!kept) return { ok: false };
   const last = steps[steps.length - 1] as BootstrapStep;
   if (!kept.kept) {
-    steps[steps.length - 1] = { name: last.name, status: "skipped", ms: Math.round(performance.now() - started), reason: `share_${kept.problem === "missing" ? "dir_missing" : "not_relocatable"}`, notCopied: [{ path: plan.request.dirs.join(", "), why: kept.why }] };
+    steps[steps.length - 1] = {
+      name: last.name,
+      status: "skipped",
+      ms: Math.round(performance.now() - started),
+      reason: `share_${kept.problem === "missing" ? "dir_missing" : "not_relocatable"}`,
+      notCopied: [{ path: plan.request.dirs.join(", "), why: kept.why }],
+    };
     return { ok: true };
   }
   Object.assign(last, { files: kept.files, method: kept.method });

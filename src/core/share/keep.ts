@@ -7,7 +7,19 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { isInside } from "../shared/context.js";
-import { beginBuild, finishBuild, keptDir, keptTree, openRepoStore, removeKept, shareKey, touchKept, type KeptCopy, type KeptMarker, type ShareKeyParts } from "./store.js";
+import {
+  beginBuild,
+  finishBuild,
+  keptDir,
+  keptTree,
+  openRepoStore,
+  removeKept,
+  shareKey,
+  touchKept,
+  type KeptCopy,
+  type KeptMarker,
+  type ShareKeyParts,
+} from "./store.js";
 import { copyTree, type ShareMethod, type UsedMethod } from "./tree.js";
 
 export interface ShareRequest extends ShareKeyParts {
@@ -81,7 +93,16 @@ export function keepCopy(request: ShareRequest): KeepResult {
       method = copied.method;
       files += copied.files;
     }
-    const marker: KeptMarker = { key, repo: request.repo, bootstrap: request.bootstrap, runtime: request.runtime, dirs: [...request.dirs], method, files, createdAt: new Date().toISOString() };
+    const marker: KeptMarker = {
+      key,
+      repo: request.repo,
+      bootstrap: request.bootstrap,
+      runtime: request.runtime,
+      dirs: [...request.dirs],
+      method,
+      files,
+      createdAt: new Date().toISOString(),
+    };
     finishBuild(build, marker, keptDir(request.home, request.repo, key));
   } catch (error) {
     if (existsSync(build)) removeKept(build);

@@ -18,6 +18,7 @@ import { writeFileAtomic } from "../shared/files.js";
 import { HOST, pidState } from "../ownership/index.js";
 import type { UsedMethod } from "./tree.js";
 import { faultPoint } from "../shared/fault.js";
+import type { OrchardConfig } from "../shared/config.js";
 
 export const MARKER = "ready.json";
 const OWNER = "owner.json";
@@ -47,6 +48,11 @@ export interface KeptCopy {
   marker: KeptMarker | null;
   /** When a worktree last took its directories from it (the marker's mtime), ISO. */
   lastUsed: string;
+}
+
+/** The directories a repo's configuration shares (bootstrap.share), without trailing slashes. */
+export function sharedDirsOf(config: OrchardConfig): string[] {
+  return (config.bootstrap?.share ?? []).map((d) => d.replace(/\/+$/, ""));
 }
 
 export function shareKey(parts: ShareKeyParts): string {

@@ -104,7 +104,21 @@ function buildConfigSchema() {
   return schema;
 }
 
-const SIZE_UNITS: Record<string, number> = { b: 1, k: 1e3, kb: 1e3, m: 1e6, mb: 1e6, g: 1e9, gb: 1e9, t: 1e12, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
+const SIZE_UNITS: Record<string, number> = {
+  b: 1,
+  k: 1e3,
+  kb: 1e3,
+  m: 1e6,
+  mb: 1e6,
+  g: 1e9,
+  gb: 1e9,
+  t: 1e12,
+  tb: 1e12,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+  tib: 2 ** 40,
+};
 
 /** A byte size (`500MiB`, `10GiB`, `2GB`, `4096`): its bytes, or null when it is not one. */
 export function parseSize(text: string): number | null {
