@@ -125,6 +125,18 @@ describe("bootstrap.share", () => {
     expect(entries()).toEqual([b.bootstrap.share.key]);
   });
 
+  it("a recycled worktree of the same fingerprint is materialised too (its install does not run)", () => {
+    setUpShare(s);
+    const a = add("feat-a");
+    expect(s.orchard(["release", a.handle, "--outcome", "done"], { env: TRUSTED }).code).toBe(0);
+    const b = add("feat-b", "--policy", "recycle-terminal");
+    expect(b.action).toBe("recycled");
+    expect(b.path).not.toBe(a.path);
+    expect(b.bootstrap.status).toBe("shared");
+    expect(installs(s)).toBe(1);
+    expect(readFileSync(leftIndex(b.path), "utf8")).toBe('module.exports = "left@1.0.0";\n');
+  });
+
   it("a Python venv that names its own path is refused clearly: nothing is kept, every worktree installs", () => {
     const venv = `mkdir -p .venv/bin && printf 'home = /usr/bin\\nversion = 3.12\\n' > .venv/pyvenv.cfg`;
     setUpShare(s, { share: [".venv"], install: venv });

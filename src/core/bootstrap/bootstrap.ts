@@ -101,6 +101,15 @@ interface Recorded {
   share?: ShareReport;
 }
 
+/** A recycle that keeps its fingerprint: the shared directories it no longer has, from the kept copy (none kept: nothing to do). */
+async function reshareStep(ctx: Ctx, row: WorktreeRow, steps: BootstrapStep[], fp: Recorded): Promise<boolean> {
+  const plan = await planShare(ctx, row);
+  if (!plan?.copy) return true;
+  const share = await materialiseStep({ ...plan, copy: plan.copy }, steps);
+  if (share) fp.share = share;
+  return share !== undefined;
+}
+
 /** The repository's commands: with bootstrap.share, from a kept copy or followed by keeping one (share-step.ts). */
 async function commandsStep(ctx: Ctx, row: WorktreeRow, steps: BootstrapStep[], fp: Recorded): Promise<boolean> {
   const plan = await planShare(ctx, row);
@@ -172,8 +181,11 @@ async function runSteps(ctx: Ctx, row: WorktreeRow, admin: string, options: Boot
   if (!context) return false;
   faultPoint("bootstrap.context");
   fp.context = context.fingerprint;
-  if (options.reuse !== undefined) skipAll(steps, run, "bootstrap_reused");
-  else if (!trusted) skipAll(steps, run, "config_untrusted");
+  if (options.reuse !== undefined) {
+    // a recycle keeps `preserve` paths only: shared directories it cleaned come from the kept copy
+    if (trusted && !(await reshareStep(ctx, row, steps, fp))) return false;
+    skipAll(steps, run, "bootstrap_reused");
+  } else if (!trusted) skipAll(steps, run, "config_untrusted");
   else if (!(await commandsStep(ctx, row, steps, fp))) return false;
   faultPoint("bootstrap.run");
   if ((repo.config.config.runtime?.probe ?? []).length === 0) fp.runtime = runtimeFingerprint([]);
@@ -218,7 +230,7 @@ export async function runBootstrap(ctx: Ctx, row: WorktreeRow, options: Bootstra
     throw error;
   }
   if (admin) endBootstrapJournal(admin);
-  const status = !ok ? "failed" : options.reuse !== undefined ? "reused" : fp.share?.action === "materialised" ? "shared" : "ran";
+  const status = !ok ? "failed" : fp.share?.action === "materialised" ? "shared" : options.reuse !== undefined ? "reused" : "ran";
   const report: BootstrapReport = { status, fingerprint: fp.bootstrap, steps, ...(fp.share ? { share: fp.share } : {}) };
   const head = fp.head !== undefined ? { head: fp.head } : {};
   const failedStep = steps.find((s) => s.status === "failed");
