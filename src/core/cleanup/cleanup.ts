@@ -204,7 +204,11 @@ export async function cleanupRun(
     if (applied.done === 0 || applied.status !== "completed") break; // nothing changed: a fixed point (or a crash to resume)
   }
   fleet ??= await assessFleet(ctxs, { includeResumable: options.includeResumable });
-  result.keptCopies = await reclaimKeptCopies(fleet, { more: () => !floor?.met(), freed: (n) => floor?.freed(n), measure: floor !== null });
+  result.keptCopies = await reclaimKeptCopies(main.workspace.home, fleet, {
+    more: () => !floor?.met(),
+    freed: (n) => floor?.freed(n),
+    measure: floor !== null,
+  });
   if (floor) {
     result.untilFree = floor.state();
     if (!result.untilFree.met) result.notes.push(reason("until_free_unmet", { free: result.untilFree.free, floor: result.untilFree.floor }));

@@ -1,7 +1,7 @@
 // The kept copies of bootstrap.share in hygiene and cleanup (SPEC v4 §6: "managed like
 // worktrees"): each copy of a repo in scope with the worktrees of its fingerprint, its verdict
 // (share/reclaim.ts) and, when measured, its disk. Copies of repos out of scope are left alone.
-import { assessKept, listKept, sharedDirsOf, sweepStore, usesCopy, type KeptCopy, type KeptVerdict } from "../share/index.js";
+import { assessKept, listKept, sharedDirsOf, usesCopy, type KeptCopy, type KeptVerdict } from "../share/index.js";
 import { parseSize } from "../shared/config.js";
 import type { Ctx } from "../shared/context.js";
 import type { HygieneWorktree, KeptCopyView } from "./types.js";
@@ -13,11 +13,10 @@ export interface KeptAssessment {
   worktrees: number;
 }
 
-/** The copies of the repos in scope, with the worktrees that use each (half copies of dead builds are swept first). */
+/** The copies of the repos in scope, with the worktrees that use each (reads only: builds under way or left by a crash are not copies; `add` and `cleanup run` sweep those). */
 export function gatherKept(ctxs: readonly Ctx[], worktrees: readonly HygieneWorktree[]): KeptAssessment[] {
   const first = ctxs[0];
   if (!first) return [];
-  sweepStore(first.workspace.home);
   const byName = new Map(ctxs.map((c) => [c.repo.name, c]));
   const out: KeptAssessment[] = [];
   for (const copy of listKept(first.workspace.home)) {

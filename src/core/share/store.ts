@@ -7,7 +7,7 @@
 //   renamed into place whole, so a path at a key is either absent or complete; a directory at a
 //   key without a readable marker is never used (and is reclaimed);
 // - a `.building-*` whose owner is dead, and a `.reclaiming-*` (a removal under way or cut short),
-//   are deleted by the next command that looks at the store (sweepStore);
+//   are deleted by the next `add` that shares or `cleanup run` (sweepStore; hygiene only reads);
 // - nothing under `share/` is deleted through a symbolic link: the store and repo directories
 //   are real directories (requireWorkspaceDir), and rmSync never follows a link inside.
 import { createHash, randomBytes } from "node:crypto";
