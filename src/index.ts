@@ -20,7 +20,7 @@ export type {
 export { ADD_ACTIONS, LEASE_ACTIONS, ADOPT_ACTIONS } from "./core/shared/actions.js";
 export type { LeaseResult, LeaseResultOf, LeaseResultFields, LeaseAction, ReleaseOptions, HeartbeatOptions } from "./core/lifecycle/index.js";
 export type { StatusResult, ListResult, RepoSummary } from "./core/inspect/index.js";
-export type { Facts, Lease, LivenessState, LivenessSignal, MergedHow, Operation, FingerprintDrift } from "./core/shared/types.js";
+export type { DiskFacts, Facts, Lease, LivenessState, LivenessSignal, MergedHow, Operation, FingerprintDrift } from "./core/shared/types.js";
 export type { Reason, ReasonCode, ReasonOf } from "./core/shared/reasons/reasons.js";
 export type {
   ReasonDetails,
@@ -31,7 +31,7 @@ export type {
   PreconditionValue,
   TrashLeftoverDetail,
 } from "./core/shared/reasons/reason-details.js";
-export type { BootstrapReport, BootstrapStep } from "./core/shared/bootstrap-report.js";
+export type { BootstrapReport, BootstrapStep, ShareReport } from "./core/shared/bootstrap-report.js";
 export type { RecycleOptions, LineageResult, LineageEvent } from "./core/recycle/index.js";
 export type { TrustResult } from "./core/bootstrap/index.js";
 export type { ReapOptions, ReapResult, ReapFields, ReapEntry, ReapOwner, ReapReason, ReapSkipReason } from "./core/reap/index.js";
@@ -64,6 +64,7 @@ export type {
   PatchEquivalentGroup,
   HygieneSummary,
   DiskSummary,
+  KeptCopyView,
   Suggestion,
   HygieneOptions,
   FleetHygieneReport,

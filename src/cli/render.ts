@@ -35,7 +35,7 @@ export function renderAdd(r: AddResult | RestoreResult): string {
   if (r.lineage) lines.push(`  from    ${r.lineage.from.handle} (${r.lineage.from.branch} ${short(r.lineage.from.head)})`);
   if (r.bootstrap.steps.length > 0)
     lines.push(
-      `  bootstrap ${r.bootstrap.status}: ${r.bootstrap.steps.map((s) => `${s.name} ${s.status}${s.reason && s.status !== "failed" ? ` (${s.reason})` : ""}`).join(", ")}`,
+      `  bootstrap ${r.bootstrap.status}${r.bootstrap.share ? ` (${r.bootstrap.share.action} by ${r.bootstrap.share.method})` : ""}: ${r.bootstrap.steps.map((s) => `${s.name} ${s.status}${s.reason && s.status !== "failed" ? ` (${s.reason})` : ""}`).join(", ")}`,
     );
   const skipped = r.bootstrap.steps.flatMap((s) => (s.reason && s.status === "skipped" ? [{ code: s.reason as Reason["code"] }] : []));
   lines.push(...nextLines(skipped, { branch: r.branch, handle: r.handle }, "    "));

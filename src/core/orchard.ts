@@ -305,7 +305,7 @@ export class Orchard {
   async cleanupDryRun(options: CleanupPlanOptions & RepoOption = {}): Promise<DryRunResult> {
     const { runCleanupDryRun } = await import("./cleanup/index.js");
     const { repo, ...rest } = options;
-    return runCleanupDryRun(this, repo, parseInput(CleanupPlanInput(), rest));
+    return runCleanupDryRun(this, repo, parseInput(CleanupRunInput(), rest));
   }
 
   /** Applies a stored plan: each item re-checked at the moment of use. */

@@ -36,7 +36,7 @@ const shapes = lazy(() => {
     reasons,
     notes: reasons,
     candidates: z.array(item),
-    bootstrap: z.looseObject({ status: z.enum(["ran", "skipped", "failed", "reused"]) }),
+    bootstrap: z.looseObject({ status: z.enum(["ran", "skipped", "failed", "reused", "shared"]) }),
   });
   const leaseResult = z.looseObject({
     ok: z.boolean(),

@@ -20,7 +20,7 @@ type Row = {
   disposition: string;
   reasons: { code: string }[];
   suggestion: { command: string | null };
-  disk?: { bytes: number; uniqueBytes: number; apparentBytes: number } | null;
+  disk?: { bytes: number; allocatedBytes: number; uniqueBytes: number; apparentBytes: number } | null;
 };
 const hygiene = (...args: string[]) => {
   const r = s.orchard(["hygiene", ...args]);
@@ -228,7 +228,7 @@ describe("disk", () => {
     expect(ra.disposition).toBe("reclaimable");
     expect(ra.disk?.bytes).toBeGreaterThan(400_000);
     const sharedBlocks = lstatSync(join(a.path, "node_modules", "big.bin")).blocks * 512; // allocated, as du counts
-    expect((ra.disk?.bytes ?? 0) - (ra.disk?.uniqueBytes ?? 0)).toBe(sharedBlocks); // shared with b: not freed by removing a
+    expect((ra.disk?.allocatedBytes ?? 0) - (ra.disk?.uniqueBytes ?? 0)).toBe(sharedBlocks); // shared with b: not freed by removing a
     expect(rb.disk?.bytes).toBeGreaterThan(300_000);
     expect(r.summary.disk.bytes).toBeLessThan((ra.disk?.bytes ?? 0) + (rb.disk?.bytes ?? 0)); // the shared inode once
     expect(r.summary.disk.complete).toBe(true);
@@ -236,7 +236,7 @@ describe("disk", () => {
     expect(r.cleanupBacklog.byDisposition.reclaimable).toEqual({ count: 1, bytes: ra.disk?.uniqueBytes });
   });
 
-  it("bytes are allocated blocks like du, apparent bytes beside (a sparse file and many small files)", () => {
+  it("bytes are apparent, allocated blocks like du beside (a sparse file and many small files)", () => {
     noIdleGrace();
     const w = add("disk-du");
     mkdirSync(join(w.path, "node_modules", "small"), { recursive: true });
@@ -267,12 +267,12 @@ describe("disk", () => {
     walk(w.path);
     walk(admin);
     expect(du.allocated).not.toBe(du.apparent);
-    expect(rw.disk).toEqual({ bytes: du.allocated, uniqueBytes: du.allocated, apparentBytes: du.apparent });
-    expect(rw.disk?.apparentBytes).toBeGreaterThan(50_000_000);
-    expect(rw.disk?.bytes).toBeLessThan(50_000_000);
+    expect(rw.disk).toEqual({ bytes: du.apparent, allocatedBytes: du.allocated, uniqueBytes: du.allocated, apparentBytes: du.apparent, reflinks: "none" });
+    expect(rw.disk?.bytes).toBeGreaterThan(50_000_000);
+    expect(rw.disk?.allocatedBytes).toBeLessThan(50_000_000);
     expect(r.summary.disk.apparentBytes).toBeGreaterThanOrEqual(du.apparent);
     const human = s.orchard(["hygiene", "--disk"], { json: false }).stdout;
-    expect(human).toMatch(/allocated, .* apparent/);
+    expect(human).toMatch(/^disk: 1 worktrees: .* apparent, .* on disk, .* reclaimable now$/m);
   });
 
   it("a budget that runs out leaves the rest unmeasured, with a note", () => {

@@ -11,7 +11,7 @@ import { escapeControl } from "../escape.js";
 import { stdoutDisplay } from "../terminal.js";
 import { formatBytes } from "../../core/shared/format.js";
 import { formatDuration } from "../../core/shared/input/duration.js";
-import { attentionRank, branchNote, byAttention, whatToRun, type FleetHygieneReport, type HygieneReport } from "../../core/hygiene/index.js";
+import { attentionRank, branchNote, byAttention, diskSummaryLine, whatToRun, type FleetHygieneReport, type HygieneReport } from "../../core/hygiene/index.js";
 import type { DryRunResult, PlanResult, RunResult, ApplyResult, ItemView } from "../../core/cleanup/index.js";
 import type { Reason } from "../../core/shared/reasons/reasons.js";
 
@@ -23,7 +23,7 @@ const HYGIENE_COLUMNS: Column[] = [
   { header: "BRANCH", shrink: "end", min: 10, priority: 3 },
   { header: "OWNER", shrink: "end", min: 8, priority: 5 },
   { header: "TASK", shrink: "end", min: 8, priority: 1 },
-  { header: "DISK (APPARENT)" },
+  { header: "DISK (FREED)" },
   { header: "REASONS", shrink: "end", min: 12, priority: 2 },
   { header: "PATH", shrink: "middle", min: 16, priority: 0, optional: true },
 ];
@@ -41,7 +41,7 @@ export function renderHygiene(r: HygieneReport): string {
     w.branch ?? (w.head ? `(detached ${short(w.head)})` : w.husk ? "(husk)" : "-"),
     ownerLabel(w),
     w.task ?? "-",
-    w.disk ? `${formatBytes(w.disk.bytes)} (${formatBytes(w.disk.apparentBytes)})` : "",
+    w.disk ? `${formatBytes(w.disk.bytes)} (${formatBytes(w.disk.uniqueBytes)})` : "",
     // a live worktree whose directory is gone still says so (its reasons are the live owner's)
     w.missing && !w.reasons.some((r) => r.code === "missing_directory") ? `${codes(w.reasons)}, missing_directory` : codes(w.reasons),
     w.path,
@@ -51,9 +51,10 @@ export function renderHygiene(r: HygieneReport): string {
     "",
     `cleanup backlog: ${r.cleanupBacklog.count} worktree(s)${r.cleanupBacklog.bytes === null ? "" : `, ${formatBytes(r.cleanupBacklog.bytes)} to reclaim`}`,
   );
-  if (r.summary.disk)
+  if (r.summary.disk) lines.push(`disk: ${diskSummaryLine(r.summary.disk, r.keptCopies?.length ?? 0)}`);
+  for (const k of r.keptCopies ?? [])
     lines.push(
-      `disk: ${formatBytes(r.summary.disk.bytes)} allocated, ${formatBytes(r.summary.disk.apparentBytes)} apparent (each inode once)${r.summary.disk.complete ? "" : `, ${r.summary.disk.unmeasured} not measured`}`,
+      `kept copy ${k.key.slice(0, 12)} (${escapeControl(k.dirs.join(", ")) || "incomplete"}): ${k.worktrees} worktree(s)${k.disk ? `, ${formatBytes(k.disk.bytes)}` : ""}, ${k.disposition}${k.reasons.length ? ` (${codes(k.reasons)})` : ""}`,
     );
   for (const g of r.duplicateTaskGroups)
     lines.push(
@@ -194,6 +195,13 @@ export function renderRun(r: RunResult): string {
     `acting on: ${actingOn(r.items)}`,
     `cleanup ${r.status.replace("_", " ")} after ${r.rounds} round(s): ${r.done} done, ${r.skipped} skipped, ${r.refused} refused, ${r.failed} failed; ${r.kept.length} worktree(s) left alone`,
   ];
+  const copies = r.keptCopies.removed;
+  if (copies.length || r.keptCopies.kept)
+    lines.push(
+      `kept copies (bootstrap.share): ${copies.length} removed${copies.length ? ` (${formatBytes(copies.reduce((n, c) => n + (c.disk?.uniqueBytes ?? 0), 0))})` : ""}, ${r.keptCopies.kept} kept`,
+    );
+  if (r.untilFree)
+    lines.push(`free space: ${formatBytes(r.untilFree.free)} of the floor ${formatBytes(r.untilFree.floor)}: ${r.untilFree.met ? "met" : "not met"}`);
   if (r.items.length) lines.push(itemLines(r.items));
   if (r.kept.length)
     lines.push(
@@ -226,6 +234,7 @@ interface PlanFlags {
   salvage?: boolean;
   olderThan?: string;
   includeResumable?: boolean;
+  untilFree?: string;
 }
 
 export function register(program: Command): void {
@@ -273,6 +282,7 @@ export function register(program: Command): void {
     );
   planOptions(cleanup.command("run").description("plan and apply until nothing is left that can change"))
     .option("--dry-run", "print the first round's plan (stored, not applied) and what it would act on; remove nothing")
+    .option("--until-free <size>", "stop once the workspace's filesystem has this much free (10GiB, or 5% of it); says when it cannot be met")
     .action(({ dryRun, ...opts }: PlanFlags & { dryRun?: boolean }, cmd: Command) =>
       dryRun
         ? runWith(

@@ -38,6 +38,7 @@ import { markBootstrapInterrupted, readBootstrapJournal, runBootstrap } from "..
 import { waitForBootstrap, type BootstrapWait } from "./wait.js";
 import { findCandidates } from "./candidates.js";
 import { applyPolicy } from "./policy.js";
+import { diskLow } from "./disk-floor.js";
 import { TaskHeld } from "./exclusive.js";
 import { settleRecycles } from "../recycle/index.js";
 import { branchFromTask } from "./branch-from-task.js";
@@ -135,6 +136,8 @@ async function decideOn(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[])
   const candidates = await findCandidates(ctx, request, base, tip);
   const chosen = await applyPolicy(ctx, request, base, candidates);
   if (chosen) return { ...chosen, notes: [...notes, ...chosen.notes], candidates };
+  const low = await diskLow(ctx); // a new worktree takes disk: not below disk.minFree
+  if (low) return resultFor(request, "refused", { base, reasons: [low], candidates, notes });
   if (request.dryRun) return resultFor(request, "planned", { base, candidates, notes });
   try {
     const created = await createWorktree(ctx, request, base, { tip });

@@ -12,7 +12,10 @@ import { disableSparse, setSparseCone } from "../../git/write.js";
 import { runShell, type ProcessResult } from "../../git/run.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
-import type { BootstrapReport, BootstrapStep } from "../shared/bootstrap-report.js";
+import type { BootstrapReport, BootstrapStep, ShareReport } from "../shared/bootstrap-report.js";
+import { runEntryOf } from "../shared/config.js";
+import { keepStep, materialiseStep, planShare } from "./share-step.js";
+import { skipAll, step } from "./step.js";
 import { copyIncluded } from "./copy.js";
 import { linkDirectories } from "./link.js";
 import { injectContext } from "./inject.js";
@@ -48,24 +51,6 @@ function tail(r: ProcessResult): string {
   return text.length > TAIL_CHARS ? text.slice(-TAIL_CHARS) : text;
 }
 
-/** Runs one step, timing it; an exception becomes a failed step carrying its message. */
-async function step<T>(
-  steps: BootstrapStep[],
-  name: string,
-  fn: () => Promise<T>,
-  describe: (value: T) => Partial<BootstrapStep> = () => ({}),
-): Promise<T | undefined> {
-  const started = performance.now();
-  try {
-    const value = await fn();
-    steps.push({ name, status: "ran", ms: Math.round(performance.now() - started), ...describe(value) });
-    return value;
-  } catch (error) {
-    steps.push({ name, status: "failed", ms: Math.round(performance.now() - started), reason: (error as Error).message });
-    return undefined;
-  }
-}
-
 function commandEnv(row: WorktreeRow, primary: string): Record<string, string> {
   return {
     ORCHARD_HANDLE: row.handle,
@@ -76,10 +61,15 @@ function commandEnv(row: WorktreeRow, primary: string): Record<string, string> {
   };
 }
 
-async function runCommands(ctx: Ctx, row: WorktreeRow, steps: BootstrapStep[]): Promise<boolean> {
+/** Runs `bootstrap.run` in order; with `shared`, an install (an entry without `always`) is skipped: its directories were materialised. */
+async function runCommands(ctx: Ctx, row: WorktreeRow, steps: BootstrapStep[], shared = false): Promise<boolean> {
   const timeout = ctx.repo.config.config.bootstrap?.timeout;
   const timeoutMs = timeout ? parseDuration(timeout) : DEFAULT_BOOTSTRAP_TIMEOUT_MS;
-  for (const command of ctx.repo.config.config.bootstrap?.run ?? []) {
+  for (const { command, always } of (ctx.repo.config.config.bootstrap?.run ?? []).map(runEntryOf)) {
+    if (shared && !always) {
+      skipAll(steps, [`run: ${command}`], "bootstrap_shared");
+      continue;
+    }
     let r: ProcessResult;
     try {
       r = await runShell(command, { cwd: row.path, timeoutMs, env: commandEnv(row, ctx.repo.primary) });
@@ -101,16 +91,39 @@ async function runCommands(ctx: Ctx, row: WorktreeRow, steps: BootstrapStep[]): 
   return true;
 }
 
-function skipAll(steps: BootstrapStep[], names: readonly string[], reason: string): void {
-  for (const name of names) steps.push({ name, status: "skipped", ms: 0, reason });
-}
-
 interface Recorded {
   bootstrap: string | null;
   context: string | null;
   runtime: string | null;
   /** HEAD after the steps, once read. */
   head?: string | null;
+  /** What bootstrap.share did. */
+  share?: ShareReport;
+}
+
+/** A recycle that keeps its fingerprint: the shared directories it no longer has, from the kept copy (none kept: nothing to do). */
+async function reshareStep(ctx: Ctx, row: WorktreeRow, steps: BootstrapStep[], fp: Recorded): Promise<boolean> {
+  const plan = await planShare(ctx, row);
+  if (!plan?.copy) return true;
+  const share = await materialiseStep({ ...plan, copy: plan.copy }, steps);
+  if (share) fp.share = share;
+  return share !== undefined;
+}
+
+/** The repository's commands: with bootstrap.share, from a kept copy or followed by keeping one (share-step.ts). */
+async function commandsStep(ctx: Ctx, row: WorktreeRow, steps: BootstrapStep[], fp: Recorded): Promise<boolean> {
+  const plan = await planShare(ctx, row);
+  if (plan?.copy) {
+    const share = await materialiseStep({ ...plan, copy: plan.copy }, steps);
+    if (!share) return false;
+    fp.share = share;
+    return await runCommands(ctx, row, steps, true);
+  }
+  if (!(await runCommands(ctx, row, steps))) return false;
+  if (!plan) return true;
+  const kept = await keepStep(plan, steps);
+  if (kept.share) fp.share = kept.share;
+  return kept.ok;
 }
 
 /**
@@ -139,7 +152,7 @@ async function sparseStep(ctx: Ctx, row: WorktreeRow, steps: BootstrapStep[]): P
 async function runSteps(ctx: Ctx, row: WorktreeRow, admin: string, options: BootstrapOptions, steps: BootstrapStep[], fp: Recorded): Promise<boolean> {
   const { repo } = ctx;
   const trusted = await isTrusted(repo, ctx.registry);
-  const run = (repo.config.config.bootstrap?.run ?? []).map((c) => `run: ${c}`);
+  const run = (repo.config.config.bootstrap?.run ?? []).map((c) => `run: ${runEntryOf(c).command}`);
   if (!(await sparseStep(ctx, row, steps))) return false;
   const copied = await step(
     steps,
@@ -168,9 +181,12 @@ async function runSteps(ctx: Ctx, row: WorktreeRow, admin: string, options: Boot
   if (!context) return false;
   faultPoint("bootstrap.context");
   fp.context = context.fingerprint;
-  if (options.reuse !== undefined) skipAll(steps, run, "bootstrap_reused");
-  else if (!trusted) skipAll(steps, run, "config_untrusted");
-  else if (!(await runCommands(ctx, row, steps))) return false;
+  if (options.reuse !== undefined) {
+    // a recycle keeps `preserve` paths only: shared directories it cleaned come from the kept copy
+    if (trusted && !(await reshareStep(ctx, row, steps, fp))) return false;
+    skipAll(steps, run, "bootstrap_reused");
+  } else if (!trusted) skipAll(steps, run, "config_untrusted");
+  else if (!(await commandsStep(ctx, row, steps, fp))) return false;
   faultPoint("bootstrap.run");
   if ((repo.config.config.runtime?.probe ?? []).length === 0) fp.runtime = runtimeFingerprint([]);
   else if (!trusted) skipAll(steps, ["runtime"], "config_untrusted");
@@ -214,7 +230,8 @@ export async function runBootstrap(ctx: Ctx, row: WorktreeRow, options: Bootstra
     throw error;
   }
   if (admin) endBootstrapJournal(admin);
-  const report: BootstrapReport = { status: !ok ? "failed" : options.reuse !== undefined ? "reused" : "ran", fingerprint: fp.bootstrap, steps };
+  const status = !ok ? "failed" : fp.share?.action === "materialised" ? "shared" : options.reuse !== undefined ? "reused" : "ran";
+  const report: BootstrapReport = { status, fingerprint: fp.bootstrap, steps, ...(fp.share ? { share: fp.share } : {}) };
   const head = fp.head !== undefined ? { head: fp.head } : {};
   const failedStep = steps.find((s) => s.status === "failed");
   if (!failedStep) return { row: updated, report, ...head };

@@ -2,7 +2,8 @@
 // as `hygiene`, stored (plans / plan_items) and returned; `run` plans and applies until a fixed
 // point: a plan with no items, or a round in which nothing could be done.
 import { createHash, randomBytes } from "node:crypto";
-import { assessFleet, type Fleet } from "../hygiene/index.js";
+import { assessFleet, floorBytes, readFreeSpace, requireFloor, type Fleet } from "../hygiene/index.js";
+import { reclaimKeptCopies, type KeptReclaim } from "./kept.js";
 import { planCleanup, DEFAULT_INCLUDE, INCLUDABLE, type Includable, type PlannedItem, type SkippedWorktree } from "./plan.js";
 import { applyPlan, countStates, type ApplyResult, type ItemView, type Progress } from "./apply.js";
 import { treeDigest } from "../facts/index.js";
@@ -24,6 +25,8 @@ export interface CleanupPlanOptions {
   paths?: readonly string[] | undefined;
   /** `orchard remove`: the caller named the worktree (plan.ts PlanRequest.explicit). */
   explicit?: boolean | undefined;
+  /** `run`: stop once the workspace's filesystem has this much free (a size, or a percentage). */
+  untilFree?: string | undefined;
 }
 
 export interface PlanResult {
@@ -51,6 +54,10 @@ export interface RunFields {
   items: ItemView[];
   /** What the last plan left alone, and why (the fixed point). */
   kept: SkippedWorktree[];
+  /** bootstrap.share's kept copies: those deleted (with why) and how many stay. */
+  keptCopies: KeptReclaim;
+  /** With --until-free: the floor, the free space (measured before, plus what this run removed) and whether it is met. */
+  untilFree?: { floor: number; free: number; met: boolean };
   notes: Reason[];
 }
 
@@ -85,9 +92,19 @@ function addHuskDigests(fleet: Fleet, include: readonly Includable[]): void {
 }
 
 export async function cleanupPlan(main: Ctx, ctxs: Ctx[], options: CleanupPlanOptions, notes: Reason[] = []): Promise<PlanResult> {
+  return (await planWithFleet(main, ctxs, options, notes)).plan;
+}
+
+/** The plan and the fleet it was made from; `measure`: items carry the bytes removing them frees (--until-free). */
+async function planWithFleet(
+  main: Ctx,
+  ctxs: Ctx[],
+  options: CleanupPlanOptions & { measure?: boolean },
+  notes: Reason[] = [],
+): Promise<{ plan: PlanResult; fleet: Fleet }> {
   const include = parseInclude(options.include);
   const olderThanMs = options.olderThan === undefined ? null : requireDuration(options.olderThan, "older-than", 0);
-  const fleet = await assessFleet(ctxs, { includeResumable: options.includeResumable });
+  const fleet = await assessFleet(ctxs, { includeResumable: options.includeResumable, disk: options.measure ?? false });
   addHuskDigests(fleet, include);
   const defaultBranches = new Map(fleet.gathers.map((g) => [g.ctx.repo.identity, g.summary.defaultBranch]));
   const members = options.paths ? fleet.members.filter((m) => options.paths?.includes(m.view.path)) : fleet.members;
@@ -112,10 +129,31 @@ export async function cleanupPlan(main: Ctx, ctxs: Ctx[], options: CleanupPlanOp
         })),
       ),
   );
-  return { ok: true, planId, digest, items, skipped, notes: [...notes, ...fleet.notes] };
+  return { plan: { ok: true, planId, digest, items, skipped, notes: [...notes, ...fleet.notes] }, fleet };
 }
 
 const MAX_ROUNDS = 10;
+
+interface FloorTracker {
+  met: () => boolean;
+  freed: (bytes: number) => void;
+  state: () => { floor: number; free: number; met: boolean };
+}
+
+/**
+ * `--until-free`: the free space measured once, before any removal, plus the bytes each removal
+ * frees (a removed worktree's tree is deleted from the trash right after the command answers, so
+ * statfs would not see it yet). Invalid text is exit 2 before any work.
+ */
+function untilFreeOf(main: Ctx, text: string | undefined): FloorTracker | null {
+  if (text === undefined) return null;
+  const parsed = requireFloor(text, "--until-free");
+  const space = readFreeSpace(main.workspace.home);
+  const floor = floorBytes(parsed, space.total);
+  let freed = 0;
+  const met = (): boolean => space.free + freed >= floor;
+  return { met, freed: (n) => void (freed += n), state: () => ({ floor, free: space.free + freed, met: met() }) };
+}
 
 export async function cleanupRun(
   main: Ctx,
@@ -139,19 +177,44 @@ export async function cleanupRun(
     remaining: 0,
     items: [],
     kept: [],
+    keptCopies: { removed: [], kept: 0 },
     notes: [...notes, ...trashNotes],
   };
   const latest = new Map<string, ItemView>(); // a worktree planned again in a later round counts once
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    const plan = await cleanupPlan(main, ctxs, options);
+  const floor = untilFreeOf(main, options.untilFree);
+  let fleet: Fleet | null = null;
+  for (let round = 0; round < MAX_ROUNDS && !floor?.met(); round++) {
+    const planned = await planWithFleet(main, ctxs, { ...options, measure: floor !== null });
+    const plan = planned.plan;
     result.kept = plan.skipped;
+    fleet = planned.fleet;
     if (plan.items.length === 0) break;
+    fleet = null; // the removals below change it
     result.planIds.push(plan.planId);
     result.rounds++;
-    const applied: ApplyResult = await applyPlan(main, open, { planId: plan.planId, limit: null, budgetMs: null, onProgress: options.onProgress });
-    for (const item of applied.items) latest.set(JSON.stringify([item.repo, item.path, item.action]), item);
-    if (applied.status !== "completed") result.status = "needs_resume";
+    const bytes = new Map(plan.items.map((i) => [i.seq, i.bytes ?? 0]));
+    let applied: ApplyResult;
+    do {
+      // with a floor, one item at a time in the plan's order, until the floor is met
+      applied = await applyPlan(main, open, { planId: plan.planId, limit: floor ? 1 : null, budgetMs: null, onProgress: options.onProgress });
+      for (const item of applied.items) {
+        const key = JSON.stringify([item.repo, item.path, item.action]);
+        if (item.state === "done" && latest.get(key)?.state !== "done") floor?.freed(bytes.get(item.seq) ?? 0);
+        latest.set(key, item);
+      }
+    } while (floor && applied.remaining > 0 && !floor.met() && applied.notes.some((n) => n.code === "limit_reached"));
+    if (applied.status !== "completed" && !floor?.met()) result.status = "needs_resume";
     if (applied.done === 0 || applied.status !== "completed") break; // nothing changed: a fixed point (or a crash to resume)
+  }
+  fleet ??= await assessFleet(ctxs, { includeResumable: options.includeResumable });
+  result.keptCopies = await reclaimKeptCopies(main.workspace.home, fleet, {
+    more: () => !floor?.met(),
+    freed: (n) => floor?.freed(n),
+    measure: floor !== null,
+  });
+  if (floor) {
+    result.untilFree = floor.state();
+    if (!result.untilFree.met) result.notes.push(reason("until_free_unmet", { free: result.untilFree.free, floor: result.untilFree.floor }));
   }
   result.items = [...latest.values()];
   Object.assign(result, countStates(result.items));

@@ -1,5 +1,6 @@
-// Disk accounting for hygiene --disk. `bytes` are allocated blocks (st_blocks × 512), what `du`
-// reports, directories included; `apparentBytes` (st.size) sit beside them (SPEC §3.6). Invariants:
+// Disk accounting for hygiene --disk. A walk counts allocated blocks (st_blocks × 512, what `du`
+// reports, directories included) and apparent bytes (st.size); a worktree's `disk.bytes` is the
+// apparent size and `allocatedBytes` the blocks (SPEC v4 §6; types.ts DiskFacts). Invariants:
 // - a walk never follows a symbolic link (lstat only) and never leaves the root's filesystem;
 // - an inode is counted once per worktree (hard links), and `uniqueBytes` counts only inodes
 //   whose every link lies inside that worktree — what removing it alone would free;
@@ -7,11 +8,13 @@
 //   not counted twice; the fleet total counts each inode once (inodes with several links are
 //   tracked across walks by dev:ino; a single-link inode can only be met once);
 // - the walk stops when the deadline passes: that worktree and the rest get `null`.
-import { lstatSync, readdirSync } from "node:fs";
+import { lstatSync, readdirSync, statfsSync } from "node:fs";
 import { join } from "node:path";
 import { BACKLOG, type DiskSummary, type HygieneWorktree } from "./types.js";
 import { reason, type Reason } from "../shared/reasons/reasons.js";
+import type { DiskFacts } from "../shared/types.js";
 import { formatDuration } from "../shared/input/duration.js";
+import { formatBytes } from "../shared/format.js";
 import { progressCounter } from "../shared/progress.js";
 
 export interface DiskUsage {
@@ -149,6 +152,7 @@ export class DiskLedger {
     }
   }
 
+  /** `bytes` allocated here (the walk's unit); measureFleet reports them as `allocatedBytes`. */
   totals(): { bytes: number; apparentBytes: number; backlogBytes: number } {
     let bytes = this.single;
     let apparentBytes = this.singleApparent;
@@ -162,6 +166,19 @@ export class DiskLedger {
   }
 }
 
+/** A kept copy of bootstrap.share to measure (hygiene/kept.ts): counted in the fleet's totals, each inode once. */
+export interface KeptMeasure {
+  view: { path: string; disposition: string; disk?: DiskFacts | null };
+}
+
+/** Measures kept copies alone (cleanup's share budget), without a deadline. */
+export async function measureKept(kept: readonly KeptMeasure[]): Promise<void> {
+  for (const k of kept) {
+    const walk = await walkDisk([k.view.path], { deadline: Number.MAX_SAFE_INTEGER, skip: new Set() });
+    k.view.disk = walk && diskFacts(walk, k.view.path);
+  }
+}
+
 /**
  * Measures every worktree (and its admin dir) within the budget, backlog first: the bytes that
  * cleanup would free matter most. Sets `disk` on each view: a value, or null when not measured.
@@ -169,6 +186,7 @@ export class DiskLedger {
 export async function measureFleet(
   items: readonly { view: HygieneWorktree; admin: string | null }[],
   budgetMs: number,
+  kept: readonly KeptMeasure[] = [],
 ): Promise<{ summary: DiskSummary; notes: Reason[] }> {
   const deadline = Date.now() + budgetMs;
   const skip = new Set(items.map((i) => i.view.path));
@@ -190,11 +208,56 @@ export async function measureFleet(
     measured++;
     if (walk.partial) partial++;
     ledger.add(walk, inBacklog(item));
-    item.view.disk = { bytes: walk.bytes, uniqueBytes: walk.uniqueBytes, apparentBytes: walk.apparentBytes };
+    item.view.disk = diskFacts(walk, item.view.path);
+  }
+  for (const k of kept) {
+    const walk = outOfTime ? null : await walkDisk([k.view.path], { deadline, skip });
+    if (walk) ledger.add(walk, k.view.disposition === "reclaimable");
+    else outOfTime = true;
+    k.view.disk = walk && diskFacts(walk, k.view.path);
   }
   const notes: Reason[] = [];
   const unmeasured = items.length - measured;
   if (unmeasured > 0) notes.push(reason("disk_budget_exceeded", { budget: formatDuration(budgetMs), measured, unmeasured }));
   if (partial > 0) notes.push(reason("disk_partial", { worktrees: partial }));
-  return { summary: { ...ledger.totals(), measured, unmeasured, complete: unmeasured === 0 && partial === 0 }, notes };
+  const totals = ledger.totals();
+  const summary: DiskSummary = {
+    bytes: totals.apparentBytes,
+    apparentBytes: totals.apparentBytes,
+    allocatedBytes: totals.bytes,
+    backlogBytes: totals.backlogBytes,
+    measured,
+    unmeasured,
+    complete: unmeasured === 0 && partial === 0,
+  };
+  return { summary, notes };
+}
+
+/** Filesystems that cannot share extents between files (statfs f_type): ext2/3/4, tmpfs. */
+const NO_REFLINKS = new Set([0xef53, 0x01021994]);
+
+/** Whether files under `path` may share extents by reflink (then `uniqueBytes` cannot be exact). */
+export function reflinksAt(path: string): "none" | "unknown" {
+  try {
+    return NO_REFLINKS.has(statfsSync(path).type) ? "none" : "unknown";
+  } catch {
+    return "unknown"; // the filesystem cannot be asked: its sharing is unknown
+  }
+}
+
+export function diskFacts(walk: WalkResult, path: string): DiskFacts {
+  return {
+    bytes: walk.apparentBytes,
+    allocatedBytes: walk.bytes,
+    uniqueBytes: walk.uniqueBytes,
+    apparentBytes: walk.apparentBytes,
+    reflinks: reflinksAt(path),
+  };
+}
+
+/** The one disk line of the human view and the HTML: "N worktrees: X apparent, Y on disk, Z reclaimable now". */
+export function diskSummaryLine(disk: DiskSummary, keptCopies: number): string {
+  const kept = keptCopies > 0 ? ` and ${keptCopies} kept ${keptCopies === 1 ? "copy" : "copies"}` : "";
+  const partial = disk.complete ? "" : ` (${disk.unmeasured} not measured)`;
+  return `${disk.measured} worktrees${kept}: ${formatBytes(disk.apparentBytes)} apparent, ${formatBytes(disk.allocatedBytes)} on disk, ${formatBytes(disk.backlogBytes)} reclaimable now${partial}`;
 }

@@ -83,11 +83,11 @@ describe("summaryOf", () => {
       duplicateTaskGroups: 1,
       preventableDuplicates: 2,
     });
-    const disk = (bytes: number) => ({ bytes, uniqueBytes: bytes / 2, apparentBytes: bytes * 2 });
+    const disk = (bytes: number) => ({ bytes: bytes * 2, allocatedBytes: bytes, uniqueBytes: bytes / 2, apparentBytes: bytes * 2, reflinks: "none" as const });
     const measured = worktrees.map((w, i) => ({ ...w, disk: disk((i + 1) * 100) }));
     expect(summaryOf(measured, { ...context, diskMeasured: true })).toMatchObject({
       backlog: { bytes: 50 + 100 + 200 },
-      disk: { bytes: 1000, apparentBytes: 2000, measured: 4, unmeasured: 0 },
+      disk: { bytes: 2000, apparentBytes: 2000, allocatedBytes: 1000, measured: 4, unmeasured: 0 },
     });
   });
 });

@@ -83,11 +83,15 @@ describe("patchEquivalentGroups", () => {
 
 describe("counts are per worktree, never doubled", () => {
   const ws = [
-    { disposition: "reclaimable" as const, managed: true, disk: { bytes: 10, uniqueBytes: 8, apparentBytes: 10 } },
-    { disposition: "reclaimable" as const, managed: false, disk: { bytes: 5, uniqueBytes: 5, apparentBytes: 5 } },
+    {
+      disposition: "reclaimable" as const,
+      managed: true,
+      disk: { bytes: 10, allocatedBytes: 10, uniqueBytes: 8, apparentBytes: 10, reflinks: "none" as const },
+    },
+    { disposition: "reclaimable" as const, managed: false, disk: { bytes: 5, allocatedBytes: 5, uniqueBytes: 5, apparentBytes: 5, reflinks: "none" as const } },
     { disposition: "husk" as const, managed: false, disk: null },
-    { disposition: "live" as const, managed: true, disk: { bytes: 100, uniqueBytes: 100, apparentBytes: 100 } },
-    { disposition: "unknown" as const, managed: true, disk: { bytes: 1, uniqueBytes: 1, apparentBytes: 1 } },
+    { disposition: "live" as const, managed: true, disk: { bytes: 100, allocatedBytes: 100, uniqueBytes: 100, apparentBytes: 100, reflinks: "none" as const } },
+    { disposition: "unknown" as const, managed: true, disk: { bytes: 1, allocatedBytes: 1, uniqueBytes: 1, apparentBytes: 1, reflinks: "none" as const } },
   ];
   it("summary", () => {
     const s = summarize(ws);

@@ -6,6 +6,7 @@
 // quotes, ampersands and newlines (control characters are shown as visible symbols).
 import { DISPOSITIONS, type Disposition, type HygieneReport, type HygieneWorktree } from "./types.js";
 import { formatBytes } from "../shared/format.js";
+import { diskSummaryLine } from "./disk.js";
 import { escapeControl } from "../shared/input/escape.js";
 import { ownerLabel } from "../ownership/index.js";
 import { ATTENTION_ORDER, attentionRank, branchNote, byAttention, whatToRun, type Todo } from "./attention.js";
@@ -81,7 +82,7 @@ function diskChart(r: HygieneReport): string {
       const unique = w.disk?.uniqueBytes ?? 0;
       const y = i * rowH;
       const label = w.handle ?? w.path.slice(w.path.lastIndexOf("/") + 1);
-      return `<g><title>${text(`${w.path}\n${formatBytes(bytes)} apparent, ${formatBytes(unique)} freed by removing it`)}</title><text x="0" y="${y + 15}">${text(label.length > 38 ? `${label.slice(0, 37)}…` : label)}</text><rect x="260" y="${y + 3}" width="${Math.max(2, Math.round((bytes / max) * 300))}" height="16" rx="2" fill="${COLORS[w.disposition]}" opacity="0.35"/><rect x="260" y="${y + 3}" width="${Math.round((unique / max) * 300)}" height="16" rx="2" fill="${COLORS[w.disposition]}"/><text x="${566}" y="${y + 15}" class="num">${formatBytes(bytes)}</text></g>`;
+      return `<g><title>${text(`${w.path}\n${formatBytes(bytes)} apparent, ${formatBytes(unique)} freed by removing it`)}</title><text x="0" y="${y + 15}">${text(label.length > 38 ? `${label.slice(0, 37)}…` : label)}</text><rect x="260" y="${y + 3}" width="${Math.max(2, Math.round((bytes / max) * 300))}" height="16" rx="2" fill="${COLORS[w.disposition]}" opacity="0.35"/><rect x="260" y="${y + 3}" width="${Math.round((Math.min(unique, bytes) / max) * 300)}" height="16" rx="2" fill="${COLORS[w.disposition]}"/><text x="${566}" y="${y + 15}" class="num">${formatBytes(bytes)}</text></g>`;
     })
     .join("");
   return `<svg role="img" aria-label="disk by worktree" width="660" height="${measured.length * rowH}" viewBox="0 0 660 ${measured.length * rowH}">${bars}</svg><p class="muted">Solid: bytes removing the worktree frees (hard links elsewhere excluded). Light: apparent size.</p>`;
@@ -156,7 +157,7 @@ function details(w: HygieneWorktree): string {
     fact(
       "disk",
       w.disk
-        ? `${formatBytes(w.disk.bytes)} (${formatBytes(w.disk.apparentBytes)} apparent, ${formatBytes(w.disk.uniqueBytes)} freed by removing it)`
+        ? `${formatBytes(w.disk.bytes)} apparent, ${formatBytes(w.disk.allocatedBytes)} on disk, ${formatBytes(w.disk.uniqueBytes)} freed by removing it${w.disk.reflinks === "unknown" ? " (reflinked extents: unknown sharing)" : ""}`
         : "not measured",
     ),
   ].join("")}</dl><ul class="reasons">${reasons}</ul>`;
@@ -249,7 +250,7 @@ export function renderHygieneHtml(r: HygieneReport): string {
     card("cleanup backlog", String(backlog.count), backlog.bytes === null ? "disk not measured" : `${formatBytes(backlog.bytes)} to reclaim`),
     card("live", String(s.byDisposition.live)),
     card("worktrees", String(s.worktrees), `${s.managed} managed, ${s.foreign} foreign`),
-    card("disk", s.disk ? formatBytes(s.disk.bytes) : "–", s.disk ? (s.disk.complete ? "each inode once" : "partial (budget)") : "run with --disk"),
+    card("disk", s.disk ? formatBytes(s.disk.allocatedBytes) : "–", s.disk ? diskSummaryLine(s.disk, r.keptCopies?.length ?? 0) : "run with --disk"),
     card("preventable duplicates", String(r.preventableDuplicates.count), "admission could have reused"),
   ].join("");
   const filterButtons = [

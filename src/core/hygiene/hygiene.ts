@@ -11,7 +11,10 @@ import { suggest } from "./suggest.js";
 import { cleanupBacklog, duplicateTaskGroups, patchEquivalentGroups, summarize, taskGroups } from "./groups.js";
 import { countRevs } from "../../git/read.js";
 import { listRootEntries, readHuskFacts, type KnownRepo } from "./husk.js";
-import { measureFleet } from "./disk.js";
+import { measureFleet, measureKept } from "./disk.js";
+import { assessFloor, wouldFree } from "./free.js";
+import { formatBytes } from "../shared/format.js";
+import { gatherKept, judgeKept, needsKeptBytes, type KeptAssessment } from "./kept.js";
 import { trashReport } from "./trash.js";
 import { publishSummaries } from "./publish.js";
 import { readLiveness } from "../facts/index.js";
@@ -46,6 +49,8 @@ export interface Fleet {
   members: FleetMember[];
   notes: Reason[];
   disk?: DiskSummary;
+  /** The kept copies of bootstrap.share of the repos in scope. */
+  kept: KeptAssessment[];
 }
 
 export const DEFAULT_DISK_BUDGET_MS = 5 * 60_000;
@@ -133,18 +138,24 @@ export async function assessFleet(ctxs: Ctx[], options: HygieneOptions): Promise
     const primary = several && subject.repo ? (primaries.get(subject.repo) ?? null) : null;
     return { subject, verdict, view: viewOf(subject, verdict, primary), digest: digests.get(subject.facts.path) ?? null };
   });
-  const fleet: Fleet = { generatedAt, gathers, members, notes: [] };
+  const fleet: Fleet = { generatedAt, gathers, members, notes: [], kept: [] };
   const others = [...new Set(subjects.flatMap((s) => (s.otherPrimary ? [s.otherPrimary] : [])))];
   if (others.length > 0) fleet.notes.push(reason("duplicate_primary", { primaries: [...ctxs.map((c) => c.repo.primary), ...others] }));
+  fleet.kept = gatherKept(
+    ctxs,
+    members.map((m) => m.view),
+  );
   if (options.disk) {
     const admins = new Map(gathers.flatMap((g) => [...g.snapshot.admins]));
     const measured = await measureFleet(
       members.map((m) => ({ view: m.view, admin: admins.get(m.view.path) ?? null })),
       budgetMs,
+      fleet.kept,
     );
     fleet.disk = measured.summary;
     fleet.notes.push(...measured.notes);
-  }
+  } else if (needsKeptBytes(fleet.kept)) await measureKept(fleet.kept);
+  judgeKept(fleet.kept); // again, with the bytes: the share budget
   return fleet;
 }
 
@@ -155,7 +166,7 @@ export async function hygiene(ctxs: Ctx[], options: HygieneOptions, scopeNotes: 
     disk: fleet.disk !== undefined,
     deadline: Date.now() + requireDuration(options.diskBudget, "disk-budget", DEFAULT_DISK_BUDGET_MS),
   });
-  fleet.notes.push(...trash.notes);
+  fleet.notes.push(...trash.notes, ...floorNotes(ctxs, fleet));
   if (fleet.disk && trash.trashBytes !== undefined) fleet.disk.trashBytes = trash.trashBytes;
   const worktrees = fleet.members.map((m) => m.view);
   const summary = summarize(worktrees);
@@ -176,6 +187,7 @@ export async function hygiene(ctxs: Ctx[], options: HygieneOptions, scopeNotes: 
     patchEquivalentGroups: patchEquivalentGroups(patchMembers),
     preventableDuplicates: await preventableDuplicates(ctxs),
     cleanupBacklog: cleanupBacklog(worktrees, fleet.disk ? fleet.disk.backlogBytes : null),
+    keptCopies: fleet.kept.map((k) => k.view),
     notes: [...scopeNotes, ...fleet.notes],
   };
   await publishSummaries(ctxs, report);
@@ -184,6 +196,25 @@ export async function hygiene(ctxs: Ctx[], options: HygieneOptions, scopeNotes: 
     report.html = writeHtml(options.html, (path) => renderHygieneHtml({ ...report, html: path }));
   }
   return report;
+}
+
+/** `disk_low` for each repo whose `disk.minFree` the workspace's filesystem is below (hygiene warns; add refuses). */
+function floorNotes(ctxs: Ctx[], fleet: Fleet): Reason[] {
+  const notes: Reason[] = [];
+  for (const ctx of ctxs) {
+    const minFree = ctx.repo.config.config.disk?.minFree;
+    const floor = assessFloor(ctx.workspace.home, minFree);
+    if (!floor?.below || minFree === undefined) continue;
+    const would = fleet.disk ? { wouldFree: wouldFree(fleet) } : {};
+    notes.push(
+      reason(
+        "disk_low",
+        { free: floor.free, floor: floor.floor, minFree, ...would },
+        `${ctx.repo.name}: ${formatBytes(floor.free)} free, the floor is ${minFree}`,
+      ),
+    );
+  }
+  return notes;
 }
 
 /** Commits ahead of the recorded base, for members of duplicate-task groups only (one rev-list each; null when unknown). */

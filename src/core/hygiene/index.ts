@@ -3,6 +3,7 @@ export { assessPreservation } from "./assess.js";
 export { ATTENTION_ORDER, attentionRank, branchNote, byAttention, whatToRun } from "./attention.js";
 export type { Todo } from "./attention.js";
 export { formatBytes } from "../shared/format.js";
+export { diskSummaryLine, measureKept } from "./disk.js";
 export { readGitPointer, readHuskFacts, readHuskUniqueIgnored } from "./husk.js";
 export type { KnownRepo } from "./husk.js";
 export { assessFleet, hygiene, resolveScope } from "./hygiene.js";
@@ -21,8 +22,12 @@ export type {
   HygieneReport,
   HygieneSummary,
   HygieneWorktree,
+  KeptCopyView,
   PatchEquivalentGroup,
   PublishedSummary,
   Subject,
   Suggestion,
 } from "./types.js";
+export { assessFloor, floorBytes, readFreeSpace, requireFloor, wouldFree } from "./free.js";
+export type { FreeSpace } from "./free.js";
+export type { KeptAssessment } from "./kept.js";

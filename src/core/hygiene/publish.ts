@@ -35,6 +35,7 @@ export function summaryOf(
       ? {
           bytes: measured.reduce((n, w) => n + (w.disk?.bytes ?? 0), 0),
           apparentBytes: measured.reduce((n, w) => n + (w.disk?.apparentBytes ?? 0), 0),
+          allocatedBytes: measured.reduce((n, w) => n + (w.disk?.allocatedBytes ?? 0), 0),
           measured: measured.length,
           unmeasured: worktrees.length - measured.length,
         }

@@ -1,5 +1,5 @@
 // Result types of `orchard hygiene` (SPEC §3.6) and the facts its pure verdicts read.
-import type { Facts } from "../shared/types.js";
+import type { DiskFacts, Facts } from "../shared/types.js";
 import type { Reason } from "../shared/reasons/reasons.js";
 import type { RepoSummary } from "../inspect/index.js";
 import type { Lifecycle } from "../../registry/index.js";
@@ -96,12 +96,31 @@ export interface BacklogBucket {
   bytes: number | null;
 }
 
+/** A kept copy of bootstrap.share (hygiene/kept.ts). */
+export interface KeptCopyView {
+  repo: string;
+  key: string;
+  path: string;
+  dirs: string[];
+  /** How the copy was made; null for an incomplete copy. */
+  method: string | null;
+  createdAt: string | null;
+  lastUsed: string;
+  /** Worktrees whose recorded fingerprints match the copy's. */
+  worktrees: number;
+  disposition: "kept" | "reclaimable";
+  reasons: Reason[];
+  disk?: DiskFacts | null;
+}
+
 export interface DiskSummary {
-  /** Allocated bytes (st_blocks × 512, as `du`) of every measured worktree, each inode once across the fleet. */
+  /** Apparent bytes (st.size) of every measured worktree and kept copy, each inode once across the fleet. */
   bytes: number;
-  /** Apparent bytes (st.size) of the same inodes. */
+  /** The same as `bytes` (its name before v4). */
   apparentBytes: number;
-  /** What removing the whole backlog would free (inodes whose every link is inside the backlog). */
+  /** Allocated bytes (st_blocks × 512, as `du`) of the same inodes: what they take on disk. */
+  allocatedBytes: number;
+  /** What removing the whole backlog (and the reclaimable kept copies) would free (allocated bytes of inodes whose every link is inside it). */
   backlogBytes: number;
   measured: number;
   unmeasured: number;
@@ -147,6 +166,8 @@ export interface HygieneReport {
     }[];
   };
   cleanupBacklog: { count: number; bytes: number | null; byDisposition: Partial<Record<Disposition, BacklogBucket>> };
+  /** The pristine copies bootstrap.share keeps for the repos in scope (`disk` with --disk). */
+  keptCopies?: KeptCopyView[];
   notes: Reason[];
   html?: string;
 }
@@ -164,8 +185,8 @@ export interface PublishedSummary {
    * removing each would free, null unless every member was measured.
    */
   backlog: { count: number; reclaimable: number; needsAction: number; bytes: number | null };
-  /** Allocated and apparent bytes of the repo's measured worktrees (a file hard-linked between two counts in each); null without --disk. */
-  disk: { bytes: number; apparentBytes: number; measured: number; unmeasured: number } | null;
+  /** Apparent (`bytes`, `apparentBytes`) and allocated bytes of the repo's measured worktrees (a file hard-linked between two counts in each); null without --disk. */
+  disk: { bytes: number; apparentBytes: number; allocatedBytes?: number; measured: number; unmeasured: number } | null;
   duplicateTaskGroups: number;
   /** This host's preventable duplicates in the repo, all time. */
   preventableDuplicates: number;

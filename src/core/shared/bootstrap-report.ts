@@ -13,10 +13,24 @@ export interface BootstrapStep {
   files?: number;
   /** Matched paths that were not copied, each with why. */
   notCopied?: { path: string; why: string }[];
+  /** `share`, `share: keep`: how the files were made (bootstrap.shareMethod as used). */
+  method?: "clone" | "hardlink" | "copy";
+}
+
+/** What bootstrap.share did: materialised the directories from a kept copy, or kept a copy after the install. */
+export interface ShareReport {
+  action: "materialised" | "kept";
+  method: "clone" | "hardlink" | "copy";
+  /** The kept copy's key (its directory under `<home>/share/<repo>/`). */
+  key: string;
+  dirs: string[];
 }
 
 export interface BootstrapReport {
-  status: "ran" | "skipped" | "failed" | "reused";
+  /** `shared`: bootstrap.share materialised the directories from a kept copy instead of running the install. */
+  status: "ran" | "skipped" | "failed" | "reused" | "shared";
   fingerprint: string | null;
   steps: BootstrapStep[];
+  /** Present when bootstrap.share acted: `method` is how the directories were made. */
+  share?: ShareReport;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { configSchema } from "./config.js";
+import { configSchema, parseFloor, parseSize } from "./config.js";
 
 const issues = (value: unknown): string[] => {
   const parsed = configSchema().safeParse(value);
@@ -39,4 +39,25 @@ describe("configSchema", () => {
     expect(issues({ context: { files: { "../out.md": "docs/a.md" } } })).toHaveLength(1);
     expect(issues({ bootstrap: { inputs: ["a\nb"] } })).toEqual(["bootstrap.inputs.0:custom"]);
   });
+});
+
+describe("sizes and floors (disk.shareBudget, disk.minFree, --until-free)", () => {
+  it.each([
+    ["4096", 4096],
+    ["10GiB", 10 * 2 ** 30],
+    ["500 MiB", 500 * 2 ** 20],
+    ["2GB", 2e9],
+    ["1.5k", 1500],
+    ["10 parsecs", null],
+    ["-1GiB", null],
+    ["", null],
+  ] as const)("parseSize(%j) = %j", (text, bytes) => expect(parseSize(text)).toBe(bytes));
+
+  it.each([
+    ["5%", { percent: 5 }],
+    ["100%", { percent: 100 }],
+    ["101%", null],
+    ["10GiB", { bytes: 10 * 2 ** 30 }],
+    ["lots", null],
+  ] as const)("parseFloor(%j) = %j", (text, floor) => expect(parseFloor(text)).toEqual(floor));
 });

@@ -36,6 +36,14 @@ function buildConfigSchema() {
   // a directory the worktree checks out when it is sparse (bootstrap step `sparse`, cone mode)
   const sparseDir = z.string().refine((p) => linkNameProblem(p) === null, "a directory of the repository, named relative to its root (no `..`, not absolute)");
 
+  // a directory `bootstrap.run` makes, shared between worktrees of one fingerprint (core/share)
+  const shareDir = z.string().refine((p) => linkNameProblem(p) === null, "a directory of the worktree, named relative to its root (no `..`, not absolute)");
+  // a `bootstrap.run` entry: a command (an install: skipped when bootstrap.share materialised its
+  // directories), or {command, always: true} for a step that is not a pure install and always runs
+  const runEntry = z.union([z.string().min(1), z.object({ command: z.string().min(1), always: z.boolean().optional() }).strict()]);
+  const size = z.string().refine((t) => sizeProblem(t) === null, "a size like 500MiB, 10GiB or 2GB");
+  const floor = z.string().refine((t) => floorProblem(t) === null, "a size like 10GiB, or a percentage of the filesystem like 5%");
+
   const schema = z
     .object({
       defaultBranch: z.string().min(1).optional(),
@@ -44,10 +52,12 @@ function buildConfigSchema() {
           copy: z.array(pattern).optional(),
           link: z.array(linkName).optional(),
           sparse: z.array(sparseDir).optional(),
-          run: z.array(z.string().min(1)).optional(),
+          run: z.array(runEntry).optional(),
           inputs: z.array(relativePath).optional(),
           preserve: z.array(pattern).optional(),
           timeout: duration.optional(),
+          share: z.array(shareDir).optional(),
+          shareMethod: z.enum(["auto", "clone", "hardlink", "copy"]).optional(),
         })
         .strict()
         .optional(),
@@ -69,6 +79,7 @@ function buildConfigSchema() {
         .strict()
         .optional(),
       reap: z.object({ guard: duration.optional() }).strict().optional(),
+      disk: z.object({ shareBudget: size.optional(), minFree: floor.optional() }).strict().optional(),
       disposable: z.array(pattern).optional(),
       idleAfter: duration.optional(),
       wave: z
@@ -91,6 +102,54 @@ function buildConfigSchema() {
     })
     .strict();
   return schema;
+}
+
+const SIZE_UNITS: Record<string, number> = {
+  b: 1,
+  k: 1e3,
+  kb: 1e3,
+  m: 1e6,
+  mb: 1e6,
+  g: 1e9,
+  gb: 1e9,
+  t: 1e12,
+  tb: 1e12,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+  tib: 2 ** 40,
+};
+
+/** A byte size (`500MiB`, `10GiB`, `2GB`, `4096`): its bytes, or null when it is not one. */
+export function parseSize(text: string): number | null {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
+  const unit = SIZE_UNITS[(m?.[2] || "b").toLowerCase()];
+  if (!m || unit === undefined) return null;
+  const bytes = Math.round(Number(m[1]) * unit);
+  return Number.isFinite(bytes) ? bytes : null;
+}
+
+export function sizeProblem(text: string): string | null {
+  return parseSize(text) === null ? "not a size" : null;
+}
+
+/** A free-space floor (`disk.minFree`, `--until-free`): a size, or a percentage (0–100) of the filesystem. */
+export type FreeFloor = { bytes: number } | { percent: number };
+
+export function parseFloor(text: string): FreeFloor | null {
+  const pct = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(text);
+  if (pct) return Number(pct[1]) <= 100 ? { percent: Number(pct[1]) } : null;
+  const bytes = parseSize(text);
+  return bytes === null ? null : { bytes };
+}
+
+export function floorProblem(text: string): string | null {
+  return parseFloor(text) === null ? "not a size or a percentage" : null;
+}
+
+/** The command of a `bootstrap.run` entry, and whether it runs even when the shared directories were materialised. */
+export function runEntryOf(entry: string | { command: string; always?: boolean | undefined }): { command: string; always: boolean } {
+  return typeof entry === "string" ? { command: entry, always: false } : { command: entry.command, always: entry.always === true };
 }
 
 let built: ReturnType<typeof buildConfigSchema> | undefined;

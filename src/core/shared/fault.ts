@@ -5,7 +5,8 @@
 // Points: add.row, add.branch, add.checkout (inside git's checkout, see below), add.checked-out,
 // add.active; bootstrap.copy, bootstrap.context, bootstrap.run, bootstrap.fingerprint;
 // recycle.locked, recycle.switched, recycle.cleaned, recycle.moved, recycle.recorded;
-// wave.merge, wave.merged; restore.staged (salvage restore, the salvaged tree staged, not yet unstaged).
+// share.copying (after the first file of a kept copy), share.copied (whole and marked, before the
+// rename into place); wave.merge, wave.merged; restore.staged (salvage restore, the salvaged tree staged, not yet unstaged).
 //
 // A pause point (ORCHARD_PAUSE_AT names it, ORCHARD_PAUSE_DIR is a directory of the test's) holds
 // the process instead: it writes `<dir>/<point>.<pid>.<n>` and waits while `<dir>/hold` exists,

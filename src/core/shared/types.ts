@@ -81,7 +81,23 @@ export interface Facts {
   lastActivity: string | null;
   missing: boolean;
   prunable: string | null;
-  disk?: { bytes: number; uniqueBytes: number; apparentBytes: number } | null;
+  disk?: DiskFacts | null;
+}
+
+/**
+ * `hygiene --disk` per worktree (SPEC v4 §6): `bytes` apparent (st.size, each inode once; what the
+ * files hold), `allocatedBytes` on disk (st_blocks × 512, `du`), `uniqueBytes` what removing it
+ * frees (allocated bytes of inodes whose every hard link is inside). `apparentBytes` = `bytes`
+ * (its name before v4). `reflinks`: `none` on a filesystem that cannot clone (ext4, tmpfs), so
+ * `uniqueBytes` is exact; `unknown` elsewhere — a reflinked extent is shared, and Node cannot
+ * read FIEMAP's shared flag, so `uniqueBytes` may overstate what removal frees there.
+ */
+export interface DiskFacts {
+  bytes: number;
+  allocatedBytes: number;
+  uniqueBytes: number;
+  apparentBytes: number;
+  reflinks: "none" | "unknown";
 }
 
 export interface Lease {

@@ -271,7 +271,13 @@ export const CleanupResumeInput = lazy(() => {
   return z.object({ planId: text.describe("the plan to resume") }).strict();
 });
 
-export const CleanupRunInput = CleanupPlanInput;
+export const CleanupRunInput = lazy(() =>
+  CleanupPlanInput().extend({
+    untilFree: parts()
+      .text.optional()
+      .describe("stop once the workspace's filesystem has this much free: a size (10GiB) or a percentage of it (5%); a dry run ignores it"),
+  }),
+);
 
 /**
  * An unknown key, with the one spelling of a negated flag: the CLI's `--no-bootstrap` is the

@@ -88,6 +88,18 @@ export interface ReasonDetails {
   recycled_terminal: NoDetail;
   bootstrap_interrupted: NoDetail;
   recycle_undone: { from: string; to: string; path: string };
+  // dependency sharing and disk
+  bootstrap_shared: NoDetail;
+  share_not_relocatable: NoDetail;
+  share_dir_missing: NoDetail;
+  share_clone_unsupported: NoDetail;
+  share_target_present: NoDetail;
+  share_unused: NoDetail;
+  share_over_budget: { budget: number };
+  share_incomplete: NoDetail;
+  /** Free and floor in bytes; what `cleanup run` would free now (worktrees, bytes when measured). */
+  disk_low: { free: number; floor: number; minFree: string; wouldFree?: { worktrees: number; keptCopies: number; bytes: number | null } };
+  until_free_unmet: { free: number; floor: number };
   // reap
   /** The Claude Code session, its transcript, and until when Claude Code keeps it. */
   session_resumable: { sessionId: string; until: string; transcript: string } | ReapProofFailed;

@@ -51,6 +51,18 @@ export const REASON_TEXT = {
   recycled_terminal: "a terminal worktree was recycled instead of creating a new one",
   bootstrap_interrupted: "the worktree's last bootstrap was interrupted (a crash); it was run again before the worktree was handed out",
   recycle_undone: "an earlier recycle of this worktree was interrupted (a crash); it was undone first",
+  // dependency sharing (bootstrap.share) and disk
+  bootstrap_shared: "the shared directories were materialised from the pristine copy kept for this fingerprint: the install did not run",
+  share_not_relocatable:
+    "a shared directory names its own absolute path (a Python virtual environment that is not relocatable, or an absolute link into the worktree): no copy was kept, so every worktree of this fingerprint runs its install",
+  share_dir_missing: "bootstrap.run made no directory that bootstrap.share names: no copy was kept",
+  share_clone_unsupported: "bootstrap.shareMethod is clone, and the filesystem cannot clone files (reflink)",
+  share_target_present: "the worktree already has a shared directory (tracked, preserved or left by an earlier run): the install ran instead of sharing",
+  share_unused: "no worktree of this kept copy's fingerprint remains",
+  share_over_budget: "the kept copies take more than disk.shareBudget: the least recently used go first",
+  share_incomplete: "a kept copy without its marker of completeness: never used",
+  disk_low: "the workspace's filesystem has less free space than disk.minFree",
+  until_free_unmet: "cleanup removed everything it may remove and the free space is still below the floor",
   // reap
   session_resumable:
     "the worktree's Claude Code session can still be resumed (its transcript is younger than Claude Code's cleanupPeriodDays): `claude --resume` would go on in it",

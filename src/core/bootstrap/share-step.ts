@@ -1,0 +1,108 @@
+// bootstrap.share inside the bootstrap (SPEC v4 §6). Before the install: the key of the worktree
+// (bootstrap fingerprint at its HEAD, runtime fingerprint, shared directories) and the copy kept
+// for it. With a whole copy, and none of the directories in the worktree yet, step `share`
+// materialises them and the install is not run; without one, the install runs and step
+// `share: keep` keeps a pristine copy at once, before the add answers. A worktree that already
+// has one of the directories (tracked, preserved, left by a crash) installs as before.
+import { resolveCommit } from "../../git/read.js";
+import type { WorktreeRow } from "../../registry/index.js";
+import type { Ctx } from "../shared/context.js";
+import type { BootstrapStep, ShareReport } from "../shared/bootstrap-report.js";
+import {
+  CloneUnsupported,
+  findReady,
+  sharedDirsOf,
+  keepCopy,
+  materialise,
+  presentDirs,
+  shareKey,
+  sweepStore,
+  type KeptCopy,
+  type ShareRequest,
+} from "../share/index.js";
+import { readBootstrapFingerprintAt, readRuntimeFingerprint } from "./fingerprint-read.js";
+import { step } from "./step.js";
+
+export interface SharePlan {
+  request: ShareRequest;
+  key: string;
+  /** The whole copy to materialise from; null: install, then keep. */
+  copy: KeptCopy | null;
+  /** Shared directories the worktree already has (then nothing is materialised). */
+  present: string[];
+}
+
+/** The share plan of a trusted bootstrap; null when bootstrap.share is not set or a fingerprint cannot be established. */
+export async function planShare(ctx: Ctx, row: WorktreeRow): Promise<SharePlan | null> {
+  const dirs = sharedDirsOf(ctx.repo.config.config);
+  if (dirs.length === 0) return null;
+  const { home } = ctx.workspace;
+  sweepStore(home);
+  const head = await resolveCommit(row.path, "HEAD");
+  const runtime = await readRuntimeFingerprint(ctx.repo);
+  if (!head || runtime === null) return null;
+  const bootstrap = await readBootstrapFingerprintAt(ctx.repo, head);
+  const method = ctx.repo.config.config.bootstrap?.shareMethod ?? "auto";
+  const request: ShareRequest = { home, repo: ctx.repo.name, worktree: row.path, method, bootstrap, runtime, dirs };
+  const key = shareKey(request);
+  const present = presentDirs(row.path, dirs);
+  return { request, key, present, copy: present.length ? null : findReady(home, ctx.repo.name, key) };
+}
+
+const cloneProblem = (error: unknown): never => {
+  if (error instanceof CloneUnsupported) throw new Error(`share_clone_unsupported: ${error.message}`);
+  throw error;
+};
+
+/** Step `share`: the directories from the kept copy. */
+export async function materialiseStep(plan: SharePlan & { copy: KeptCopy }, steps: BootstrapStep[]): Promise<ShareReport | undefined> {
+  const made = await step(
+    steps,
+    "share",
+    () => {
+      try {
+        return Promise.resolve(materialise(plan.copy, plan.request.worktree, plan.request.method));
+      } catch (error) {
+        return cloneProblem(error);
+      }
+    },
+    (m) => ({ files: m.files, method: m.method }),
+  );
+  return made && { action: "materialised", method: made.method, key: plan.key, dirs: [...plan.request.dirs] };
+}
+
+/** Step `share: keep`, after the install: a pristine copy for the next worktree of this key. */
+export async function keepStep(plan: SharePlan, steps: BootstrapStep[]): Promise<{ ok: boolean; share?: ShareReport }> {
+  if (plan.present.length > 0) {
+    steps.push({
+      name: "share: keep",
+      status: "skipped",
+      ms: 0,
+      reason: "share_target_present",
+      notCopied: plan.present.map((path) => ({ path, why: "already in the worktree before the install" })),
+    });
+    return { ok: true };
+  }
+  const started = performance.now();
+  const kept = await step(steps, "share: keep", () => {
+    try {
+      return Promise.resolve(keepCopy(plan.request));
+    } catch (error) {
+      return cloneProblem(error);
+    }
+  });
+  if (!kept) return { ok: false };
+  const last = steps[steps.length - 1] as BootstrapStep;
+  if (!kept.kept) {
+    steps[steps.length - 1] = {
+      name: last.name,
+      status: "skipped",
+      ms: Math.round(performance.now() - started),
+      reason: `share_${kept.problem === "missing" ? "dir_missing" : "not_relocatable"}`,
+      notCopied: [{ path: plan.request.dirs.join(", "), why: kept.why }],
+    };
+    return { ok: true };
+  }
+  Object.assign(last, { files: kept.files, method: kept.method });
+  return { ok: true, share: { action: "kept", method: kept.method, key: kept.key, dirs: [...plan.request.dirs] } };
+}

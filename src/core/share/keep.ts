@@ -1,0 +1,146 @@
+// Keeping and using pristine copies (bootstrap.share). `keepCopy` runs right after the install,
+// before `add` answers, so no agent has touched the directories yet; `materialise` gives a new
+// worktree the directories of a kept copy. A directory that names its own absolute path cannot
+// be shared: a Python virtual environment (`pyvenv.cfg`) unless marked `relocatable = true` (uv
+// venv --relocatable), or a symbolic link whose absolute target lies inside the worktree that
+// installed it. Such a directory is refused (`share_not_relocatable`) and nothing is kept.
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import { isInside } from "../shared/context.js";
+import {
+  beginBuild,
+  finishBuild,
+  keptDir,
+  keptTree,
+  openRepoStore,
+  removeKept,
+  shareKey,
+  touchKept,
+  type KeptCopy,
+  type KeptMarker,
+  type ShareKeyParts,
+} from "./store.js";
+import { copyTree, type ShareMethod, type UsedMethod } from "./tree.js";
+
+export interface ShareRequest extends ShareKeyParts {
+  home: string;
+  /** The repo's name in the workspace (the store's directory). */
+  repo: string;
+  worktree: string;
+  method: ShareMethod;
+}
+
+export type KeepResult = { kept: true; method: UsedMethod; files: number; key: string } | { kept: false; why: string; problem: "not_relocatable" | "missing" };
+
+/** Why `dir` of `worktree` cannot be shared as it is, or null. Looks at the top of the directory and one level down for venvs. */
+export function relocationProblem(worktree: string, dir: string): string | null {
+  const root = join(worktree, dir);
+  const cfgs = [join(root, "pyvenv.cfg"), ...subdirs(root).map((d) => join(root, d, "pyvenv.cfg"))];
+  for (const cfg of cfgs) {
+    if (!existsSync(cfg)) continue;
+    if (!/^\s*relocatable\s*=\s*true\s*$/im.test(readFileSync(cfg, "utf8")))
+      return `${cfg} is a Python virtual environment that names its own path (not relocatable)`;
+  }
+  const link = absoluteLinkInside(worktree, root);
+  return link ? `${link} is a symbolic link to an absolute path inside the worktree` : null;
+}
+
+function subdirs(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+  } catch {
+    return []; // not a directory: the caller reports it missing
+  }
+}
+
+function absoluteLinkInside(worktree: string, root: string): string | null {
+  const stack = [root];
+  while (stack.length) {
+    const dir = stack.pop() as string;
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) stack.push(path);
+      else if (e.isSymbolicLink()) {
+        const target = readlinkSync(path);
+        if (isAbsolute(target) && (target === worktree || isInside(worktree, target))) return path;
+      }
+    }
+  }
+  return null;
+}
+
+const isRealDir = (path: string): boolean => lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+
+/** Keeps a pristine copy of the worktree's shared directories under their key (a whole copy, or none). */
+export function keepCopy(request: ShareRequest): KeepResult {
+  for (const dir of request.dirs) {
+    if (!isRealDir(join(request.worktree, dir))) return { kept: false, problem: "missing", why: `the install made no directory ${dir}` };
+    const problem = relocationProblem(request.worktree, dir);
+    if (problem) return { kept: false, problem: "not_relocatable", why: problem };
+  }
+  const key = shareKey(request);
+  const store = openRepoStore(request.home, request.repo);
+  const build = beginBuild(store);
+  let method: UsedMethod = request.method === "auto" ? "clone" : request.method;
+  let files = 0;
+  try {
+    mkdirSync(join(build, "dirs"));
+    for (const dir of request.dirs) {
+      requireParents(join(build, "dirs"), dir);
+      const copied = copyTree(join(request.worktree, dir), keptTree(build, dir), continueWith(request.method, method), "share.copying");
+      method = copied.method;
+      files += copied.files;
+    }
+    const marker: KeptMarker = {
+      key,
+      repo: request.repo,
+      bootstrap: request.bootstrap,
+      runtime: request.runtime,
+      dirs: [...request.dirs],
+      method,
+      files,
+      createdAt: new Date().toISOString(),
+    };
+    finishBuild(build, marker, keptDir(request.home, request.repo, key));
+  } catch (error) {
+    if (existsSync(build)) removeKept(build);
+    throw error;
+  }
+  return { kept: true, method, files, key };
+}
+
+/** Gives the worktree each shared directory of the copy; the worktree must have none of them yet. */
+export function materialise(copy: KeptCopy, worktree: string, method: ShareMethod): { method: UsedMethod; files: number } {
+  let used: UsedMethod = method === "auto" ? "clone" : method;
+  let files = 0;
+  for (const dir of copy.marker?.dirs ?? []) {
+    requireParents(worktree, dir);
+    const copied = copyTree(keptTree(copy.path, dir), join(worktree, dir), continueWith(method, used));
+    used = copied.method;
+    files += copied.files;
+  }
+  touchKept(copy);
+  return { method: used, files };
+}
+
+/** The shared directories the worktree already has (tracked, preserved, or left by an earlier run). */
+export function presentDirs(worktree: string, dirs: readonly string[]): string[] {
+  return dirs.filter((dir) => lstatSync(join(worktree, dir), { throwIfNoEntry: false }) !== undefined);
+}
+
+/** The method for the next directory: `auto` that fell back to copying keeps copying. */
+const continueWith = (requested: ShareMethod, used: UsedMethod): ShareMethod => (requested === "auto" && used === "copy" ? "copy" : requested);
+
+/** The parent directories of `dir` under `root` exist as real directories (made when absent). */
+function requireParents(root: string, dir: string): void {
+  const parts = dir.replace(/\/+$/, "").split("/").slice(0, -1);
+  let path = root;
+  for (const part of parts) {
+    path = join(path, part);
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (!st) mkdirSync(path);
+    else if (!st.isDirectory()) throw new Error(`${path} is not a real directory`);
+  }
+}
