@@ -6,6 +6,7 @@
 // (`reuse`) keeps its bootstrap fingerprint and does not re-run the commands. The fingerprints are
 // recorded in one write after the last step; the bootstrap journal (journal.ts) stands from before
 // the first step until that write, so a crash in between is re-run by the next `add`.
+import { recordBootstrapOutput } from "./output.js";
 import { findAdminDir } from "../shared/repo/admin.js";
 import { readConfig, resolveCommit } from "../../git/read.js";
 import { disableSparse, setSparseCone } from "../../git/write.js";
@@ -229,6 +230,8 @@ export async function runBootstrap(ctx: Ctx, row: WorktreeRow, options: Bootstra
     if (admin) markBootstrapInterrupted(admin); // unfinished, and this process no longer runs it
     throw error;
   }
+  // on a fresh checkout (not a re-run over someone's work), what the bootstrap left is its own, not work
+  if (admin && ok && !options.rerun) await recordBootstrapOutput(admin, row.path);
   if (admin) endBootstrapJournal(admin);
   const status = !ok ? "failed" : fp.share?.action === "materialised" ? "shared" : options.reuse !== undefined ? "reused" : "ran";
   const report: BootstrapReport = { status, fingerprint: fp.bootstrap, steps, ...(fp.share ? { share: fp.share } : {}) };

@@ -9,3 +9,4 @@ export { trust } from "./trust.js";
 export type { TrustResult } from "./trust.js";
 export { beginBootstrapJournal, endBootstrapJournal, markBootstrapInterrupted, readBootstrapJournal } from "./journal.js";
 export type { BootstrapJournalState } from "./journal.js";
+export { withoutBootstrapOutput } from "./output.js";

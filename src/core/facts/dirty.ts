@@ -11,6 +11,7 @@ import type { Facts, Operation } from "../shared/types.js";
 import { disposableOf, ignoredFacts, scanIgnored, type IgnoredFile } from "./ignored.js";
 import { onlyBookkeeping } from "./bookkeeping.js";
 import { isPrimaryLink } from "../shared/primary-link.js";
+import { withoutBootstrapOutput } from "../bootstrap/index.js";
 
 export type DirtyFacts = NonNullable<Facts["dirty"]>;
 
@@ -65,7 +66,8 @@ export async function readDirtyStates(
   return out;
 }
 
-function dirtyStateOf(repo: RepoContext, path: string, admin: string, status: StatusSummary): DirtyState {
+function dirtyStateOf(repo: RepoContext, path: string, admin: string, read: StatusSummary): DirtyState {
+  const status = withoutBootstrapOutput(admin, read, path); // what the bootstrap wrote is not work (bootstrap/output.ts)
   const operation = readOperation(admin);
   const nested: string[] = [];
   const ignored = scanIgnored({ worktree: path, status, primary: repo.bare ? null : repo.primary, disposable: disposableOf(repo), nested });
