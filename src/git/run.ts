@@ -37,15 +37,17 @@ const MAX_OUTPUT = 256 * 1024 * 1024;
 const running = new Set<number>();
 
 // a git of ours never outlives us: one still running when this process exits (an early read nobody
-// took, a batch a failed command left) is killed with its process group (SPEC v4 §4.10)
+// took, a batch a failed command left) is killed with its process group (SPEC v4 §4.10). The kept
+// shell is not: it ends with its stdin and removes its directory itself (warm/batch-shell.ts).
 process.once("exit", () => {
   if (process.platform === "win32") return;
   for (const pid of running)
-    try {
-      process.kill(-pid, "SIGKILL");
-    } catch {
-      // its group is gone already
-    }
+    if (pid !== kept?.pid)
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        // its group is gone already
+      }
 });
 
 /**

@@ -231,7 +231,7 @@ export async function runBootstrap(ctx: Ctx, row: WorktreeRow, options: Bootstra
     throw error;
   }
   // on a fresh checkout (not a re-run over someone's work), what the bootstrap left is its own, not work
-  if (admin && ok && !options.rerun) await recordBootstrapOutput(admin, row.path);
+  if (admin && ok && !options.rerun && steps.some((s) => s.status === "ran")) await recordBootstrapOutput(admin, row.path);
   if (admin) endBootstrapJournal(admin);
   const status = !ok ? "failed" : fp.share?.action === "materialised" ? "shared" : options.reuse !== undefined ? "reused" : "ran";
   const report: BootstrapReport = { status, fingerprint: fp.bootstrap, steps, ...(fp.share ? { share: fp.share } : {}) };

@@ -18,7 +18,9 @@ const MAX_RECORD = 1024 * 1024;
 
 /** Records the untracked and ignored entries of the worktree at `path` as its bootstrap's output. */
 export async function recordBootstrapOutput(admin: string, path: string): Promise<void> {
-  const status = await readStatus(path, { ignored: true });
+  // a status that cannot be read (a filter that may not run, a block) records nothing: that output then counts as work
+  const status = await readStatus(path, { ignored: true }).catch(() => null);
+  if (status === null) return;
   const paths = status.paths.filter((p) => p.kind === "ignored" || (p.kind === "untracked" && !p.path.endsWith("/"))).map((p) => p.path);
   const entries = paths.flatMap((p) => {
     if (p.endsWith("/")) return [p];
