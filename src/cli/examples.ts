@@ -21,7 +21,7 @@ export const EXAMPLES: Record<string, readonly string[]> = {
   "salvage restore": ["orchard salvage restore refs/orchard/salvage/<…> --branch recovered/work"],
   "cleanup-wave": ["orchard cleanup-wave --manifest wave.json --dry-run", "orchard cleanup-wave --manifest wave.json --continue-on-block"],
   adopt: ["orchard adopt .claude/worktrees/agent-x --task o/r#9"],
-  explain: ["orchard explain live_owner", "orchard explain config_untrusted --json"],
+  explain: ["orchard explain live_owner", "orchard explain needs_salvage", "orchard explain"],
   completion: [
     "orchard completion bash > ~/.local/share/bash-completion/completions/orchard",
     "orchard completion zsh > ~/.zfunc/_orchard",

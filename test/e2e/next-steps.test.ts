@@ -6,7 +6,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, deadPid, git, type CliResult } from "../helpers/scenario.js";
-import { hermeticEnv } from "../helpers/env.js";
+import { hermeticEnv, makeProcessEnvHermetic } from "../helpers/env.js";
+import { Orchard } from "../../src/index.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -105,6 +106,24 @@ describe("next steps of refusals", () => {
     expect(r.json).toMatchObject({ ok: false, reason: "default_branch_unknown", next: "git remote set-head origin --auto" });
     run(r.json.next);
     expect(s.orchard(["reap-orphans"]).json.ok).toBe(true);
+  });
+});
+
+describe("next steps in the library", () => {
+  it("a library result's reasons carry the same next as the CLI's JSON", async () => {
+    makeProcessEnvHermetic(); // in-process calls start git with process.env
+    const orchard = await Orchard.open({ repo: s.primary, home: s.home });
+    try {
+      const a = await orchard.add({ branch: "lib-a", task: "T-9", owner: "agent-1" });
+      s.makeDirty(a.path);
+      await orchard.release({ target: a.handle, owner: "agent-1" });
+      const refused = await orchard.add({ branch: "lib-a", task: "T-9", owner: "agent-2" });
+      expect(refused.reasons.find((r) => r.code === "dirty")?.next).toBe("orchard add lib-a --task T-9 --owner agent-2 --resume");
+      const hygiene = await orchard.hygiene();
+      for (const w of hygiene.worktrees) for (const r of w.reasons) expect(r.next === null || typeof r.next === "string").toBe(true);
+    } finally {
+      await orchard.close();
+    }
   });
 });
 

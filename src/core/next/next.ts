@@ -3,7 +3,7 @@
 // code has its case (the switch is exhaustive); the e2e suite runs each step it names
 // (test/e2e/next-steps.test.ts). docs/reasons.md shows each code's step.
 import type { Reason } from "../shared/reasons/reasons.js";
-import { orchard, shell, type Step } from "./step.js";
+import { orchard, shell, stepOf, type Step } from "./step.js";
 import { shellQuote } from "../shared/shell-quote.js";
 
 /** Where a reason was reported: the library method, the row it sits on, and the call's input. */
@@ -33,7 +33,7 @@ function addAgain(w: Where, extra: Record<string, true> = {}): Step | null {
 
 /** The cleanup that takes a row of this disposition. */
 function cleanupFor(w: Where): Step | null {
-  if (w.suggestion !== undefined) return w.suggestion === null ? null : shell(w.suggestion);
+  if (w.suggestion !== undefined) return w.suggestion === null ? null : stepOf(w.suggestion);
   switch (w.disposition) {
     case "reclaimable":
     case "reapable":
@@ -59,7 +59,7 @@ const waveAgain = (w: Where, flag?: string): Step | null =>
 
 export function nextStep(r: Reason, w: Where): Step | null {
   // a hygiene row's reasons all move on by the row's one suggested command
-  if (w.suggestion !== undefined && r.code !== "trash_not_deleted") return w.suggestion === null ? null : shell(w.suggestion);
+  if (w.suggestion !== undefined && r.code !== "trash_not_deleted") return w.suggestion === null ? null : stepOf(w.suggestion);
   switch (r.code) {
     case "dirty":
       // add takes over a dirty worktree of its own task with --resume; recycle never takes work over

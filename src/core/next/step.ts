@@ -71,3 +71,24 @@ export function spell(step: Step | null, surface: Surface): string | null {
   if (step === null) return null;
   return surface === "mcp" ? toolCallOf(step) : commandOf(step);
 }
+
+const TWO_WORD_VERBS = new Set(["cleanup", "salvage", "registry", "claude-code"]);
+
+/**
+ * A command line Orchard wrote (hygiene's suggestions) as a step: `orchard <verb> [target] --flags`
+ * when it is one plain orchard command, else the line as it is (a chain, quotes, another program).
+ */
+export function stepOf(command: string): Step {
+  const words = command.split(" ");
+  if (words[0] !== "orchard" || /['"\\&|;]/.test(command) || words.includes("")) return shell(command);
+  let i = TWO_WORD_VERBS.has(words[1] ?? "") ? 3 : 2;
+  const verb = words.slice(1, i).join(" ");
+  const target = words[i] !== undefined && !words[i]?.startsWith("--") ? words[i++] : undefined;
+  const flags: Record<string, FlagValue> = {};
+  while (i < words.length) {
+    const flag = (words[i++] as string).replace(/^--/, "");
+    const value = words[i] !== undefined && !words[i]?.startsWith("--") ? (words[i++] as string) : true;
+    flags[camel(flag)] = value;
+  }
+  return orchard(verb, target, flags);
+}
