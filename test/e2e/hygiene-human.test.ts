@@ -79,10 +79,12 @@ describe("cleanup run human output", () => {
     const done = ok(["add", "done", "--owner", "me"]).json;
     ok(["release", done.handle, "--owner", "me"]);
     const out = ok(["cleanup", "run"], false).stdout;
-    expect(out).toMatch(/left alone:/);
-    const line = (handle: string) => out.split("\n").find((l) => l.includes(handle) && !l.includes("remove")) ?? "";
-    expect(line(live.handle)).toMatch(/^live\s+\S+\s+\S.*owner/);
-    expect(line(wip.handle)).toMatch(/^needs_salvage\s+\S+\s+\S/);
-    expect(out.split("left alone:\n")[1]).not.toContain(done.handle);
+    expect(out).toMatch(/\ndone: 1 worktree\(s\) removed, 1 merged branch\(es\) deleted\n/); // counted, not a row each
+    expect(out).not.toContain(done.handle);
+    expect(out).toMatch(/left alone, by reason:/);
+    const line = (handle: string) => out.split("\n").find((l) => l.includes(handle)) ?? "";
+    expect(line(live.handle)).toMatch(/^\s+1 live \S+ — live_owner: .*owner/);
+    expect(line(wip.handle)).toMatch(/^\s+1 needs_salvage \S+ — not_included: /);
+    expect(out).toContain("↳ orchard cleanup run --include needs_salvage --salvage"); // its next step, under its group
   });
 });

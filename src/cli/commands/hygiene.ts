@@ -10,30 +10,41 @@ import { nextLines } from "../next.js";
 import { stdoutDisplay } from "../terminal.js";
 import { formatBytes } from "../../core/shared/format.js";
 import { formatDuration } from "../../core/shared/input/duration.js";
-import { attentionRank, branchNote, byAttention, whatToRun, type FleetHygieneReport, type HygieneReport } from "../../core/hygiene/index.js";
+import { attentionRank, branchNote, byAttention, needsPerson, whatToRun } from "../../core/hygiene/index.js";
+import type { FleetHygieneReport, HygieneReport, HygieneWorktree } from "../../core/hygiene/index.js";
+import { escapeControl } from "../escape.js";
 import type { DryRunResult, PlanResult, RunResult, ApplyResult, ItemView } from "../../core/cleanup/index.js";
 import type { Reason } from "../../core/shared/reasons/reasons.js";
 
 const codes = (reasons: readonly Reason[]): string => reasons.map((r) => r.code).join(", ");
-/** The hygiene table: the path gives way first (a foreign worktree's path is its WORKTREE already), then task, reasons, branch. */
+/**
+ * The hygiene table. What gives way first: PATH (a foreign worktree's path is its WORKTREE
+ * already), TASK and OWNER are hidden, then the worktree's handle loses its middle and the branch
+ * its end; REASONS keeps its width longest.
+ */
 const HYGIENE_COLUMNS: Column[] = [
   { header: "DISPOSITION", style: dispositionStyle },
   { header: "WORKTREE", shrink: "middle", min: 16, priority: 4 },
   { header: "BRANCH", shrink: "end", min: 10, priority: 3 },
-  { header: "OWNER", shrink: "end", min: 8, priority: 5 },
-  { header: "TASK", shrink: "end", min: 8, priority: 1 },
+  { header: "OWNER", shrink: "end", min: 8, priority: 2, optional: true },
+  { header: "TASK", shrink: "end", min: 8, priority: 1, optional: true },
   { header: "DISK (APPARENT)" },
-  { header: "REASONS", shrink: "end", min: 12, priority: 2 },
+  { header: "REASONS", shrink: "end", min: 16, priority: 5 },
   { header: "PATH", shrink: "middle", min: 16, priority: 0, optional: true },
 ];
 
-export function renderHygiene(r: HygieneReport): string {
+/** Above this many worktrees, hygiene shows row by row only what needs a person; the rest is counted by group (`--all`: every row). */
+export const FLEET_ROWS = 20;
+
+export function renderHygiene(r: HygieneReport, options: { all?: boolean } = {}): string {
   const counts = Object.entries(r.summary.byDisposition)
     .filter(([, n]) => n > 0)
     .map(([d, n]) => `${d} ${n}`)
     .join(", ");
   const lines = [`${r.summary.worktrees} worktrees in ${r.repos.map((x) => x.name).join(", ")}: ${counts || "none"}`];
-  const ordered = [...r.worktrees].sort(byAttention);
+  const now = Date.parse(r.generatedAt);
+  const collapse = !options.all && r.worktrees.length > FLEET_ROWS;
+  const ordered = [...r.worktrees].sort(byAttention).filter((w) => !collapse || needsPerson(w, now));
   const rows = ordered.map((w) => [
     w.disposition,
     w.handle ?? w.path,
@@ -44,7 +55,14 @@ export function renderHygiene(r: HygieneReport): string {
     codes(w.reasons),
     w.path,
   ]);
-  if (rows.length) lines.push("", table(HYGIENE_COLUMNS, rows));
+  if (collapse)
+    lines.push(
+      "",
+      `${rows.length ? `${rows.length} need you (work at risk, unknown, or live and untouched for a day):` : "none needs you: no work at risk, nothing unknown or stuck"}`,
+    );
+  if (rows.length) lines.push(...(collapse ? [] : [""]), table(HYGIENE_COLUMNS, rows, { under: ordered.map((w) => (collapse ? w.suggestion.command : null)) }));
+  if (collapse)
+    lines.push(...groupLines(r.worktrees.filter((w) => !needsPerson(w, now))), stdoutDisplay().paint("↳ orchard hygiene --all shows every row", "cyan"));
   lines.push(
     "",
     `cleanup backlog: ${r.cleanupBacklog.count} worktree(s)${r.cleanupBacklog.bytes === null ? "" : `, ${formatBytes(r.cleanupBacklog.bytes)} to reclaim`}`,
@@ -72,6 +90,26 @@ export function renderHygiene(r: HygieneReport): string {
   for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`, ...nextLines([n], {}, "  "));
   if (r.html) lines.push(`html: ${r.html}`);
   return lines.join("\n");
+}
+
+/** The worktrees that need nobody, counted by disposition and what to run: `40 reclaimable (remove): orchard cleanup run`. */
+function groupLines(worktrees: readonly HygieneWorktree[]): string[] {
+  const groups = new Map<string, { disposition: string; action: string; command: string | null; count: number }>();
+  for (const w of [...worktrees].sort(byAttention)) {
+    const key = `${w.disposition}\0${w.suggestion.command ?? ""}`;
+    const g = groups.get(key) ?? { disposition: w.disposition, action: w.suggestion.action, command: w.suggestion.command, count: 0 };
+    g.count++;
+    groups.set(key, g);
+  }
+  const paint = stdoutDisplay().paint;
+  return [
+    "",
+    "the rest, by group:",
+    ...[...groups.values()].map(
+      (g) =>
+        `  ${String(g.count).padStart(4)} ${paint(g.disposition, ...dispositionStyle(g.disposition))} (${g.action})${g.command ? `: ${escapeControl(g.command)}` : ""}`,
+    ),
+  ];
 }
 
 /** An age in whole seconds, largest unit first (`2h5m3s`). */
@@ -186,24 +224,62 @@ function actingOn(items: readonly { action: string }[]): string {
   return parts.flatMap(([k, what]) => (k ? [`${k} ${what}`] : [])).join(", ") || "nothing";
 }
 
+/** A cleanup action once done, as the count of results reads it. */
+const DONE_TEXT: Readonly<Record<string, string>> = {
+  remove: "worktree(s) removed",
+  salvage_remove: "salvaged and removed",
+  reap: "reaped",
+  prune: "entries pruned",
+  delete_branch: "merged branch(es) deleted",
+};
+
 export function renderRun(r: RunResult): string {
   const lines = [
     `acting on: ${actingOn(r.items)}`,
     `cleanup ${r.status.replace("_", " ")} after ${r.rounds} round(s): ${r.done} done, ${r.skipped} skipped, ${r.refused} refused, ${r.failed} failed; ${r.kept.length} worktree(s) left alone`,
   ];
-  if (r.items.length) lines.push(itemLines(r.items));
-  if (r.kept.length)
+  // what went as planned is counted; only an item that did not is a row, with its next step under it
+  const done = r.items.filter((i) => i.state === "done");
+  const doneCounts = Object.entries(DONE_TEXT).flatMap(([action, text]) => {
+    const n = done.filter((i) => i.action === action).length;
+    return n ? [`${n} ${text}`] : [];
+  });
+  if (doneCounts.length) lines.push(`done: ${doneCounts.join(", ")}`);
+  const salvaged = done.filter((i) => i.salvageRef);
+  if (salvaged.length) lines.push(`salvaged ${salvaged.length} worktree(s) first: orchard salvage list shows the refs`);
+  const other = r.items.filter((i) => i.state !== "done");
+  if (other.length)
     lines.push(
-      "left alone:",
       table(
-        ["DISPOSITION", "WORKTREE", "WHY"],
-        [...r.kept]
-          .sort((a, b) => attentionRank(a.disposition) - attentionRank(b.disposition))
-          .map((k) => [k.disposition, k.handle ?? k.path, k.reasons.map((x) => x.message).join("; ") || k.disposition]),
+        ["SEQ", "ACTION", "STATE", "WORKTREE", "REASONS"],
+        other.map((i) => [String(i.seq), i.action, i.state, i.handle ?? i.path, codes(i.reasons)]),
+        { under: other.map((i) => i.reasons.find((x) => x.next)?.next ?? null) },
       ),
     );
+  if (r.kept.length) lines.push("left alone, by reason:", ...keptGroups(r.kept));
   for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`);
   return lines.join("\n");
+}
+
+/** Worktrees a run left alone, one line per disposition and first reason, its count and sentence once. */
+function keptGroups(kept: RunResult["kept"]): string[] {
+  const groups = new Map<string, { disposition: string; reason: Reason | undefined; names: string[] }>();
+  for (const k of [...kept].sort((a, b) => attentionRank(a.disposition) - attentionRank(b.disposition))) {
+    const first = k.reasons[0];
+    const key = `${k.disposition}\0${first?.code ?? ""}`;
+    const g = groups.get(key) ?? { disposition: k.disposition, reason: first, names: [] };
+    g.names.push(k.handle ?? k.path);
+    groups.set(key, g);
+  }
+  const paint = stdoutDisplay().paint;
+  return [...groups.values()].flatMap((g) => {
+    const who = g.names.length <= 3 ? g.names.join(", ") : `${g.names.slice(0, 2).join(", ")} and ${g.names.length - 2} more`;
+    const why = g.reason ? `${g.reason.code}: ${g.reason.message}` : g.disposition;
+    return [
+      `  ${String(g.names.length).padStart(4)} ${paint(g.disposition, ...dispositionStyle(g.disposition))} ${escapeControl(who)} — ${escapeControl(why)}`,
+      ...(g.reason?.next ? [`       ${paint(`↳ ${escapeControl(g.reason.next)}`, "cyan")}`] : []),
+    ];
+  });
 }
 
 /** Each item a dry run predicts the real run refuses: its worktree, the reason's sentence and the next step. */
@@ -234,11 +310,18 @@ export function register(program: Command): void {
     .option("--disk-budget <duration>", "stop measuring after this long (default 5m)")
     .option("--html <file>", "also write a self-contained HTML page")
     .option("--fleet", "across the hosts of a shared registry: duplicate tasks, preventable duplicates, each host's published backlog")
-    .action((opts: { allRepos?: boolean; disk?: boolean; diskBudget?: string; html?: string; fleet?: boolean }, cmd: Command) => {
-      const { fleet, ...rest } = opts;
+    .option("--all", `every worktree on its own row (above ${FLEET_ROWS}, only what needs you is; the rest is counted by group)`)
+    .action((opts: { allRepos?: boolean; disk?: boolean; diskBudget?: string; html?: string; fleet?: boolean; all?: boolean }, cmd: Command) => {
+      const { fleet, all, ...rest } = opts;
       return fleet
         ? runWith(cmd, (o) => o.hygieneFleet(rest), renderFleet, undefined, { early: "statuses", progress: "hygiene" })
-        : runWith(cmd, (o) => o.hygiene(rest), renderHygiene, undefined, { early: "statuses", progress: "hygiene" });
+        : runWith(
+            cmd,
+            (o) => o.hygiene(rest),
+            (r) => renderHygiene(r, { all: all === true }),
+            undefined,
+            { early: "statuses", progress: "hygiene" },
+          );
     });
 
   const cleanup = program.command("cleanup").description("plan, apply, resume or run a converging cleanup");
