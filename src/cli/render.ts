@@ -81,10 +81,10 @@ export function renderStatus(r: StatusResult): string {
   return rows.map(([k, v]) => `${k.padEnd(10)} ${v}`).join("\n");
 }
 
-/** A handle gives way in its middle, a branch at its end; PATH, then LOCK and STATE are hidden first. */
+/** PATH, then LOCK and STATE are hidden first; then a handle gives way in its middle (its unique end stays), a branch at its end. */
 export const LIST_COLUMNS: ColumnSpec[] = [
-  { header: "HANDLE", shrink: "middle", min: 16, priority: 5 },
-  { header: "BRANCH", shrink: "end", min: 12, priority: 4 },
+  { header: "HANDLE", shrink: "middle", min: 24, priority: 4 },
+  { header: "BRANCH", shrink: "end", min: 16, priority: 5 },
   { header: "LIFECYCLE", priority: 6 },
   { header: "LIVENESS", priority: 7 },
   { header: "LOCK", optional: true, priority: 2 },

@@ -51,8 +51,8 @@ describe.each(WIDTHS)("at %i columns", (cols) => {
     const rows = screen.filter((l) => /^(needs_salvage|reclaimable|reapable|live|idle|unknown) /.test(l));
     expect(rows.map((l) => l.split(/\s+/)[0])).toEqual(Array(6).fill("needs_salvage"));
     expect(screen.filter((l) => l.includes("↳ orchard cleanup run --include needs_salvage --salvage"))).toHaveLength(6); // each on its row
-    expect(text).toMatch(/^\s+50 reclaimable \(remove\): orchard cleanup run$/m);
-    expect(text).toMatch(/^\s+4 reapable \(reap\): orchard reap-orphans$/m);
+    expect(text).toMatch(/^\s+50 reclaimable: orchard cleanup run \(also deletes 50 merged branches\)$/m);
+    expect(text).toMatch(/^\s+4 reapable: orchard reap-orphans$/m);
     expect(text).toMatch(/^\s+8 live \(keep\)$/m);
     expect(text).toContain("↳ orchard hygiene --all shows every row");
     const all = pty(["hygiene", "--all"], cols).filter((l) => /^(needs_salvage|reclaimable|reapable|live) /.test(l));

@@ -11,7 +11,7 @@ import { stdoutDisplay } from "../terminal.js";
 import { formatBytes } from "../../core/shared/format.js";
 import { formatDuration } from "../../core/shared/input/duration.js";
 import { attentionRank, branchNote, byAttention, needsPerson, whatToRun } from "../../core/hygiene/index.js";
-import type { FleetHygieneReport, HygieneReport, HygieneWorktree } from "../../core/hygiene/index.js";
+import type { FleetHygieneReport, HygieneReport, HygieneWorktree, Todo } from "../../core/hygiene/index.js";
 import { escapeControl } from "../escape.js";
 import type { DryRunResult, PlanResult, RunResult, ApplyResult, ItemView } from "../../core/cleanup/index.js";
 import type { Reason } from "../../core/shared/reasons/reasons.js";
@@ -19,13 +19,13 @@ import type { Reason } from "../../core/shared/reasons/reasons.js";
 const codes = (reasons: readonly Reason[]): string => reasons.map((r) => r.code).join(", ");
 /**
  * The hygiene table. What gives way first: PATH (a foreign worktree's path is its WORKTREE
- * already), TASK and OWNER are hidden, then the worktree's handle loses its middle and the branch
- * its end; REASONS keeps its width longest.
+ * already), TASK and OWNER are hidden, then the worktree's handle loses its middle (its unique
+ * end stays) and the branch its end; REASONS keeps its width longest.
  */
 const HYGIENE_COLUMNS: Column[] = [
   { header: "DISPOSITION", style: dispositionStyle },
-  { header: "WORKTREE", shrink: "middle", min: 16, priority: 4 },
-  { header: "BRANCH", shrink: "end", min: 10, priority: 3 },
+  { header: "WORKTREE", shrink: "middle", min: 20, priority: 3 },
+  { header: "BRANCH", shrink: "end", min: 12, priority: 4 },
   { header: "OWNER", shrink: "end", min: 8, priority: 2, optional: true },
   { header: "TASK", shrink: "end", min: 8, priority: 1, optional: true },
   { header: "DISK (APPARENT)" },
@@ -61,8 +61,15 @@ export function renderHygiene(r: HygieneReport, options: { all?: boolean } = {})
       `${rows.length ? `${rows.length} need you (work at risk, unknown, or live and untouched for a day):` : "none needs you: no work at risk, nothing unknown or stuck"}`,
     );
   if (rows.length) lines.push(...(collapse ? [] : [""]), table(HYGIENE_COLUMNS, rows, { under: ordered.map((w) => (collapse ? w.suggestion.command : null)) }));
+  const ranked = whatToRun(r);
   if (collapse)
-    lines.push(...groupLines(r.worktrees.filter((w) => !needsPerson(w, now))), stdoutDisplay().paint("↳ orchard hygiene --all shows every row", "cyan"));
+    lines.push(
+      ...groupLines(
+        r.worktrees.filter((w) => !needsPerson(w, now)),
+        ranked,
+      ),
+      stdoutDisplay().paint("↳ orchard hygiene --all shows every row", "cyan"),
+    );
   lines.push(
     "",
     `cleanup backlog: ${r.cleanupBacklog.count} worktree(s)${r.cleanupBacklog.bytes === null ? "" : `, ${formatBytes(r.cleanupBacklog.bytes)} to reclaim`}`,
@@ -81,19 +88,19 @@ export function renderHygiene(r: HygieneReport, options: { all?: boolean } = {})
   lines.push(`preventable duplicates: ${r.preventableDuplicates.count}`);
   for (const [policy, n] of countBy(r.preventableDuplicates.recent.flatMap((p) => (p.suggestion ? [p.suggestion.policy] : []))))
     lines.push(`  --policy ${policy} would have spared ${n} of the recent ones`);
-  // Suggestions about work at risk are never dropped (SPEC §3.6); the rest are grouped, top five.
-  const ranked = whatToRun(r);
+  // Suggestions about work at risk are never dropped (SPEC §3.6); the rest are grouped, top five
+  // (a collapsed fleet view shows each on its row or group already)
   const rest = ranked.filter((t) => !t.atRisk);
-  for (const t of [...ranked.filter((t) => t.atRisk), ...rest.slice(0, 5)]) lines.push(`  ${t.count}× ${t.command}${branchNote(t)}`);
-  if (rest.length > 5) lines.push(`  … and ${rest.length - 5} more suggestion(s) in --json`);
+  if (!collapse) for (const t of [...ranked.filter((t) => t.atRisk), ...rest.slice(0, 5)]) lines.push(`  ${t.count}× ${t.command}${branchNote(t)}`);
+  if (!collapse && rest.length > 5) lines.push(`  … and ${rest.length - 5} more suggestion(s) in --json`);
   if (rows.length) lines.push(stdoutDisplay().paint("↳ orchard explain <code> says what a reason means and what to do", "cyan"));
   for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`, ...nextLines([n], {}, "  "));
   if (r.html) lines.push(`html: ${r.html}`);
   return lines.join("\n");
 }
 
-/** The worktrees that need nobody, counted by disposition and what to run: `40 reclaimable (remove): orchard cleanup run`. */
-function groupLines(worktrees: readonly HygieneWorktree[]): string[] {
+/** The worktrees that need nobody, counted by disposition and what to run: `40 reclaimable: orchard cleanup run`. */
+function groupLines(worktrees: readonly HygieneWorktree[], todo: readonly Todo[]): string[] {
   const groups = new Map<string, { disposition: string; action: string; command: string | null; count: number }>();
   for (const w of [...worktrees].sort(byAttention)) {
     const key = `${w.disposition}\0${w.suggestion.command ?? ""}`;
@@ -105,10 +112,10 @@ function groupLines(worktrees: readonly HygieneWorktree[]): string[] {
   return [
     "",
     "the rest, by group:",
-    ...[...groups.values()].map(
-      (g) =>
-        `  ${String(g.count).padStart(4)} ${paint(g.disposition, ...dispositionStyle(g.disposition))} (${g.action})${g.command ? `: ${escapeControl(g.command)}` : ""}`,
-    ),
+    ...[...groups.values()].map((g) => {
+      const note = g.command ? branchNote(todo.find((t) => t.command === g.command) ?? { branches: 0 }) : "";
+      return `  ${String(g.count).padStart(4)} ${paint(g.disposition, ...dispositionStyle(g.disposition))}${g.command ? `: ${escapeControl(g.command)}${note}` : ` (${g.action})`}`;
+    }),
   ];
 }
 

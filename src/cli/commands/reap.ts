@@ -23,9 +23,9 @@ type ReapOutput = ReapResult | { ok: false; error: { code: string; message: stri
 const REAP_COLUMNS: Column[] = [
   { header: "STATUS" },
   { header: "REASON" },
-  { header: "BRANCH", shrink: "end", min: 12, priority: 3 },
+  { header: "BRANCH", shrink: "end", min: 16, priority: 2 },
   { header: "OWNER", shrink: "end", min: 8, optional: true, priority: 1 },
-  { header: "PATH", shrink: "middle", min: 20, priority: 2 },
+  { header: "PATH", shrink: "middle", min: 24, priority: 3 },
 ];
 
 /** Skip reasons of a live holder: reap-orphans counts these as live, not skipped (core/reap). */
