@@ -8,6 +8,7 @@ import { globalsOf, openOptions, runWith, warnUnreachable } from "../run.js";
 import { printError, printResult } from "../output.js";
 import { ProgressLine } from "../progress.js";
 import { renderAdd, short, table } from "../render.js";
+import { relativeTime } from "../time.js";
 import { nextLines } from "../next.js";
 import type { Column } from "../table.js";
 import { remedyOf } from "../../core/shared/reasons/remedies.js";
@@ -54,7 +55,7 @@ export function renderSalvageList(r: SalvageListResult): string {
   if (r.salvages.length === 0) return "no salvage refs";
   return table(
     ["AT", "BRANCH", "HEAD", "REASON", "REF"],
-    r.salvages.map((s) => [s.at ?? "-", s.branch ?? "-", short(s.head), s.reason ?? "-", s.ref]),
+    r.salvages.map((s) => [s.at ? relativeTime(s.at) : "-", s.branch ?? "-", short(s.head), s.reason ?? "-", s.ref]),
   );
 }
 
