@@ -47,7 +47,10 @@ describe("times read relative", () => {
     s.makeDirty(wip.path);
     s.orchard(["release", wip.handle, "--owner", "me"]);
     expect(s.orchard(["cleanup", "run", "--include", "needs_salvage", "--salvage"]).code).toBe(0);
-    for (const args of [["lineage", wip.handle], ["salvage", "list"]]) {
+    for (const args of [
+      ["lineage", wip.handle],
+      ["salvage", "list"],
+    ]) {
       const out = human(args).stdout;
       expect(out, args.join(" ")).toMatch(/\b(now|\d+s ago|\d+ min ago)\b/);
       expect(out, args.join(" ")).not.toMatch(/\d{4}-\d\d-\d\dT/);
