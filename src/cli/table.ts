@@ -24,6 +24,8 @@ export interface Column {
 export type ColumnSpec = string | Column;
 
 const GAP = "  ";
+/** The narrowest a shrinkable column becomes when the row fits no other way. */
+const FLOOR = 6;
 
 /** Columns whose header names a path shrink in the middle by default; everything else keeps its width. */
 function columnOf(spec: ColumnSpec): Column {
@@ -37,7 +39,7 @@ function columnOf(spec: ColumnSpec): Column {
 /**
  * Widths that fit `limit` (0: the column is hidden). The columns give way one by one, least
  * important first (lowest priority): a shrinkable one down to its minimum, and an optional one is
- * hidden instead when even at its minimum the row would not fit.
+ * hidden instead when even at its minimum the row would not fit; then, if need be, below the minimum.
  */
 export function fitWidths(columns: readonly Column[], natural: readonly number[], limit: number): number[] {
   const widths = [...natural];
@@ -52,6 +54,12 @@ export function fitWidths(columns: readonly Column[], natural: readonly number[]
     if (excess <= 0) break;
     if (c.optional && excess > (widths[i] as number) - min(i)) widths[i] = 0;
     else if (c.shrink) widths[i] = Math.max(min(i), (widths[i] as number) - excess);
+  }
+  // still too wide with every column at its minimum: the shrinkable ones go below it (to FLOOR) rather than wrap
+  for (const { c, i } of byPriority) {
+    const excess = total() - limit;
+    if (excess <= 0) break;
+    if (c.shrink && (widths[i] as number) > FLOOR) widths[i] = Math.max(FLOOR, (widths[i] as number) - excess);
   }
   return widths;
 }

@@ -79,9 +79,9 @@ describe("cleanup run human output", () => {
     const done = ok(["add", "done", "--owner", "me"]).json;
     ok(["release", done.handle, "--owner", "me"]);
     const out = ok(["cleanup", "run"], false).stdout;
-    expect(out).toMatch(/\ndone: 1 worktree\(s\) removed, 1 merged branch\(es\) deleted\n/); // counted, not a row each
+    expect(out.split("\n")[0]).toBe("acting on: 1 worktree(s) removed, 1 merged branch(es) deleted"); // counted, not a row each
     expect(out).not.toContain(done.handle);
-    expect(out).toMatch(/left alone, by reason:/);
+    expect(out).toMatch(/\n2 worktree\(s\) left alone, by reason:\n/);
     const line = (handle: string) => out.split("\n").find((l) => l.includes(handle)) ?? "";
     expect(line(live.handle)).toMatch(/^\s+1 live \S+ — live_owner: .*owner/);
     expect(line(wip.handle)).toMatch(/^\s+1 needs_salvage \S+ — not_included: /);

@@ -13,6 +13,7 @@ import { formatDuration } from "../../core/shared/input/duration.js";
 import { attentionRank, branchNote, byAttention, needsPerson, whatToRun } from "../../core/hygiene/index.js";
 import type { FleetHygieneReport, HygieneReport, HygieneWorktree, Todo } from "../../core/hygiene/index.js";
 import { escapeControl } from "../escape.js";
+import { displayWidth, truncateEnd } from "../width.js";
 import type { DryRunResult, PlanResult, RunResult, ApplyResult, ItemView } from "../../core/cleanup/index.js";
 import type { Reason } from "../../core/shared/reasons/reasons.js";
 
@@ -243,15 +244,16 @@ const DONE_TEXT: Readonly<Record<string, string>> = {
 export function renderRun(r: RunResult): string {
   const lines = [
     `acting on: ${actingOn(r.items)}`,
-    `cleanup ${r.status.replace("_", " ")} after ${r.rounds} round(s): ${r.done} done, ${r.skipped} skipped, ${r.refused} refused, ${r.failed} failed; ${r.kept.length} worktree(s) left alone`,
+    `cleanup ${r.status.replace("_", " ")} after ${r.rounds} round(s): ${r.done} done, ${r.skipped} skipped, ${r.refused} refused, ${r.failed} failed`,
   ];
-  // what went as planned is counted; only an item that did not is a row, with its next step under it
+  // what went as planned is counted (once: when it is what the run set out to do, the first line said it);
+  // only an item that did not is a row, with its next step under it
   const done = r.items.filter((i) => i.state === "done");
   const doneCounts = Object.entries(DONE_TEXT).flatMap(([action, text]) => {
     const n = done.filter((i) => i.action === action).length;
     return n ? [`${n} ${text}`] : [];
   });
-  if (doneCounts.length) lines.push(`done: ${doneCounts.join(", ")}`);
+  if (doneCounts.length && doneCounts.join(", ") !== actingOn(r.items)) lines.push(`done: ${doneCounts.join(", ")}`);
   const salvaged = done.filter((i) => i.salvageRef);
   if (salvaged.length) lines.push(`salvaged ${salvaged.length} worktree(s) first: orchard salvage list shows the refs`);
   const other = r.items.filter((i) => i.state !== "done");
@@ -263,7 +265,7 @@ export function renderRun(r: RunResult): string {
         { under: other.map((i) => i.reasons.find((x) => x.next)?.next ?? null) },
       ),
     );
-  if (r.kept.length) lines.push("left alone, by reason:", ...keptGroups(r.kept));
+  if (r.kept.length) lines.push(`${r.kept.length} worktree(s) left alone, by reason:`, ...keptGroups(r.kept));
   for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`);
   return lines.join("\n");
 }
@@ -282,8 +284,10 @@ function keptGroups(kept: RunResult["kept"]): string[] {
   return [...groups.values()].flatMap((g) => {
     const who = g.names.length <= 3 ? g.names.join(", ") : `${g.names.slice(0, 2).join(", ")} and ${g.names.length - 2} more`;
     const why = g.reason ? `${g.reason.code}: ${g.reason.message}` : g.disposition;
+    const head = `  ${String(g.names.length).padStart(4)} ${g.disposition}`;
+    const rest = truncateEnd(escapeControl(` ${who} — ${why}`), Math.max(8, stdoutDisplay().width - displayWidth(head)));
     return [
-      `  ${String(g.names.length).padStart(4)} ${paint(g.disposition, ...dispositionStyle(g.disposition))} ${escapeControl(who)} — ${escapeControl(why)}`,
+      `  ${String(g.names.length).padStart(4)} ${paint(g.disposition, ...dispositionStyle(g.disposition))}${rest}`,
       ...(g.reason?.next ? [`       ${paint(`↳ ${escapeControl(g.reason.next)}`, "cyan")}`] : []),
     ];
   });
