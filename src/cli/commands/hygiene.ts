@@ -283,9 +283,9 @@ function keptGroups(kept: RunResult["kept"]): string[] {
   const paint = stdoutDisplay().paint;
   return [...groups.values()].flatMap((g) => {
     const who = g.names.length <= 3 ? g.names.join(", ") : `${g.names.slice(0, 2).join(", ")} and ${g.names.length - 2} more`;
-    const why = g.reason ? `${g.reason.code}: ${g.reason.message}` : g.disposition;
+    const why = g.reason ? g.reason.code : g.disposition; // the sentence: orchard explain <code>
     const head = `  ${String(g.names.length).padStart(4)} ${g.disposition}`;
-    const rest = truncateEnd(escapeControl(` ${who} — ${why}`), Math.max(8, stdoutDisplay().width - displayWidth(head)));
+    const rest = truncateEnd(escapeControl(` ${why}: ${who}`), Math.max(8, stdoutDisplay().width - displayWidth(head)));
     return [
       `  ${String(g.names.length).padStart(4)} ${paint(g.disposition, ...dispositionStyle(g.disposition))}${rest}`,
       ...(g.reason?.next ? [`       ${paint(`↳ ${escapeControl(g.reason.next)}`, "cyan")}`] : []),
