@@ -13,6 +13,8 @@ function rowOf(o: Record<string, unknown>, outer: Where): Where {
   for (const key of ["handle", "path", "branch", "planId", "disposition"] as const) if (typeof o[key] === "string") w[key] = o[key];
   const owner = o.owner as { kind?: unknown } | undefined;
   if (typeof o.managed === "boolean") w.managed = o.managed;
+  else if ("handle" in o && o.handle === null)
+    w.managed = false; // a row without a handle is no managed worktree
   else if (owner && typeof owner === "object" && typeof owner.kind === "string") w.managed = owner.kind === "orchard";
   const suggestion = o.suggestion as { command?: unknown } | undefined;
   if (suggestion && typeof suggestion === "object" && "command" in suggestion)

@@ -138,6 +138,8 @@ export function nextStep(r: Reason, w: Where): Step | null {
     case "harness_bookkeeping":
       return isCleanup(w) ? cleanupFor(w) : null;
     case "not_included":
+      // cleanup salvages only the worktrees it manages: a foreign one is adopted first
+      if (r.disposition === "needs_salvage" && w.managed === false) return w.path ? orchard("adopt", w.path) : null;
       return r.disposition === "needs_salvage"
         ? orchard("cleanup run", null, { include: "needs_salvage", salvage: true })
         : orchard("cleanup run", null, { include: r.disposition });
