@@ -115,7 +115,7 @@ describe("hygiene --html at phone and desktop widths", () => {
       }
       // two handles that differ only at their end look different (the name gives way in its middle)
       const tails = await page.$$eval("tbody tr.row td.worktree .name .t", (els) =>
-        els.filter((e) => (e as HTMLElement).offsetWidth > 0).map((e) => e.textContent),
+        els.filter((e) => (e as unknown as { offsetWidth: number }).offsetWidth > 0).map((e) => e.textContent),
       );
       expect(new Set(tails).size, `${width}: every name's end shows`).toBe(tails.length);
       const time = await page.$eval("header time", (t) => ({
