@@ -89,6 +89,19 @@ describe("next steps of refusals", () => {
     expect(s.orchard(["recycle", a.handle, "--branch", "feat-h"]).json).toMatchObject({ ok: true });
   });
 
+  it("a merge left in progress names its abort, after which add takes the worktree again", () => {
+    const a = s.orchard(["add", "feat-m", "--owner", "me"]).json;
+    s.commit({ in: a.path, file: "README.md", content: "ours\n" });
+    s.commit({ file: "README.md", content: "theirs\n" });
+    expect(spawnSync("git", ["merge", "main"], { cwd: a.path, env: hermeticEnv() }).status).not.toBe(0); // a conflict: MERGE_HEAD stays
+    s.orchard(["release", a.handle, "--owner", "me"]);
+    const refused = s.orchard(["add", "feat-m", "--owner", "me"]);
+    const step = reasonOf(refused, "operation_in_progress")?.next;
+    expect(step).toBe(`git -C ${a.path} merge --abort`);
+    run(step);
+    expect(s.orchard(["add", "feat-m", "--owner", "me"]).json).toMatchObject({ ok: true, handle: a.handle });
+  });
+
   it("a skipped bootstrap step names orchard trust, which lets the next add run it", () => {
     writeFileSync(join(s.primary, ".orchard.json"), JSON.stringify({ bootstrap: { run: ["touch made-by-bootstrap"] } }));
     const a = s.orchard(["add", "feat-t"]).json;
