@@ -39,7 +39,7 @@ export const EXAMPLES: Record<string, readonly string[]> = {
     "orchard cleanup-wave --manifest wave.json --strategy squash",
   ],
   adopt: ["orchard adopt .claude/worktrees/agent-x --task o/r#9"],
-  explain: ["orchard explain live_owner", "orchard explain config_untrusted --json"],
+  explain: ["orchard explain live_owner", "orchard explain needs_salvage", "orchard explain"],
   completion: [
     "orchard completion bash > ~/.local/share/bash-completion/completions/orchard",
     "orchard completion zsh > ~/.zfunc/_orchard",

@@ -5,6 +5,12 @@ import type { Reason } from "../core/shared/reasons/reasons.js";
 import { stdoutDisplay } from "./terminal.js";
 import { escapeControl } from "./escape.js";
 
+/** The `↳` line under one reason: its next command when it has one, else the remedy's sentence. */
+export function nextLine(r: Pick<Reason, "code"> & { next?: string | null }, extra: Record<string, unknown> = {}, indent = "  "): string[] {
+  const text = r.next ?? remedyOf(r, extra);
+  return text ? [`${indent}${stdoutDisplay().paint(`↳ ${escapeControl(text)}`, "cyan")}`] : [];
+}
+
 /** One `↳` line per distinct remedy of `reasons`, indented by `indent`. */
 export function nextLines(reasons: readonly Pick<Reason, "code">[], extra: Record<string, unknown> = {}, indent = "  "): string[] {
   const paint = stdoutDisplay().paint;

@@ -6,8 +6,8 @@ import type { LeaseResult } from "../core/lifecycle/index.js";
 import type { StatusResult, ListResult } from "../core/inspect/index.js";
 import type { Facts } from "../core/shared/types.js";
 import type { Reason } from "../core/shared/reasons/reasons.js";
-import { renderTable, type ColumnSpec } from "./table.js";
-import { nextLines } from "./next.js";
+import { renderTable, type ColumnSpec, type TableOptions } from "./table.js";
+import { nextLines, nextLine } from "./next.js";
 import { stdoutDisplay } from "./terminal.js";
 import { relativeTime } from "./time.js";
 import { ownerLabel } from "../core/ownership/index.js";
@@ -17,15 +17,15 @@ export function short(sha: string | null | undefined): string {
 }
 
 /** A table fitted to stdout (table.ts): a path column gives way in its middle, an empty column is dropped. */
-export function table(header: readonly ColumnSpec[], rows: readonly (readonly string[])[]): string {
-  return renderTable(header, rows);
+export function table(header: readonly ColumnSpec[], rows: readonly (readonly string[])[], options: TableOptions = {}): string {
+  return renderTable(header, rows, options);
 }
 
-/** Each reason on a line; under refusals, the next step (`↳ …`) of each. */
+/** Each reason on a line; under each refusal, its next step (`↳ …`). */
 export function reasonLines(label: string, reasons: readonly Reason[], extra: Record<string, unknown> = {}): string[] {
   const paint = stdoutDisplay().paint;
-  const lines = reasons.map((r) => `  ${label.startsWith("refused") ? paint(label, "red") : label} ${r.code}: ${r.message}`);
-  return label.startsWith("refused") ? [...lines, ...nextLines(reasons, extra, "    ")] : lines;
+  const refused = label.startsWith("refused");
+  return reasons.flatMap((r) => [`  ${refused ? paint(label, "red") : label} ${r.code}: ${r.message}`, ...(refused ? nextLine(r, extra, "    ") : [])]);
 }
 
 export function renderAdd(r: AddResult | RestoreResult): string {
@@ -85,6 +85,17 @@ export function renderStatus(r: StatusResult): string {
   return rows.map(([k, v]) => `${k.padEnd(10)} ${escapeControl(v)}`).join("\n");
 }
 
+/** PATH, then LOCK and STATE are hidden first; then a handle gives way in its middle (its unique end stays), a branch at its end. */
+export const LIST_COLUMNS: ColumnSpec[] = [
+  { header: "HANDLE", shrink: "middle", min: 24, priority: 4 },
+  { header: "BRANCH", shrink: "end", min: 16, priority: 5 },
+  { header: "LIFECYCLE", priority: 6 },
+  { header: "LIVENESS", priority: 7 },
+  { header: "LOCK", optional: true, priority: 2 },
+  { header: "STATE", shrink: "end", min: 8, optional: true, priority: 3 },
+  { header: "PATH", shrink: "middle", min: 20, optional: true, priority: 1 },
+];
+
 export function renderList(r: ListResult): string {
   if (r.worktrees.length === 0) return `no linked worktrees in ${r.repo.primary}`;
   const rows = r.worktrees.map((f) => [
@@ -96,5 +107,5 @@ export function renderList(r: ListResult): string {
     f.missing ? "missing" : dirtyText(f) || "-",
     f.path,
   ]);
-  return table(["HANDLE", "BRANCH", "LIFECYCLE", "LIVENESS", "LOCK", "STATE", "PATH"], rows);
+  return table(LIST_COLUMNS, rows);
 }

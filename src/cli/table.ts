@@ -24,6 +24,8 @@ export interface Column {
 export type ColumnSpec = string | Column;
 
 const GAP = "  ";
+/** The narrowest a shrinkable column becomes when the row fits no other way. */
+const FLOOR = 6;
 
 /** Columns whose header names a path shrink in the middle by default; everything else keeps its width. */
 function columnOf(spec: ColumnSpec): Column {
@@ -35,26 +37,41 @@ function columnOf(spec: ColumnSpec): Column {
 }
 
 /**
- * Widths that fit `limit` (0: the column is dropped). Optional columns go first when even every
- * column at its minimum is too wide; then the shrinkable ones give way in priority order.
+ * Widths that fit `limit` (0: the column is hidden). The columns give way one by one, least
+ * important first (lowest priority): a shrinkable one down to its minimum, and an optional one is
+ * hidden instead when even at its minimum the row would not fit; then, if need be, below the minimum.
  */
 export function fitWidths(columns: readonly Column[], natural: readonly number[], limit: number): number[] {
   const widths = [...natural];
-  const shown = (): number[] => widths.flatMap((w, i) => (w > 0 || natural[i] === 0 ? [i] : []));
-  const total = (of: (i: number) => number): number => shown().reduce((a, i) => a + of(i), 0) + GAP.length * (shown().length - 1);
-  if (total((i) => widths[i] as number) <= limit) return widths;
+  const total = (): number => {
+    const shown = widths.flatMap((w, i) => (w > 0 || natural[i] === 0 ? [w] : []));
+    return shown.reduce((a, w) => a + w, 0) + GAP.length * (shown.length - 1);
+  };
   const min = (i: number): number => (columns[i]?.shrink ? Math.min(natural[i] as number, columns[i]?.min ?? 8) : (natural[i] as number));
   const byPriority = columns.map((c, i) => ({ c, i })).sort((a, b) => (a.c.priority ?? -a.i) - (b.c.priority ?? -b.i));
-  for (const { c, i } of byPriority) if (c.optional && total(min) > limit) widths[i] = 0;
   for (const { c, i } of byPriority) {
-    const excess = total((j) => widths[j] as number) - limit;
+    const excess = total() - limit;
     if (excess <= 0) break;
-    if (c.shrink && (widths[i] as number) > 0) widths[i] = Math.max(min(i), (widths[i] as number) - excess);
+    if (c.optional && excess > (widths[i] as number) - min(i)) widths[i] = 0;
+    else if (c.shrink) widths[i] = Math.max(min(i), (widths[i] as number) - excess);
+  }
+  // still too wide with every column at its minimum: the shrinkable ones go below it (to FLOOR) rather than wrap
+  for (const { c, i } of byPriority) {
+    const excess = total() - limit;
+    if (excess <= 0) break;
+    if (c.shrink && (widths[i] as number) > FLOOR) widths[i] = Math.max(FLOOR, (widths[i] as number) - excess);
   }
   return widths;
 }
 
-export function renderTable(specs: readonly ColumnSpec[], rows: readonly (readonly string[])[], display: Display = stdoutDisplay()): string {
+export interface TableOptions {
+  /** A line shown under each row (its next step, `↳ …`), or null; cut to the width, never wrapped. */
+  under?: readonly (string | null)[];
+  display?: Display;
+}
+
+export function renderTable(specs: readonly ColumnSpec[], rows: readonly (readonly string[])[], options: TableOptions | Display = {}): string {
+  const { under = [], display = stdoutDisplay() } = "paint" in options ? { display: options } : options;
   const all = specs.map(columnOf);
   const cells = rows.map((r) => all.map((_, i) => escapeControl(r[i] ?? "")));
   const keep = all.map((_, i) => cells.length === 0 || cells.some((r) => r[i] !== "")); // a column nobody filled is dropped
@@ -66,10 +83,12 @@ export function renderTable(specs: readonly ColumnSpec[], rows: readonly (readon
   const widths = fitted.filter((_, i) => kept[i]);
   const shownColumns = columns.filter((_, i) => kept[i]);
   const shownBody = body.map((r) => r.filter((_, i) => kept[i]));
-  return lines(shownColumns, shownBody, widths, display);
+  const hidden = columns.filter((_, i) => !kept[i]).map((c) => c.header.trim());
+  const footer = hidden.length ? [display.paint(`(${hidden.join(", ")} hidden to fit ${display.width} columns; --wide shows every column)`, "dim")] : [];
+  return [lines(shownColumns, shownBody, widths, display, under), ...footer].join("\n");
 }
 
-function lines(columns: readonly Column[], body: readonly string[][], widths: readonly number[], display: Display): string {
+function lines(columns: readonly Column[], body: readonly string[][], widths: readonly number[], display: Display, under: readonly (string | null)[]): string {
   const cut = (text: string, i: number): string => {
     const w = widths[i] as number;
     return columns[i]?.shrink === "middle" ? truncateMiddle(text, w) : truncateEnd(text, w);
@@ -87,7 +106,13 @@ function lines(columns: readonly Column[], body: readonly string[][], widths: re
     columns.map((c) => c.header),
     (t) => display.paint(t, "bold"),
   );
-  return [header, ...body.map((r, row) => line(r, (t, i) => display.paint(t, ...(columns[i]?.style?.(r[i] as string, row) ?? []))))].join("\n");
+  const below = (row: number): string[] => {
+    const text = under[row];
+    return text ? [display.paint(truncateEnd(`  ↳ ${escapeControl(text)}`, display.width), "cyan")] : [];
+  };
+  return [header, ...body.flatMap((r, row) => [line(r, (t, i) => display.paint(t, ...(columns[i]?.style?.(r[i] as string, row) ?? []))), ...below(row)])].join(
+    "\n",
+  );
 }
 
 export { padEnd };

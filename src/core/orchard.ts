@@ -12,19 +12,18 @@ import { requireNotMoved } from "./workspace/index.js";
 import { finishTrash, flushBackground } from "./shared/removal/trash.js";
 import { guardRepoPrograms } from "./shared/program-policy.js";
 import { keepBatchShell } from "../git/run.js";
+import { withNext } from "./next/index.js";
 import type { AddOptions, AddResult, AdoptOptions, AdoptResult } from "./admission/index.js";
 import type { ReleaseOptions, HeartbeatOptions, LeaseResult } from "./lifecycle/index.js";
 import type { StatusResult, ListResult } from "./inspect/index.js";
 import { AddInput, HeartbeatInput, ListInput, parseInput, ReleaseInput, StatusInput } from "./shared/input/inputs.js";
 import { AdoptInput, CleanupWaveInput, ReapOrphansInput, SalvageListInput, SalvageRestoreInput } from "./shared/input/inputs.js";
 import type { ReapOptions, ReapResult } from "./reap/index.js";
-import type { RestoreOptions, RestoreResult, SalvageListResult } from "./salvage/index.js";
-import type { WaveOptions, WaveResult } from "./wave/index.js";
+import type { RestoreOptions, RestoreResult, SalvageListResult, SalvagePruneOptions, SalvagePruneResult } from "./salvage/index.js";
+import type { MergeOptions, WaveOptions, WaveResult } from "./wave/index.js";
 import { LineageInput, RecycleInput, TrustInput, RemoveInput, PathInput, MergeInput, SalvagePruneInput } from "./shared/input/inputs.js";
 import type { RemoveOptions, RemoveResult } from "./cleanup/index.js";
 import type { PathOptions, PathResult } from "./navigate/index.js";
-import type { MergeOptions } from "./wave/index.js";
-import type { SalvagePruneOptions, SalvagePruneResult } from "./salvage/index.js";
 import type { RecycleOptions, LineageResult } from "./recycle/index.js";
 import type { TrustResult } from "./bootstrap/index.js";
 import { CleanupApplyInput, CleanupPlanInput, CleanupResumeInput, CleanupRunInput, HygieneInput } from "./shared/input/inputs.js";
@@ -128,28 +127,28 @@ export class Orchard {
     const { repo, ...rest } = options;
     const input = parseInput(AddInput(), rest) as AddOptions; // bad input: refused before git or the lock is touched
     // a dry run takes no lock; any other add decides under it, on the listing read under it
-    if (input.dryRun === true) return add(await this.context(repo), input);
-    return this.lockedContext(repo, async (ctx) => add(ctx, input));
+    if (input.dryRun === true) return withNext("add", options, await add(await this.context(repo), input));
+    return withNext("add", options, await this.lockedContext(repo, async (ctx) => add(ctx, input)));
   }
 
   async release(options: ReleaseOptions & RepoOption): Promise<LeaseResult> {
     const { release } = await import("./lifecycle/index.js");
     const { repo, ...rest } = options;
     const input = parseInput(ReleaseInput(), rest) as ReleaseOptions;
-    return this.lockedContext(repo, async (ctx) => release(ctx, input));
+    return withNext("release", options, await this.lockedContext(repo, async (ctx) => release(ctx, input)));
   }
 
   async heartbeat(options: HeartbeatOptions & RepoOption): Promise<LeaseResult> {
     const { heartbeat } = await import("./lifecycle/index.js");
     const { repo, ...rest } = options;
     const input = parseInput(HeartbeatInput(), rest) as HeartbeatOptions;
-    return this.lockedContext(repo, async (ctx) => heartbeat(ctx, input));
+    return withNext("heartbeat", options, await this.lockedContext(repo, async (ctx) => heartbeat(ctx, input)));
   }
 
   async status(options: { target: string } & RepoOption): Promise<StatusResult & RegistryUnreachable> {
     const { status } = await import("./inspect/index.js");
     const { repo, ...rest } = options;
-    return this.noteUnreachable(await status(await this.context(repo), parseInput(StatusInput(), rest)));
+    return withNext("status", options, this.noteUnreachable(await status(await this.context(repo), parseInput(StatusInput(), rest))));
   }
 
   /** Marks a result answered from this host's git facts alone (the registry out of reach). */
@@ -163,7 +162,7 @@ export class Orchard {
     // git resolves the repo while the capability loads (its compile runs while git does)
     const [{ listRepo }, ctx] = await Promise.all([import("./inspect/index.js"), this.context(repo)]);
     const main = await listRepo(ctx, parsed);
-    if (!parsed.allRepos) return this.noteUnreachable({ ok: true as const, ...main });
+    if (!parsed.allRepos) return withNext("list", options, this.noteUnreachable({ ok: true as const, ...main }));
     const others = [];
     for (const known of await this.registry.repos.all()) {
       if (known.identity === main.repo.identity) continue;
@@ -173,7 +172,12 @@ export class Orchard {
         // a repo that moved or was deleted since it was recorded: nothing to list there
       }
     }
-    return { ok: true, repo: main.repo, worktrees: [...main.worktrees, ...others.flatMap((o) => o.worktrees)], repos: [main, ...others] };
+    return withNext("list", options, {
+      ok: true,
+      repo: main.repo,
+      worktrees: [...main.worktrees, ...others.flatMap((o) => o.worktrees)],
+      repos: [main, ...others],
+    });
   }
 
   /**
@@ -185,7 +189,11 @@ export class Orchard {
     const { repo, ...rest } = options;
     const parsed = parseInput(ReapOrphansInput(), rest) as ReapOptions;
     requireReapCommandLine(parsed); // before the repository's config: a bad .orchard.json is not the caller's mistake
-    return this.noteUnreachable(await reapOrphans(await this.context(repo), this.unreachable === null ? parsed : { ...parsed, dryRun: true }));
+    return withNext(
+      "reapOrphans",
+      options,
+      this.noteUnreachable(await reapOrphans(await this.context(repo), this.unreachable === null ? parsed : { ...parsed, dryRun: true })),
+    );
   }
 
   async salvageList(options: RepoOption = {}): Promise<SalvageListResult> {
@@ -198,19 +206,19 @@ export class Orchard {
   async salvageRestore(options: RestoreOptions & RepoOption): Promise<RestoreResult> {
     const { salvageRestore } = await import("./salvage/index.js");
     const { repo, ...rest } = options;
-    return salvageRestore(await this.context(repo), parseInput(SalvageRestoreInput(), rest) as RestoreOptions);
+    return withNext("salvageRestore", options, await salvageRestore(await this.context(repo), parseInput(SalvageRestoreInput(), rest) as RestoreOptions));
   }
 
   async cleanupWave(options: WaveOptions & RepoOption): Promise<WaveResult> {
     const { cleanupWave } = await import("./wave/index.js");
     const { repo, ...rest } = options;
-    return cleanupWave(await this.context(repo), parseInput(CleanupWaveInput(), rest) as WaveOptions);
+    return withNext("cleanupWave", options, await cleanupWave(await this.context(repo), parseInput(CleanupWaveInput(), rest) as WaveOptions));
   }
 
   async adopt(options: AdoptOptions & RepoOption): Promise<AdoptResult> {
     const { adopt } = await import("./admission/index.js");
     const { repo, ...rest } = options;
-    return adopt(await this.context(repo), parseInput(AdoptInput(), rest) as AdoptOptions);
+    return withNext("adopt", options, await adopt(await this.context(repo), parseInput(AdoptInput(), rest) as AdoptOptions));
   }
 
   /** Removes one worktree under cleanup's proofs (SPEC v4 §3); `salvage` saves its work first. */
@@ -246,7 +254,7 @@ export class Orchard {
   async recycle(options: RecycleOptions & RepoOption): Promise<AddResult> {
     const { recycle } = await import("./recycle/index.js");
     const { repo, ...rest } = options;
-    return recycle(await this.context(repo), parseInput(RecycleInput(), rest) as RecycleOptions);
+    return withNext("recycle", options, await recycle(await this.context(repo), parseInput(RecycleInput(), rest) as RecycleOptions));
   }
 
   /** The events of a handle (following recycles) or of a task, oldest first (SPEC §3.5). */
@@ -270,7 +278,7 @@ export class Orchard {
     const parsed = parseInput(HygieneInput(), rest);
     const source = this.resolving(repo); // git resolves the repo while the capability loads
     const { runHygiene } = await import("./cleanup/index.js");
-    return runHygiene(source, repo, parsed);
+    return withNext("hygiene", options, await runHygiene(source, repo, parsed));
   }
 
   /** A context source whose first context of `repo` is already under way (started now). */
@@ -291,42 +299,42 @@ export class Orchard {
   async hygieneFleet(options: HygieneOptions & RepoOption = {}): Promise<FleetHygieneReport> {
     const { runHygieneFleet } = await import("./cleanup/index.js");
     const { repo, ...rest } = options;
-    return runHygieneFleet(this, repo, parseInput(HygieneInput(), rest));
+    return withNext("hygieneFleet", options, await runHygieneFleet(this, repo, parseInput(HygieneInput(), rest)));
   }
 
   /** Computes and stores a cleanup plan (SPEC §3.7). */
   async cleanupPlan(options: CleanupPlanOptions & RepoOption = {}): Promise<PlanResult> {
     const { runCleanupPlan } = await import("./cleanup/index.js");
     const { repo, ...rest } = options;
-    return runCleanupPlan(this, repo, parseInput(CleanupPlanInput(), rest));
+    return withNext("cleanupPlan", options, await runCleanupPlan(this, repo, parseInput(CleanupPlanInput(), rest)));
   }
 
   /** `cleanup run --dry-run`: the first round's plan (stored, not applied) and the items the real run would refuse (`ok: false`, exit 3). */
   async cleanupDryRun(options: CleanupPlanOptions & RepoOption = {}): Promise<DryRunResult> {
     const { runCleanupDryRun } = await import("./cleanup/index.js");
     const { repo, ...rest } = options;
-    return runCleanupDryRun(this, repo, parseInput(CleanupRunInput(), rest));
+    return withNext("cleanupDryRun", options, await runCleanupDryRun(this, repo, parseInput(CleanupRunInput(), rest)));
   }
 
   /** Applies a stored plan: each item re-checked at the moment of use. */
   async cleanupApply(options: CleanupApplyOptions & RepoOption & { onProgress?: ProgressListener | undefined }): Promise<ApplyResult> {
     const { runCleanupApply } = await import("./cleanup/index.js");
     const { repo, onProgress, ...rest } = options;
-    return runCleanupApply(this, repo, parseInput(CleanupApplyInput(), rest), onProgress);
+    return withNext("cleanupApply", options, await runCleanupApply(this, repo, parseInput(CleanupApplyInput(), rest), onProgress));
   }
 
   /** Finishes a plan, re-checking items a crash left `applying`. */
   async cleanupResume(options: { planId: string; onProgress?: ProgressListener | undefined } & RepoOption): Promise<ApplyResult> {
     const { runCleanupApply } = await import("./cleanup/index.js");
     const { repo, onProgress, ...rest } = options;
-    return runCleanupApply(this, repo, parseInput(CleanupResumeInput(), rest), onProgress);
+    return withNext("cleanupResume", options, await runCleanupApply(this, repo, parseInput(CleanupResumeInput(), rest), onProgress));
   }
 
   /** Plan and apply until a fixed point. */
   async cleanupRun(options: CleanupPlanOptions & RepoOption & { onProgress?: ProgressListener | undefined } = {}): Promise<RunResult> {
     const { runCleanupRun } = await import("./cleanup/index.js");
     const { repo, onProgress, ...rest } = options;
-    return runCleanupRun(this, repo, parseInput(CleanupRunInput(), rest), onProgress);
+    return withNext("cleanupRun", options, await runCleanupRun(this, repo, parseInput(CleanupRunInput(), rest), onProgress));
   }
 
   /**

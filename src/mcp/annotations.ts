@@ -29,8 +29,9 @@ export const ANNOTATIONS = {
   orchard_status: row("Worktree status", true, false, true),
   orchard_list: row("List worktrees", true, false, true),
   orchard_recycle: row("Recycle a released worktree", false, true, true),
-  // `html` writes the report page it names (replacing a file there): not read-only
-  orchard_hygiene: row("Hygiene report", false, false, true),
+  orchard_hygiene: row("Hygiene report", true, false, true),
+  // writes the report page it names (replacing a file there): not read-only
+  orchard_hygiene_html: row("Write the hygiene report as HTML", false, false, true),
   // publishes this host's summary to the shared registry
   orchard_hygiene_fleet: row("Fleet hygiene report", false, false, true),
   orchard_reap_orphans: row("Reap orphaned worktrees", false, true, true),
@@ -52,6 +53,7 @@ export const ANNOTATIONS = {
   orchard_merge: row("Merge a worktree back", false, true, true),
   // deletes salvage refs (each listed with its commit)
   orchard_salvage_prune: row("Prune salvage refs", false, true, true),
+  orchard_explain: row("Explain a reason code", true, false, true),
 } satisfies Record<string, ToolAnnotations>;
 
 export type ToolName = keyof typeof ANNOTATIONS;

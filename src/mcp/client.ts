@@ -9,7 +9,7 @@ import { readStartTime, type ClientProcess } from "../core/ownership/index.js";
 import type { Tool } from "./tools.js";
 
 /** The methods whose tools lease, and when the client is their default pid. */
-const LEASING: Partial<Record<Tool["method"], (args: Record<string, unknown>) => boolean>> = {
+const LEASING: Partial<Record<NonNullable<Tool["method"]>, (args: Record<string, unknown>) => boolean>> = {
   add: () => true,
   recycle: () => true,
   heartbeat: () => true,
@@ -19,12 +19,12 @@ const LEASING: Partial<Record<Tool["method"], (args: Record<string, unknown>) =>
 
 /** True when `tool` leases to the client when called without `pid`. */
 export function leasesToClient(tool: Tool): boolean {
-  return LEASING[tool.method] !== undefined;
+  return tool.method !== null && LEASING[tool.method] !== undefined;
 }
 
 /** `args` with `pid` set to the client's when the tool leases and the call names none. */
 export async function withClientPid(tool: Tool, args: unknown, client: ClientProcess | null): Promise<unknown> {
-  const rule = LEASING[tool.method];
+  const rule = tool.method === null ? undefined : LEASING[tool.method];
   if (!rule || client === null || typeof args !== "object" || args === null || Array.isArray(args)) return args;
   const object = args as Record<string, unknown>;
   if (object.pid !== undefined || !rule(object)) return args;

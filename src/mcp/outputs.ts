@@ -16,7 +16,7 @@ const lazy = <S>(build: () => S): (() => S) => {
 const shapes = lazy(() => {
   const text = z.string();
   const orNull = <S extends z.ZodType>(s: S) => s.nullable();
-  const reason = z.looseObject({ code: text, message: text });
+  const reason = z.looseObject({ code: text, message: text, next: orNull(text) });
   const reasons = z.array(reason);
   const lease = orNull(z.looseObject({ owner: orNull(text), pid: orNull(z.number()), host: text, expiresAt: orNull(text) }));
   const facts = z.looseObject({ path: text, handle: orNull(text), managed: z.boolean(), branch: orNull(text), head: orNull(text) });
@@ -85,6 +85,7 @@ const shapes = lazy(() => {
     orchard_status: z.looseObject({ ok: z.literal(true), worktree: facts }),
     orchard_list: z.looseObject({ ok: z.literal(true), repo: item, worktrees: z.array(facts) }),
     orchard_hygiene: hygiene,
+    orchard_hygiene_html: hygiene.extend({ html: text }),
     orchard_hygiene_fleet: fleet,
     orchard_reap_orphans: z.looseObject({ ok: z.boolean(), reaped: z.number(), skipped: z.number(), entries: z.array(item) }),
     orchard_cleanup_plan: z.looseObject({ ok: z.literal(true), planId: text, digest: text, items: z.array(item), skipped: z.array(item), notes: reasons }),
@@ -129,6 +130,14 @@ const shapes = lazy(() => {
     }),
     orchard_merge: wave,
     orchard_salvage_prune: z.looseObject({ ok: z.literal(true), pruned: z.array(item), kept: z.array(item) }),
+    orchard_explain: z.looseObject({
+      ok: z.literal(true),
+      code: text.optional(),
+      kind: z.enum(["reason", "disposition"]).optional(),
+      meaning: text.optional(),
+      remedy: orNull(text).optional(),
+      codes: z.array(item).optional(),
+    }),
   };
   return { results, error };
 });

@@ -20,6 +20,18 @@ import { findTool, inputJsonSchema, outputSchema, TOOLS, type Tool } from "./too
 import { readClientProcess, type ClientProcess } from "../core/ownership/index.js";
 import { withClientPid } from "./client.js";
 import { withArgumentNames } from "./messages.js";
+import { withNext } from "../core/next/index.js";
+
+/** What a client is told once, at initialize: how to use the tools and read their results. */
+export const INSTRUCTIONS = [
+  "Orchard keeps the git worktrees of parallel agents safe, reusable and clean.",
+  "Start work with orchard_add (pass task and owner), renew long work with orchard_heartbeat, end it with orchard_release.",
+  "Every result is JSON with ok; a refusal is ok: false with reasons. Each reason has code, message and next:",
+  'the tool call that moves it on (e.g. orchard_cleanup_run {"include":"needs_salvage","salvage":true}),',
+  "a command for a person (orchard trust, git …) where no tool does it, or null when only waiting or a decision does.",
+  "orchard_explain says what a code or a disposition means. orchard_hygiene is read-only; orchard_cleanup_plan/apply/run act on its backlog",
+  "and never lose uncommitted or unpushed work. Nothing here approves the repository's own commands: a person runs orchard trust.",
+].join(" ");
 
 export interface ServeOptions {
   /** The workspace (default: ORCHARD_HOME or ~/.orchard). */
@@ -70,9 +82,11 @@ export async function callTool(tool: Tool, args: unknown, session: Session): Pro
   let orchard: Orchard | undefined;
   try {
     const { repo, ...rest } = parseInput(tool.input, await withClientPid(tool, args ?? {}, session.client)) as { repo?: string };
+    if (tool.method === null) return (await tool.local?.(rest)) ?? { ok: false };
     orchard = await session.open();
     const method = orchard[tool.method] as (this: Orchard, input: object) => Promise<JsonResult>;
-    return await method.call(orchard, repo === undefined ? rest : { ...rest, repo });
+    // each reason's next step, spelt as the tool call that takes it (a person's command where no tool does)
+    return withNext(tool.method, rest, await method.call(orchard, repo === undefined ? rest : { ...rest, repo }), "mcp");
   } catch (error) {
     await session.reopenAfter(error);
     const result = errorResult(error);
@@ -92,7 +106,7 @@ function toContent(result: JsonResult): CallToolResult {
 
 /** The server, and the calls still running (answered before the server closes). */
 export function createServer(options: ServeOptions): { server: Server; running: Set<Promise<unknown>>; session: Session } {
-  const server = new Server({ name: "orchard", version: options.version }, { capabilities: { tools: {} } });
+  const server = new Server({ name: "orchard", version: options.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const running = new Set<Promise<unknown>>();
   const session = new Session(options);
   server.setRequestHandler(ListToolsRequestSchema, () => ({

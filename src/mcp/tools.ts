@@ -38,7 +38,9 @@ export type ToolMethod = {
 
 export interface Tool {
   name: ToolName;
-  method: ToolMethod;
+  /** The Orchard method it runs; null for a tool answered without the library object (`local`). */
+  method: ToolMethod | null;
+  local?: (input: Record<string, unknown>) => Promise<{ ok: boolean }>;
   description: string;
   /** The library's schema plus `repo`; strict, so an unknown key is an error naming it. */
   input: z.ZodObject;
@@ -51,6 +53,23 @@ const RepoField = z.string().optional().describe("a path inside the repository (
 function tool(name: ToolName, method: ToolMethod, input: z.ZodObject, description: string): Tool {
   return { name, method, description, input: input.extend({ repo: RepoField }), annotations: ANNOTATIONS[name] };
 }
+
+/** hygiene's input without `html`: the report alone, which writes nothing (orchard_hygiene_html writes the page). */
+const ReportInput = (): z.ZodObject => HygieneInput().omit({ html: true });
+
+const ExplainInput = z
+  .object({ code: z.string().optional().describe("a reason code (dirty, live_owner…) or a disposition (needs_salvage…); none: every code") })
+  .strict();
+
+const explainTool: Tool = {
+  name: "orchard_explain",
+  method: null,
+  local: async (input) => (await import("../core/explain/index.js")).explain(typeof input.code === "string" ? input.code : undefined),
+  description:
+    "What a reason code or a disposition means and what to do next; without code, every code. Every reason in a result also carries next: the tool call (or, for a person, the command) that moves it on, or null.",
+  input: ExplainInput,
+  annotations: ANNOTATIONS.orchard_explain,
+};
 
 export const TOOLS: readonly Tool[] = [
   tool(
@@ -77,8 +96,14 @@ export const TOOLS: readonly Tool[] = [
   tool(
     "orchard_hygiene",
     "hygiene",
-    HygieneInput(),
-    "One truthful report: every worktree gets a disposition (live, reclaimable, reapable, needs_salvage, idle, missing, husk, unknown) with its reasons, plus duplicate tasks and the cleanup backlog.",
+    ReportInput(),
+    "One truthful report, read-only: every worktree gets a disposition (live, reclaimable, reapable, needs_salvage, idle, missing, husk, unknown) with its reasons (each with next, the call that moves it on), plus duplicate tasks and the cleanup backlog.",
+  ),
+  tool(
+    "orchard_hygiene_html",
+    "hygiene",
+    HygieneInput().extend({ html: z.string().min(1).describe("the file to write the self-contained HTML page to (replaced if it exists)") }),
+    "The hygiene report, also written as a self-contained HTML page to the file html names (for a person to open). The result is the same report as orchard_hygiene's, with html set to the file written.",
   ),
   tool(
     "orchard_hygiene_fleet",
@@ -165,6 +190,7 @@ export const TOOLS: readonly Tool[] = [
     SalvagePruneInput(),
     "Delete salvage refs whose content is merged into the default branch or pushed; with olderThan also older refs, whatever they hold. Every pruned ref is listed with its commit.",
   ),
+  explainTool,
 ];
 
 /** The JSON schema a client sees for a tool's input. */

@@ -41,6 +41,24 @@ describe("next steps", () => {
   });
 });
 
+describe("times read relative", () => {
+  it("lineage and salvage list show relative times, JSON keeps ISO", () => {
+    const wip = s.orchard(["add", "wip", "--owner", "me"]).json;
+    s.makeDirty(wip.path);
+    s.orchard(["release", wip.handle, "--owner", "me"]);
+    expect(s.orchard(["cleanup", "run", "--include", "needs_salvage", "--salvage"]).code).toBe(0);
+    for (const args of [
+      ["lineage", wip.handle],
+      ["salvage", "list"],
+    ]) {
+      const out = human(args).stdout;
+      expect(out, args.join(" ")).toMatch(/\b(now|\d+s ago|\d+ min ago)\b/);
+      expect(out, args.join(" ")).not.toMatch(/\d{4}-\d\d-\d\dT/);
+    }
+    expect(s.orchard(["lineage", wip.handle]).json.events[0].at).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+});
+
 describe("cleanup run says what it will delete", () => {
   it("--dry-run prints the plan and its counts and removes nothing; hygiene names the branches; run opens with its counts", () => {
     const done = s.orchard(["add", "done-1", "--owner", "me"]).json;

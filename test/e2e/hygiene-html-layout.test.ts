@@ -92,6 +92,44 @@ function pngSize(file: string): { width: number; height: number } {
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 
+describe("hygiene --html at phone and desktop widths", () => {
+  it("fits a 390 px phone; gives owner and reasons room at 1280 and 1400 px; names stay told apart; times read local and relative, ISO on hover", async () => {
+    for (const n of [1, 2])
+      s.orchard(["add", `feature/a-rather-long-branch-name-that-only-differs-at-the-end-${n}`, "--owner", `agent-with-a-long-name-${n}`, "--task", `o/r#${n}`]);
+    const wip = s.orchard(["add", "wip-1", "--owner", "me"]).json;
+    s.makeDirty(wip.path);
+    s.orchard(["release", wip.handle, "--owner", "me"]);
+    const out = join(s.root, "report.html");
+    expect(s.orchard(["hygiene", "--html", out]).code).toBe(0);
+    for (const width of [390, 900, 1280, 1400]) {
+      const page = await browser.newPage({ viewport: { width, height: VIEWPORT_HEIGHT } });
+      await page.goto(pathToFileURL(out).href);
+      const l = await layout(page);
+      expect(l.pageWidth, `${width}: nothing wider than the window`).toBeLessThanOrEqual(width);
+      const cellWidth = (key: string) => page.$$eval(`tbody tr.row td.${key}`, (tds) => Math.min(...tds.map((td) => td.getBoundingClientRect().width)));
+      expect(await cellWidth("worktree"), `${width}: the worktree column is readable`).toBeGreaterThan(100);
+      if (width >= 1280) {
+        // about 8 characters at 1280 before: now a name like agent-with-a-long-name-1 and three reason codes fit
+        expect(await cellWidth("owner"), `${width}: owner`).toBeGreaterThan(130);
+        expect(await cellWidth("reasons"), `${width}: reasons`).toBeGreaterThan(180);
+      }
+      // two handles that differ only at their end look different (the name gives way in its middle)
+      const tails = await page.$$eval("tbody tr.row td.worktree .name .t", (els) =>
+        els.filter((e) => (e as unknown as { offsetWidth: number }).offsetWidth > 0).map((e) => e.textContent),
+      );
+      expect(new Set(tails).size, `${width}: every name's end shows`).toBe(tails.length);
+      const time = await page.$eval("header time", (t) => ({
+        text: t.textContent,
+        title: t.getAttribute("title") ?? "",
+        datetime: t.getAttribute("datetime"),
+      }));
+      expect(time.text).toMatch(/^(now|\d+s ago|\d+ min ago)$/);
+      expect(time.title).toContain(time.datetime);
+      await page.close();
+    }
+  });
+});
+
 describe("hygiene --html layout in Chromium", () => {
   it("what to run first, one-line rows in attention order, sortable headers, details on demand, unbroken commands", async () => {
     s.worktree("worktree-agent-dead", { lock: `claude agent d (pid ${deadPid()})` });

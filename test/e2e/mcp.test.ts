@@ -85,13 +85,15 @@ describe("orchard mcp", () => {
         "orchard_remove",
         "orchard_path",
         "orchard_merge",
+        "orchard_hygiene_html",
+        "orchard_explain",
       ].sort(),
     );
     expect(names).not.toContain("orchard_trust"); // an agent must not approve its own repository's commands
     for (const t of tools) {
       expect(t.description).toBeTruthy();
       expect(t.inputSchema).toMatchObject({ type: "object", additionalProperties: false });
-      expect(Object.keys(t.inputSchema.properties ?? {})).toContain("repo");
+      if (t.name !== "orchard_explain") expect(Object.keys(t.inputSchema.properties ?? {})).toContain("repo"); // explain reads no repository
       for (const [field, schema] of Object.entries(t.inputSchema.properties ?? {}))
         expect((schema as { description?: string }).description, `${t.name}.${field}`).toBeTruthy();
     }
@@ -153,14 +155,15 @@ describe("orchard mcp", () => {
       "orchard_salvage_prune",
     ])
       expect(hints[name], name).toBe("destructive");
-    for (const name of ["orchard_status", "orchard_list", "orchard_lineage", "orchard_salvage_list", "orchard_path"]) expect(hints[name], name).toBe("read");
+    for (const name of ["orchard_status", "orchard_list", "orchard_lineage", "orchard_salvage_list", "orchard_path", "orchard_hygiene", "orchard_explain"])
+      expect(hints[name], name).toBe("read");
     for (const name of [
       "orchard_release",
       "orchard_heartbeat",
       "orchard_adopt",
       "orchard_cleanup_plan",
       "orchard_salvage_restore",
-      "orchard_hygiene",
+      "orchard_hygiene_html",
       "orchard_hygiene_fleet",
     ])
       expect(hints[name], name).toBe("additive");
@@ -320,6 +323,32 @@ describe("orchard mcp", () => {
     const apply = await session.call("orchard_cleanup_apply", { planId: plan.json.planId });
     expect(apply.json).toMatchObject({ ok: true, status: "completed", failed: 0 });
     expect(git(s.primary, "worktree", "list").split("\n")).toHaveLength(1);
+  });
+
+  it("sends instructions; each reason's next is the tool call that moves it on; explain and the HTML page have their own tools", async () => {
+    session = await connect();
+    expect(session.client.getInstructions()).toMatch(/next/);
+    const wip = await session.call("orchard_add", { branch: "wip", owner: "a1" });
+    s.makeDirty(wip.json.path);
+    await session.call("orchard_release", { target: wip.json.handle, owner: "a1" });
+    const hygiene = await session.call("orchard_hygiene");
+    expect(hygiene.json.html).toBeUndefined();
+    const row = hygiene.json.worktrees.find((w: { path: string }) => w.path === wip.json.path);
+    expect(row.disposition).toBe("needs_salvage");
+    const next = row.reasons[0].next as string;
+    expect(next).toBe('orchard_cleanup_run {"include":"needs_salvage","salvage":true}');
+    // the call it names, made as it is written, takes the worktree
+    const [name, args] = [next.slice(0, next.indexOf(" ")), JSON.parse(next.slice(next.indexOf(" ") + 1))];
+    const run = await session.call(name, args);
+    expect(run.json.items.map((i: { path: string; state: string }) => [i.path, i.state])).toContainEqual([wip.json.path, "done"]);
+    expect((await session.call("orchard_hygiene", { html: join(s.root, "r.html") })).json.error.code).toBe("invalid_argument");
+    const page = join(s.root, "report.html");
+    const written = await session.call("orchard_hygiene_html", { html: page });
+    expect(written.json).toMatchObject({ ok: true, html: page });
+    expect(readFileSync(page, "utf8")).toContain("<html");
+    expect((await session.call("orchard_explain", { code: "needs_salvage" })).json).toMatchObject({ ok: true, kind: "disposition" });
+    expect((await session.call("orchard_explain")).json.codes.length).toBeGreaterThan(100);
+    expect((await session.call("orchard_explain", { code: "dirt" })).json.error.message).toMatch(/did you mean dirty/);
   });
 
   it("one server sees what changed in the repository between its calls (config, origin)", async () => {

@@ -47,7 +47,7 @@ const SPECS: { readonly [C in ReasonCode]?: Spec<C> } = {
   terminal: {},
   active_unowned: { managed: ["boolean"] },
   work_preserved: { via: ["string"], how: ["string", "null"], target: ["string", "null"], unpushed: ["number"] },
-  work_not_preserved: { unpushed: ["number", "null"], head: ["string", "null"], merged: ["object", "null"] },
+  work_not_preserved: { unpushed: ["number", "null"], head: ["string", "null"], merged: ["object", "null"], path: ["string"], branch: ["string", "null"] },
   merged: { how: ["string", "null"], target: ["string", "null"] },
   not_included: { disposition: ["string"], include: ["array"] },
   not_listed_by_git: { outsideManagedRoot: ["boolean"] },
@@ -73,7 +73,7 @@ function mismatches(r: Reason): string[] {
   if (!spec) return [];
   const bad: string[] = [];
   for (const [key, value] of Object.entries(r)) {
-    if (key === "code" || key === "message") continue;
+    if (key === "code" || key === "message" || key === "next") continue;
     const kinds = spec[key];
     if (!kinds) bad.push(`${r.code}.${key}: not declared`);
     else if (!kinds.includes(kindOf(value))) bad.push(`${r.code}.${key}: ${kindOf(value)}, declared ${kinds.join(" | ")}`);

@@ -1,41 +1,37 @@
-// `orchard explain <code>`: what a reason code means and what to do next, from the one reason
-// table (core/shared/reasons/reasons.ts, remedies.ts) that docs/reasons.md is generated from.
+// `orchard explain [code]`: what a reason code or a disposition means and what to do next, from the
+// one reason table (core/explain/); without a code, every code; an unknown one names the nearest.
 import type { Command } from "commander";
-import type { ReasonCode } from "../../core/shared/reasons/reasons.js";
+import type { ExplainResult } from "../../core/explain/index.js";
 import { globalsOf } from "../run.js";
 import { printError, printResult } from "../output.js";
 import { stdoutDisplay } from "../terminal.js";
-
-export interface ExplainResult {
-  ok: true;
-  code: ReasonCode;
-  meaning: string;
-  remedy: string | null;
-}
+import { table } from "../render.js";
 
 /** The table is loaded by the command, not at start-up (docs/ARCHITECTURE.md, "Start-up cost"). */
-export async function explain(code: string): Promise<ExplainResult> {
-  const [{ REASON_TEXT }, { REASON_REMEDY }, { usageError }] = await Promise.all([
-    import("../../core/shared/reasons/reasons.js"),
-    import("../../core/shared/reasons/remedies.js"),
-    import("../../core/shared/errors.js"),
-  ]);
-  if (!Object.hasOwn(REASON_TEXT, code)) throw usageError("invalid_argument", `unknown reason code ${JSON.stringify(code)} (docs/reasons.md lists them)`);
-  const known = code as ReasonCode;
-  return { ok: true, code: known, meaning: REASON_TEXT[known], remedy: REASON_REMEDY[known] ?? null };
+export async function explain(code?: string): Promise<ExplainResult> {
+  const { explain: explainCode } = await import("../../core/explain/index.js");
+  return explainCode(code);
 }
 
 function renderExplain(r: ExplainResult): string {
   const paint = stdoutDisplay().paint;
+  if ("codes" in r)
+    return [
+      table(
+        ["CODE", "KIND", { header: "MEANING", shrink: "end", min: 20 }],
+        r.codes.map((c) => [c.code, c.kind, c.meaning]),
+      ),
+      paint("↳ orchard explain <code> adds what to do next", "cyan"),
+    ].join("\n");
   return [`${paint(r.code, "bold")}: ${r.meaning}`, ...(r.remedy ? [paint(`↳ ${r.remedy}`, "cyan")] : [])].join("\n");
 }
 
 export function register(program: Command): void {
   program
     .command("explain")
-    .description("what a reason code means and what to do next")
-    .argument("<code>", "a reason or note code, as hygiene and every refusal print it")
-    .action(async (code: string, _opts: unknown, cmd: Command) => {
+    .description("what a reason code or a disposition means and what to do next; every code without one")
+    .argument("[code]", "a reason or note code, or a disposition, as hygiene and every refusal print it")
+    .action(async (code: string | undefined, _opts: unknown, cmd: Command) => {
       const globals = globalsOf(cmd);
       try {
         printResult(await explain(code), globals, renderExplain);

@@ -11,30 +11,41 @@ import { escapeControl } from "../escape.js";
 import { stdoutDisplay } from "../terminal.js";
 import { formatBytes } from "../../core/shared/format.js";
 import { formatDuration } from "../../core/shared/input/duration.js";
-import { attentionRank, branchNote, byAttention, diskSummaryLine, whatToRun, type FleetHygieneReport, type HygieneReport } from "../../core/hygiene/index.js";
+import { attentionRank, branchNote, byAttention, diskSummaryLine, needsPerson, whatToRun } from "../../core/hygiene/index.js";
+import type { FleetHygieneReport, HygieneReport, HygieneWorktree, Todo } from "../../core/hygiene/index.js";
+import { displayWidth, truncateEnd } from "../width.js";
 import type { DryRunResult, PlanResult, RunResult, ApplyResult, ItemView } from "../../core/cleanup/index.js";
 import type { Reason } from "../../core/shared/reasons/reasons.js";
 
 const codes = (reasons: readonly Reason[]): string => reasons.map((r) => r.code).join(", ");
-/** The hygiene table: the path gives way first (a foreign worktree's path is its WORKTREE already), then task, reasons, branch. */
+/**
+ * The hygiene table. What gives way first: PATH (a foreign worktree's path is its WORKTREE
+ * already), TASK and OWNER are hidden, then the worktree's handle loses its middle (its unique
+ * end stays) and the branch its end; REASONS keeps its width longest.
+ */
 const HYGIENE_COLUMNS: Column[] = [
   { header: "DISPOSITION", style: dispositionStyle },
-  { header: "WORKTREE", shrink: "middle", min: 16, priority: 4 },
-  { header: "BRANCH", shrink: "end", min: 10, priority: 3 },
-  { header: "OWNER", shrink: "end", min: 8, priority: 5 },
-  { header: "TASK", shrink: "end", min: 8, priority: 1 },
+  { header: "WORKTREE", shrink: "middle", min: 20, priority: 3 },
+  { header: "BRANCH", shrink: "end", min: 12, priority: 4 },
+  { header: "OWNER", shrink: "end", min: 8, priority: 2, optional: true },
+  { header: "TASK", shrink: "end", min: 8, priority: 1, optional: true },
   { header: "DISK (FREED)" },
-  { header: "REASONS", shrink: "end", min: 12, priority: 2 },
+  { header: "REASONS", shrink: "end", min: 16, priority: 5 },
   { header: "PATH", shrink: "middle", min: 16, priority: 0, optional: true },
 ];
 
-export function renderHygiene(r: HygieneReport): string {
+/** Above this many worktrees, hygiene shows row by row only what needs a person; the rest is counted by group (`--all`: every row). */
+export const FLEET_ROWS = 20;
+
+export function renderHygiene(r: HygieneReport, options: { all?: boolean } = {}): string {
   const counts = Object.entries(r.summary.byDisposition)
     .filter(([, n]) => n > 0)
     .map(([d, n]) => `${d} ${n}`)
     .join(", ");
   const lines = [`${r.summary.worktrees} worktrees in ${r.repos.map((x) => x.name).join(", ")}: ${counts || "none"}`];
-  const ordered = [...r.worktrees].sort(byAttention);
+  const now = Date.parse(r.generatedAt);
+  const collapse = !options.all && r.worktrees.length > FLEET_ROWS;
+  const ordered = [...r.worktrees].sort(byAttention).filter((w) => !collapse || needsPerson(w, now));
   const rows = ordered.map((w) => [
     w.disposition,
     w.handle ?? w.path,
@@ -46,7 +57,21 @@ export function renderHygiene(r: HygieneReport): string {
     w.missing && !w.reasons.some((r) => r.code === "missing_directory") ? `${codes(w.reasons)}, missing_directory` : codes(w.reasons),
     w.path,
   ]);
-  if (rows.length) lines.push("", table(HYGIENE_COLUMNS, rows));
+  if (collapse)
+    lines.push(
+      "",
+      `${rows.length ? `${rows.length} need you (work at risk, unknown, or live and untouched for a day):` : "none needs you: no work at risk, nothing unknown or stuck"}`,
+    );
+  if (rows.length) lines.push(...(collapse ? [] : [""]), table(HYGIENE_COLUMNS, rows, { under: ordered.map((w) => (collapse ? w.suggestion.command : null)) }));
+  const ranked = whatToRun(r);
+  if (collapse)
+    lines.push(
+      ...groupLines(
+        r.worktrees.filter((w) => !needsPerson(w, now)),
+        ranked,
+      ),
+      stdoutDisplay().paint("↳ orchard hygiene --all shows every row", "cyan"),
+    );
   lines.push(
     "",
     `cleanup backlog: ${r.cleanupBacklog.count} worktree(s)${r.cleanupBacklog.bytes === null ? "" : `, ${formatBytes(r.cleanupBacklog.bytes)} to reclaim`}`,
@@ -66,16 +91,37 @@ export function renderHygiene(r: HygieneReport): string {
   lines.push(`preventable duplicates: ${r.preventableDuplicates.count}`);
   for (const [policy, n] of countBy(r.preventableDuplicates.recent.flatMap((p) => (p.suggestion ? [p.suggestion.policy] : []))))
     lines.push(`  --policy ${policy} would have spared ${n} of the recent ones`);
-  // Suggestions about work at risk are never dropped (SPEC §3.6); the rest are grouped, top five.
-  const ranked = whatToRun(r);
+  // Suggestions about work at risk are never dropped (SPEC §3.6); the rest are grouped, top five
+  // (a collapsed fleet view shows each on its row or group already)
   const rest = ranked.filter((t) => !t.atRisk);
   // a path or branch in a command comes from git or an agent: shown, never obeyed by the terminal
-  for (const t of [...ranked.filter((t) => t.atRisk), ...rest.slice(0, 5)]) lines.push(escapeControl(`  ${t.count}× ${t.command}${branchNote(t)}`));
-  if (rest.length > 5) lines.push(`  … and ${rest.length - 5} more suggestion(s) in --json`);
+  if (!collapse)
+    for (const t of [...ranked.filter((t) => t.atRisk), ...rest.slice(0, 5)]) lines.push(escapeControl(`  ${t.count}× ${t.command}${branchNote(t)}`));
+  if (!collapse && rest.length > 5) lines.push(`  … and ${rest.length - 5} more suggestion(s) in --json`);
   if (rows.length) lines.push(stdoutDisplay().paint("↳ orchard explain <code> says what a reason means and what to do", "cyan"));
   for (const n of r.notes) lines.push(escapeControl(`note ${n.code}: ${n.message}`), ...nextLines([n], {}, "  "));
   if (r.html) lines.push(escapeControl(`html: ${r.html}`));
   return lines.join("\n");
+}
+
+/** The worktrees that need nobody, counted by disposition and what to run: `40 reclaimable: orchard cleanup run`. */
+function groupLines(worktrees: readonly HygieneWorktree[], todo: readonly Todo[]): string[] {
+  const groups = new Map<string, { disposition: string; action: string; command: string | null; count: number }>();
+  for (const w of [...worktrees].sort(byAttention)) {
+    const key = `${w.disposition}\0${w.suggestion.command ?? ""}`;
+    const g = groups.get(key) ?? { disposition: w.disposition, action: w.suggestion.action, command: w.suggestion.command, count: 0 };
+    g.count++;
+    groups.set(key, g);
+  }
+  const paint = stdoutDisplay().paint;
+  return [
+    "",
+    "the rest, by group:",
+    ...[...groups.values()].map((g) => {
+      const note = g.command ? branchNote(todo.find((t) => t.command === g.command) ?? { branches: 0 }) : "";
+      return `  ${String(g.count).padStart(4)} ${paint(g.disposition, ...dispositionStyle(g.disposition))}${g.command ? `: ${escapeControl(g.command)}${note}` : ` (${g.action})`}`;
+    }),
+  ];
 }
 
 /** An age in whole seconds, largest unit first (`2h5m3s`). */
@@ -190,10 +236,19 @@ function actingOn(items: readonly { action: string }[]): string {
   return parts.flatMap(([k, what]) => (k ? [`${k} ${what}`] : [])).join(", ") || "nothing";
 }
 
+/** A cleanup action once done, as the count of results reads it. */
+const DONE_TEXT: Readonly<Record<string, string>> = {
+  remove: "worktree(s) removed",
+  salvage_remove: "salvaged and removed",
+  reap: "reaped",
+  prune: "entries pruned",
+  delete_branch: "merged branch(es) deleted",
+};
+
 export function renderRun(r: RunResult): string {
   const lines = [
     `acting on: ${actingOn(r.items)}`,
-    `cleanup ${r.status.replace("_", " ")} after ${r.rounds} round(s): ${r.done} done, ${r.skipped} skipped, ${r.refused} refused, ${r.failed} failed; ${r.kept.length} worktree(s) left alone`,
+    `cleanup ${r.status.replace("_", " ")} after ${r.rounds} round(s): ${r.done} done, ${r.skipped} skipped, ${r.refused} refused, ${r.failed} failed`,
   ];
   const copies = r.keptCopies.removed;
   if (copies.length || r.keptCopies.kept)
@@ -202,19 +257,51 @@ export function renderRun(r: RunResult): string {
     );
   if (r.untilFree)
     lines.push(`free space: ${formatBytes(r.untilFree.free)} of the floor ${formatBytes(r.untilFree.floor)}: ${r.untilFree.met ? "met" : "not met"}`);
-  if (r.items.length) lines.push(itemLines(r.items));
-  if (r.kept.length)
+  // what went as planned is counted (once: when it is what the run set out to do, the first line said it);
+  // only an item that did not is a row, with its next step under it
+  const done = r.items.filter((i) => i.state === "done");
+  const doneCounts = Object.entries(DONE_TEXT).flatMap(([action, text]) => {
+    const n = done.filter((i) => i.action === action).length;
+    return n ? [`${n} ${text}`] : [];
+  });
+  if (doneCounts.length && doneCounts.join(", ") !== actingOn(r.items)) lines.push(`done: ${doneCounts.join(", ")}`);
+  const salvaged = done.filter((i) => i.salvageRef);
+  if (salvaged.length) lines.push(`salvaged ${salvaged.length} worktree(s) first: orchard salvage list shows the refs`);
+  const other = r.items.filter((i) => i.state !== "done");
+  if (other.length)
     lines.push(
-      "left alone:",
       table(
-        ["DISPOSITION", "WORKTREE", "WHY"],
-        [...r.kept]
-          .sort((a, b) => attentionRank(a.disposition) - attentionRank(b.disposition))
-          .map((k) => [k.disposition, k.handle ?? k.path, k.reasons.map((x) => x.message).join("; ") || k.disposition]),
+        ["SEQ", "ACTION", "STATE", "WORKTREE", "REASONS"],
+        other.map((i) => [String(i.seq), i.action, i.state, i.handle ?? i.path, codes(i.reasons)]),
+        { under: other.map((i) => i.reasons.find((x) => x.next)?.next ?? null) },
       ),
     );
+  if (r.kept.length) lines.push(`${r.kept.length} worktree(s) left alone, by reason:`, ...keptGroups(r.kept));
   for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`);
   return lines.join("\n");
+}
+
+/** Worktrees a run left alone, one line per disposition and first reason, its count and sentence once. */
+function keptGroups(kept: RunResult["kept"]): string[] {
+  const groups = new Map<string, { disposition: string; reason: Reason | undefined; names: string[] }>();
+  for (const k of [...kept].sort((a, b) => attentionRank(a.disposition) - attentionRank(b.disposition))) {
+    const first = k.reasons[0];
+    const key = `${k.disposition}\0${first?.code ?? ""}`;
+    const g = groups.get(key) ?? { disposition: k.disposition, reason: first, names: [] };
+    g.names.push(k.handle ?? k.path);
+    groups.set(key, g);
+  }
+  const paint = stdoutDisplay().paint;
+  return [...groups.values()].flatMap((g) => {
+    const who = g.names.length <= 3 ? g.names.join(", ") : `${g.names.slice(0, 2).join(", ")} and ${g.names.length - 2} more`;
+    const why = g.reason ? g.reason.code : g.disposition; // the sentence: orchard explain <code>
+    const head = `  ${String(g.names.length).padStart(4)} ${g.disposition}`;
+    const rest = truncateEnd(escapeControl(` ${why}: ${who}`), Math.max(8, stdoutDisplay().width - displayWidth(head)));
+    return [
+      `  ${String(g.names.length).padStart(4)} ${paint(g.disposition, ...dispositionStyle(g.disposition))}${rest}`,
+      ...(g.reason?.next ? [`       ${paint(`↳ ${escapeControl(g.reason.next)}`, "cyan")}`] : []),
+    ];
+  });
 }
 
 /** Each item a dry run predicts the real run refuses: its worktree, the reason's sentence and the next step. */
@@ -246,11 +333,18 @@ export function register(program: Command): void {
     .option("--disk-budget <duration>", "stop measuring after this long (default 5m)")
     .option("--html <file>", "also write a self-contained HTML page")
     .option("--fleet", "across the hosts of a shared registry: duplicate tasks, preventable duplicates, each host's published backlog")
-    .action((opts: { allRepos?: boolean; disk?: boolean; diskBudget?: string; html?: string; fleet?: boolean }, cmd: Command) => {
-      const { fleet, ...rest } = opts;
+    .option("--all", `every worktree on its own row (above ${FLEET_ROWS}, only what needs you is; the rest is counted by group)`)
+    .action((opts: { allRepos?: boolean; disk?: boolean; diskBudget?: string; html?: string; fleet?: boolean; all?: boolean }, cmd: Command) => {
+      const { fleet, all, ...rest } = opts;
       return fleet
         ? runWith(cmd, (o) => o.hygieneFleet(rest), renderFleet, undefined, { early: "statuses", progress: "hygiene" })
-        : runWith(cmd, (o) => o.hygiene(rest), renderHygiene, undefined, { early: "statuses", progress: "hygiene" });
+        : runWith(
+            cmd,
+            (o) => o.hygiene(rest),
+            (r) => renderHygiene(r, { all: all === true }),
+            undefined,
+            { early: "statuses", progress: "hygiene" },
+          );
     });
 
   const cleanup = program.command("cleanup").description("plan, apply, resume or run a converging cleanup");

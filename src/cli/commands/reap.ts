@@ -8,7 +8,10 @@ import { globalsOf, openOptions, runWith, warnUnreachable } from "../run.js";
 import { printError, printResult } from "../output.js";
 import { ProgressLine } from "../progress.js";
 import { renderAdd, short, table } from "../render.js";
+import { relativeTime } from "../time.js";
 import { nextLines } from "../next.js";
+import type { Column } from "../table.js";
+import { remedyOf } from "../../core/shared/reasons/remedies.js";
 import type { Reason } from "../../core/shared/reasons/reasons.js";
 import type { ReapOptions, ReapResult } from "../../core/reap/index.js";
 import type { SalvageListResult, SalvagePruneResult, RestoreResult } from "../../core/salvage/index.js";
@@ -17,27 +20,42 @@ import type { AdoptResult } from "../../core/admission/index.js";
 
 type ReapOutput = ReapResult | { ok: false; error: { code: string; message: string } };
 
+/** The reap table: path and branch give way, owner is hidden first; each skipped row's next step sits under it. */
+const REAP_COLUMNS: Column[] = [
+  { header: "STATUS" },
+  { header: "REASON" },
+  { header: "BRANCH", shrink: "end", min: 16, priority: 2 },
+  { header: "OWNER", shrink: "end", min: 8, optional: true, priority: 1 },
+  { header: "PATH", shrink: "middle", min: 24, priority: 3 },
+];
+
+/** Skip reasons of a live holder: reap-orphans counts these as live, not skipped (core/reap). */
+const LIVE: ReadonlySet<string> = new Set(["pid_alive", "lease_live", "process_in_worktree"]);
+
 export function renderReap(r: ReapOutput): string {
   if ("error" in r) return "";
   if (!r.ok) return "nothing reaped: the default branch is unknown (a remote exists without origin/HEAD; set defaultBranch in .orchard.json)";
   if (r.entries.length === 0) return "no locked worktrees";
   const rows = r.entries.map((e) => [
-    e.status,
+    LIVE.has(e.reason) && e.status === "skipped" ? "live" : e.status,
     e.reason,
     e.branch ?? "-",
     e.owner ? (e.owner.kind === "orchard" && e.owner.name ? e.owner.name : `${e.owner.kind}${e.owner.pid ? ` ${e.owner.pid}` : ""}`) : "-",
     e.path + (e.salvageRef ? ` (salvaged to ${e.salvageRef})` : ""),
   ]);
+  // a live holder is no orphan: its row says live, as the count does
   const head = `${r.dryRun ? "would reap" : "reaped"} ${r.dryRun ? r.planned : r.reaped}, skipped ${r.skipped}, live ${r.live}`;
-  const skipped = r.entries.filter((e) => e.status === "skipped").map((e) => ({ code: e.reason as Reason["code"] }));
-  return [head, table(["STATUS", "REASON", "BRANCH", "OWNER", "PATH"], rows), ...nextLines(skipped, {}, "")].join("\n");
+  const under = r.entries.map((e) =>
+    e.status === "skipped" && !LIVE.has(e.reason) ? ((e as { next?: string | null }).next ?? remedyOf({ code: e.reason as Reason["code"] })) : null,
+  );
+  return [head, table(REAP_COLUMNS, rows, { under })].join("\n");
 }
 
 export function renderSalvageList(r: SalvageListResult): string {
   if (r.salvages.length === 0) return "no salvage refs";
   return table(
     ["AT", "BRANCH", "HEAD", "REASON", "REF"],
-    r.salvages.map((s) => [s.at ?? "-", s.branch ?? "-", short(s.head), s.reason ?? "-", s.ref]),
+    r.salvages.map((s) => [s.at ? relativeTime(s.at) : "-", s.branch ?? "-", short(s.head), s.reason ?? "-", s.ref]),
   );
 }
 

@@ -5,6 +5,7 @@ import { nextLines } from "../next.js";
 import { escapeControl } from "../escape.js";
 import { runWith } from "../run.js";
 import { renderAdd, short } from "../render.js";
+import { relativeTime } from "../time.js";
 import type { LineageResult } from "../../core/recycle/index.js";
 import type { TrustResult } from "../../core/bootstrap/index.js";
 
@@ -21,7 +22,9 @@ function renderLineage(r: LineageResult): string {
             : e.kind === "preventable_duplicate"
               ? `could have used ${(data.candidates ?? []).join(", ")}`
               : "";
-      return [e.at, e.host ?? "-", e.kind.padEnd(21), e.handle ?? "-", e.owner ? `owner ${e.owner}` : "", detail].filter(Boolean).join("  ");
+      return [relativeTime(e.at).padEnd(12), e.host ?? "-", e.kind.padEnd(21), e.handle ?? "-", e.owner ? `owner ${e.owner}` : "", detail]
+        .filter(Boolean)
+        .join("  ");
     })
     .join("\n");
 }

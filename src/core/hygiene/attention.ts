@@ -16,6 +16,18 @@ export function byAttention(a: Pick<HygieneWorktree, "disposition" | "handle" | 
   return attentionRank(a.disposition) - attentionRank(b.disposition) || (a.handle ?? a.path).localeCompare(b.handle ?? b.path);
 }
 
+/** A live worktree nobody has touched for a day (no heartbeat, commit or change): its holder may be stuck. */
+export const STUCK_AFTER_MS = 24 * 3600 * 1000;
+
+export function looksStuck(w: Pick<HygieneWorktree, "disposition" | "lastActivity">, now: number): boolean {
+  return w.disposition === "live" && w.lastActivity !== null && now - Date.parse(w.lastActivity) > STUCK_AFTER_MS;
+}
+
+/** What a person must look at row by row even in a fleet: work at risk, unknown, and live worktrees that look stuck. */
+export function needsPerson(w: Pick<HygieneWorktree, "disposition" | "lastActivity">, now: number): boolean {
+  return AT_RISK.has(w.disposition) || looksStuck(w, now);
+}
+
 /** Dispositions whose suggestions concern work at risk: never dropped from a human rendering. */
 const AT_RISK: ReadonlySet<string> = new Set(["needs_salvage", "unknown"]);
 

@@ -100,7 +100,7 @@ interface Col {
   key: string;
   num?: boolean;
   /** Hidden on a window narrower than this many px (the details row still shows it). */
-  hideBelow?: 1100 | 900;
+  hideBelow?: 1500 | 900 | 600;
   width: string;
   cell: (w: HygieneWorktree) => { html: string; v?: number | string; title?: string };
 }
@@ -109,29 +109,40 @@ const branchText = (w: HygieneWorktree): string => w.branch ?? (w.head ? `(detac
 /** A managed worktree's handle; else the last part of its path and what it is (the whole path is the cell's title). */
 const nameOf = (w: HygieneWorktree): string => w.handle ?? w.path.slice(w.path.lastIndexOf("/") + 1);
 const codesOf = (w: HygieneWorktree): string => w.reasons.map((r) => r.code).join(", ");
+/** A name that gives way in its middle: its last characters (a handle's unique hash) always show. */
+const TAIL = 9;
+function nameHtml(name: string): string {
+  const cut = Math.max(0, name.length - TAIL);
+  return `<span class="name"><span class="h">${text(name.slice(0, cut))}</span><span class="t">${text(name.slice(cut))}</span></span>`;
+}
+
+/** A time as the reader's local relative time (set by the page's script), its ISO time on hover and without script. */
+export function timeHtml(iso: string): string {
+  return `<time datetime="${attr(iso)}" title="${attr(iso)}">${text(iso)}</time>`;
+}
 
 const COLUMNS: Col[] = [
   { key: "disposition", num: true, width: "9em", cell: (w) => ({ html: badge(w.disposition), v: attentionRank(w.disposition) }) },
   {
     key: "worktree",
-    width: "19%",
+    width: "18%",
     cell: (w) => ({
-      html: `<span class="name">${text(nameOf(w))}</span>${w.handle ? "" : ` <span class="muted">${w.husk ? "husk" : "foreign"}</span>`}`,
+      html: `${nameHtml(nameOf(w))}${w.handle ? "" : ` <span class="muted">${w.husk ? "husk" : "foreign"}</span>`}`,
       v: w.handle ?? w.path,
       title: w.path,
     }),
   },
-  { key: "branch", width: "12%", cell: (w) => ({ html: text(branchText(w)), title: branchText(w) }) },
-  { key: "owner", width: "9%", cell: (w) => ({ html: text(ownerLabel(w)), title: ownerLabel(w) }) },
-  { key: "task", width: "10%", cell: (w) => ({ html: text(w.task ?? "–"), title: w.task ?? "" }) },
-  { key: "dirty", hideBelow: 1100, width: "7%", cell: (w) => ({ html: text(dirtyCell(w)), title: dirtyCell(w) }) },
-  { key: "unpushed", num: true, hideBelow: 1100, width: "6em", cell: (w) => ({ html: text(w.unpushed ?? "?"), v: w.unpushed ?? -1 }) },
-  { key: "merged", hideBelow: 1100, width: "8em", cell: (w) => ({ html: text(w.merged ? (w.merged.how ?? "no") : "?") }) },
-  { key: "disk", num: true, width: "6em", cell: (w) => ({ html: w.disk ? formatBytes(w.disk.bytes) : "–", v: w.disk?.bytes ?? -1 }) },
-  { key: "reasons", hideBelow: 900, width: "12%", cell: (w) => ({ html: text(codesOf(w)), title: codesOf(w) }) },
+  { key: "branch", hideBelow: 600, width: "11%", cell: (w) => ({ html: text(branchText(w)), title: branchText(w) }) },
+  { key: "owner", hideBelow: 600, width: "13%", cell: (w) => ({ html: text(ownerLabel(w)), title: ownerLabel(w) }) },
+  { key: "task", hideBelow: 600, width: "8%", cell: (w) => ({ html: text(w.task ?? "–"), title: w.task ?? "" }) },
+  { key: "dirty", hideBelow: 1500, width: "7%", cell: (w) => ({ html: text(dirtyCell(w)), title: dirtyCell(w) }) },
+  { key: "unpushed", num: true, hideBelow: 1500, width: "6em", cell: (w) => ({ html: text(w.unpushed ?? "?"), v: w.unpushed ?? -1 }) },
+  { key: "merged", hideBelow: 1500, width: "8em", cell: (w) => ({ html: text(w.merged ? (w.merged.how ?? "no") : "?") }) },
+  { key: "disk", num: true, hideBelow: 600, width: "6em", cell: (w) => ({ html: w.disk ? formatBytes(w.disk.bytes) : "–", v: w.disk?.bytes ?? -1 }) },
+  { key: "reasons", hideBelow: 900, width: "18%", cell: (w) => ({ html: text(codesOf(w)), title: codesOf(w) }) },
   {
     key: "next",
-    width: "27%",
+    width: "21%",
     cell: (w) => ({
       html: w.suggestion.command ? `<code class="cmd">${text(w.suggestion.command)}</code>` : text(w.suggestion.action),
       v: w.suggestion.command ?? w.suggestion.action,
@@ -194,7 +205,7 @@ function groups(r: HygieneReport): string {
     .map((g) => `<li><code>${text(g.patchId.slice(0, 12))}</code>: ${g.handles.map((h) => `<code>${text(h)}</code>`).join(", ")}</li>`)
     .join("");
   const prevent = r.preventableDuplicates.recent
-    .map((e) => `<li>${text(e.at)} <code>${text(e.handle ?? "?")}</code>${e.task ? ` task ${text(e.task)}` : ""}</li>`)
+    .map((e) => `<li>${timeHtml(e.at)} <code>${text(e.handle ?? "?")}</code>${e.task ? ` task ${text(e.task)}` : ""}</li>`)
     .join("");
   const notes = r.notes.map((n) => `<li><code>${text(n.code)}</code> ${text(n.message)}</li>`).join("");
   return `<section class="grid2"><div><h2>Duplicate tasks (${r.duplicateTaskGroups.length})</h2><ul>${dup || "<li class=muted>none</li>"}</ul><h2>Same patch (${r.patchEquivalentGroups.length})</h2><ul>${patch || "<li class=muted>none</li>"}</ul></div><div><h2>Preventable duplicates (${r.preventableDuplicates.count})</h2><p class="muted">Allocations admission could have reused — not part of the backlog.</p><ul>${prevent || "<li class=muted>none</li>"}</ul>${notes ? `<h2>Notes</h2><ul>${notes}</ul>` : ""}</div></section>`;
@@ -219,10 +230,12 @@ function commands(r: HygieneReport): string {
 export const STYLE = `body{font:14px/1.4 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#1d1d1f;background:#f6f7f9}header{background:#1f3a2e;color:#fff;padding:18px 28px}header h1{margin:0;font-size:22px}header p{margin:4px 0 0;opacity:.8}main{padding:20px 28px}.cards{display:flex;flex-wrap:wrap;gap:12px;margin-bottom:18px}.card{background:#fff;border-radius:8px;padding:12px 16px;min-width:130px;box-shadow:0 1px 2px #0002}.card .value{font-size:24px;font-weight:600}.card .label{color:#555}.card .hint{color:#888;font-size:12px}section{background:#fff;border-radius:8px;padding:14px 18px;margin-bottom:18px;box-shadow:0 1px 2px #0002}h2{font-size:16px;margin:4px 0 10px}.grid2{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:18px}svg text{font-size:12px;fill:#333}svg .num{fill:#555}g.bar{cursor:pointer}.badge{color:#fff;border-radius:10px;padding:1px 8px;font-size:12px;white-space:nowrap}table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;padding:6px 8px;border-bottom:1px solid #eee}th{position:sticky;top:0;background:#fafafa}td.num{text-align:right;white-space:nowrap}.path{color:#666;font-size:12px;word-break:break-all}.name{font-weight:600}ul.reasons{margin:0;padding-left:16px;font-size:12px}code{font:12px ui-monospace,Menlo,Consolas,monospace;background:#f0f2f4;border-radius:4px;padding:1px 4px}code.cmd{white-space:nowrap;user-select:all;line-height:1.4}.muted{color:#888}.filters{display:flex;gap:8px;flex-wrap:wrap;align-items:center;margin-bottom:10px}.filters button{border:1px solid #ccc;background:#fff;border-radius:14px;padding:3px 10px;cursor:pointer}.filters button.on{color:#fff}.filters input{padding:4px 8px;border:1px solid #ccc;border-radius:6px;min-width:240px}.hidden{display:none}@media(max-width:900px){.grid2{grid-template-columns:minmax(0,1fr)}}`;
 
 /** The hygiene page's own layout: one-line rows (cells cut with an ellipsis, the whole text in their title and details row), commands on one line. */
-const PAGE_STYLE = `main{padding:14px 28px}header{padding:12px 28px}section{padding:10px 16px;margin-bottom:14px}.cards{gap:8px;margin-bottom:14px}.card{padding:6px 12px;min-width:0}.card .value{font-size:18px}#run ol{margin:0;padding-left:22px}#run li{margin:2px 0;white-space:nowrap}#run li.risk::marker{color:${COLORS.needs_salvage}}#run code.cmd{display:inline-block;max-width:calc(100% - 12em);overflow-x:auto;vertical-align:bottom}#run summary{cursor:pointer;color:#555;margin-top:4px}#wt{table-layout:fixed}#wt td{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;vertical-align:middle;padding:5px 8px}#wt th{padding:0;vertical-align:bottom}#wt th button{all:unset;box-sizing:border-box;display:block;width:100%;padding:6px 8px;cursor:pointer;font-weight:600}#wt th button:focus-visible{outline:2px solid #1565c0}#wt th[aria-sort] button::after{content:"";display:inline-block;margin-left:5px;vertical-align:middle;border:4px solid transparent}#wt th[aria-sort=ascending] button::after{border-bottom:5px solid #444;border-top:0}#wt th[aria-sort=descending] button::after{border-top:5px solid #444;border-bottom:0}#wt td.disk,#wt td.unpushed,#wt th.disk,#wt th.unpushed{text-align:right}button.more{border:0;background:none;padding:2px 6px 2px 0;cursor:pointer;vertical-align:middle}button.more::before{content:"";display:block;border:5px solid transparent;border-left:7px solid #555;border-right:0}button.more[aria-expanded=true]::before{transform:rotate(90deg)}main svg{max-width:100%;height:auto}#wt tr.details td{white-space:normal;background:#fafbfc}#wt dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:4px 0}#wt dt{color:#666}#wt dd{margin:0;min-width:0}#wt dd code.cmd{display:inline-block;max-width:100%;overflow-x:auto;vertical-align:bottom}@media(max-width:1100px){#wt .hide1100{display:none}}@media(max-width:900px){#wt .hide900{display:none}}`;
+const PAGE_STYLE = `main{padding:14px 28px}header{padding:12px 28px}section{padding:10px 16px;margin-bottom:14px}.cards{gap:8px;margin-bottom:14px}.card{padding:6px 12px;min-width:0}.card .value{font-size:18px}#run ol{margin:0;padding-left:22px}#run li{margin:2px 0;white-space:nowrap}#run li.risk::marker{color:${COLORS.needs_salvage}}#run code.cmd{display:inline-block;max-width:calc(100% - 12em);overflow-x:auto;vertical-align:bottom}#run summary{cursor:pointer;color:#555;margin-top:4px}#wt{table-layout:fixed}#wt td{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;vertical-align:middle;padding:5px 8px}#wt th{padding:0;vertical-align:bottom}#wt th button{all:unset;box-sizing:border-box;display:block;width:100%;padding:6px 8px;cursor:pointer;font-weight:600}#wt th button:focus-visible{outline:2px solid #1565c0}#wt th[aria-sort] button::after{content:"";display:inline-block;margin-left:5px;vertical-align:middle;border:4px solid transparent}#wt th[aria-sort=ascending] button::after{border-bottom:5px solid #444;border-top:0}#wt th[aria-sort=descending] button::after{border-top:5px solid #444;border-bottom:0}#wt td.disk,#wt td.unpushed,#wt th.disk,#wt th.unpushed{text-align:right}button.more{border:0;background:none;padding:2px 6px 2px 0;cursor:pointer;vertical-align:middle}button.more::before{content:"";display:block;border:5px solid transparent;border-left:7px solid #555;border-right:0}button.more[aria-expanded=true]::before{transform:rotate(90deg)}main svg{max-width:100%;height:auto}#wt tr.details td{white-space:normal;background:#fafbfc}#wt dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:4px 0}#wt dt{color:#666}#wt dd{margin:0;min-width:0}#wt dd code.cmd{display:inline-block;max-width:100%;overflow-x:auto;vertical-align:bottom}@media(max-width:1500px){#wt .hide1500{display:none}}@media(max-width:900px){#wt .hide900{display:none}}#wt .name{display:inline-block;max-width:calc(100% - 16px);white-space:nowrap;overflow:hidden;vertical-align:middle}#wt .name .h{display:inline-block;max-width:calc(100% - 10ch);overflow:hidden;text-overflow:ellipsis;vertical-align:bottom}@media(max-width:600px){#wt .hide600{display:none}#wt th.disposition{width:6.5em!important}#wt th.worktree{width:45%!important}#wt th.next{width:auto!important}main{padding:8px}header{padding:10px 12px}section{padding:8px 10px}.filters input{min-width:0;flex:1 1 8em}#run li{white-space:normal}#run code.cmd{max-width:100%}.card{flex:1 1 40%}}`;
 
 /** Filters (disposition, text), sorting by a header's button (stable: ties keep the attention order), details on demand. */
 const SCRIPT = `(function(){
+document.querySelectorAll('time[datetime]').forEach(function(t){var at=Date.parse(t.getAttribute('datetime'));if(isNaN(at))return;var s=Math.round((Date.now()-at)/1000),a=Math.abs(s);
+var span=a<60?a+'s':a<3600?Math.floor(a/60)+' min':a<172800?Math.floor(a/3600)+'h':Math.floor(a/86400)+' days';t.textContent=a<1?'now':s>0?span+' ago':'in '+span;t.title=new Date(at).toLocaleString()+' — '+t.getAttribute('datetime');});
 var table=document.getElementById('wt');var bodies=[].slice.call(table.tBodies);var active=null;var q=document.getElementById('q');
 function apply(){var s=(q.value||'').toLowerCase();var shown=0;bodies.forEach(function(b){var ok=(!active||b.getAttribute('data-disposition')===active)&&(!s||b.getAttribute('data-search').indexOf(s)>=0);b.classList.toggle('hidden',!ok);if(ok)shown++;});
 document.getElementById('shown').textContent=shown+' of '+bodies.length+' shown';
@@ -263,7 +276,7 @@ export function renderHygieneHtml(r: HygieneReport): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <title>Orchard hygiene — ${text(repoNames)} — ${s.worktrees} worktrees</title><style>${STYLE}${PAGE_STYLE}</style></head>
-<body><header><h1>Orchard hygiene</h1><p>${text(repoNames)} · ${s.worktrees} worktrees · generated ${text(r.generatedAt)}</p></header><main>
+<body><header><h1>Orchard hygiene</h1><p>${text(repoNames)} · ${s.worktrees} worktrees · generated ${timeHtml(r.generatedAt)}</p></header><main>
 ${commands(r)}
 <div class="cards">${cards}</div>
 <section><h2>Worktrees</h2><div class="filters">${filterButtons}<input id="q" type="search" placeholder="filter by path, handle, branch, reason"><span id="shown" class="muted"></span><span class="muted">Click a header to sort, the arrow before a worktree for its details.</span></div>

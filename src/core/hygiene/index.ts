@@ -1,6 +1,6 @@
 // `orchard hygiene`: one disposition per worktree, duplicate groups, disk use and the HTML report.
 export { assessPreservation } from "./assess.js";
-export { ATTENTION_ORDER, attentionRank, branchNote, byAttention, whatToRun } from "./attention.js";
+export { ATTENTION_ORDER, attentionRank, branchNote, byAttention, looksStuck, needsPerson, whatToRun } from "./attention.js";
 export type { Todo } from "./attention.js";
 export { formatBytes } from "../shared/format.js";
 export { diskSummaryLine, measureKept } from "./disk.js";

@@ -28,7 +28,7 @@ export function assessRecycle(facts: Facts): Reason[] {
     reasons.push(
       reason(
         "work_not_preserved",
-        { head: facts.head, unpushed: facts.unpushed, merged: facts.merged ?? null },
+        { head: facts.head, unpushed: facts.unpushed, merged: facts.merged ?? null, path: facts.path, branch: facts.branch },
         facts.unpushed === null ? "no remote to compare with and not merged" : undefined,
       ),
     );

@@ -74,8 +74,8 @@ export interface ReasonDetails {
   not_managed: { path?: string };
   not_terminal: { lifecycle: Lifecycle | null };
   not_active: { lifecycle: Lifecycle };
-  /** hygiene: `unpushed`; recycle: also the head and what merged shows. */
-  work_not_preserved: { unpushed: number | null; head?: string | null; merged?: Facts["merged"] };
+  /** hygiene: `unpushed`; recycle: also the head, what merged shows, and the worktree's path and branch. */
+  work_not_preserved: { unpushed: number | null; head?: string | null; merged?: Facts["merged"]; path?: string; branch?: string | null };
   /** recycle: git's lock reason and its owner; cleanup plan: the lock reason of a missing worktree. */
   foreign_lock: { reason: string | null; owner: LockOwnerFacts | null } | { lockReason: string | null };
   not_a_linked_worktree: { path: string };

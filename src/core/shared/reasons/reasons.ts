@@ -164,8 +164,12 @@ export type ReasonCode = keyof typeof REASON_TEXT;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 export const REASON_DETAILS_COMPLETE: Same<keyof ReasonDetails, ReasonCode> = true;
 
-/** The reason of one code: `{code, message, ...evidence}`, the evidence its entry of ReasonDetails. */
-export type ReasonOf<C extends ReasonCode> = C extends ReasonCode ? { code: C; message: string } & ReasonDetails[C] : never;
+/**
+ * The reason of one code: `{code, message, next, ...evidence}`, the evidence its entry of
+ * ReasonDetails. `next` is the command that moves it on, or null (core/next/): filled in every
+ * result an Orchard method returns; null until then.
+ */
+export type ReasonOf<C extends ReasonCode> = C extends ReasonCode ? { code: C; message: string; next: string | null } & ReasonDetails[C] : never;
 
 /**
  * A reason as the JSON has it, discriminated on `code`: `if (r.code === "dirty") r.tracked` narrows
@@ -181,7 +185,7 @@ type EvidenceArgs<C extends ReasonCode> = NoDetail extends ReasonDetails[C]
 /** The one function that turns a code (and its evidence) into a sentence. */
 export function reason<C extends ReasonCode>(code: C, ...[evidence, detail]: EvidenceArgs<C>): ReasonOf<C> {
   const message = detail ? `${REASON_TEXT[code]}: ${detail}` : REASON_TEXT[code];
-  return { code, message, ...evidence } as ReasonOf<C>;
+  return { code, message, next: null, ...evidence } as ReasonOf<C>;
 }
 
 export function hasCode(reasons: readonly Pick<Reason, "code">[], code: ReasonCode): boolean {
