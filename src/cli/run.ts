@@ -5,7 +5,7 @@ import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { startLockedQueries, startRepoQueries } from "../git/early.js";
-import { dropEarly } from "../git/run.js";
+import { dropEarly, stopRunning } from "../git/run.js";
 import type { OpenOptions, Orchard } from "../core/orchard.js";
 import { printError, printResult, type GlobalOptions, type Renderer } from "./output.js";
 import { ProgressLine } from "./progress.js";
@@ -99,5 +99,6 @@ export async function runWith<R extends { ok: boolean }>(
     earlyStatuses?.dropEarlyStatuses(); // what the command did not take (it failed first) is stopped, not waited for
     early?.releaseEarlyMutationLock(); // a hold the command did not take over (its input was refused)
     await orchard?.close();
+    stopRunning(); // answered: a git nobody took (an early read) does not keep the process until its timeout
   }
 }

@@ -7,7 +7,7 @@ import { readFileSync, readdirSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { homedir } from "node:os";
 import { git } from "./run.js";
-import { guardFrom, PROGRAM_KEYS_REGEXP, type ConfigEntry, type ProgramGuard } from "./programs.js";
+import { commonDirOf, guardFrom, PROGRAM_KEYS_REGEXP, type ConfigEntry, type ProgramGuard } from "./programs.js";
 import { cachedGuard, keptGuardSignature, rememberGuard } from "./warm/guard-cache.js";
 import { ALL_WORKTREES, setWorktreeBlocks, type WorktreeBlock } from "./boundary.js";
 import { readConfigFile } from "./programs-vet.js";
@@ -52,13 +52,56 @@ export function keptConfigSignature(cwd: string, commonDir: string): string | un
   return cachedGuard(cwd, commonDir, configFiles(commonDir)) ? keptGuardSignature(cwd, commonDir) : undefined;
 }
 
+/** The repository's config includes a file git would wait on or misread: every git there would. */
+export class ConfigWedgedError extends Error {
+  readonly code = "config_unvetted";
+  constructor(
+    readonly file: string,
+    why: string,
+  ) {
+    super(
+      `the repository's config includes ${file}, which is ${why}: every git command there would wait on it or fail; remove the include or the file, then run the command again`,
+    );
+    this.name = "ConfigWedgedError";
+  }
+}
+
+/**
+ * The first file the repository's own config includes (at any depth, whatever the condition) that
+ * is there but is no plain file of at most 1 MiB: git's own reading of the config would wait on a
+ * FIFO there. Null when there is none (one read of the config file; no git unless it includes).
+ */
+async function unvettedInclude(commonDir: string): Promise<{ file: string; why: string } | null> {
+  const pending = [join(commonDir, "config")];
+  const seen = new Set<string>();
+  while (pending.length > 0) {
+    const file = pending.shift()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const read = await readConfigFile(file);
+    if (read.kind === "unvetted") return { file, why: read.why };
+    if (read.kind === "read") for (const raw of read.entries) if (INCLUDE.test(raw.key)) pending.push(includeTarget(raw.value, file));
+  }
+  return null;
+}
+
+/** Throws ConfigWedgedError before the first git in `path`'s repository when its config includes a file every git there would wait on. */
+export async function refuseWedgedConfig(path: string): Promise<void> {
+  const commonDir = commonDirOf(path);
+  const wedged = commonDir === null ? null : await unvettedInclude(commonDir);
+  if (wedged) throw new ConfigWedgedError(wedged.file, wedged.why);
+}
+
 async function readGuard(cwd: string, commonDir: string): Promise<{ guard: ProgramGuard; origins: string[]; includes: boolean }> {
+  const blocks = new Map<string, WorktreeBlock>();
+  // an include every git of the repository would wait on: fail now, naming it, instead of after each git's timeout
+  const wedged = await unvettedInclude(commonDir);
+  if (wedged) throw new ConfigWedgedError(wedged.file, wedged.why);
   // read without Orchard's own overrides: git shows them as the caller's (command scope), and they would mask what the repository sets
   const r = await git(PROGRAM_CONFIG_ARGS, { cwd, ok: [0, 1], policy: false });
   const entries: ConfigEntry[] = [];
   const seen = new Set<string>();
   const origins = new Set<string>();
-  const blocks = new Map<string, WorktreeBlock>();
   let includes = false;
   // each file still to read, with the worktree whose config.worktree led to it (null: the common config's)
   const pending: { file: string; admin: string | null }[] = [];
@@ -78,7 +121,7 @@ async function readGuard(cwd: string, commonDir: string): Promise<{ guard: Progr
     const { file, admin } = pending.shift()!;
     if (seen.has(file)) continue;
     seen.add(file);
-    const read = await readConfigFile(file, cwd);
+    const read = await readConfigFile(file);
     if (read.kind === "absent") continue;
     const own = admin === null ? null : realOrSame(admin);
     if (read.kind === "unvetted") {

@@ -34,7 +34,7 @@ const WORDS = [
 
 export type ConfigFileRead = { kind: "absent" } | { kind: "unvetted"; why: string } | { kind: "read"; entries: ConfigRecord[] };
 
-export async function readConfigFile(file: string, cwd: string): Promise<ConfigFileRead> {
+export async function readConfigFile(file: string): Promise<ConfigFileRead> {
   const bytes = readPlainFile(file, MAX_CONFIG_BYTES);
   if (bytes === null) return existsSync(file) ? { kind: "unvetted", why: "not a plain file of at most 1 MiB" } : { kind: "absent" };
   const text = bytes.toString("latin1").toLowerCase();
@@ -43,7 +43,8 @@ export async function readConfigFile(file: string, cwd: string): Promise<ConfigF
   try {
     const copy = join(scratch, "config");
     writeFileSync(copy, bytes, { mode: 0o600 });
-    const r = await git(["config", "-z", "--show-origin", "--file", copy, "--get-regexp", PROGRAM_KEYS_REGEXP], { cwd, ok: [0, 1, 3, 128] });
+    // run outside any repository: git reads no repository config (and nothing it includes) for this
+    const r = await git(["config", "-z", "--show-origin", "--file", copy, "--get-regexp", PROGRAM_KEYS_REGEXP], { cwd: scratch, ok: [0, 1, 3, 128] });
     if (r.exitCode !== 0 && r.exitCode !== 1)
       return { kind: "unvetted", why: `git cannot read it (${r.stderr.trim().split("\n")[0] ?? `exit ${r.exitCode}`})` };
     return { kind: "read", entries: parseConfigRecords(r.stdout, false) };

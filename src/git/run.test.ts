@@ -11,6 +11,16 @@ import { waitFor } from "../../test/helpers/scenario.js";
 import { PROCESS_TIMEOUT_MS } from "../../test/helpers/time.js";
 import { batchAnsweredAsAlone, MIXED_QUERIES } from "../../test/helpers/batch.js";
 
+/** Whether a process of that pid exists (ESRCH: gone). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe("the git runner", () => {
   it("answers a query started early once, with what git said then; dropped, git is asked anew", async () => {
     const dir = mkdtempSync(join(tmpdir(), "orchard-run-"));
@@ -49,15 +59,7 @@ describe("the git runner", () => {
     const r = await runProcess("sh", ["-c", `sh -c 'echo $$ > ${pidFile}; exec ${sleep}' & ${sleep}`], { cwd: dir, env: process.env, timeoutMs: 300 });
     expect(r.timedOut).toBe(true);
     const grandchild = Number(readFileSync(pidFile, "utf8"));
-    const alive = () => {
-      try {
-        process.kill(grandchild, 0);
-        return true;
-      } catch {
-        return false; // ESRCH: gone
-      }
-    };
-    await waitFor(() => !alive(), "the grandchild dying with its group");
+    await waitFor(() => !alive(grandchild), "the grandchild dying with its group");
   });
 
   it("kills what it still runs when it exits: a git waiting for ever does not outlive the process", async () => {
@@ -76,15 +78,7 @@ describe("the git runner", () => {
     const r = spawnSync(process.execPath, [file], { encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
     expect(r.status, r.stderr).toBe(0);
     const waiting = Number(readFileSync(pidFile, "utf8"));
-    const alive = () => {
-      try {
-        process.kill(waiting, 0);
-        return true;
-      } catch {
-        return false; // ESRCH: gone
-      }
-    };
-    await waitFor(() => !alive(), "the waiting process dying with its parent");
+    await waitFor(() => !alive(waiting), "the waiting process dying with its parent");
   });
 
   it("hardens the environment: no inherited repository overrides, no prompts, C locale", () => {

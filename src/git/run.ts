@@ -39,7 +39,14 @@ const running = new Set<number>();
 // a git of ours never outlives us: one still running when this process exits (an early read nobody
 // took, a batch a failed command left) is killed with its process group (SPEC v4 §4.10). The kept
 // shell is not: it ends with its stdin and removes its directory itself (warm/batch-shell.ts).
-process.once("exit", () => {
+process.once("exit", () => stopRunning());
+
+/**
+ * Kills every process of ours still running (with its group), but the kept shell: what a command
+ * line started and nobody took once it has answered (an early read of a repository whose git waits
+ * on something an agent planted) must not hold the process open until its timeout.
+ */
+export function stopRunning(): void {
   if (process.platform === "win32") return;
   for (const pid of running)
     if (pid !== kept?.pid)
@@ -48,7 +55,7 @@ process.once("exit", () => {
       } catch {
         // its group is gone already
       }
-});
+}
 
 /**
  * Our own children in flight: a process scan that looks for "someone working inside a worktree"

@@ -72,4 +72,14 @@ describe("a FIFO among a worktree's admin files", () => {
     expect(h.code, h.stderr).toBe(0);
     expect(byPath(h.json.worktrees, b.path)).toBeDefined();
   });
+
+  it("as a file the repository's config includes: a command fails at once naming it (every git there would wait on it)", () => {
+    const fifo = join(s.root, "included.fifo");
+    makeFifo(fifo);
+    s.git("config", "include.path", fifo);
+    const r = s.orchard(["list"]);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.json.error).toMatchObject({ code: "config_unvetted" });
+    expect(r.json.error.message).toContain(fifo);
+  });
 });

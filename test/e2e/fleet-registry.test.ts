@@ -5,7 +5,8 @@
 // admission transaction writes nothing; with the server out of reach, status/list/reap-orphans
 // go on from this host's git facts.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { git, gitResult, Scenario, waitFor, type CliResult } from "../helpers/scenario.js";
@@ -147,6 +148,36 @@ describe.skipIf(!pgAvailable())("a fleet of two hosts on one PostgreSQL registry
     expect(await schema.query("SELECT id FROM events")).toEqual([]);
     expect(git(s.primary, "branch", "--list", "cut")).toBe("");
     expect(existsSync(join(s.home, "worktrees", "app@cut"))).toBe(false);
+  });
+
+  it("the connection lost after the worktree was made: the error says what stands, and the rerun adopts it (issue 36 item 9)", async () => {
+    const pause = mkdtempSync(join(tmpdir(), "orchard-pause-"));
+    writeFileSync(join(pause, "hold"), "");
+    // a name of its own for this add's connection (the URL's parameters win over the client's): only it is cut
+    const url = `${schema.url}${schema.url.includes("?") ? "&" : "?"}application_name=orchard-late-loss`;
+    // (with its bootstrap: recording the fingerprints is a registry write after that point)
+    const pending = s.orchardAsync(["add", "late", "--owner", "agent-a"], {
+      env: { ...env("host-a", url), ORCHARD_PAUSE_AT: "add.active", ORCHARD_PAUSE_DIR: pause },
+    });
+    await waitFor(() => readdirSync(pause).some((f) => f.startsWith("add.active.")), "the add to stand after its worktree was made");
+    const admin = new pg.Client({ connectionString: PG_URL, application_name: "orchard-test-admin" });
+    await admin.connect();
+    try {
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'orchard-late-loss'");
+    } finally {
+      await admin.end();
+    }
+    rmSync(join(pause, "hold"));
+    const r = await pending;
+    rmSync(pause, { recursive: true, force: true });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.json.error.code).toBe("registry_unreachable");
+    expect(r.json.error.message).not.toMatch(/nothing was written/);
+    expect(r.json.error.message).toMatch(/was made and stays: run the same orchard add again to adopt it/);
+    expect(existsSync(join(s.home, "worktrees", "app@late"))).toBe(true);
+    const again = onA(["add", "late", "--owner", "agent-a"]);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(again.json.action).toBe("adopted");
   });
 
   it("the server out of reach: status, list and reap-orphans answer from git's facts and say so; add fails with exit 1", () => {

@@ -18,7 +18,7 @@ import { beginBootstrapJournal, markBootstrapInterrupted, runBootstrap, type Boo
 import { backdateCheckout, refreshIndexBeforeAnswer } from "../shared/index-refresh.js";
 import { isClean, readDirty } from "../facts/index.js";
 import { heldReasons, taskHolders, taskLockKey, TaskHeld } from "./exclusive.js";
-import { faultCheckoutConfig, faultPoint } from "../shared/fault.js";
+import { faultCheckoutConfig, faultPoint, pausePoint } from "../shared/fault.js";
 import { finishCheckout } from "./checkout.js";
 
 /** Writes the row's identity file; returns the worktree's admin dir (undefined when git does not list it). */
@@ -126,6 +126,7 @@ function registryLost(error: unknown, what: string): unknown {
 async function finishCreated(ctx: Ctx, request: AddRequest, row: WorktreeRow, backdated: boolean): Promise<AddResult> {
   const { repo } = ctx;
   faultPoint("add.active");
+  await pausePoint("add.active");
   // a dated-back checkout is refreshed (and its HEAD read) before the lock goes, at once: done after,
   // these gits inside the worktree were seen by a concurrent identical add, which scans under the
   // lock, as someone working there (live_owner) instead of a worktree to adopt

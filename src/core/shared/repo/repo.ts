@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { basename, dirname } from "node:path";
 import { readConfig, readGitDirs, readRemoteConfig, readSymbolicRef, readWorktrees, resolveCommit } from "../../../git/read.js";
 import { GitError } from "../../../git/errors.js";
+import { refuseWedgedConfig } from "../../../git/programs-read.js";
 import { canonicalRemote, disambiguateRepoName, localIdentity, repoNameFrom } from "../naming/identity.js";
 import { loadConfig, type LoadedConfig } from "../config.js";
 import { usageError } from "../errors.js";
@@ -54,6 +55,7 @@ export interface RepoLocation {
 
 export async function locateRepo(repoPath: string): Promise<RepoLocation> {
   if (!existsSync(repoPath)) throw usageError("not_a_repository", `${repoPath} does not exist`);
+  await refuseWedgedConfig(repoPath); // an include every git would wait on: said now, not after a git's timeout
   let dirs;
   try {
     dirs = await readGitDirs(repoPath);
