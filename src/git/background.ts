@@ -4,7 +4,7 @@
 // paths. It never touches a worktree's index or locks (SPEC v3 §4.10: a new index is refreshed
 // before `add` answers, core/shared/index-refresh.ts).
 import { hardenedEnv } from "./env.js";
-import { spawnDetached } from "./run.js";
+import { spawnDetached } from "./spawn.js";
 
 export interface BackgroundJob {
   /** Trash entries: `<entry>/tree` is deleted first, then the entry with its journal; a tree that

@@ -9,8 +9,8 @@ import { homedir } from "node:os";
 import { git } from "./run.js";
 import { commonDirOf, guardFrom, PROGRAM_KEYS_REGEXP, type ConfigEntry, type ProgramGuard } from "./programs.js";
 import { cachedGuard, keptGuardSignature, rememberGuard } from "./warm/guard-cache.js";
-import { ALL_WORKTREES, setWorktreeBlocks, type WorktreeBlock } from "./boundary.js";
-import { readConfigFile } from "./programs-vet.js";
+import { ALL_WORKTREES, setWorktreeBlocks, type WorktreeBlock } from "./input/boundary.js";
+import { readConfigFile } from "./input/programs-vet.js";
 import { parseConfigRecords as parse } from "./parse/config.js";
 
 const INCLUDE = /^(include\.path|includeif\..*\.path)$/;

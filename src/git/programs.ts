@@ -7,7 +7,7 @@
 // back, or a neutral one. Filters, merge drivers and credential helpers are named by the
 // repository, so their names are read from its config files first (programs-read.ts).
 import { lstatSync, realpathSync } from "node:fs";
-import { readPlainFile } from "./plain-file.js";
+import { readPlainFile } from "./input/plain-file.js";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 
 /** One setting that names or turns on a program. `neutral`: the value that runs nothing git would not run by default. */

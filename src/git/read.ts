@@ -1,17 +1,17 @@
 // Read-only git queries. Each returns parsed data; a query answered by an exit code declares
 // which codes are answers. User-given refs and paths follow --end-of-options or --.
 import { readdirSync, realpathSync } from "node:fs";
-import { readPlainFile } from "./plain-file.js";
+import { readPlainFile } from "./input/plain-file.js";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { git } from "./run.js";
 import { GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, WORKTREE_LIST_ARGS, refsArgs, startedRepoQueries } from "./early.js";
 export { ProgramBlockedError } from "./attributes.js";
 export { StatusUnknownError } from "./errors.js";
-export { WorktreeBlockedError, type WorktreeBlock } from "./boundary.js";
-import { worktreeBlockError } from "./boundary.js";
+export { WorktreeBlockedError, type WorktreeBlock } from "./input/boundary.js";
+import { worktreeBlockError } from "./input/boundary.js";
 export { worktreeBlockError };
-import { specialAdminFiles } from "./admin-vet.js";
-import { listWorktreesByHand } from "./list-by-hand.js";
+import { specialAdminFiles } from "./input/admin-vet.js";
+import { listWorktreesByHand } from "./input/list-by-hand.js";
 import { commonDirOf } from "./programs.js";
 import { isValidRefName } from "./refname.js";
 import { parseWorktreeList, type WorktreeEntry } from "./parse/worktrees.js";
@@ -36,7 +36,7 @@ export {
 } from "./history.js";
 export { readCommitTrees, readTrackedState } from "./state.js";
 export { hasTrackedChanges, readStatus, readStatuses } from "./status.js";
-export { submoduleWork } from "./submodules.js";
+export { submoduleWork } from "./input/submodules.js";
 
 export interface GitDirs {
   commonDir: string;

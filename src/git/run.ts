@@ -9,8 +9,8 @@ import { batchResult, type ProcessResult } from "./result.js";
 import { decodeGitBytes, encodeGitBytes, hasEscapedBytes, printfWord } from "./bytes.js";
 import { BatchShell } from "./warm/batch-shell.js";
 import { remember, takeEarly } from "./early-answers.js";
-import { pinnedArgv } from "./pin.js";
-import { refuseWedged } from "./admin-vet.js";
+import { pinnedArgv } from "./input/pin.js";
+import { refuseWedged } from "./input/admin-vet.js";
 import { commonDirOf } from "./programs.js";
 
 export { earlyPending, dropEarly } from "./early-answers.js";
@@ -391,28 +391,4 @@ export async function git(args: readonly string[], options: RunOptions): Promise
   const ok = options.ok ?? [0];
   if (result.timedOut || result.exitCode === null || !ok.includes(result.exitCode)) throw new GitError(result);
   return result;
-}
-
-/**
- * Starts `program args` detached (its own process group, no stdio) and does not wait for it: work
- * that may outlive the command, such as deleting the trash. Returns its pid (null when the spawn
- * failed at once; the work is then left for the next command).
- */
-export function spawnDetached(program: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): number | null {
-  try {
-    const child = spawn(program, args, { cwd: options.cwd, env: options.env ?? process.env, detached: true, stdio: "ignore", windowsHide: true });
-    child.on("error", () => {
-      // the background work did not start: whatever it was to do waits for the next command
-    });
-    child.unref();
-    return child.pid ?? null;
-  } catch {
-    return null; // e.g. EAGAIN: the same as a background process killed at once
-  }
-}
-
-/** Runs a repository-provided shell command (bootstrap, runtime probe) with the same guarantees. */
-export function runShell(command: string, options: { cwd: string; timeoutMs: number; env?: Record<string, string> }): Promise<ProcessResult> {
-  const env = hardenedEnv({ read: false, ...(options.env ? { extra: options.env } : {}) });
-  return runProcess(command, [], { cwd: options.cwd, env, timeoutMs: options.timeoutMs, shell: true });
 }

@@ -5,8 +5,8 @@ import { DEFAULT_GIT_TIMEOUT_MS, git, runProcess } from "./run.js";
 import { statusArgs } from "./status-args.js";
 import { gitEnv } from "./env.js";
 import { blockedFilterError } from "./attributes.js";
-import { worktreeBlockError } from "./boundary.js";
-import { pinArgs } from "./pin.js";
+import { worktreeBlockError } from "./input/boundary.js";
+import { pinArgs } from "./input/pin.js";
 import { parseStatusV2, type StatusSummary } from "./parse/status.js";
 
 /** `ignored`: also list ignored paths, an ignored directory as one entry ending in `/` (`--ignored=matching`). */

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { git, runProcess, startEarlyBatch, type ProcessResult } from "../../src/git/run.js";
 import { hardenedEnv } from "../../src/git/env.js";
-import { pinnedArgv } from "../../src/git/pin.js";
+import { pinnedArgv } from "../../src/git/input/pin.js";
 import { PROCESS_TIMEOUT_MS } from "./time.js";
 
 /** Queries that answer, fail with an exit code that is an answer, print NULs, and fail outright. */

@@ -5,7 +5,7 @@
 import { readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { readObjectIds } from "../../git/read.js";
-import { runShell } from "../../git/run.js";
+import { runShell } from "../../git/spawn.js";
 import type { Registry, WorktreeRow } from "../../registry/index.js";
 import type { RepoContext } from "../shared/repo/repo.js";
 import { isInside } from "../shared/context.js";

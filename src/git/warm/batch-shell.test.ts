@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dropBatchShell, keepBatchShell, keptShellPid, ownChildren, startEarlyBatch } from "../run.js";
 import { dropEarly } from "../early-answers.js";
-import { pinArgs } from "../pin.js";
+import { pinArgs } from "../input/pin.js";
 import { waitFor } from "../../../test/helpers/scenario.js";
 import { procState } from "../../../test/helpers/processes.js";
 import { batchAnsweredAsAlone } from "../../../test/helpers/batch.js";

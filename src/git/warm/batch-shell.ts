@@ -13,7 +13,7 @@ import { join } from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { decodeGitBytes } from "../bytes.js";
 import { batchResult, type ProcessResult } from "../result.js";
-import { pinnedArgv } from "../pin.js";
+import { pinnedArgv } from "../input/pin.js";
 
 /** What the kept shell needs of run.ts, the one place that spawns processes. */
 export interface ShellParts {

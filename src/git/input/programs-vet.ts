@@ -8,10 +8,10 @@
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { git } from "./run.js";
-import { PROGRAM_KEYS_REGEXP } from "./programs.js";
+import { git } from "../run.js";
+import { PROGRAM_KEYS_REGEXP } from "../programs.js";
 import { readPlainFile } from "./plain-file.js";
-import { parseConfigRecords, type ConfigRecord } from "./parse/config.js";
+import { parseConfigRecords, type ConfigRecord } from "../parse/config.js";
 
 const MAX_CONFIG_BYTES = 1024 * 1024;
 /** A word of every key PROGRAM_KEYS_REGEXP matches (lowercase): one of them is in any file that sets one. */

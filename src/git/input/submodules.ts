@@ -10,11 +10,11 @@
 import { lstatSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { git } from "./run.js";
+import { git } from "../run.js";
 import { readPlainFile } from "./plain-file.js";
-import { commonDirOf, setProgramPolicy } from "./programs.js";
-import { readProgramGuard } from "./programs-read.js";
-import { statusArgs } from "./status-args.js";
+import { commonDirOf, setProgramPolicy } from "../programs.js";
+import { readProgramGuard } from "../programs-read.js";
+import { statusArgs } from "../status-args.js";
 
 const MAX_DEPTH = 8;
 

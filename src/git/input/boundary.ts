@@ -8,7 +8,7 @@ import { lstatSync, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { pinArgs } from "./pin.js";
 import { kindOf } from "./admin-vet.js";
-import { StatusUnknownError } from "./errors.js";
+import { StatusUnknownError } from "../errors.js";
 
 export type WorktreeBlock =
   | { code: "worktree_relocated"; key: string; value: string; file: string }

@@ -8,10 +8,10 @@
 // git leaves out an admin dir it cannot place.
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { git } from "./run.js";
+import { git } from "../run.js";
 import { readPlainFile } from "./plain-file.js";
-import { decodeGitBytes } from "./bytes.js";
-import type { WorktreeEntry } from "./parse/worktrees.js";
+import { decodeGitBytes } from "../bytes.js";
+import type { WorktreeEntry } from "../parse/worktrees.js";
 
 const gitTrim = (text: string): string => text.replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, "");
 const text = (path: string): string | null => {

@@ -5,9 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { git } from "./run.js";
+import { git } from "../run.js";
 import { pinArgs } from "./pin.js";
-import { git as plainGit } from "../../test/helpers/scenario.js";
+import { git as plainGit } from "../../../test/helpers/scenario.js";
 
 let dir: string;
 let primary: string;
