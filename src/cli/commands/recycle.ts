@@ -62,6 +62,8 @@ export function register(program: Command): void {
 
   program
     .command("trust")
-    .description("trust the repository's .orchard.json as it is now, so its commands may run")
+    .description(
+      "trust the repository's .orchard.json and the program settings of its .git/config as they are now, so they may run (refused from inside a worktree)",
+    )
     .action((_opts: unknown, cmd: Command) => runWith(cmd, (o) => o.trust(), renderTrust));
 }
