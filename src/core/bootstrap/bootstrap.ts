@@ -232,7 +232,10 @@ export async function runBootstrap(ctx: Ctx, row: WorktreeRow, options: Bootstra
     throw error;
   }
   // on a fresh checkout (not a re-run over someone's work), what the bootstrap left is its own, not work
-  if (admin && ok && !options.rerun && steps.some((s) => s.status === "ran")) await recordBootstrapOutput(admin, row.path);
+  // only after a command or a share ran (what a copy brings is the primary's already): this status runs inside
+  // the worktree after the repo's lock is let go, and a concurrent identical add must not meet it for no reason
+  const wrote = steps.some((s) => s.status === "ran" && (s.name.startsWith("run") || s.name.startsWith("share")));
+  if (admin && ok && !options.rerun && wrote) await recordBootstrapOutput(admin, row.path);
   if (admin) endBootstrapJournal(admin);
   const status = !ok ? "failed" : fp.share?.action === "materialised" ? "shared" : options.reuse !== undefined ? "reused" : "ran";
   const report: BootstrapReport = { status, fingerprint: fp.bootstrap, steps, ...(fp.share ? { share: fp.share } : {}) };
