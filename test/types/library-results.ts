@@ -80,10 +80,13 @@ export async function countsNarrow(orchard: Orchard): Promise<void> {
   // @ts-expect-error `reason` is there only when the sweep could not run
   void reaped.reason;
   if (!reaped.ok) same<typeof reaped.reason, "default_branch_unknown">(true);
+  // every entry that names its reason by code carries the next step (SPEC v4 §2)
+  for (const e of reaped.entries) same<typeof e.next, string | null | undefined>(true);
 
   const wave: WaveResult = await orchard.cleanupWave({ manifest: "/m.json" });
   if (wave.ok) same<typeof wave.result.reason, "ok">(true);
   else same<typeof wave.result.reason, "cleanup_blocked">(true);
+  for (const e of wave.result.entries) same<typeof e.next, string | null | undefined>(true);
 }
 
 // ---- reasons: a union keyed by `code`, each code with its evidence

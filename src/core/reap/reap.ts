@@ -65,6 +65,8 @@ export interface ReapEntry {
   salvageRef?: string;
   /** Evidence for the reason (age, pids, git's message). */
   detail?: string;
+  /** The command (or MCP tool call) that moves a skipped entry on, or null (SPEC v4 §2). */
+  next?: string | null;
 }
 
 /** The sweep ran (`ok: true`), or could not judge merges: the default branch is unknown (nothing was touched). */

@@ -6,6 +6,8 @@ export interface BootstrapStep {
   ms: number;
   /** Why a step was skipped or failed (a reason code when there is one). */
   reason?: string;
+  /** For a skip or failure with a reason code: the command that moves it on, or null (SPEC v4 §2). */
+  next?: string | null;
   /** The last characters of a command's output (stdout, then stderr). */
   output?: string;
   exitCode?: number | null;

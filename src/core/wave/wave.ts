@@ -42,7 +42,8 @@ export interface WaveItem {
   expected_base: string;
 }
 
-export type WaveResultEntry = WaveItem & WaveOutcome;
+/** `next`: the command (or MCP tool call) that moves a blocked or warned entry on, or null (SPEC v4 §2). */
+export type WaveResultEntry = WaveItem & WaveOutcome & { next?: string | null };
 
 /**
  * What `cleanupWave` resolves to, discriminated on `ok` (and `result.ok`, `result.reason`): every
