@@ -13,6 +13,9 @@ const DELAY_MS = Number(process.env.ORCHARD_PROGRESS_DELAY_MS ?? "200") || 0;
 const EVERY_MS = 50;
 const CLEAR = "\r\x1b[2K";
 
+/** What a command says for good (not erased) when the library announces what it will do, or null. */
+export type Announce = (command: string, event: ProgressEvent) => string | null;
+
 export class ProgressLine {
   private readonly started = Date.now();
   private shown = false;
@@ -24,6 +27,7 @@ export class ProgressLine {
   private constructor(
     private readonly stream: NodeJS.WriteStream,
     private readonly command: string,
+    private readonly announce: Announce | undefined,
   ) {
     this.pending = `${command} …`;
     this.timer = setTimeout(() => this.flush(), DELAY_MS).unref();
@@ -31,13 +35,23 @@ export class ProgressLine {
   }
 
   /** A progress line for `command`, or null when stderr is not a terminal or the output is JSON. */
-  static start(command: string, options: { json?: boolean | undefined }, stream: NodeJS.WriteStream = process.stderr): ProgressLine | null {
+  static start(
+    command: string,
+    options: { json?: boolean | undefined },
+    stream: NodeJS.WriteStream = process.stderr,
+    announce?: Announce,
+  ): ProgressLine | null {
     if (options.json || !stream.isTTY) return null;
-    return new ProgressLine(stream, command);
+    return new ProgressLine(stream, command, announce);
   }
 
   /** The listener the library reports to (core/shared/progress.ts). */
   readonly report = (event: ProgressEvent): void => {
+    const said = event.intent ? this.announce?.(this.command, event) : null;
+    if (said) {
+      this.clear(); // a line for good, above the progress, which goes on under it
+      this.stream.write(`${escapeControl(said)}\n`);
+    }
     this.update(`${this.command}: ${event.phase} ${event.done}/${event.total}${event.label ? `  ${event.label}` : ""}`);
   };
 

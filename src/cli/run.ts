@@ -8,7 +8,7 @@ import { startLockedQueries, startRepoQueries } from "../git/early.js";
 import { dropEarly, stopRunning } from "../git/run.js";
 import type { OpenOptions, Orchard } from "../core/orchard.js";
 import { printError, printResult, type GlobalOptions, type Renderer } from "./output.js";
-import { ProgressLine } from "./progress.js";
+import { ProgressLine, type Announce } from "./progress.js";
 import { configureDisplay } from "./terminal.js";
 
 /** The global flags of a command; the display they shape (--wide, --no-color) is set from them at once. */
@@ -58,10 +58,10 @@ export async function runWith<R extends { ok: boolean }>(
   fn: (orchard: Orchard, globals: GlobalOptions) => Promise<R>,
   render: Renderer<R>,
   exitCode?: (result: R) => 0 | 1 | 2 | 3,
-  options: { local?: boolean; early?: "repo" | "target" | "statuses" | "locked"; progress?: string } = {},
+  options: { local?: boolean; early?: "repo" | "target" | "statuses" | "locked"; progress?: string; announce?: Announce } = {},
 ): Promise<void> {
   const globals = globalsOf(command);
-  const progress = options.progress ? ProgressLine.start(options.progress, globals) : null;
+  const progress = options.progress ? ProgressLine.start(options.progress, globals, process.stderr, options.announce) : null;
   let orchard: Orchard | undefined;
   let earlyStatuses: typeof import("../core/shared/early-statuses.js") | undefined;
   let early: Ownership | null = null;

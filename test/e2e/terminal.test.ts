@@ -142,7 +142,10 @@ describe("progress", () => {
     expect(r.screen.filter((l) => /^cleanup( run:| \d+\/\d+)/.test(l))).toEqual([]); // no progress left on the screen
     expect(r.screen.filter((l) => l.includes("agent-number-"))).toEqual([]); // what went as planned is counted, not a row each
     expect(r.screen.filter((l) => l.startsWith("done:"))).toEqual([]); // all went as the first line said: not said twice
-    expect(r.screen[0]).toMatch(/^acting on: 12 worktree\(s\) removed/); // the result starts on a clean first line
+    // before it acts, it says what it will do (on the terminal, for good); the result follows on a clean line
+    expect(r.screen[0]).toBe("cleanup run will remove 12 worktree(s), delete 12 merged branch(es)");
+    expect(r.raw.indexOf("cleanup run will remove 12")).toBeLessThan(r.raw.indexOf("cleanup run: cleanup "));
+    expect(r.screen[1]).toMatch(/^acting on: 12 worktree\(s\) removed/);
   });
 
   it("never reaches --json or a pipe", () => {

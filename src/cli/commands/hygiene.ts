@@ -2,6 +2,7 @@
 // renderings live here with the commands; progress of a long apply goes to stderr on a TTY only.
 import type { Command } from "commander";
 import { runWith } from "../run.js";
+import { actingOn, willDo } from "./cleanup-words.js";
 import { table, short } from "../render.js";
 import { ownerLabel } from "../../core/ownership/index.js";
 import type { Column } from "../table.js";
@@ -223,19 +224,6 @@ export function renderApply(r: ApplyResult): string {
   return lines.join("\n");
 }
 
-/** "2 worktree(s) to remove, 1 to reap, 1 branch to delete": what a run acts on, by action. */
-function actingOn(items: readonly { action: string }[]): string {
-  const n = (action: string) => items.filter((i) => i.action === action).length;
-  const parts = [
-    [n("remove") + n("salvage_remove"), "worktree(s) removed"],
-    [n("salvage_remove"), "of them salvaged first"],
-    [n("reap"), "reaped"],
-    [n("prune"), "entries pruned"],
-    [n("delete_branch"), "merged branch(es) deleted"],
-  ] as const;
-  return parts.flatMap(([k, what]) => (k ? [`${k} ${what}`] : [])).join(", ") || "nothing";
-}
-
 /** A cleanup action once done, as the count of results reads it. */
 const DONE_TEXT: Readonly<Record<string, string>> = {
   remove: "worktree(s) removed",
@@ -386,7 +374,7 @@ export function register(program: Command): void {
             (r) => (r.refused > 0 ? 3 : 0),
             { progress: "cleanup run" },
           )
-        : runWith(cmd, (o) => o.cleanupRun(opts), renderRun, failedExit, { progress: "cleanup run" }),
+        : runWith(cmd, (o) => o.cleanupRun(opts), renderRun, failedExit, { progress: "cleanup run", announce: willDo }),
     );
   for (const c of cleanup.commands) c.exitOverride();
 }

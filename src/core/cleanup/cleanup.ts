@@ -11,6 +11,7 @@ import { salvageStamp } from "../salvage/index.js";
 import { requireDuration } from "../shared/input/validate.js";
 import { usageError } from "../shared/errors.js";
 import { reason, type Reason } from "../shared/reasons/reasons.js";
+import { reportProgress } from "../shared/progress.js";
 import { finishTrash } from "../shared/removal/trash.js";
 import type { Ctx } from "../shared/context.js";
 
@@ -134,6 +135,13 @@ async function planWithFleet(
 
 const MAX_ROUNDS = 10;
 
+/** How many items of each action a plan holds: what a run says it will do before it acts. */
+function countActions(items: readonly { action: string }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const i of items) counts[i.action] = (counts[i.action] ?? 0) + 1;
+  return counts;
+}
+
 interface FloorTracker {
   met: () => boolean;
   freed: (bytes: number) => void;
@@ -193,6 +201,12 @@ export async function cleanupRun(
     result.planIds.push(plan.planId);
     result.rounds++;
     const bytes = new Map(plan.items.map((i) => [i.seq, i.bytes ?? 0]));
+    reportProgress({
+      phase: "planned",
+      done: 0,
+      total: plan.items.length,
+      intent: { round: result.rounds, actions: countActions(plan.items), bounded: floor !== null },
+    });
     let applied: ApplyResult;
     do {
       // with a floor, one item at a time in the plan's order, until the floor is met

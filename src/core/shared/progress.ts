@@ -13,6 +13,8 @@ export interface ProgressEvent {
   total: number;
   /** The worktree just finished: its handle, or a foreign worktree's directory name (never a whole path). */
   label?: string;
+  /** Said once before a command acts: how many of each action it will take (cleanup run's round `round`). */
+  intent?: { round: number; actions: Readonly<Record<string, number>>; bounded: boolean };
 }
 
 export type ProgressReporter = (event: ProgressEvent) => void;
