@@ -128,6 +128,22 @@ describe("hygiene --html at phone and desktop widths", () => {
       await page.close();
     }
   });
+  it("the fleet page reads its times local and relative too, the ISO time on hover", async () => {
+    s.orchard(["add", "feat-a", "--owner", "me"], { env: { ORCHARD_HOST: "solo" } });
+    const out = join(s.root, "fleet.html");
+    expect(s.orchard(["hygiene", "--fleet", "--html", out], { env: { ORCHARD_HOST: "solo" } }).code).toBe(0);
+    const page = await browser.newPage({ viewport: { width: 1280, height: VIEWPORT_HEIGHT } });
+    await page.goto(pathToFileURL(out).href);
+    const times = await page.$$eval("time[datetime]", (ts) =>
+      ts.map((t) => ({ text: t.textContent, title: t.getAttribute("title") ?? "", datetime: t.getAttribute("datetime") })),
+    );
+    expect(times.length).toBeGreaterThanOrEqual(2); // generated, and the host's published summary
+    for (const t of times) {
+      expect(t.text).toMatch(/^(now|\d+s ago|\d+ min ago|in \d+(s| min|h))$/);
+      expect(t.title).toContain(t.datetime);
+    }
+    await page.close();
+  });
 });
 
 describe("hygiene --html layout in Chromium", () => {

@@ -1,7 +1,7 @@
 // The `hygiene --fleet` report as one self-contained HTML page (pure: report → string), in the
 // style of the hygiene page (html.ts): no network, a Content-Security-Policy that fetches nothing,
 // every value escaped through `text()`.
-import { COLORS, STYLE, badge, card, text } from "./html.js";
+import { COLORS, STYLE, TIME_SCRIPT, badge, card, text, timeHtml } from "./html.js";
 import { formatBytes } from "../shared/format.js";
 import { formatDuration } from "../shared/input/duration.js";
 import type { CrossHostGroup, FleetHygieneReport, HostBacklog } from "./types.js";
@@ -30,7 +30,7 @@ function backlogTable(rows: readonly HostBacklog[], name: (repo: string) => stri
   const body = rows
     .map(
       (r) =>
-        `<tr><td class="name">${text(r.host)}</td><td>${text(name(r.repo))}</td><td>${text(r.publishedAt)}</td><td>${text(age(r.ageMs))}</td><td class="num">${r.summary.worktrees}</td><td class="num">${r.summary.backlog.count}</td><td class="num">${r.summary.backlog.reclaimable}</td><td class="num">${r.summary.backlog.needsAction}</td><td class="num">${r.summary.disk ? formatBytes(r.summary.disk.bytes) : "–"}</td></tr>`,
+        `<tr><td class="name">${text(r.host)}</td><td>${text(name(r.repo))}</td><td>${timeHtml(r.publishedAt)}</td><td>${text(age(r.ageMs))}</td><td class="num">${r.summary.worktrees}</td><td class="num">${r.summary.backlog.count}</td><td class="num">${r.summary.backlog.reclaimable}</td><td class="num">${r.summary.backlog.needsAction}</td><td class="num">${r.summary.disk ? formatBytes(r.summary.disk.bytes) : "–"}</td></tr>`,
     )
     .join("");
   return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
@@ -41,7 +41,7 @@ function group(g: CrossHostGroup, name: (repo: string) => string): string {
   const rows = g.members
     .map(
       (m) =>
-        `<tr><td class="name">${text(m.host)}</td><td><div class="name">${text(m.handle)}</div><div class="path">${text(m.path)}</div></td><td class="owner">${text(m.owner ?? "–")}</td><td>${text(m.lifecycle)}</td><td><span class="badge" style="background:${LIVENESS[m.liveness.state] ?? "#757575"}">${text(m.liveness.state)}</span> <span class="muted">${text(m.liveness.from === "facts" ? "facts" : "heartbeat")}</span></td><td>${text(m.expiresAt ?? "–")}</td><td>${m.disposition ? badge(m.disposition) : `<span class="muted">another host's</span>`}</td></tr>`,
+        `<tr><td class="name">${text(m.host)}</td><td><div class="name">${text(m.handle)}</div><div class="path">${text(m.path)}</div></td><td class="owner">${text(m.owner ?? "–")}</td><td>${text(m.lifecycle)}</td><td><span class="badge" style="background:${LIVENESS[m.liveness.state] ?? "#757575"}">${text(m.liveness.state)}</span> <span class="muted">${text(m.liveness.from === "facts" ? "facts" : "heartbeat")}</span></td><td>${m.expiresAt ? timeHtml(m.expiresAt) : "–"}</td><td>${m.disposition ? badge(m.disposition) : `<span class="muted">another host's</span>`}</td></tr>`,
     )
     .join("");
   const title = `${text(g.task)} <span class="muted">${text(name(g.repo))} · ${g.crossHost ? `across ${g.hosts.map(text).join(", ")}` : `on ${text(g.hosts[0])}`} · ${g.live} live</span>`;
@@ -64,19 +64,19 @@ export function renderFleetHtml(r: FleetHygieneReport): string {
   const recent = r.preventableDuplicates.recent
     .map(
       (e) =>
-        `<li>${text(e.at)} <b>${text(e.host ?? "?")}</b> <code>${text(e.handle ?? "?")}</code>${e.task ? ` task ${text(e.task)}` : ""}${e.suggestion ? ` — ${text(e.suggestion.action)}` : ""}</li>`,
+        `<li>${timeHtml(e.at)} <b>${text(e.host ?? "?")}</b> <code>${text(e.handle ?? "?")}</code>${e.task ? ` task ${text(e.task)}` : ""}${e.suggestion ? ` — ${text(e.suggestion.action)}` : ""}</li>`,
     )
     .join("");
   const notes = r.notes.map((n) => `<li><code>${text(n.code)}</code> ${text(n.message)}</li>`).join("");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <title>Orchard fleet hygiene — ${text(repoNames)} — ${r.hosts.length} hosts</title><style>${STYLE}h3{font-size:14px;margin:14px 0 6px}</style></head>
-<body><header><h1>Orchard fleet hygiene</h1><p>${text(repoNames)} · hosts ${text(r.hosts.join(", "))} · generated ${text(r.generatedAt)} on ${text(r.host)}</p></header><main>
+<body><header><h1>Orchard fleet hygiene</h1><p>${text(repoNames)} · hosts ${text(r.hosts.join(", "))} · generated ${timeHtml(r.generatedAt)} on ${text(r.host)}</p></header><main>
 <div class="cards">${cards}</div>
 <section><h2>Backlog by host</h2><p class="muted">Each host's last published <code>orchard hygiene</code>; the age says how old it is.</p>${backlogChart(r.backlog.byHost)}${backlogTable(r.backlog.byHost, name)}</section>
 <section><h2>Duplicate tasks (${r.duplicateTaskGroups.length})</h2><p class="muted">Current worktrees sharing a task. Another host's liveness is its lease's heartbeat alone; its work is a fact only that host can read.</p>${r.duplicateTaskGroups.map((g) => group(g, name)).join("") || `<p class="muted">none</p>`}</section>
 <section class="grid2"><div><h2>Preventable duplicates (${r.preventableDuplicates.count})</h2><ul>${byHost || "<li class=muted>none</li>"}</ul></div><div><h2>Recent</h2><ul>${recent || "<li class=muted>none</li>"}</ul>${notes ? `<h2>Notes</h2><ul>${notes}</ul>` : ""}</div></section>
-</main></body></html>
+</main><script>(function(){${TIME_SCRIPT}})();</script></body></html>
 `;
 }
