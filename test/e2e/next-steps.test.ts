@@ -89,6 +89,20 @@ describe("next steps of refusals", () => {
     expect(s.orchard(["recycle", a.handle, "--branch", "feat-h"]).json).toMatchObject({ ok: true });
   });
 
+  it("a foreign worktree cleanup leaves alone names adopt; once adopted, the cleanup it then names salvages it", () => {
+    const path = s.worktree("foreign-y");
+    s.commit({ in: path, file: "y.txt" }); // unmerged, unpushed, and its crashed owner's lock: needs_salvage
+    s.lockAs(path, `claude agent agent-y (pid ${deadPid()})`);
+    const run1 = s.orchard(["cleanup", "run", "--include", "needs_salvage", "--salvage"]);
+    const kept = run1.json.kept.find((k: { path: string }) => k.path === path);
+    expect(kept?.disposition).toBe("needs_salvage");
+    const step = kept.reasons.find((x: { code: string }) => x.code === "not_managed")?.next;
+    expect(step).toBe(`orchard adopt ${path}`);
+    expect(run(step).json).toMatchObject({ ok: true });
+    const run2 = s.orchard(["cleanup", "run", "--include", "needs_salvage", "--salvage"]);
+    expect(run2.json.items.find((i: { path: string }) => i.path === path)).toMatchObject({ action: "salvage_remove", state: "done" });
+  });
+
   it("a merge left in progress names its abort, after which add takes the worktree again", () => {
     const a = s.orchard(["add", "feat-m", "--owner", "me"]).json;
     s.commit({ in: a.path, file: "README.md", content: "ours\n" });

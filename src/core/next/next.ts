@@ -86,11 +86,15 @@ export function nextStep(r: Reason, w: Where): Step | null {
       return orchard("trust");
     case "fingerprint_failed":
       return addAgain(w);
-    case "not_managed":
+    case "not_managed": {
+      // cleanup never acts on a worktree that is not Orchard's: adopting it is the step, wherever it is met
+      const path = "path" in r && r.path ? r.path : w.path;
+      return path ? orchard("adopt", path) : null;
+    }
     case "foreign_lock":
     case "lock_owner_unknown": {
       if (isCleanup(w) && w.disposition === "needs_salvage") return cleanupFor(w);
-      const path = "path" in r && r.path ? r.path : w.path;
+      const path = "path" in r && typeof r.path === "string" && r.path ? r.path : w.path;
       return path ? orchard("adopt", path) : null;
     }
     case "not_terminal":
