@@ -115,11 +115,14 @@ function groupLines(worktrees: readonly HygieneWorktree[], todo: readonly Todo[]
     groups.set(key, g);
   }
   const paint = stdoutDisplay().paint;
+  const noted = new Set<string>(); // one run of a command deletes its branches: said on its first group only
   return [
     "",
     "the rest, by group:",
     ...[...groups.values()].map((g) => {
-      const note = g.command ? branchNote(todo.find((t) => t.command === g.command) ?? { branches: 0 }) : "";
+      const first = g.command !== null && !noted.has(g.command);
+      if (g.command) noted.add(g.command);
+      const note = first ? branchNote(todo.find((t) => t.command === g.command) ?? { branches: 0 }) : "";
       return `  ${String(g.count).padStart(4)} ${paint(g.disposition, ...dispositionStyle(g.disposition))}${g.command ? `: ${escapeControl(g.command)}${note}` : ` (${g.action})`}`;
     }),
   ];
