@@ -82,6 +82,12 @@ describe("kept copies, managed like worktrees", () => {
     const human = s.orchard(["hygiene", "--disk"], { json: false, env: TRUSTED }).stdout;
     expect(human).toMatch(/^disk: 2 worktrees and 1 kept copy: [\d.]+ [KM]iB apparent, [\d.]+ [KM]iB on disk, [\d.]+ (B|KiB) reclaimable now$/m);
     expect(human).toMatch(/^kept copy [0-9a-f]{12} \(node_modules\): 2 worktree\(s\), [\d.]+ KiB, kept$/m);
+    // the HTML page has the same copy in a table of its own
+    const out = join(s.root, "report.html");
+    const key = run(["hygiene", "--disk", "--html", out]).keptCopies[0].key as string;
+    const section = /<section id="kept">([\s\S]*?)<\/section>/.exec(readFileSync(out, "utf8"))?.[1] ?? "";
+    expect(section).toContain("Kept copies (bootstrap.share) (1)");
+    expect(section).toMatch(new RegExp(`<code>${key.slice(0, 12)}</code>[\\s\\S]*<td>node_modules</td>[\\s\\S]*<td class="num">2</td>[\\s\\S]*>kept</span>`));
   });
 });
 

@@ -193,6 +193,19 @@ function table(r: HygieneReport): string {
   return `<table id="wt"><thead><tr>${head}</tr></thead>${rows}</table>`;
 }
 
+/** bootstrap.share's kept copies: each with its directories, size, users and whether cleanup reclaims it. */
+function keptCopies(r: HygieneReport): string {
+  const copies = r.keptCopies ?? [];
+  if (copies.length === 0) return "";
+  const rows = copies
+    .map(
+      (k) =>
+        `<tr><td><code>${text(k.key.slice(0, 12))}</code><div class="path">${text(k.path)}</div></td><td>${text(k.dirs.join(", ") || "incomplete")}</td><td>${text(k.method ?? "–")}</td><td class="num">${k.worktrees}</td><td class="num">${k.disk ? text(formatBytes(k.disk.bytes)) : "–"}</td><td>${timeHtml(k.lastUsed)}</td><td><span class="badge" style="background:${k.disposition === "reclaimable" ? COLORS.reclaimable : COLORS.live}">${k.disposition}</span>${k.reasons.length ? ` <span class="muted">${text(k.reasons.map((x) => x.code).join(", "))}</span>` : ""}</td></tr>`,
+    )
+    .join("");
+  return `<section id="kept"><h2>Kept copies (bootstrap.share) (${copies.length})</h2><p class="muted">Pristine copies that new worktrees of the same lockfile are made from; <code>cleanup run</code> reclaims one once no worktree of its fingerprint remains, or over <code>disk.shareBudget</code>.</p><table><thead><tr><th>copy</th><th>directories</th><th>method</th><th>worktrees</th><th>size</th><th>last used</th><th>disposition</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+
 function groups(r: HygieneReport): string {
   const dup = r.duplicateTaskGroups
     .map((g) =>
@@ -285,6 +298,7 @@ ${commands(r)}
 <section><h2>Worktrees</h2><div class="filters">${filterButtons}<input id="q" type="search" placeholder="filter by path, handle, branch, reason"><span id="shown" class="muted"></span><span class="muted">Click a header to sort, the arrow before a worktree for its details.</span></div>
 ${table(r)}</section>
 <section class="grid2"><div><h2>Dispositions</h2>${dispositionChart(r)}</div><div><h2>Disk by worktree</h2>${diskChart(r)}</div></section>
+${keptCopies(r)}
 ${groups(r)}
 </main><script>${SCRIPT}</script></body></html>
 `;
