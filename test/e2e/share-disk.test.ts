@@ -62,6 +62,32 @@ describe("kept copies, managed like worktrees", () => {
     expect(installs(s)).toBe(2);
   });
 
+  it("cleanup plan lists the reclaimable copies; apply judges them again once its items are done and reclaims them", () => {
+    setUpShare(s);
+    const a = add("feat-a");
+    const key = a.bootstrap.share.key as string;
+    run(["release", a.handle, "--outcome", "done"]);
+    // the plan: A's removal; the copy is still used by A, so it is not reclaimable yet
+    const plan = run(["cleanup", "plan"]);
+    expect(plan.items).toEqual(expect.arrayContaining([expect.objectContaining({ handle: a.handle, action: "remove" })]));
+    expect(plan.keptCopies).toEqual([]);
+    // apply removes A, then judges the copy (its last worktree gone) and reclaims it
+    const applied = run(["cleanup", "apply", plan.planId]);
+    expect(applied.keptCopies.removed).toEqual([expect.objectContaining({ key, reasons: [expect.objectContaining({ code: "share_unused" })] })]);
+    expect(existsSync(keptDir(key))).toBe(false);
+    // a copy unused at plan time (its worktree removed by `remove`, which never follows into it) is listed by the plan
+    const b = add("feat-b"); // installs anew and keeps a new copy
+    const keyB = b.bootstrap.share.key as string;
+    run(["release", b.handle, "--outcome", "done"]);
+    run(["remove", b.handle]);
+    expect(existsSync(keptDir(keyB))).toBe(true);
+    const human = s.orchard(["cleanup", "plan"], { json: false, env: TRUSTED }).stdout;
+    expect(human).toMatch(new RegExp(`^kept copies \\(bootstrap\\.share\\): 1 reclaimable now \\(${keyB.slice(0, 12)}: share_unused\\)`, "m"));
+    const planId = /↳ orchard cleanup apply (\S+)/.exec(human)?.[1] as string;
+    expect(run(["cleanup", "apply", planId]).keptCopies.removed).toEqual([expect.objectContaining({ key: keyB })]);
+    expect(existsSync(keptDir(keyB))).toBe(false);
+  });
+
   it("over disk.shareBudget the least recently used copy goes, even while a worktree uses it", () => {
     setUpShare(s, { disk: { shareBudget: "1B" } });
     const a = add("feat-a");

@@ -1,6 +1,8 @@
 // What a cleanup run acts on, in words: said once before it acts (on a terminal, with its progress)
 // and again, counted, as the first line of its result.
 import type { ProgressEvent } from "../../core/shared/progress.js";
+import type { KeptReclaim } from "../../core/cleanup/index.js";
+import { formatBytes } from "../../core/shared/format.js";
 
 const n = (counts: Readonly<Record<string, number>>, action: string): number => counts[action] ?? 0;
 
@@ -39,4 +41,12 @@ export function willDo(command: string, event: ProgressEvent): string | null {
   if (!what) return null;
   const round = intent.round > 1 ? ` (round ${intent.round})` : "";
   return `${command}${round} will ${intent.bounded ? "take, until the floor is met, at most: " : ""}${what}`;
+}
+
+/** "kept copies (bootstrap.share): 1 removed (12 MiB), 2 kept": what a run or an apply did with them, or nothing. */
+export function keptCopiesLine(k: KeptReclaim): string[] {
+  const copies = k.removed;
+  if (!copies.length && !k.kept) return [];
+  const freed = copies.length ? ` (${formatBytes(copies.reduce((n, c) => n + (c.disk?.uniqueBytes ?? 0), 0))})` : "";
+  return [`kept copies (bootstrap.share): ${copies.length} removed${freed}, ${k.kept} kept`];
 }

@@ -2,7 +2,7 @@
 // renderings live here with the commands; progress of a long apply goes to stderr on a TTY only.
 import type { Command } from "commander";
 import { runWith } from "../run.js";
-import { actingOn, willDo } from "./cleanup-words.js";
+import { actingOn, keptCopiesLine, willDo } from "./cleanup-words.js";
 import { table, short } from "../render.js";
 import { ownerLabel } from "../../core/ownership/index.js";
 import type { Column } from "../table.js";
@@ -205,8 +205,12 @@ export function renderPlan(r: PlanResult | DryRunResult): string {
   for (const s of r.skipped) why.set(s.reasons[0]?.code ?? s.disposition, (why.get(s.reasons[0]?.code ?? s.disposition) ?? 0) + 1);
   for (const [code, n] of why)
     lines.push(`  left alone: ${n}× ${code}`, ...(PLAN_FLAGS.has(code) ? nextLines([{ code: code as Reason["code"] }], {}, "    ") : []));
+  if (r.keptCopies.length)
+    lines.push(
+      `kept copies (bootstrap.share): ${r.keptCopies.length} reclaimable now (${r.keptCopies.map((k) => `${k.key.slice(0, 12)}: ${codes(k.reasons)}`).join("; ")}); apply judges them again once its items are done`,
+    );
   for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`);
-  if (r.items.length) lines.push(`↳ orchard cleanup apply ${r.planId}`);
+  if (r.items.length || r.keptCopies.length) lines.push(`↳ orchard cleanup apply ${r.planId}`);
   return lines.join("\n");
 }
 
@@ -222,6 +226,7 @@ export function renderApply(r: ApplyResult): string {
     `plan ${r.planId} ${r.status.replace("_", " ")}: ${r.done} done, ${r.skipped} skipped, ${r.refused} refused, ${r.failed} failed, ${r.remaining} remaining`,
   ];
   if (r.items.length) lines.push(itemLines(r.items));
+  if (r.keptCopies) lines.push(...keptCopiesLine(r.keptCopies));
   for (const n of r.notes) lines.push(`note ${n.code}: ${n.message}`);
   if (r.status === "needs_resume") lines.push(`↳ orchard cleanup resume ${r.planId}`);
   return lines.join("\n");
@@ -241,11 +246,7 @@ export function renderRun(r: RunResult): string {
     `acting on: ${actingOn(r.items)}`,
     `cleanup ${r.status.replace("_", " ")} after ${r.rounds} round(s): ${r.done} done, ${r.skipped} skipped, ${r.refused} refused, ${r.failed} failed`,
   ];
-  const copies = r.keptCopies.removed;
-  if (copies.length || r.keptCopies.kept)
-    lines.push(
-      `kept copies (bootstrap.share): ${copies.length} removed${copies.length ? ` (${formatBytes(copies.reduce((n, c) => n + (c.disk?.uniqueBytes ?? 0), 0))})` : ""}, ${r.keptCopies.kept} kept`,
-    );
+  lines.push(...keptCopiesLine(r.keptCopies));
   if (r.untilFree)
     lines.push(`free space: ${formatBytes(r.untilFree.free)} of the floor ${formatBytes(r.untilFree.floor)}: ${r.untilFree.met ? "met" : "not met"}`);
   // what went as planned is counted (once: when it is what the run set out to do, the first line said it);

@@ -6,6 +6,7 @@
 // registry row. Invariant: an item seen `applying` while we hold its repo's lock was left by a
 // process that died holding that lock (the lock is only ever taken over from a dead owner), so
 // it is re-checked and finished (or found already done). Hence resume is safe after kill -9.
+import type { KeptReclaim } from "./kept.js";
 import { basename } from "node:path";
 import { readWorktrees, readRefs, readMergedBranches } from "../../git/read.js";
 import { readCheckedOutBranches } from "../shared/repo/checkouts.js";
@@ -50,6 +51,8 @@ export interface ApplyFields {
   failed: number;
   remaining: number;
   items: ItemView[];
+  /** Apply and resume: bootstrap.share's kept copies judged once the plan is done, those deleted and how many stay (none judged while items remain). */
+  keptCopies?: KeptReclaim;
   notes: Reason[];
 }
 

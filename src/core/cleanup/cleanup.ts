@@ -2,7 +2,7 @@
 // as `hygiene`, stored (plans / plan_items) and returned; `run` plans and applies until a fixed
 // point: a plan with no items, or a round in which nothing could be done.
 import { createHash, randomBytes } from "node:crypto";
-import { assessFleet, floorBytes, readFreeSpace, requireFloor, type Fleet } from "../hygiene/index.js";
+import { assessFleet, floorBytes, readFreeSpace, requireFloor, type Fleet, type KeptCopyView } from "../hygiene/index.js";
 import { reclaimKeptCopies, type KeptReclaim } from "./kept.js";
 import { planCleanup, DEFAULT_INCLUDE, INCLUDABLE, type Includable, type PlannedItem, type SkippedWorktree } from "./plan.js";
 import { applyPlan, countStates, type ApplyResult, type ItemView, type Progress } from "./apply.js";
@@ -36,6 +36,12 @@ export interface PlanResult {
   digest: string;
   items: PlannedItem[];
   skipped: SkippedWorktree[];
+  /**
+   * bootstrap.share's kept copies that are reclaimable now (no worktree of their fingerprint, or
+   * over disk.shareBudget). Apply judges the copies again once its items are done, and reclaims
+   * those reclaimable then: these, and any whose last worktree the plan removed.
+   */
+  keptCopies: KeptCopyView[];
   notes: Reason[];
 }
 
@@ -130,7 +136,8 @@ async function planWithFleet(
         })),
       ),
   );
-  return { plan: { ok: true, planId, digest, items, skipped, notes: [...notes, ...fleet.notes] }, fleet };
+  const keptCopies = fleet.kept.filter((k) => k.view.disposition === "reclaimable").map((k) => k.view);
+  return { plan: { ok: true, planId, digest, items, skipped, keptCopies, notes: [...notes, ...fleet.notes] }, fleet };
 }
 
 const MAX_ROUNDS = 10;
@@ -221,8 +228,9 @@ export async function cleanupRun(
     if (applied.done === 0 || applied.status !== "completed") break; // nothing changed: a fixed point (or a crash to resume)
   }
   fleet ??= await assessFleet(ctxs, { includeResumable: options.includeResumable });
+  // `orchard remove <worktree>` (paths given) removes that worktree and nothing else: no kept copy goes with it
   result.keptCopies = await reclaimKeptCopies(main.workspace.home, fleet, {
-    more: () => !floor?.met(),
+    more: () => !options.paths && !floor?.met(),
     freed: (n) => floor?.freed(n),
     measure: floor !== null,
   });

@@ -1,6 +1,7 @@
 // Entry points of hygiene and cleanup for the library (`Orchard`): scope (one repo or every repo
 // of the registry), a context for each repo a plan names, and validation of the apply options.
-import { hygiene, hygieneFleet, resolveScope, type FleetHygieneReport, type HygieneOptions, type HygieneReport } from "../hygiene/index.js";
+import { assessFleet, hygiene, hygieneFleet, resolveScope, type FleetHygieneReport, type HygieneOptions, type HygieneReport } from "../hygiene/index.js";
+import { reclaimKeptCopies } from "./kept.js";
 import { cleanupPlan, cleanupRun, type CleanupPlanOptions, type PlanResult, type RunResult } from "./cleanup.js";
 import { applyPlan, type ApplyResult, type Progress } from "./apply.js";
 import { cleanupDryRun, type DryRunResult } from "./dry-run.js";
@@ -71,7 +72,13 @@ export async function runCleanupApply(
   const main = await source.context(repo);
   const limit = options.limit === undefined ? null : Number(options.limit);
   const budgetMs = options.budget === undefined ? null : requireDuration(options.budget, "budget", 0);
-  return applyPlan(main, opener(source, main), { planId: options.planId, limit, budgetMs, onProgress });
+  const applied = await applyPlan(main, opener(source, main), { planId: options.planId, limit, budgetMs, onProgress });
+  if (applied.status !== "completed") return { ...applied, keptCopies: { removed: [], kept: 0 } };
+  // the plan done: its scope's kept copies judged again now (at the moment of use), the reclaimable ones deleted
+  const plan = await main.registry.plans.load(options.planId);
+  const s = await scope(source, repo, plan?.scope === "all");
+  const fleet = await assessFleet(s.ctxs, {});
+  return { ...applied, keptCopies: await reclaimKeptCopies(main.workspace.home, fleet, { more: () => true, freed: () => undefined, measure: false }) };
 }
 
 export async function runCleanupRun(

@@ -9,3 +9,4 @@ export type { CleanupApplyOptions, ProgressListener } from "./entry.js";
 export type { CleanupAction, Includable, PlannedItem, Preconditions, SkippedWorktree } from "./plan.js";
 export { removeWorktree } from "./remove.js";
 export type { RemoveOptions, RemoveResult } from "./remove.js";
+export type { KeptReclaim } from "./kept.js";
