@@ -3,9 +3,9 @@
 // (apparent bytes, what removal frees with hard links), and `disk.minFree` (add refuses
 // disk_low, cleanup run --until-free, hygiene warns) — real CLI, real git.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Scenario, waitFor } from "../helpers/scenario.js";
+import { Scenario, deadPid, waitFor } from "../helpers/scenario.js";
 import { TRUSTED, installs, setUpShare } from "../helpers/share.js";
 
 let s: Scenario;
@@ -131,9 +131,23 @@ describe("disk.minFree", () => {
     expect(run(["hygiene"]).notes).toEqual(expect.arrayContaining([expect.objectContaining({ code: "disk_low" })]));
   });
 
-  it("a floor that is met admits as before", () => {
+  it("a floor that is met admits as before, and the startup sweep says nothing of it", () => {
     setUpShare(s, { disk: { minFree: "1B" } });
     expect(add("feat-a").action).toBe("created");
+    expect(run(["reap-orphans"]).notes).toBeUndefined();
+  });
+
+  it("below the floor the startup sweep (reap-orphans, Claude Code's SessionStart) notes disk_low with the cleanup that frees space, and reaps only what its proofs allow", () => {
+    setUpShare(s, { disk: { minFree: "100%" } });
+    const dirty = s.worktree("worktree-agent-x", { lock: `claude agent agent-x (pid ${deadPid()})` });
+    s.ageLock(dirty, 600);
+    writeFileSync(join(dirty, "notes.txt"), "work\n"); // unique work: the floor never makes it reapable
+    const r = run(["reap-orphans"]);
+    expect(r.notes).toEqual([expect.objectContaining({ code: "disk_low", minFree: "100%", next: "orchard cleanup run --until-free 100%" })]);
+    expect(r.reaped).toBe(0);
+    expect(existsSync(join(dirty, "notes.txt"))).toBe(true);
+    const human = s.orchard(["reap-orphans"], { json: false, env: TRUSTED }).stdout;
+    expect(human).toMatch(/^note disk_low: .*\n\s+↳ orchard cleanup run --until-free 100%$/m);
   });
 });
 

@@ -35,7 +35,9 @@ const LIVE: ReadonlySet<string> = new Set(["pid_alive", "lease_live", "process_i
 export function renderReap(r: ReapOutput): string {
   if ("error" in r) return "";
   if (!r.ok) return "nothing reaped: the default branch is unknown (a remote exists without origin/HEAD; set defaultBranch in .orchard.json)";
-  if (r.entries.length === 0) return "no locked worktrees";
+  // a note beside the sweep (disk_low): its sentence and its next step
+  const notes = (r.notes ?? []).flatMap((n) => [`note ${n.code}: ${n.message}`, ...nextLines([n], {}, "  ")]);
+  if (r.entries.length === 0) return ["no locked worktrees", ...notes].join("\n");
   const rows = r.entries.map((e) => [
     LIVE.has(e.reason) && e.status === "skipped" ? "live" : e.status,
     e.reason,
@@ -45,10 +47,8 @@ export function renderReap(r: ReapOutput): string {
   ]);
   // a live holder is no orphan: its row says live, as the count does
   const head = `${r.dryRun ? "would reap" : "reaped"} ${r.dryRun ? r.planned : r.reaped}, skipped ${r.skipped}, live ${r.live}`;
-  const under = r.entries.map((e) =>
-    e.status === "skipped" && !LIVE.has(e.reason) ? ((e as { next?: string | null }).next ?? remedyOf({ code: e.reason as Reason["code"] })) : null,
-  );
-  return [head, table(REAP_COLUMNS, rows, { under })].join("\n");
+  const under = r.entries.map((e) => (e.status === "skipped" && !LIVE.has(e.reason) ? (e.next ?? remedyOf({ code: e.reason as Reason["code"] })) : null));
+  return [head, table(REAP_COLUMNS, rows, { under }), ...notes].join("\n");
 }
 
 export function renderSalvageList(r: SalvageListResult): string {

@@ -33,6 +33,7 @@ import { assessOwnerGone, assessWork, isLiveReason, type LockFacts, type MergeMo
 import { ownershipOf } from "../workspace/index.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
+import type { Reason } from "../shared/reasons/reasons.js";
 import { MERGE_MODES } from "../shared/input/inputs.js";
 import { realOrAbsolute } from "../shared/repo/paths.js";
 import { describeResumable, readResumable } from "../shared/claude/resumable.js";
@@ -81,6 +82,8 @@ export interface ReapFields {
   entries: ReapEntry[];
   dryRun?: true;
   planned?: number;
+  /** Observations beside the sweep: `disk_low` when the workspace's filesystem is below `disk.minFree` (reap/floor.ts). */
+  notes?: Reason[];
 }
 
 export const REAP_LOCK_WAIT_MS = 10_000;
