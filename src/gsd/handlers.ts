@@ -7,7 +7,6 @@ import { pruneOrphaned, reap } from "./reap.js";
 import { runWave } from "./wave.js";
 
 // each handler takes its own arguments; the bridge passes what the caller gave
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Handler = (orchard: OrchardOf, ...args: any[]) => Promise<unknown>;
 
 export const HANDLERS: Record<string, Handler> = {
