@@ -16,14 +16,14 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const require = createRequire(import.meta.url);
 export const GSD_LIB = join(ROOT, "node_modules/get-shit-done-cc/get-shit-done/bin/lib");
 export const ADAPTER = join(ROOT, "dist/gsd.cjs");
-/* eslint-disable @typescript-eslint/no-explicit-any -- GSD's module is untyped JavaScript */
+
 export type GsdModule = Record<string, (...args: any[]) => any>;
 export const gsd = require(join(GSD_LIB, "worktree-safety.cjs")) as GsdModule;
 export const gsdCore = require(join(GSD_LIB, "core.cjs")) as GsdModule;
 export const adapter = require(ADAPTER) as GsdModule;
 /** GSD main's module with the reaper, when GSD_MAIN_LIB names it (see the head of this file). */
 export const gsdMain: GsdModule | null = process.env.GSD_MAIN_LIB ? (require(join(process.env.GSD_MAIN_LIB, "worktree-safety.cjs")) as GsdModule) : null;
-/* eslint-enable @typescript-eslint/no-explicit-any */
+
 
 /** Two scenarios built alike: one for GSD's module, one for Orchard's adapter. */
 export function twins<T>(build: (s: Scenario) => T): { gsd: { s: Scenario; built: T }; orchard: { s: Scenario; built: T } } {
