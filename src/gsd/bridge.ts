@@ -21,7 +21,10 @@ export interface WorkspaceChoice {
 
 const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
 
-let worker: { port: MessagePort; thread: Worker } | null = null;
+/** How long a new worker may take to load the library before the call fails (it cannot report a failed start while the caller blocks). */
+const START_TIMEOUT_MS = 60 * 1000;
+
+let worker: { port: MessagePort; thread: Worker; ready: Int32Array } | null = null;
 let choice: WorkspaceChoice = {};
 
 /** The workspace every later call uses (one for every repository, as Orchard's own commands). */
@@ -29,20 +32,28 @@ export function configure(options: WorkspaceChoice = {}): void {
   choice = { ...(options.home ? { home: options.home } : {}), ...(options.registry ? { registry: options.registry } : {}) };
 }
 
-function start(): { port: MessagePort; thread: Worker } {
+function start(): { port: MessagePort; thread: Worker; ready: Int32Array } {
   const { port1, port2 } = new MessageChannel();
-  const thread = new Worker(new URL("./worker.js", import.meta.url), { workerData: { port: port2 }, transferList: [port2], env: SHARE_ENV });
+  const ready = new Int32Array(new SharedArrayBuffer(4));
+  // the worker gets this process's Node options but not those of a string script (`node --input-type=… -e`)
+  const execArgv = process.execArgv.filter((a) => !/^--(input-type|eval|print)\b|^-[ep]$/.test(a));
+  const thread = new Worker(new URL("./worker.js", import.meta.url), { workerData: { port: port2, ready }, transferList: [port2], env: SHARE_ENV, execArgv });
   thread.unref();
   port1.unref();
   thread.on("error", () => {
     worker = null; // the next call starts a new one; this call's wait ends at its deadline
   });
-  return { port: port1, thread };
+  return { port: port1, thread, ready };
 }
 
 /** Runs `method` in the worker and returns its answer; an Orchard failure comes back as `{ok: false, error}`. */
 export function callSync<T>(method: string, args: unknown[]): Answer<T> {
   worker ??= start();
+  if (Atomics.wait(worker.ready, 0, 0, START_TIMEOUT_MS) === "timed-out") {
+    void worker.thread.terminate();
+    worker = null;
+    return { ok: false, error: { code: "worker_failed", message: `Orchard's worker did not start within ${START_TIMEOUT_MS} ms` } };
+  }
   const signal = new Int32Array(new SharedArrayBuffer(4));
   const call: Call = { method, args, workspace: choice };
   worker.port.postMessage({ call, signal });

@@ -7,7 +7,7 @@ import type { Call, WorkspaceChoice } from "./bridge.js";
 import { HANDLERS } from "./handlers.js";
 import type { Answer } from "./types.js";
 
-const port = (workerData as { port: MessagePort }).port;
+const { port, ready } = workerData as { port: MessagePort; ready: Int32Array };
 const opened = new Map<string, Promise<Orchard>>();
 
 /** The Orchard of a workspace (the choice, else ORCHARD_HOME / ORCHARD_REGISTRY, else ~/.orchard). */
@@ -36,6 +36,10 @@ async function answer(call: Call): Promise<Answer<unknown>> {
     return { ok: false, error: { code, message, ...(details ? { details: JSON.parse(JSON.stringify(details)) as unknown } : {}) } };
   }
 }
+
+// loaded: the caller that started this worker stops waiting for it to start
+Atomics.store(ready, 0, 1);
+Atomics.notify(ready, 0);
 
 port.on("message", ({ call, signal }: { call: Call; signal: Int32Array }) => {
   void answer(call).then((result) => {

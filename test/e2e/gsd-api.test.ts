@@ -125,6 +125,21 @@ describe("the command entry points, run as gsd-tools runs them", () => {
     }
   });
 
+  it("an ES module caller, and a script given on the command line (`node --input-type=module -e`), get the same answers", () => {
+    const r = spawnSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `import * as m from ${JSON.stringify(ADAPTER.replace(/gsd\.cjs$/, "gsd/index.js"))}; m.configure({ home: ${JSON.stringify(s.home)} });
+         process.stdout.write(JSON.stringify(m.listLinkedWorktreePaths(process.cwd())));`,
+      ],
+      { cwd: s.primary, env: hermeticEnv({ ORCHARD_GSD_TIMEOUT_MS: "60000" }), encoding: "utf8", timeout: PROCESS_TIMEOUT_MS },
+    );
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout)).toEqual(gsd.listLinkedWorktreePaths!(s.primary));
+  });
+
   it("cmdWorktreeReapOrphans: exit 0, GSD's JSON on stdout, GSD's warning line for what it skipped", () => {
     lockOld(s, linked, "agent busy");
     const b = run(ADAPTER, "m.cmdWorktreeReapOrphans(process.cwd())");
