@@ -24,7 +24,6 @@ export const adapter = require(ADAPTER) as GsdModule;
 /** GSD main's module with the reaper, when GSD_MAIN_LIB names it (see the head of this file). */
 export const gsdMain: GsdModule | null = process.env.GSD_MAIN_LIB ? (require(join(process.env.GSD_MAIN_LIB, "worktree-safety.cjs")) as GsdModule) : null;
 
-
 /** Two scenarios built alike: one for GSD's module, one for Orchard's adapter. */
 export function twins<T>(build: (s: Scenario) => T): { gsd: { s: Scenario; built: T }; orchard: { s: Scenario; built: T } } {
   const a = Scenario.create();
