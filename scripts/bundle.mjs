@@ -75,4 +75,19 @@ const result = await build({
   metafile: process.argv.includes("--analyze"),
 });
 copyFileSync(join(root, "src/index.cjs"), join(root, "dist/index.cjs"));
+// `orchard-worktrees/gsd` (package.json `exports`), GSD's API for CommonJS callers: its
+// synchronous side (dist/gsd/index.js and what it imports: the bridge and GSD's pure functions) in
+// one CommonJS file, dist/gsd.cjs, which any Node 20 can require(). The bridge's worker stays the
+// ES module tsc wrote (dist/gsd/worker.js, which imports the library): `import.meta.url` is made
+// dist/gsd's so the bridge finds it there.
+await build({
+  ...common,
+  entryPoints: { gsd: join(root, "dist/gsd/index.js") },
+  outdir: join(root, "dist"),
+  outExtension: { ".js": ".cjs" },
+  format: "cjs",
+  external: [],
+  define: { "import.meta.url": "__orchardGsdUrl" },
+  banner: { js: 'const __orchardGsdUrl = require("node:url").pathToFileURL(require("node:path").join(__dirname, "gsd", "index.js")).href;' },
+});
 if (result.metafile) process.stdout.write(await (await import("esbuild")).analyzeMetafile(result.metafile));

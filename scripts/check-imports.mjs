@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The layering of src/, checked from the imports themselves (part of `npm run lint`):
 // 1. no import circles between files (static, type-only and dynamic imports all count);
-// 2. layers point down: cli (which starts the mcp server and the demo) → mcp, demo → core →
+// 2. layers point down: cli (which starts the mcp server and the demo) → mcp, demo, gsd → core →
 //    git, registry; git and registry never import
 //    each other or anything above them;
 // 3. a capability folder of src/core (every folder but shared/) is entered only through its
@@ -15,7 +15,7 @@ const rootFlag = process.argv.indexOf("--root");
 const ROOT = rootFlag > 0 ? resolve(process.argv[rootFlag + 1]) : resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SRC = join(ROOT, "src");
 const SHARED = "shared";
-const LAYERS = { cli: 4, mcp: 3, demo: 3, core: 2, git: 1, registry: 1 };
+const LAYERS = { cli: 4, mcp: 3, demo: 3, gsd: 3, core: 2, git: 1, registry: 1 };
 
 function walk(dir, out = []) {
   for (const name of readdirSync(dir).sort()) {

@@ -100,6 +100,9 @@ describe("the packed tarball", () => {
       "dist/index.js",
       "dist/index.cjs",
       "dist/index.d.ts",
+      "dist/gsd.cjs",
+      "dist/gsd/index.d.ts",
+      "dist/gsd/worker.js",
       "dist/bin/orchard.js",
       "docs/library.md",
       "docs/commands.md",
@@ -232,6 +235,45 @@ main().catch((e) => { console.error(e); process.exit(1); });
     const r = run(process.execPath, ["index.js", s.primary, s.home, "feat/cjs"], dir);
     expect(r.stderr).toBe("");
     expect(JSON.parse(r.stdout)).toEqual({ ok: true, action: "created", bad: [true, "invalid_argument", "usage"] });
+  });
+
+  it("a GSD project requires orchard-worktrees/gsd: GSD's functions, synchronous, served by the installed library (issue 41)", () => {
+    const dir = consumer(
+      "gsd-consumer",
+      { name: "gsd-consumer", version: "1.0.0", main: "index.js", license: "ISC" },
+      "index.js",
+      `const safety = require("orchard-worktrees/gsd");
+safety.configure({ home: process.argv[3] });
+const listed = safety.listLinkedWorktreePaths(process.argv[2]);
+const reaped = safety.reapOrphanWorktrees(process.argv[2]);
+const plan = safety.planWorktreeWaveCleanup(process.argv[2], []);
+console.log(JSON.stringify({ exports: Object.keys(safety).sort(), listed: listed.ok && listed.paths.length, reaped: Array.isArray(reaped), plan: plan.reason }));
+`,
+    );
+    const r = run(process.execPath, ["index.js", s.primary, s.home], dir);
+    expect(r.stderr).toBe("");
+    const out = JSON.parse(r.stdout) as { exports: string[]; listed: number; reaped: boolean; plan: string };
+    expect(out.exports).toEqual(
+      [
+        "cmdWorktreeCleanupWave",
+        "cmdWorktreeReapOrphans",
+        "configure",
+        "executeWorktreePrunePlan",
+        "executeWorktreeWaveCleanupPlan",
+        "inspectWorktreeHealth",
+        "listLinkedWorktreePaths",
+        "normalizeCleanupManifest",
+        "parseWorktreePorcelain",
+        "planWorktreePrune",
+        "planWorktreeWaveCleanup",
+        "pruneOrphanedWorktrees",
+        "reapOrphanWorktrees",
+        "resolveWorktreeContext",
+        "snapshotWorktreeInventory",
+      ].sort(),
+    );
+    expect(out).toMatchObject({ reaped: true, plan: "empty_manifest" });
+    expect(out.listed).toBeGreaterThan(0);
   });
 
   it("both consumers typecheck against the shipped types, and misuse does not", () => {

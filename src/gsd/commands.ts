@@ -1,0 +1,51 @@
+// GSD's two command entry points, as gsd-tools runs them: JSON on stdout, a warning line on
+// stderr, `process.exitCode` set as GSD sets it (1 when the wave is not ok, 2 for a missing
+// --manifest); the reaper always exits 0, as GSD's does.
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { planWorktreeWaveCleanup } from "./manifest.js";
+import { executeWorktreeWaveCleanupPlan, reapOrphanWorktrees } from "./api.js";
+import type { ReapResultEntry } from "./types.js";
+
+export function cmdWorktreeCleanupWave(cwd: string, args: string[] = []): void {
+  const flag = args.indexOf("--manifest");
+  const manifestPath = flag >= 0 ? args[flag + 1] : "";
+  if (!manifestPath) {
+    process.stderr.write("Usage: worktree cleanup-wave --manifest <path>\n");
+    process.exitCode = 2;
+    return;
+  }
+  let manifest: string;
+  try {
+    manifest = readFileSync(resolve(cwd, manifestPath), "utf8");
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stdout.write(`${JSON.stringify({ ok: false, reason: "manifest_read_failed", error: message }, null, 2)}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const plan = planWorktreeWaveCleanup(cwd, manifest);
+  const result = executeWorktreeWaveCleanupPlan(plan);
+  const response = {
+    ok: result.ok,
+    plan: { action: plan.action, discovery: plan.discovery, reason: plan.reason, entries: plan.entries.length },
+    result,
+  };
+  process.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
+  if (!result.ok) process.exitCode = 1;
+}
+
+export function cmdWorktreeReapOrphans(cwd: string): void {
+  let entries: ReapResultEntry[];
+  try {
+    entries = reapOrphanWorktrees(cwd);
+  } catch (error) {
+    process.stderr.write(`[gsd] worktree.reap-orphans failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    entries = [];
+  }
+  const skipped = entries.filter((e) => e.status === "skipped").length;
+  if (skipped > 0) process.stderr.write(`[gsd] worktree.reap-orphans: ${skipped} orphan(s) skipped (run with DEBUG=1 for details)\n`);
+  if (skipped > 0 && process.env.DEBUG)
+    for (const e of entries.filter((x) => x.status === "skipped")) process.stderr.write(`[gsd]   ${e.path}: ${e.reason}${e.detail ? ` (${e.detail})` : ""}\n`);
+  process.stdout.write(`${JSON.stringify({ ok: true, reaped: entries.filter((e) => e.status === "reaped").length, entries }, null, 2)}\n`);
+}
