@@ -131,6 +131,7 @@ export function register(program: Command): void {
         const { Orchard } = await import("../../core/orchard.js"); // loaded by the command, not at start-up
         orchard = await Orchard.open(openOptions({ ...globals, repo: "" })); // the repo comes from the hook's payload
         const created = await orchard.claudeCodeWorktreeCreate(input, { host, ...(opts.policy === undefined ? {} : { policy: opts.policy }) });
+        for (const note of created.notes) process.stderr.write(`orchard: ${note}\n`);
         process.stdout.write(`${created.path}\n`);
       } catch (error) {
         process.stderr.write(`orchard: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -16,6 +16,7 @@ import { branchForName, type CreatePayload } from "./payload.js";
 import { readSymbolicRef, resolveCommit } from "../../git/read.js";
 import { readClaudeWorktreeSettings, withClaudeSettings } from "./worktree-settings.js";
 import type { HostIdentity } from "./ancestry.js";
+import { readSettingsFlag } from "./settings-flag.js";
 
 export interface WorktreeCreateOptions {
   /** The Claude Code process that holds the lease, identified when the hook started (ancestry.ts). */
@@ -26,6 +27,8 @@ export interface WorktreeCreateOptions {
 export interface WorktreeCreateResult {
   path: string;
   result: AddResult;
+  /** What the person should know (a settings layer that could not be read, a bootstrap step skipped), one line each. */
+  notes: string[];
 }
 
 export function ownerOf(sessionId: string): string {
@@ -53,7 +56,8 @@ export async function worktreeCreate(ctx: Ctx, payload: CreatePayload, options: 
   // whatever the hook was reparented to (init, a subreaper) would hold it for nothing
   if (host.state === "gone") throw failure("refused", `Claude Code (pid ${host.pid}), which ran this hook, is gone: no worktree was made for ${payload.name}`);
   // Claude Code's worktree settings, through Orchard's own configuration (worktree-settings.ts)
-  const settings = readClaudeWorktreeSettings(payload.cwd);
+  const flag = await readSettingsFlag(host, payload.cwd);
+  const settings = readClaudeWorktreeSettings(payload.cwd, flag.flag);
   const branch = branchForName(payload.name);
   const base = settings.baseRef === "head" ? await headBase(ctx, payload, branch) : undefined;
   const config = withClaudeSettings(ctx.repo.config, settings);
@@ -78,5 +82,5 @@ export async function worktreeCreate(ctx: Ctx, payload: CreatePayload, options: 
   }
   if (!isAbsolute(result.path) || !existsSync(result.path) || !statSync(result.path).isDirectory())
     throw failure("internal", `orchard admitted ${result.handle} but ${result.path} is not an existing directory`);
-  return { path: result.path, result };
+  return { path: result.path, result, notes: flag.note === null ? [] : [flag.note] };
 }
