@@ -152,6 +152,7 @@ export function register(program: Command): void {
           return result;
         },
         renderRemove,
+        (r) => (r.action === "kept" ? 1 : 0),
       ),
     );
 

@@ -15,7 +15,7 @@ import { failure } from "../shared/errors.js";
 import { branchForName, type CreatePayload } from "./payload.js";
 import { readSymbolicRef, resolveCommit } from "../../git/read.js";
 import { readClaudeWorktreeSettings, withClaudeSettings } from "./worktree-settings.js";
-import type { HostIdentity } from "./ancestry.js";
+import { watchHost, type HostIdentity } from "./ancestry.js";
 import { readSettingsFlag } from "./settings-flag.js";
 
 export interface WorktreeCreateOptions {
@@ -61,15 +61,25 @@ export async function worktreeCreate(ctx: Ctx, payload: CreatePayload, options: 
   const branch = branchForName(payload.name);
   const base = settings.baseRef === "head" ? await headBase(ctx, payload, branch) : undefined;
   const config = withClaudeSettings(ctx.repo.config, settings);
-  const result = await add(config === ctx.repo.config ? ctx : { ...ctx, repo: { ...ctx.repo, config } }, {
-    branch,
-    ...(base === undefined ? {} : { base }),
-    owner: ownerOf(payload.sessionId),
-    resume: true,
-    ...(host.state === "alive" ? { pid: host.pid, ...(host.startTime === null ? {} : { pidStart: host.startTime }) } : {}),
-    // the hook's --policy flag, checked against POLICIES by add's validation (bad: invalid_argument)
-    ...(options.policy === undefined ? {} : { policy: options.policy as Policy }),
-  });
+  // the bootstrap dies with the Claude Code that waits for it (Ctrl-C): the same name again takes the worktree back
+  const watch = watchHost(host);
+  const result = await add(
+    { ...ctx, repo: { ...ctx.repo, config }, signal: watch.signal },
+    {
+      branch,
+      ...(base === undefined ? {} : { base }),
+      owner: ownerOf(payload.sessionId),
+      resume: true,
+      ...(host.state === "alive" ? { pid: host.pid, ...(host.startTime === null ? {} : { pidStart: host.startTime }) } : {}),
+      // the hook's --policy flag, checked against POLICIES by add's validation (bad: invalid_argument)
+      ...(options.policy === undefined ? {} : { policy: options.policy as Policy }),
+    },
+  ).finally(watch.stop);
+  if (watch.signal.aborted)
+    throw failure(
+      "refused",
+      `${String(watch.signal.reason)}: the bootstrap of ${result.handle} was stopped; \`claude --worktree ${payload.name}\` again takes the worktree back and finishes it`,
+    );
   // a directory of worktree.symlinkDirectories that could not be linked is refused, never silently left out
   const link = result.bootstrap?.steps.find((s) => s.name === "link" && s.status === "failed");
   if (link) throw failure("refused", `orchard could not link worktree.symlinkDirectories into ${result.path}: ${link.reason ?? "failed"}`);
