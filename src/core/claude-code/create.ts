@@ -17,6 +17,7 @@ import { readSymbolicRef, resolveCommit } from "../../git/read.js";
 import { readClaudeWorktreeSettings, withClaudeSettings } from "./worktree-settings.js";
 import { watchHost, type HostIdentity } from "./ancestry.js";
 import { readSettingsFlag } from "./settings-flag.js";
+import { refusalLine, untrustedNote } from "./tell.js";
 
 export interface WorktreeCreateOptions {
   /** The Claude Code process that holds the lease, identified when the hook started (ancestry.ts). */
@@ -85,12 +86,14 @@ export async function worktreeCreate(ctx: Ctx, payload: CreatePayload, options: 
   if (link) throw failure("refused", `orchard could not link worktree.symlinkDirectories into ${result.path}: ${link.reason ?? "failed"}`);
   if (!result.ok) {
     // refused (reasons), or made with a failed bootstrap (error: the worktree is kept, the session does not start in it)
-    const why = [...result.reasons.map((r) => `${r.code}: ${r.message}`), ...("error" in result ? [`${result.error.code}: ${result.error.message}`] : [])].join(
-      "; ",
-    );
+    const why = [
+      ...result.reasons.map((r) => refusalLine(r, payload.name)),
+      ...("error" in result ? [`${result.error.code}: ${result.error.message}`] : []),
+    ].join("; ");
     throw failure("refused", `orchard refused the worktree for ${payload.name} (${result.handle}): ${why}`);
   }
   if (!isAbsolute(result.path) || !existsSync(result.path) || !statSync(result.path).isDirectory())
     throw failure("internal", `orchard admitted ${result.handle} but ${result.path} is not an existing directory`);
-  return { path: result.path, result, notes: flag.note === null ? [] : [flag.note] };
+  const untrusted = untrustedNote(result, ctx.repo.primary);
+  return { path: result.path, result, notes: [...(flag.note === null ? [] : [flag.note]), ...(untrusted === null ? [] : [untrusted])] };
 }
