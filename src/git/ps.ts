@@ -1,5 +1,6 @@
 // Process-table queries that need another program (macOS has no /proc). Lives in src/git because
 // this layer is the only one that spawns processes.
+import { readFileSync } from "node:fs";
 import { runProcess } from "./run.js";
 
 const opts = { cwd: "/", env: { ...process.env, LC_ALL: "C" }, timeoutMs: 10_000 };
@@ -47,4 +48,18 @@ export async function readPsArgs(pid: number): Promise<string | null> {
   const r = await runProcess("ps", ["-o", "args=", "-p", String(pid)], opts);
   const text = r.stdout.trim();
   return r.exitCode === 0 && text ? text : null;
+}
+
+/**
+ * A process's argument vector, exactly (Linux: /proc/<pid>/cmdline), or null where it cannot be read
+ * exactly (no such process, not ours to read, or a platform whose `ps` joins the words with spaces).
+ */
+export function readProcessArgv(pid: number): string[] | null {
+  if (process.platform !== "linux") return null;
+  try {
+    const text = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    return text === "" ? null : text.replace(/\0$/, "").split("\0");
+  } catch {
+    return null;
+  }
 }

@@ -24,7 +24,10 @@ export function spawnDetached(program: string, args: readonly string[], options:
 }
 
 /** Runs a repository-provided shell command (bootstrap, runtime probe) with the same guarantees. */
-export function runShell(command: string, options: { cwd: string; timeoutMs: number; env?: Record<string, string> }): Promise<ProcessResult> {
+export function runShell(
+  command: string,
+  options: { cwd: string; timeoutMs: number; env?: Record<string, string>; signal?: AbortSignal | undefined },
+): Promise<ProcessResult> {
   const env = hardenedEnv({ read: false, ...(options.env ? { extra: options.env } : {}) });
-  return runProcess(command, [], { cwd: options.cwd, env, timeoutMs: options.timeoutMs, shell: true });
+  return runProcess(command, [], { cwd: options.cwd, env, timeoutMs: options.timeoutMs, shell: true, ...(options.signal ? { signal: options.signal } : {}) });
 }

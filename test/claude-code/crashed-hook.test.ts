@@ -1,11 +1,12 @@
 // Claude Code killed while its WorktreeCreate hook still runs (bootstrap can take minutes), run by
 // the real Claude Code (SPEC v3 §3.1, issue 21 item 3): the hook identified the Claude process when
 // it started, so the lease names that process and its start time from the first row on — never the
-// subreaper the orphaned hook was reparented to — and is dead once Claude is; a later
-// `claude --worktree <same name>` takes the worktree back.
+// subreaper the orphaned hook was reparented to — and is dead once Claude is. The hook's bootstrap
+// dies with its Claude (issue 40 item 7: Ctrl-C during a slow bootstrap), and the same
+// `claude --worktree <name>` started again at once takes the worktree back and finishes it.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, waitFor } from "../helpers/scenario.js";
 import { FakeMessagesApi } from "../helpers/fake-messages-api.js";
@@ -21,11 +22,14 @@ beforeEach(async () => {
   s = Scenario.create();
   claudeHome = join(s.root, "claude-home");
   mkdirSync(claudeHome);
-  // a slow bootstrap: it says it started, then takes a while (an `npm ci`)
+  // a slow bootstrap while `slow` exists: it says it started, then takes a minute (an `npm ci`)
   const started = join(s.root, "bootstrap-started");
+  const slow = join(s.root, "slow");
   writeFileSync(
     join(s.primary, ".orchard.json"),
-    JSON.stringify({ bootstrap: { run: [`touch '${started}' && sleep 3 && touch '${join(s.root, "bootstrap-finished")}'`] } }),
+    JSON.stringify({
+      bootstrap: { run: [`touch '${started}' && if [ -e '${slow}' ]; then sleep 60; fi && touch '${join(s.root, "bootstrap-finished")}'`] },
+    }),
   );
   installInProject(s);
   api = await FakeMessagesApi.start(() => ({ text: "done" }));
@@ -107,6 +111,19 @@ function orchardRunning(): boolean {
   });
 }
 
+/** True while any process has its cwd inside `dir` (what makes a worktree live for Orchard). */
+function inside(dir: string): boolean {
+  return readdirSync("/proc").some((pid) => {
+    if (!/^\d+$/.test(pid)) return false;
+    try {
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      return cwd === dir || cwd.startsWith(`${dir}/`);
+    } catch {
+      return false;
+    }
+  });
+}
+
 const managed = () => (s.orchard(["list"]).json.worktrees as any[]).filter((w) => w.managed);
 
 /** Delays Orchard's WorktreeCreate hook while `gate` exists: the hook's shell says it started, then waits before orchard runs. */
@@ -137,7 +154,8 @@ describe("Claude Code killed during the WorktreeCreate hook", () => {
         return { claude: run.pid, reaper: null, kill: run.kill };
       };
 
-      // 1. killed while the hook bootstraps: the row written before the kill names Claude and its start time
+      // 1. killed while the hook bootstraps (Ctrl-C): the row written before the kill names Claude and its start time
+      writeFileSync(join(s.root, "slow"), "");
       const first = await session("f1");
       const ticks = startTicks(first.claude);
       await waitFor(() => existsSync(join(s.root, "bootstrap-started")), "the hook's bootstrap to start");
@@ -145,12 +163,25 @@ describe("Claude Code killed during the WorktreeCreate hook", () => {
       expect(during.lock.owner).toMatchObject({ kind: "orchard", pid: first.claude, startTime: ticks });
       first.kill();
       await waitFor(() => !alive(first.claude), "Claude Code to die");
-      // the hook goes on, orphaned (reparented to the subreaper or init), and finishes its bootstrap
-      await waitFor(() => existsSync(join(s.root, "bootstrap-finished")) && managed()[0]?.fingerprints.bootstrap !== null, "the orphaned hook to finish");
+      // the same name started again at once (the orphaned hook may still be ending): the bootstrap died
+      // with its Claude — not its minute, nothing of it left working in the worktree — and the new
+      // session takes the worktree back and finishes the bootstrap
+      rmSync(join(s.root, "slow"));
+      const restart = startClaude(["--worktree", "f1", "-p", "hello"], { cwd: s.primary, home: claudeHome, apiUrl: (api as FakeMessagesApi).url, env });
       const [w] = managed();
       expect(w.lock.owner).toMatchObject({ kind: "orchard", pid: first.claude, startTime: ticks });
       if (first.reaper !== null) expect(w.lock.owner.pid).not.toBe(first.reaper);
-      expect(s.orchard(["status", w.path]).json.worktree.liveness.state).toBe("dead");
+      const restarted = await restart.done;
+      expect(restarted.code, restarted.stderr).toBe(0);
+      const [taken] = managed();
+      expect(taken).toMatchObject({ path: w.path, handle: w.handle });
+      expect(taken.lock.owner.pid).toBe(restart.pid);
+      expect(taken.fingerprints.bootstrap).toMatch(/^(?!failed$)/);
+      expect(existsSync(join(s.root, "bootstrap-finished"))).toBe(true);
+      expect(inside(w.path)).toBe(false);
+      // its lineage: made for the first session, adopted by the second
+      const lineage = s.orchard(["lineage", w.handle]).json.events.map((e: any) => e.kind);
+      expect(lineage).toEqual(expect.arrayContaining(["created", "adopted"]));
 
       // 2. killed before the hook could look: it never leases to the process it was reparented to
       writeFileSync(gate, "");
@@ -161,14 +192,6 @@ describe("Claude Code killed during the WorktreeCreate hook", () => {
       rmSync(gate);
       await waitFor(() => !orchardRunning(), "the orphaned hook to end", 60_000);
       expect(managed().map((x) => x.handle)).toEqual([w.handle]); // nothing made for f2, nobody's lease
-
-      // 3. a later session of the same name takes the first worktree back (not refused, not silently)
-      const again = startClaude(["--worktree", "f1", "-p", "hello"], { cwd: s.primary, home: claudeHome, apiUrl: (api as FakeMessagesApi).url, env });
-      const done = await again.done;
-      expect(done.code, done.stderr).toBe(0);
-      const [taken] = managed();
-      expect(taken).toMatchObject({ path: w.path, handle: w.handle });
-      expect(taken.lock.owner.pid).toBe(again.pid);
     },
   );
 });

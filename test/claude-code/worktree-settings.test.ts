@@ -143,3 +143,25 @@ describe("worktree.sparsePaths", () => {
     expect(readFileSync(join(s.primary, ".claude", "settings.json"), "utf8")).toBe(before);
   });
 });
+
+describe("claude --settings <file|json> (SPEC v4 §3.14: every layer Claude Code reads)", () => {
+  it("the flag's worktree settings apply, as a file relative to where Claude started and as inline JSON, over the project's", async () => {
+    git(s.primary, "switch", "-q", "-c", "feat");
+    git(s.primary, "commit", "-q", "--allow-empty", "-m", "feature work, not on main");
+    const feat = git(s.primary, "rev-parse", "HEAD");
+    // a file, relative: baseRef "head" (the project says nothing)
+    writeFileSync(join(s.root, "flag-settings.json"), JSON.stringify({ worktree: { baseRef: "head" } }));
+    const byFile = await claude(["--settings", "../flag-settings.json", "--worktree", "f1", "-p", "hello"]);
+    expect(byFile.code, byFile.stderr).toBe(0);
+    const [f1] = managed();
+    expect(git(f1.path, "rev-parse", "HEAD")).toBe(feat);
+    expect(byFile.stderr).not.toContain("--settings");
+    // inline JSON wins over the project's file: the project says "fresh" and no links
+    setWorktreeSettings({ baseRef: "fresh" });
+    const inline = await claude(["--worktree", "f2", `--settings={"worktree":{"baseRef":"head","symlinkDirectories":["node_modules"]}}`, "-p", "hello"]);
+    expect(inline.code, inline.stderr).toBe(0);
+    const f2 = managed().find((w) => w.branch === "worktree-f2");
+    expect(git(f2.path, "rev-parse", "HEAD")).toBe(git(s.primary, "rev-parse", "HEAD"));
+    expect(readlinkSync(join(f2.path, "node_modules"))).toBe(join(s.primary, "node_modules"));
+  });
+});

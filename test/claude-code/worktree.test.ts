@@ -107,7 +107,12 @@ describe("ExitWorktree with Orchard's WorktreeRemove hook", () => {
     const events = s.orchard(["lineage", "app@worktree-f1"]).json.events.map((e: any) => e.kind);
     expect(events).toContain("released");
     expect(events).not.toContain("removed");
-    // why it was kept: the hook said so on its stderr, which Claude Code 2.1.x shows nowhere (not in -p
+    // the model is told the truth: the hook's exit 1 makes Claude Code 2.1.x answer the tool call with
+    // "could not remove it. It is kept at …" (never "Exited and removed worktree")
+    const answer = JSON.stringify(r.requests.at(-1)?.messages);
+    expect(answer).toContain(`Exited worktree but could not remove it. It is kept at \u201c${w.path}\u201d.`);
+    expect(answer).not.toContain("Exited and removed worktree");
+    // why it was kept: the hook says so on its stderr, which Claude Code 2.1.x shows nowhere (not in -p
     // output, not to the model); Orchard's own report gives the same reason to whoever asks
     const report = s.orchard(["hygiene"]).json.worktrees.find((x: any) => x.path === w.path);
     expect(report.disposition).toBe("needs_salvage");

@@ -24,11 +24,13 @@ describe("install --project writes a portable command", () => {
     const r = s.orchard(["claude-code", "install", "--project"], { noHome: true });
     expect(r.code, r.stderr).toBe(0);
     expect(r.json).toMatchObject({ action: "installed", file: projectFile(), command: "orchard" });
+    // each falls back to Claude Code's native behaviour where PATH has no orchard (a teammate without it)
+    const orchardFirst = (sub: string) => expect.stringMatching(new RegExp(`^command -v orchard >/dev/null 2>&1 && exec orchard ${sub} \\|\\| \\{ .*; \\}$`));
     expect(commandsIn(projectFile())).toEqual([
-      "orchard claude-code worktree-create",
-      "orchard claude-code worktree-remove",
-      "orchard reap-orphans --json",
-      "orchard claude-code subagent-stop",
+      orchardFirst("claude-code worktree-create"),
+      orchardFirst("claude-code worktree-remove"),
+      orchardFirst("reap-orphans --json"),
+      orchardFirst("claude-code subagent-stop"),
     ]);
     const text = readFileSync(projectFile(), "utf8");
     expect(text).not.toContain(process.execPath);
@@ -83,7 +85,7 @@ describe("install --policy (issue 20 item 10)", () => {
     expect(existsSync(marker)).toBe(false);
     const ok = s.orchard(["claude-code", "install", "--project", "--policy", "exclusive-task"], { noHome: true });
     expect(ok.code, ok.stderr).toBe(0);
-    expect(commandsIn(projectFile())[0]).toBe("orchard claude-code worktree-create --policy exclusive-task");
+    expect(commandsIn(projectFile())[0]).toContain("&& exec orchard claude-code worktree-create --policy exclusive-task || {");
   });
 
   it("a --home with a quote or a space is one shell word in a user install's command", () => {
@@ -112,7 +114,7 @@ describe("uninstall removes exactly what install wrote", () => {
       else {
         const diff = installed.stdout.split("\n").slice(1);
         expect(diff.filter((l) => l.startsWith("- "))).toEqual([]);
-        expect(diff.filter((l) => l.startsWith("+ ")).join("\n")).toContain('"command": "orchard claude-code worktree-create"');
+        expect(diff.filter((l) => l.startsWith("+ ")).join("\n")).toContain("exec orchard claude-code worktree-create ||");
       }
       const removed = s.orchard(["claude-code", "uninstall", "--project"]);
       expect(removed.code, removed.stderr).toBe(0);

@@ -63,6 +63,19 @@ describe("worktree-create", () => {
   });
 });
 
+describe("worktree-create tells the person what Orchard did", () => {
+  it("an untrusted bootstrap.run is skipped with the next step on stderr; stdout is still only the path", () => {
+    writeFileSync(join(s.primary, ".orchard.json"), JSON.stringify({ bootstrap: { run: ["touch ran.txt"] } }));
+    const r = create("f1");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^\/.*\n$/);
+    expect(existsSync(join(r.stdout.trim(), "ran.txt"))).toBe(false);
+    expect(r.stderr).toBe(
+      `orchard: bootstrap.run was skipped (config_untrusted: ${s.primary}/.orchard.json is not trusted): run it yourself in the worktree (touch ran.txt), and \`orchard trust\` in ${s.primary} so the next worktree runs it\n`,
+    );
+  });
+});
+
 describe("worktree-create for a name taken before", () => {
   it("takes the worktree back with its work, but not from another live session nor for another task", () => {
     const path = create("f1", {}, { ORCHARD_TASK: "T-1" }).stdout.trim();
@@ -71,6 +84,9 @@ describe("worktree-create for a name taken before", () => {
     const other = create("f1", { session_id: "s-2" }, { ORCHARD_TASK: "T-1" });
     expect(other).toMatchObject({ code: 1, stdout: "" });
     expect(other.stderr).toContain("live_owner");
+    expect(other.stderr).toContain(
+      "(next: another live session or process holds it: end that session (`orchard status` names it), or start this one under another name (claude --worktree f1-2))",
+    );
     const otherTask = create("f1", {}, { ORCHARD_TASK: "T-2" });
     expect(otherTask).toMatchObject({ code: 1, stdout: "" });
     expect(otherTask.stderr).toContain("task_mismatch");
@@ -89,18 +105,18 @@ describe("worktree-remove", () => {
     expect(existsSync(path), r.stderr).toBe(false);
   });
 
-  it("keeps a worktree with uncommitted, untracked or unpushed work and says why; exit 0", () => {
+  it("keeps a worktree with uncommitted, untracked or unpushed work and says why; exit 1 (Claude Code then tells the model it is kept)", () => {
     const dirty = create("dirty").stdout.trim();
     writeFileSync(join(dirty, "work.txt"), "precious\n");
     const r = remove(dirty);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^orchard: kept .*dirty/);
     expect(readFileSync(join(dirty, "work.txt"), "utf8")).toBe("precious\n");
     expect(s.orchard(["status", dirty]).json.worktree.lifecycle).toBe("terminal");
 
     const ahead = create("ahead").stdout.trim();
     s.commit({ in: ahead, file: "feature.txt" });
-    expect(remove(ahead).code).toBe(0);
+    expect(remove(ahead).code).toBe(1);
     expect(existsSync(join(ahead, "feature.txt"))).toBe(true);
   });
 

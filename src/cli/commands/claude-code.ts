@@ -2,8 +2,9 @@
 // read Claude Code's JSON on stdin. worktree-create prints exactly one line on stdout — the
 // worktree's absolute path — and nothing else: Claude Code takes the last non-empty stdout line as
 // the directory (a relative one against the session's cwd) and fails on a missing path or on JSON.
-// Every failure goes to stderr with exit 1 (Claude Code shows it). worktree-remove never fails a
-// session over a kept worktree.
+// Every failure goes to stderr with exit 1 (Claude Code shows it). worktree-remove exits 1 when it
+// kept the worktree: Claude Code 2.1.x then tells the model "could not remove it. It is kept at …"
+// (with exit 0 it says "Exited and removed worktree"); the session goes on either way.
 import type { Command } from "commander";
 import { existsSync, realpathSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
@@ -131,6 +132,7 @@ export function register(program: Command): void {
         const { Orchard } = await import("../../core/orchard.js"); // loaded by the command, not at start-up
         orchard = await Orchard.open(openOptions({ ...globals, repo: "" })); // the repo comes from the hook's payload
         const created = await orchard.claudeCodeWorktreeCreate(input, { host, ...(opts.policy === undefined ? {} : { policy: opts.policy }) });
+        for (const note of created.notes) process.stderr.write(`orchard: ${note}\n`);
         process.stdout.write(`${created.path}\n`);
       } catch (error) {
         process.stderr.write(`orchard: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -151,6 +153,7 @@ export function register(program: Command): void {
           return result;
         },
         renderRemove,
+        (r) => (r.action === "kept" ? 1 : 0),
       ),
     );
 

@@ -74,7 +74,7 @@ async function runCommands(ctx: Ctx, row: WorktreeRow, steps: BootstrapStep[], s
     }
     let r: ProcessResult;
     try {
-      r = await runShell(command, { cwd: row.path, timeoutMs, env: commandEnv(row, ctx.repo.primary) });
+      r = await runShell(command, { cwd: row.path, timeoutMs, env: commandEnv(row, ctx.repo.primary), signal: ctx.signal });
     } catch (error) {
       steps.push({ name: `run: ${command}`, status: "failed", ms: 0, reason: `could not start: ${(error as Error).message}` });
       return false;
@@ -86,7 +86,7 @@ async function runCommands(ctx: Ctx, row: WorktreeRow, steps: BootstrapStep[], s
       ms: r.durationMs,
       exitCode: r.exitCode,
       output: tail(r),
-      ...(r.timedOut ? { reason: `timed out after ${timeout ?? "10m"}` } : {}),
+      ...(r.timedOut ? { reason: ctx.signal?.aborted ? `stopped: ${String(ctx.signal.reason)}` : `timed out after ${timeout ?? "10m"}` } : {}),
     });
     if (failed) return false;
   }
@@ -222,6 +222,13 @@ export async function runBootstrap(ctx: Ctx, row: WorktreeRow, options: Bootstra
   else await beginBootstrapJournal(admin);
   try {
     ok = admin !== undefined && (await runSteps(ctx, row, admin, options, steps, fp));
+    if (!ok && admin && ctx.signal?.aborted) {
+      // stopped because whoever waited for it is gone (a Claude Code hook's Claude died): interrupted,
+      // not failed — the next add that takes the worktree back runs the bootstrap again
+      markBootstrapInterrupted(admin);
+      const message = `bootstrap stopped (${String(ctx.signal.reason)}); the worktree is kept, and the next add of it runs the bootstrap again`;
+      return { row, report: { status: "failed", fingerprint: null, steps }, message };
+    }
     if (!ok) fp.bootstrap = FAILED_FINGERPRINT;
     faultPoint("bootstrap.fingerprint");
     updated = await ctx.registry.write(

@@ -49,3 +49,27 @@ export async function identifyHost(from: number = process.pid, env: NodeJS.Proce
   const pid = await findHostProcess(from);
   return pid === null ? { state: "unknown" } : { state: "alive", pid, startTime: await readStartTime(pid) };
 }
+
+const WATCH_INTERVAL_MS = 250;
+
+/**
+ * Aborts when the Claude Code process that runs the hook is gone (no longer one of its ancestors:
+ * killed, Ctrl-C), so the hook's bootstrap dies with it instead of running its whole length and
+ * holding the worktree live for the next session of the same name. `stop()` ends the watch.
+ */
+export function watchHost(host: HostIdentity, from: number = process.pid): { signal: AbortSignal; stop: () => void } {
+  const controller = new AbortController();
+  if (host.state !== "alive") return { signal: controller.signal, stop: () => undefined };
+  let checking = false;
+  const timer = setInterval(() => {
+    if (checking) return;
+    checking = true;
+    void isAncestor(host.pid, from)
+      .then((still) => {
+        if (!still && !controller.signal.aborted) controller.abort(`Claude Code (pid ${host.pid}), which ran this hook, is gone`);
+      })
+      .finally(() => (checking = false));
+  }, WATCH_INTERVAL_MS);
+  timer.unref();
+  return { signal: controller.signal, stop: () => clearInterval(timer) };
+}

@@ -15,7 +15,9 @@ import { failure } from "../shared/errors.js";
 import { branchForName, type CreatePayload } from "./payload.js";
 import { readSymbolicRef, resolveCommit } from "../../git/read.js";
 import { readClaudeWorktreeSettings, withClaudeSettings } from "./worktree-settings.js";
-import type { HostIdentity } from "./ancestry.js";
+import { watchHost, type HostIdentity } from "./ancestry.js";
+import { readSettingsFlag } from "./settings-flag.js";
+import { refusalLine, untrustedNote } from "./tell.js";
 
 export interface WorktreeCreateOptions {
   /** The Claude Code process that holds the lease, identified when the hook started (ancestry.ts). */
@@ -26,6 +28,8 @@ export interface WorktreeCreateOptions {
 export interface WorktreeCreateResult {
   path: string;
   result: AddResult;
+  /** What the person should know (a settings layer that could not be read, a bootstrap step skipped), one line each. */
+  notes: string[];
 }
 
 export function ownerOf(sessionId: string): string {
@@ -53,30 +57,43 @@ export async function worktreeCreate(ctx: Ctx, payload: CreatePayload, options: 
   // whatever the hook was reparented to (init, a subreaper) would hold it for nothing
   if (host.state === "gone") throw failure("refused", `Claude Code (pid ${host.pid}), which ran this hook, is gone: no worktree was made for ${payload.name}`);
   // Claude Code's worktree settings, through Orchard's own configuration (worktree-settings.ts)
-  const settings = readClaudeWorktreeSettings(payload.cwd);
+  const flag = await readSettingsFlag(host, payload.cwd);
+  const settings = readClaudeWorktreeSettings(payload.cwd, flag.flag);
   const branch = branchForName(payload.name);
   const base = settings.baseRef === "head" ? await headBase(ctx, payload, branch) : undefined;
   const config = withClaudeSettings(ctx.repo.config, settings);
-  const result = await add(config === ctx.repo.config ? ctx : { ...ctx, repo: { ...ctx.repo, config } }, {
-    branch,
-    ...(base === undefined ? {} : { base }),
-    owner: ownerOf(payload.sessionId),
-    resume: true,
-    ...(host.state === "alive" ? { pid: host.pid, ...(host.startTime === null ? {} : { pidStart: host.startTime }) } : {}),
-    // the hook's --policy flag, checked against POLICIES by add's validation (bad: invalid_argument)
-    ...(options.policy === undefined ? {} : { policy: options.policy as Policy }),
-  });
+  // the bootstrap dies with the Claude Code that waits for it (Ctrl-C): the same name again takes the worktree back
+  const watch = watchHost(host);
+  const result = await add(
+    { ...ctx, repo: { ...ctx.repo, config }, signal: watch.signal },
+    {
+      branch,
+      ...(base === undefined ? {} : { base }),
+      owner: ownerOf(payload.sessionId),
+      resume: true,
+      ...(host.state === "alive" ? { pid: host.pid, ...(host.startTime === null ? {} : { pidStart: host.startTime }) } : {}),
+      // the hook's --policy flag, checked against POLICIES by add's validation (bad: invalid_argument)
+      ...(options.policy === undefined ? {} : { policy: options.policy as Policy }),
+    },
+  ).finally(watch.stop);
+  if (watch.signal.aborted)
+    throw failure(
+      "refused",
+      `${String(watch.signal.reason)}: the bootstrap of ${result.handle} was stopped; \`claude --worktree ${payload.name}\` again takes the worktree back and finishes it`,
+    );
   // a directory of worktree.symlinkDirectories that could not be linked is refused, never silently left out
   const link = result.bootstrap?.steps.find((s) => s.name === "link" && s.status === "failed");
   if (link) throw failure("refused", `orchard could not link worktree.symlinkDirectories into ${result.path}: ${link.reason ?? "failed"}`);
   if (!result.ok) {
     // refused (reasons), or made with a failed bootstrap (error: the worktree is kept, the session does not start in it)
-    const why = [...result.reasons.map((r) => `${r.code}: ${r.message}`), ...("error" in result ? [`${result.error.code}: ${result.error.message}`] : [])].join(
-      "; ",
-    );
+    const why = [
+      ...result.reasons.map((r) => refusalLine(r, payload.name)),
+      ...("error" in result ? [`${result.error.code}: ${result.error.message}`] : []),
+    ].join("; ");
     throw failure("refused", `orchard refused the worktree for ${payload.name} (${result.handle}): ${why}`);
   }
   if (!isAbsolute(result.path) || !existsSync(result.path) || !statSync(result.path).isDirectory())
     throw failure("internal", `orchard admitted ${result.handle} but ${result.path} is not an existing directory`);
-  return { path: result.path, result };
+  const untrusted = untrustedNote(result, ctx.repo.primary);
+  return { path: result.path, result, notes: [...(flag.note === null ? [] : [flag.note]), ...(untrusted === null ? [] : [untrusted])] };
 }

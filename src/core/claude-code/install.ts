@@ -127,7 +127,7 @@ function runnerNotes(runner: HookRunner): InstallNote[] {
     return [
       {
         code: "not_on_path",
-        message: `\`orchard\` is not on this PATH: the hooks fail until it is (npm install -g ${PACKAGE_NAME}); a project that has ${PACKAGE_NAME} as a devDependency can use --via npx`,
+        message: `\`orchard\` is not on this PATH: until it is, the hooks fall back to Claude Code's own worktrees (npm install -g ${PACKAGE_NAME}); a project that has ${PACKAGE_NAME} as a devDependency can use --via npx`,
       },
     ];
   return [];
@@ -138,7 +138,8 @@ export function installHooks(options: InstallOptions): InstallResult {
   // Claude Code's worktree settings the hooks would meet: what Orchard cannot honour is refused now (nothing written)
   readClaudeWorktreeSettings(options.scope === "project" ? options.primary : null);
   const command = runnerCommand(options);
-  const commands = hookCommands(command, { policy: options.policy });
+  // `orchard` through PATH: where a machine has none (a teammate without Orchard), Claude Code's native behaviour
+  const commands = hookCommands(command, { policy: options.policy, fallback: options.runner.via === "bin" });
   const before = readSettingsText(file);
   const after = installIntoText(before, commands);
   const notes = runnerNotes(options.runner);

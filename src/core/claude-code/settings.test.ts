@@ -117,3 +117,23 @@ describe("hook commands", () => {
     expect(hookCommands("orchard", { policy: "reuse-compatible" }).get("WorktreeCreate")).toBe("orchard claude-code worktree-create --policy reuse-compatible");
   });
 });
+
+describe("the native fallback (a teammate without Orchard)", () => {
+  const wrapped = hookCommands("orchard", { fallback: true });
+
+  it("each command runs orchard when PATH has it, else Claude Code's native behaviour; recognised as Orchard's", () => {
+    for (const [event, command] of wrapped) {
+      expect(command.startsWith("command -v orchard >/dev/null 2>&1 && exec orchard ")).toBe(true);
+      expect(command).toContain(` || { `);
+      expect(commands.get(event) && command.includes(`exec ${commands.get(event)} ||`)).toBe(true);
+    }
+  });
+
+  for (const [name, text] of Object.entries(FILES).filter(([, t]) => t !== ""))
+    it(`${name}: the wrapped hooks install once, replace the plain ones in place, and uninstall byte for byte`, () => {
+      const installed = installIntoText(text, wrapped);
+      expect(installIntoText(installed, wrapped)).toBe(installed);
+      expect(installIntoText(installIntoText(text, commands), wrapped)).toBe(installed);
+      expect(uninstallFromText(installed)).toBe(text);
+    });
+});

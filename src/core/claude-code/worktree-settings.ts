@@ -1,6 +1,7 @@
 // Claude Code's `worktree` settings, honoured by Orchard's WorktreeCreate hook through Orchard's own
 // configuration (issue 22 item 3). Claude Code's hook input names no base and no links: the hook
-// reads the settings files Claude Code reads (shared/claude/claude-settings.ts, same precedence):
+// reads every settings layer Claude Code reads (shared/claude/claude-settings.ts, same precedence:
+// user, project, local, the `--settings` flag of the Claude Code process, managed settings):
 // - `baseRef`: "fresh" (Claude Code's default: the remote default branch) is Orchard's default base
 //   (SPEC §4.4: the newer of the local and remote default branch); "head" starts the new worktree
 //   from what the session's directory has checked out (its branch, or its commit when detached).
@@ -10,7 +11,7 @@
 // Anything Claude Code itself would not accept, or Orchard cannot honour, is an error naming the
 // file and the key: install writes nothing (exit 2), the hook fails the session with that message.
 import { usageError } from "../shared/errors.js";
-import { claudeSettingsFiles, readSettingsFile, settingFrom, type SettingsFile } from "../shared/claude/claude-settings.js";
+import { claudeSettingsLayers, settingFrom, type FlagSettings, type SettingsFile } from "../shared/claude/claude-settings.js";
 import { linkNameProblem } from "../shared/primary-link.js";
 import type { LoadedConfig } from "../shared/config.js";
 
@@ -35,8 +36,8 @@ function stringList(found: { value: unknown; file: string } | null, key: string)
 }
 
 /** The worktree settings Claude Code would apply to a session started in `project`; throws (invalid_config) on what cannot be honoured. */
-export function readClaudeWorktreeSettings(project: string | null): ClaudeWorktreeSettings {
-  const files: SettingsFile[] = claudeSettingsFiles(project).map(readSettingsFile);
+export function readClaudeWorktreeSettings(project: string | null, flag: FlagSettings | null = null): ClaudeWorktreeSettings {
+  const files: SettingsFile[] = claudeSettingsLayers(project, flag);
   for (const f of files)
     if (f.problem) throw usageError("invalid_config", `${f.file} ${f.problem}: Orchard cannot tell which worktree settings Claude Code applies (fix the file)`);
   const worktree = settingFrom(files, (v) => v.worktree);

@@ -12,4 +12,6 @@ export interface Ctx {
   repo: RepoContext;
   /** Handles whose phantom `creating` rows this command dropped when it opened the repo (admission/settle.ts). */
   settledCreating?: readonly string[];
+  /** Stops the repository's shell commands (`bootstrap.run`, their process group) when aborted: a Claude Code hook whose Claude died. */
+  signal?: AbortSignal;
 }

@@ -1,10 +1,12 @@
 // What Orchard reads from Claude Code's own settings (issue 22 items 3 and 4): the `worktree` keys
 // its WorktreeCreate hook honours (baseRef, symlinkDirectories, sparsePaths) and
 // `cleanupPeriodDays`, how long Claude Code keeps a session's transcript (and so how long
-// `claude --resume` can take it up). The files and their precedence are Claude Code's: user
+// `claude --resume` can take it up). The layers and their precedence are Claude Code 2.1.x's: user
 // (`$CLAUDE_CONFIG_DIR` or `~/.claude`)/settings.json < project .claude/settings.json <
-// .claude/settings.local.json < managed settings; a later file's key wins. Read only: never written here.
-import { lstatSync, readFileSync } from "node:fs";
+// .claude/settings.local.json < the `--settings` flag (a file or inline JSON) < managed settings
+// (managed-settings.json, then managed-settings.d/*.json in file-name order, skipping dot-files);
+// a later layer's key wins. Read only: never written here.
+import { lstatSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
@@ -15,17 +17,60 @@ export function claudeConfigDir(): string {
   return process.env.CLAUDE_CONFIG_DIR || join(homedir(), ".claude");
 }
 
-/** The managed settings file of this platform (highest precedence). */
-function managedSettingsFile(): string {
-  if (process.platform === "darwin") return "/Library/Application Support/ClaudeCode/managed-settings.json";
-  if (process.platform === "win32") return "C:\\Program Files\\ClaudeCode\\managed-settings.json";
-  return "/etc/claude-code/managed-settings.json";
+/** The managed settings directory of this platform (highest precedence); ORCHARD_TEST_CLAUDE_MANAGED_DIR stands in for it in tests. */
+function managedSettingsDir(): string {
+  if (process.env.ORCHARD_TEST_CLAUDE_MANAGED_DIR) return process.env.ORCHARD_TEST_CLAUDE_MANAGED_DIR;
+  if (process.platform === "darwin") return "/Library/Application Support/ClaudeCode";
+  if (process.platform === "win32") return "C:\\Program Files\\ClaudeCode";
+  return "/etc/claude-code";
 }
 
-/** Claude Code's settings files for a project (null: the user's and managed ones only), lowest precedence first. */
-export function claudeSettingsFiles(project: string | null): string[] {
+/** managed-settings.json, then managed-settings.d's `*.json` (no dot-files) in file-name order, as Claude Code merges them. */
+function managedSettingsFiles(): SettingsFile[] {
+  const dir = managedSettingsDir();
+  const dropIns = join(dir, "managed-settings.d");
+  const base = readSettingsFile(join(dir, "managed-settings.json"), true);
+  let names: string[];
+  try {
+    names = readdirSync(dropIns, { withFileTypes: true })
+      .filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith(".json") && !e.name.startsWith("."))
+      .map((e) => e.name)
+      .sort();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return [base];
+    return [base, { file: dropIns, value: null, problem: `could not be listed (${code ?? "error"})` }];
+  }
+  return [base, ...names.map((name) => readSettingsFile(join(dropIns, name), true))];
+}
+
+/** Claude Code's `--settings` flag: a file (relative to where Claude Code started) or inline JSON. */
+export type FlagSettings = { kind: "file"; path: string } | { kind: "inline"; text: string };
+
+export const INLINE_FLAG = "--settings (inline JSON)";
+
+function readFlagSettings(flag: FlagSettings): SettingsFile {
+  if (flag.kind === "file") return readSettingsFile(flag.path);
+  try {
+    const value: unknown = JSON.parse(flag.text);
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return { file: INLINE_FLAG, value: null, problem: "is not a JSON object" };
+    return { file: INLINE_FLAG, value: value as Record<string, unknown> };
+  } catch {
+    return { file: INLINE_FLAG, value: null, problem: "is not valid JSON" };
+  }
+}
+
+/**
+ * Claude Code's settings layers for a project (null: the user's and managed ones only), lowest
+ * precedence first, read now; `flag` is the `--settings` of the Claude Code process, when known.
+ */
+export function claudeSettingsLayers(project: string | null, flag: FlagSettings | null = null): SettingsFile[] {
   const own = project === null ? [] : [join(project, ".claude", "settings.json"), join(project, ".claude", "settings.local.json")];
-  return [join(claudeConfigDir(), "settings.json"), ...own, managedSettingsFile()];
+  return [
+    ...[join(claudeConfigDir(), "settings.json"), ...own].map((f) => readSettingsFile(f)),
+    ...(flag === null ? [] : [readFlagSettings(flag)]),
+    ...managedSettingsFiles(),
+  ];
 }
 
 export interface SettingsFile {
@@ -38,13 +83,24 @@ export interface SettingsFile {
 
 const MAX_BYTES = 1024 * 1024;
 
-export function readSettingsFile(file: string): SettingsFile {
-  const stat = lstatSync(file, { throwIfNoEntry: false });
+/** One settings file; `follow`: a symbolic link is read through (managed drop-ins, which Claude Code follows). */
+export function readSettingsFile(file: string, follow = false): SettingsFile {
+  let stat;
+  try {
+    stat = (follow ? statSync : lstatSync)(file, { throwIfNoEntry: false });
+  } catch (error) {
+    return { file, value: null, problem: `could not be read (${(error as NodeJS.ErrnoException).code ?? "error"})` };
+  }
   if (!stat) return { file, value: null };
   if (!stat.isFile()) return { file, value: null, problem: "is not a regular file" };
   if (stat.size > MAX_BYTES) return { file, value: null, problem: "is over 1 MiB" };
+  let text: string;
   try {
-    const text = readFileSync(file, "utf8");
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    return { file, value: null, problem: `could not be read (${(error as NodeJS.ErrnoException).code ?? "error"})` };
+  }
+  try {
     const value: unknown = text.trim() === "" ? {} : JSON.parse(text);
     if (typeof value !== "object" || value === null || Array.isArray(value)) return { file, value: null, problem: "is not a JSON object" };
     return { file, value: value as Record<string, unknown> };
@@ -68,7 +124,7 @@ export function settingFrom(files: readonly SettingsFile[], pick: (value: Record
  * file, or a value Claude Code would not accept, sets nothing.
  */
 export function readCleanupPeriodDays(project: string): number {
-  const files = claudeSettingsFiles(project).map(readSettingsFile);
+  const files = claudeSettingsLayers(project);
   // a file whose value Claude Code would not accept does not set it (the next file down does)
   const valid = (days: unknown) => (typeof days === "number" && Number.isInteger(days) && days > 0 ? days : undefined);
   const found = settingFrom(files, (v) => valid(v.cleanupPeriodDays));

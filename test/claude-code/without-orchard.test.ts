@@ -1,0 +1,90 @@
+// A teammate without Orchard (SPEC v4 §3.14, issue 40 item 5): the committed project install runs
+// `orchard` through PATH, and on a machine that has none the hooks fall back to what Claude Code does
+// natively — the same worktree path and branch from the same base, ExitWorktree removing a clean
+// one — instead of failing every session with "WorktreeCreate hook failed … orchard: not found".
+// Proven against the real Claude Code with no `orchard` on PATH, beside Claude Code without hooks.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Scenario, git } from "../helpers/scenario.js";
+import { FakeMessagesApi, mentions, scripted, type Turn } from "../helpers/fake-messages-api.js";
+import { startClaude, installInProject } from "../helpers/claude-code.js";
+
+let s: Scenario;
+let api: FakeMessagesApi | undefined;
+
+beforeEach(() => {
+  s = Scenario.create();
+});
+
+afterEach(() => {
+  api?.close();
+  api = undefined;
+  s.cleanup();
+});
+
+/** `claude <args>` in `cwd` with a PATH that has no orchard (the test process's own PATH has none). */
+async function claude(cwd: string, args: string[], turns: Turn[] = []) {
+  const home = join(cwd, "..", "claude-home");
+  mkdirSync(home, { recursive: true });
+  api = await FakeMessagesApi.start(scripted(turns));
+  const r = await startClaude(args, { cwd, home, apiUrl: api.url }).done;
+  api.close();
+  return { ...r, requests: api.requests };
+}
+
+/** The linked worktrees of a repository: path relative to its primary, branch, commit. */
+function worktrees(primary: string): { path: string; branch: string; head: string }[] {
+  const blocks = git(primary, "worktree", "list", "--porcelain").split("\n\n").slice(1);
+  return blocks.map((block) => {
+    const line = (key: string) => (block.split("\n").find((l) => l.startsWith(`${key} `)) ?? "").slice(key.length + 1);
+    return { path: line("worktree").slice(primary.length + 1), branch: line("branch"), head: line("HEAD") };
+  });
+}
+
+describe("a project install on a machine without orchard", () => {
+  it("claude --worktree gets the worktree native Claude Code makes (path, branch, base); ExitWorktree removes it when clean and keeps work", async () => {
+    expect(process.env.PATH?.split(":").some((dir) => existsSync(join(dir, "orchard")))).toBe(false);
+    // native: the same repository without Orchard's hooks
+    const native = Scenario.create();
+    let nativeWorktrees: ReturnType<typeof worktrees>;
+    try {
+      git(native.primary, "switch", "-q", "-c", "feat"); // the session starts on a feature branch: native bases on origin's default
+      git(native.primary, "commit", "-q", "--allow-empty", "-m", "feature");
+      const r = await claude(native.primary, ["--worktree", "team/f1", "-p", "hello"]);
+      expect(r.code, r.stderr).toBe(0);
+      nativeWorktrees = worktrees(native.primary).map((w) => ({
+        ...w,
+        head: w.head === git(native.primary, "rev-parse", "origin/main") ? "origin/main" : w.head,
+      }));
+    } finally {
+      native.cleanup();
+    }
+    expect(nativeWorktrees).toEqual([{ path: ".claude/worktrees/team+f1", branch: "refs/heads/worktree-team+f1", head: "origin/main" }]);
+
+    installInProject(s);
+    git(s.primary, "switch", "-q", "-c", "feat");
+    git(s.primary, "commit", "-q", "--allow-empty", "-m", "feature");
+    const exit: Turn = { tool: "ExitWorktree", input: { action: "remove", discard_changes: true } };
+    const r = await claude(s.primary, ["--worktree", "team/f1", "-p", "hello", "--allowedTools", "ExitWorktree"], [{ text: "looked" }]);
+    expect(r.code, r.stderr).toBe(0);
+    const [w] = worktrees(s.primary);
+    expect({ ...w, head: w?.head === git(s.primary, "rev-parse", "origin/main") ? "origin/main" : w?.head }).toEqual(nativeWorktrees[0]);
+    const path = join(s.primary, ".claude", "worktrees", "team+f1");
+    expect(r.requests.some((q) => mentions(q, `Primary working directory: ${path}`))).toBe(true);
+    expect((s.orchard(["list"]).json.worktrees as any[]).filter((x) => x.managed)).toEqual([]); // Orchard took no part
+
+    // the same name again: taken back with what the first session left; ExitWorktree keeps the work
+    writeFileSync(join(path, "half-done.txt"), "precious\n");
+    const write: Turn = { tool: "Bash", input: { command: "cat half-done.txt", description: "read" } };
+    const again = await claude(s.primary, ["--worktree", "team/f1", "-p", "hello", "--allowedTools", "Bash", "ExitWorktree"], [write, exit]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(readFileSync(join(path, "half-done.txt"), "utf8")).toBe("precious\n");
+
+    // clean: ExitWorktree removes it, as native does
+    const clean = await claude(s.primary, ["--worktree", "f2", "-p", "hello", "--allowedTools", "ExitWorktree"], [exit]);
+    expect(clean.code, clean.stderr).toBe(0);
+    expect(existsSync(join(s.primary, ".claude", "worktrees", "f2"))).toBe(false);
+    expect(worktrees(s.primary).map((x) => x.path)).toEqual([".claude/worktrees/team+f1"]);
+  });
+});
