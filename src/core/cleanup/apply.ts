@@ -91,12 +91,14 @@ async function readBatchView(ctx: Ctx, batch: readonly PlanItemRow[]): Promise<B
   const view: BatchView = {
     ctx,
     targets: null,
+    defaultBranch: null,
     checkedOut: new Set(),
     merged: new Set(),
     repos: await ctx.registry.repos.all(),
   };
   const main = await readDefaultBranch(ctx.repo);
   if (main) {
+    view.defaultBranch = main.name;
     const wanted = targetRefs(ctx.repo, main.name, new Set([`refs/heads/${main.name}`, `refs/remotes/origin/${main.name}`]));
     const refs = new Map((await readRefs(ctx.repo.primary, wanted)).map((r) => [r.ref, r]));
     view.targets = distinctTargets(targetRefs(ctx.repo, main.name, new Set(refs.keys())), refs);

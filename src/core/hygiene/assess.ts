@@ -116,7 +116,7 @@ function assessPresent(subject: Subject, dirty: NonNullable<Facts["dirty"]>): Ve
   else if (dirty.tracked + dirty.untracked + dirty.conflicted > 0)
     work.push(reason("dirty", { tracked: dirty.tracked, untracked: dirty.untracked, conflicted: dirty.conflicted }));
   if (dirty.ignored.count > 0) work.push(reason("ignored_files", { ...dirty.ignored }));
-  if (preserved.state === "no") work.push(reason("work_not_preserved", { unpushed: f.unpushed }));
+  if (preserved.state === "no") work.push(notPreserved(f));
   if (preserved.state === "unknown") work.push(unknownFact(preserved.fact));
   if (f.lifecycle === "terminal") return verdict("needs_salvage", [reason("terminal"), ...work]);
   if (dead) return verdict("needs_salvage", [reason("dead_owner", { signals: deadSignals }), ...work]);
@@ -140,6 +140,12 @@ function recentlyUsedUnowned(subject: Subject): boolean {
   if (!subject.idle || !f.managed || f.lifecycle !== "active" || f.liveness.state !== "none") return false;
   const last = f.lastActivity === null ? Number.NaN : Date.parse(f.lastActivity);
   return Number.isNaN(last) || subject.idle.now - last < subject.idle.afterMs;
+}
+
+/** Work not preserved, with the target it is not merged into (SPEC v4 §3.8: one target, named). */
+function notPreserved(f: Facts): Reason {
+  const into = f.merged?.target ? `not merged into ${f.merged.target.replace(/^refs\/heads\//, "")}` : undefined;
+  return reason("work_not_preserved", { unpushed: f.unpushed, ...(f.merged ? { merged: f.merged } : {}) }, into);
 }
 
 function preservedReason(f: Facts, via: "merged" | "pushed"): Reason {
