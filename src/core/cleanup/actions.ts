@@ -83,17 +83,15 @@ async function stillPreserved(b: BatchView, item: PlanItemRow, head: string, req
   return (await proveMerged(b.ctx.repo.primary, head, await itemTargets(b, item, b.targets))).how !== null;
 }
 
-/** The item's merge target read now (SPEC v4 §3.8): its recorded base branch while that exists, else the default branch. */
-async function itemTargets(b: BatchView, item: PlanItemRow, defaults: MergeTarget[]): Promise<MergeTarget[]> {
-  const row = item.handle ? await b.ctx.registry.worktrees.byHandle(item.handle) : undefined;
-  if (!row || row.path !== item.path) return defaults;
-  const query = {
-    baseRef: row.baseRef,
-    branch: row.branch,
-    defaultBranch: b.defaultBranch,
-    defaultRefs: defaults.map((t) => t.ref),
-    remotes: b.ctx.repo.remotes,
-  };
+/**
+ * The item's merge target read now (SPEC v4 §3.8): the target it was planned against (else, for a
+ * plan stored before targets were recorded, its row's base) while that branch exists, else the default branch.
+ */
+export async function itemTargets(b: Pick<BatchView, "ctx" | "defaultBranch">, item: PlanItemRow, defaults: MergeTarget[]): Promise<MergeTarget[]> {
+  const pre = item.preconditions as unknown as Preconditions;
+  const row = pre.target || !item.handle ? undefined : await b.ctx.registry.worktrees.byHandle(item.handle);
+  const baseRef = pre.target ?? (row?.path === item.path ? row.baseRef : null);
+  const query = { baseRef, branch: pre.branch, defaultBranch: b.defaultBranch, defaultRefs: defaults.map((t) => t.ref), remotes: b.ctx.repo.remotes };
   return readMergeTargets(b.ctx.repo.primary, query, defaults);
 }
 

@@ -136,7 +136,7 @@ export async function gatherRepo(
     const resumable =
       options.includeResumable || f.liveness.state !== "dead" || f.lifecycle !== "active"
         ? null
-        : readResumable(f.owner, { primary: ctx.repo.primary, worktree: f.path, now: snapshot.now });
+        : readResumable(f.owner, { primary: ctx.repo.primary, worktree: f.path, branch: f.branch, admin: snapshot.admins.get(f.path), now: snapshot.now });
     if (resumable) subject.resumable = { sessionId: resumable.sessionId, until: new Date(resumable.until).toISOString(), transcript: resumable.transcript };
     const admin = snapshot.admins.get(f.path);
     const lockMtime = admin && f.lock.locked && !f.managed ? readLockMtime(admin) : null;

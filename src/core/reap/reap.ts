@@ -154,7 +154,7 @@ async function judge(ctx: Ctx, wt: LockedWorktree, view: View, options: { cwds: 
   const resumable =
     request.includeResumable || row?.lifecycle !== "active"
       ? null
-      : readResumable(row?.owner, { primary: ctx.repo.primary, worktree: wt.path, now: Date.now() });
+      : readResumable(row?.owner, { primary: ctx.repo.primary, worktree: wt.path, branch: base.branch, admin: wt.admin, now: Date.now() });
   if (resumable) return { kind: "skip", entry: { ...base, status: "skipped", reason: "session_resumable", detail: describeResumable(resumable) } };
   const targets = await readReapTargets(ctx.repo.primary, view.defaultRefs, row, view.refs);
   const work = await readWorkFacts(ctx, { wt, targets, mode: request.mode, salvage: request.salvage, refs: view.refs, dirty: options.dirty });

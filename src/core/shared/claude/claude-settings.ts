@@ -22,10 +22,14 @@ function managedSettingsFile(): string {
   return "/etc/claude-code/managed-settings.json";
 }
 
-/** Claude Code's settings files for a project (null: the user's and managed ones only), lowest precedence first. */
-export function claudeSettingsFiles(project: string | null): string[] {
+/**
+ * Claude Code's settings files for a project (null: the user's and managed ones only), lowest
+ * precedence first. `configDir`: the user's Claude config dir when known otherwise than from this
+ * process's environment (the one a session's recorded transcript lives in).
+ */
+export function claudeSettingsFiles(project: string | null, configDir: string = claudeConfigDir()): string[] {
   const own = project === null ? [] : [join(project, ".claude", "settings.json"), join(project, ".claude", "settings.local.json")];
-  return [join(claudeConfigDir(), "settings.json"), ...own, managedSettingsFile()];
+  return [join(configDir, "settings.json"), ...own, managedSettingsFile()];
 }
 
 export interface SettingsFile {
@@ -67,8 +71,8 @@ export function settingFrom(files: readonly SettingsFile[], pick: (value: Record
  * Claude Code's `cleanupPeriodDays` for a project (a positive integer; default 30). An unreadable
  * file, or a value Claude Code would not accept, sets nothing.
  */
-export function readCleanupPeriodDays(project: string): number {
-  const files = claudeSettingsFiles(project).map(readSettingsFile);
+export function readCleanupPeriodDays(project: string, configDir?: string): number {
+  const files = claudeSettingsFiles(project, configDir).map(readSettingsFile);
   // a file whose value Claude Code would not accept does not set it (the next file down does)
   const valid = (days: unknown) => (typeof days === "number" && Number.isInteger(days) && days > 0 ? days : undefined);
   const found = settingFrom(files, (v) => valid(v.cleanupPeriodDays));
