@@ -76,7 +76,7 @@ export function renderStatus(r: StatusResult): string {
     ["lock", f.lock.locked ? `${f.lock.owner?.kind ?? "?"}: ${f.lock.reason ?? ""}` : "unlocked"],
     ["dirty", dirtyText(f)],
     ["unpushed", f.unpushed === null ? "unknown (no remote)" : String(f.unpushed)],
-    ["merged", f.merged ? (f.merged.how ? `${f.merged.how} into ${f.merged.target}` : "no") : "unknown"],
+    ["merged", mergedLine(f.merged)],
     ["base", f.base ? `${f.base.ref} ${short(f.base.commit)}${f.base.drifted ? ` (now ${short(f.base.current)})` : ""}` : "-"],
   ];
   if (f.missing) rows.push(["missing", "the directory is gone"]);
@@ -108,4 +108,17 @@ export function renderList(r: ListResult): string {
     f.path,
   ]);
   return table(LIST_COLUMNS, rows);
+}
+
+/** The merge proof with its target named (SPEC v4 §3.8): `same_commit into feat`, `no (into main)`. */
+export function mergedLine(merged: Facts["merged"]): string {
+  if (!merged) return "unknown";
+  const into = targetName(merged.target ?? null);
+  if (merged.how) return `${merged.how} into ${into ?? "?"}`;
+  return into ? `no (into ${into})` : "no";
+}
+
+/** A merge target as a person names it: the branch (`feat`, `origin/main`), not its full ref. */
+export function targetName(ref: string | null): string | null {
+  return ref === null ? null : ref.replace(/^refs\/heads\//, "").replace(/^refs\/remotes\//, "");
 }

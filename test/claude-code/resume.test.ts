@@ -82,6 +82,24 @@ describe("a finished -p --worktree session can be resumed in its worktree", () =
     expect(existsSync(join(s.primary, "resumed.txt"))).toBe(false);
   });
 
+  it("a sweep from another HOME (cron, CI, sudo) gives the same verdict: where the session lives was recorded when its worktree was made", async () => {
+    const { path, sessionId } = await finishedSession();
+    const other = { HOME: join(s.root, "other-home") }; // no CLAUDE_CONFIG_DIR: a config dir that knows nothing of the session
+    for (const env of [claudeEnv, other]) {
+      const report = s.orchard(["hygiene"], { env }).json.worktrees.find((w: any) => w.path === path);
+      expect(report).toMatchObject({
+        disposition: "idle",
+        reasons: [expect.objectContaining({ code: "session_resumable", sessionId, transcript: transcriptOf(sessionId) })],
+      });
+    }
+    const swept = s.orchard(["reap-orphans", "--guard", "0s"], { env: other });
+    expect(swept.code, swept.stderr).toBe(0);
+    expect(swept.json.entries).toEqual([expect.objectContaining({ path, status: "skipped", reason: "session_resumable" })]);
+    const cleaned = s.orchard(["cleanup", "run"], { env: other });
+    expect(cleaned.code, cleaned.stderr).toBe(0);
+    expect(existsSync(path)).toBe(true);
+  });
+
   it("a transcript older than cleanupPeriodDays no longer keeps it: the sweep reaps it", async () => {
     const { path, sessionId } = await finishedSession();
     writeFileSync(join(claudeHome, ".claude", "settings.json"), JSON.stringify({ cleanupPeriodDays: 3 }));

@@ -7,7 +7,7 @@ import { errorObject, OrchardError } from "../../core/shared/errors.js";
 import { globalsOf, openOptions, runWith, warnUnreachable } from "../run.js";
 import { printError, printResult } from "../output.js";
 import { ProgressLine } from "../progress.js";
-import { renderAdd, short, table } from "../render.js";
+import { renderAdd, short, table, targetName } from "../render.js";
 import { relativeTime } from "../time.js";
 import { nextLines } from "../next.js";
 import type { Column } from "../table.js";
@@ -32,6 +32,13 @@ const REAP_COLUMNS: Column[] = [
 /** Skip reasons of a live holder: reap-orphans counts these as live, not skipped (core/reap). */
 const LIVE: ReadonlySet<string> = new Set(["pid_alive", "lease_live", "process_in_worktree"]);
 
+/** The merge target a merge verdict was judged against (SPEC v4 §3.8), named after the reason. */
+function intoTarget(e: ReapResult["entries"][number]): string {
+  const named = e.merged ? targetName(e.merged.target) : null;
+  if (named === null) return "";
+  return e.reason === "branch_not_merged" || e.reason.endsWith("_and_merged") ? ` (into ${named})` : "";
+}
+
 export function renderReap(r: ReapOutput): string {
   if ("error" in r) return "";
   if (!r.ok) return "nothing reaped: the default branch is unknown (a remote exists without origin/HEAD; set defaultBranch in .orchard.json)";
@@ -40,7 +47,7 @@ export function renderReap(r: ReapOutput): string {
   if (r.entries.length === 0) return ["no locked worktrees", ...notes].join("\n");
   const rows = r.entries.map((e) => [
     LIVE.has(e.reason) && e.status === "skipped" ? "live" : e.status,
-    e.reason,
+    e.reason + intoTarget(e),
     e.branch ?? "-",
     e.owner ? (e.owner.kind === "orchard" && e.owner.name ? e.owner.name : `${e.owner.kind}${e.owner.pid ? ` ${e.owner.pid}` : ""}`) : "-",
     e.path + (e.salvageRef ? ` (salvaged to ${e.salvageRef})` : ""),

@@ -18,6 +18,8 @@ import { readClaudeWorktreeSettings, withClaudeSettings } from "./worktree-setti
 import { watchHost, type HostIdentity } from "./ancestry.js";
 import { readSettingsFlag } from "./settings-flag.js";
 import { refusalLine, untrustedNote } from "./tell.js";
+import { findAdminDir } from "../shared/repo/admin.js";
+import { writeSessionRecord } from "../shared/claude/resumable.js";
 
 export interface WorktreeCreateOptions {
   /** The Claude Code process that holds the lease, identified when the hook started (ancestry.ts). */
@@ -94,6 +96,22 @@ export async function worktreeCreate(ctx: Ctx, payload: CreatePayload, options: 
   }
   if (!isAbsolute(result.path) || !existsSync(result.path) || !statSync(result.path).isDirectory())
     throw failure("internal", `orchard admitted ${result.handle} but ${result.path} is not an existing directory`);
+  recordSession(ctx, result.path, payload);
   const untrusted = untrustedNote(result, ctx.repo.primary);
   return { path: result.path, result, notes: [...(flag.note === null ? [] : [flag.note]), ...(untrusted === null ? [] : [untrusted])] };
+}
+
+/**
+ * Where the session lives, recorded with the worktree (SPEC v4 §3.14): resumability is judged from
+ * it, whatever HOME a later sweep runs with. Without it the sweep looks under its caller's own
+ * Claude config dir, as for a worktree made before the record: a session is never failed over it.
+ */
+function recordSession(ctx: Ctx, path: string, payload: CreatePayload): void {
+  const admin = findAdminDir(ctx.repo.commonDir, path);
+  if (payload.transcriptPath === null || admin === undefined) return;
+  try {
+    writeSessionRecord(admin, { sessionId: payload.sessionId, transcriptPath: payload.transcriptPath });
+  } catch {
+    return; // the admin dir refused the file: judged as a worktree without a record (above)
+  }
 }

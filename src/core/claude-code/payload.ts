@@ -7,6 +7,8 @@ export interface CreatePayload {
   sessionId: string;
   cwd: string;
   name: string;
+  /** Where Claude Code keeps the session's transcript (absolute; null when the input has none): recorded with the worktree. */
+  transcriptPath: string | null;
 }
 
 export interface RemovePayload {
@@ -58,7 +60,14 @@ export function parseCreatePayload(input: string): CreatePayload {
     sessionId: text(object, "session_id", "WorktreeCreate"),
     cwd: absolute(object, "cwd", "WorktreeCreate"),
     name: text(object, "name", "WorktreeCreate"),
+    transcriptPath: optionalAbsolute(object, "transcript_path"),
   };
+}
+
+/** An absolute path without control characters, else null (an input without it still makes the worktree). */
+function optionalAbsolute(object: Record<string, unknown>, key: string): string | null {
+  const value = object[key];
+  return typeof value === "string" && isAbsolute(value) && !/[\0-\x1f\x7f]/.test(value) ? value : null;
 }
 
 export function parseRemovePayload(input: string): RemovePayload {

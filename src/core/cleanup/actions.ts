@@ -10,7 +10,7 @@ import { countNotOnRemotes, resolveCommit } from "../../git/read.js";
 import { deleteRef } from "../../git/write.js";
 import { removeLinkedWorktree } from "../shared/removal/removal.js";
 import { findAdminDir, readAdminWorktreePath } from "../shared/repo/admin.js";
-import { readDirtyState, readLiveness, proveMerged, dirtyDigest, onlyDeletions, treeDigest, type MergeTarget } from "../facts/index.js";
+import { readDirtyState, readLiveness, proveMerged, dirtyDigest, onlyDeletions, readMergeTargets, treeDigest, type MergeTarget } from "../facts/index.js";
 import { processesInside, readProcessCwds, unseenProcesses } from "../ownership/index.js";
 import { salvageWorktree } from "../salvage/index.js";
 import { proveReapable } from "../reap/index.js";
@@ -28,6 +28,8 @@ export interface BatchView {
   ctx: Ctx;
   /** Distinct targets of the default branch; null when it is unknown. */
   targets: MergeTarget[] | null;
+  /** The default branch's name; null when it is unknown. */
+  defaultBranch: string | null;
   checkedOut: Set<string>;
   merged: Set<string>;
   repos: KnownRepo[];
@@ -74,10 +76,23 @@ function readLockText(admin: string): string | null {
   }
 }
 
-async function stillPreserved(b: BatchView, pre: Preconditions, head: string, requireMerged: boolean): Promise<boolean> {
+async function stillPreserved(b: BatchView, item: PlanItemRow, head: string, requireMerged: boolean): Promise<boolean> {
+  const pre = item.preconditions as unknown as Preconditions;
   if (pre.proof === "pushed" && !requireMerged) return b.ctx.repo.remotes.length > 0 && (await countNotOnRemotes(b.ctx.repo.primary, head)) === 0;
   if (!b.targets || b.targets.length === 0) return false;
-  return (await proveMerged(b.ctx.repo.primary, head, b.targets)).how !== null;
+  return (await proveMerged(b.ctx.repo.primary, head, await itemTargets(b, item, b.targets))).how !== null;
+}
+
+/**
+ * The item's merge target read now (SPEC v4 §3.8): the target it was planned against (else, for a
+ * plan stored before targets were recorded, its row's base) while that branch exists, else the default branch.
+ */
+export async function itemTargets(b: Pick<BatchView, "ctx" | "defaultBranch">, item: PlanItemRow, defaults: MergeTarget[]): Promise<MergeTarget[]> {
+  const pre = item.preconditions as unknown as Preconditions;
+  const row = pre.target || !item.handle ? undefined : await b.ctx.registry.worktrees.byHandle(item.handle);
+  const baseRef = pre.target ?? (row?.path === item.path ? row.baseRef : null);
+  const query = { baseRef, branch: pre.branch, defaultBranch: b.defaultBranch, defaultRefs: defaults.map((t) => t.ref), remotes: b.ctx.repo.remotes };
+  return readMergeTargets(b.ctx.repo.primary, query, defaults);
 }
 
 async function livenessDrift(b: BatchView, item: PlanItemRow, lockReason: string | null, wantDead: boolean): Promise<Reason[]> {
@@ -134,7 +149,7 @@ async function actOnWorktree(b: BatchView, item: PlanItemRow, env: ItemEnv): Pro
   const digest = dirtyDigest(item.path, status, operation, ignored);
   const dirtyOk = digest === pre.dirtyDigest || (acting && (item.action === "salvage_remove" || (onlyDeletions(status) && ignored.length === 0)));
   if (!dirtyOk) drift.push(changed("dirtyDigest", pre.dirtyDigest, digest));
-  if (drift.length === 0 && item.action !== "salvage_remove" && status.oid && !(await stillPreserved(b, pre, status.oid, item.action === "reap")))
+  if (drift.length === 0 && item.action !== "salvage_remove" && status.oid && !(await stillPreserved(b, item, status.oid, item.action === "reap")))
     drift.push(changed(item.action === "reap" ? "merged" : "workPreserved", true, false));
   if (drift.length > 0) return skip(drift);
   if (item.action === "reap" && item.handle === null && !acting) {

@@ -16,10 +16,10 @@ import { readDefaultBranch, targetRefs } from "../shared/repo/repo.js";
 import { mapLimit } from "../shared/pool.js";
 import { OrchardError, usageError } from "../shared/errors.js";
 import { reason, type Reason } from "../shared/reasons/reasons.js";
-import { applyItem, branchRef, type BatchView, type ItemEnv } from "./actions.js";
+import { applyItem, branchRef, itemTargets, type BatchView, type ItemEnv } from "./actions.js";
 import type { Ctx } from "../shared/context.js";
 import type { ItemState, PlanItemRow } from "../../registry/index.js";
-import { distinctTargets } from "../facts/index.js";
+import { distinctTargets, type MergeTarget } from "../facts/index.js";
 import { retireRow } from "../shared/rows.js";
 import { reportProgress } from "../shared/progress.js";
 
@@ -91,21 +91,33 @@ async function readBatchView(ctx: Ctx, batch: readonly PlanItemRow[]): Promise<B
   const view: BatchView = {
     ctx,
     targets: null,
+    defaultBranch: null,
     checkedOut: new Set(),
     merged: new Set(),
     repos: await ctx.registry.repos.all(),
   };
   const main = await readDefaultBranch(ctx.repo);
   if (main) {
+    view.defaultBranch = main.name;
     const wanted = targetRefs(ctx.repo, main.name, new Set([`refs/heads/${main.name}`, `refs/remotes/origin/${main.name}`]));
     const refs = new Map((await readRefs(ctx.repo.primary, wanted)).map((r) => [r.ref, r]));
     view.targets = distinctTargets(targetRefs(ctx.repo, main.name, new Set(refs.keys())), refs);
   }
-  const branches = batch.flatMap((i) => (i.action === "delete_branch" && branchRef(i) !== "refs/heads/" ? [branchRef(i)] : []));
-  if (branches.length > 0) {
+  const deletes = batch.filter((i) => i.action === "delete_branch" && branchRef(i) !== "refs/heads/");
+  if (deletes.length > 0) {
     const read = readCheckedOutBranches(ctx.repo.commonDir);
     view.checkedOut = read !== "unknown" ? read : new Set((await readWorktrees(ctx.repo.primary)).flatMap((e) => (e.branch ? [e.branch] : [])));
-    for (const t of view.targets ?? []) for (const ref of await readMergedBranches(ctx.repo.primary, t.oid, branches)) view.merged.add(ref);
+    // each branch against its own target (SPEC v4 §3.8), the branches of one target in one read
+    const byTarget = new Map<string, { targets: MergeTarget[]; branches: string[] }>();
+    for (const item of deletes) {
+      const targets = view.targets ? await itemTargets(view, item, view.targets) : [];
+      const key = targets.map((t) => t.oid).join(" ");
+      const group = byTarget.get(key) ?? { targets, branches: [] };
+      group.branches.push(branchRef(item));
+      byTarget.set(key, group);
+    }
+    for (const { targets, branches } of byTarget.values())
+      for (const t of targets) for (const ref of await readMergedBranches(ctx.repo.primary, t.oid, branches)) view.merged.add(ref);
   }
   return view;
 }

@@ -53,8 +53,9 @@ describe("planCleanup", () => {
       branch: "x",
       proof: "merged",
       husk: false,
+      target: "refs/heads/main", // what the proof is re-made against at the moment of use (SPEC v4 §3.8)
     });
-    expect(plan.items[1]?.preconditions).toMatchObject({ head: base.head, branch: "x", dirtyDigest: null });
+    expect(plan.items[1]?.preconditions).toMatchObject({ head: base.head, branch: "x", dirtyDigest: null, target: "refs/heads/main" });
   });
 
   it.each<[string, PlanMember, string[]]>([

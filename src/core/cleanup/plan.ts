@@ -27,6 +27,8 @@ export interface Preconditions {
   proof: "merged" | "pushed" | null;
   /** The item is a husk directory, not a git worktree. */
   husk: boolean;
+  /** The merge target the proof was made against (SPEC v4 §3.8): re-proved against it while that branch exists, else the default branch. */
+  target?: string;
 }
 
 export interface PlannedItem {
@@ -127,6 +129,7 @@ function preconditionsOf(m: PlanMember): Preconditions {
     branch: w.detached ? null : w.branch,
     proof: preserved.state === "yes" ? preserved.via : null,
     husk: w.disposition === "husk",
+    ...(w.merged?.target ? { target: w.merged.target } : {}),
   };
 }
 

@@ -25,7 +25,8 @@ import {
 } from "../ownership/index.js";
 import type { RepoContext } from "../shared/repo/repo.js";
 import { readMerged } from "./merged.js";
-import { readMergedAll, type MergedFact } from "./merged-batch.js";
+import { worktreeTargets } from "./merge-target.js";
+import { mergedFrom, readMergedByTarget, type MergedBatch, type MergedFact } from "./merged-batch.js";
 import { mapLimit, STATUS_PARALLELISM } from "../shared/pool.js";
 import { readFingerprintFacts } from "../bootstrap/index.js";
 import type { Facts, LockOwnerFacts } from "../shared/types.js";
@@ -127,7 +128,7 @@ export interface FactsOptions {
   /** The worktree's dirty facts already under way (readOneFacts), instead of reading them now. */
   dirty?: Promise<NonNullable<Facts["dirty"]> | null> | null;
   /** Merged facts of every head, batched (listFacts), instead of proving this head alone. */
-  merged?: Promise<Map<string, MergedFact | Error> | null>;
+  merged?: Promise<MergedBatch | null>;
   /** No merge proof (`merged` left unset): the caller judges without it. */
   withoutMerged?: boolean;
 }
@@ -200,7 +201,15 @@ async function addFullFacts(snapshot: Snapshot, facts: Facts, options: FactsOpti
     facts.blocked = block;
     facts.dirty = null;
   } else facts.dirty = missing || !admin ? (missing ? MISSING_DIRTY : null) : await (options.dirty ?? readDirty(snapshot.repo, path, admin));
-  if (!options.withoutMerged) facts.merged = head ? (options.merged ? fromBatch(await options.merged, head) : await readMerged(snapshot, head)) : null;
+  if (options.withoutMerged) return;
+  // one target for every command (SPEC v4 §3.8): the recorded base branch while it exists, else the default branch
+  const targets = factsTargets(snapshot, facts);
+  facts.merged = head ? (options.merged ? fromBatch(await options.merged, head, targets) : await readMerged(snapshot, head, targets)) : null;
+}
+
+/** The refs a worktree's work is proven merged into (merge-target.ts), from its facts. */
+export function factsTargets(snapshot: Snapshot, facts: Pick<Facts, "base" | "branch">): string[] {
+  return worktreeTargets(snapshot, { baseRef: facts.base?.ref ?? null, branch: facts.branch });
 }
 
 /** A worktree's dirty facts, started now (null when it is not a registered, present worktree); `path` as git lists it. */
@@ -275,8 +284,8 @@ function latest(a: string | null, b: string | null): string | null {
   return a > b ? a : b;
 }
 
-function fromBatch(batch: Map<string, MergedFact | Error> | null, head: string): MergedFact | null {
-  const fact = batch?.get(head) ?? null;
+function fromBatch(batch: MergedBatch | null, head: string, targets: readonly string[]): MergedFact | null {
+  const fact = mergedFrom(batch, head, targets);
   if (fact instanceof Error) throw fact;
   return fact;
 }
@@ -323,9 +332,11 @@ export async function listFacts(snapshot: Snapshot, options: FactsOptions & { st
   if (!options.full) return mapLimit(pairs, 16, async ([entry, row]) => counted(await factsOf(snapshot, entry, row, options)));
   const heads = pairs.flatMap(([entry, row]) => {
     const head = entry ? entry.head : row ? snapshot.refs.get(`refs/heads/${row.branch}`)?.oid : null;
-    return head ? [head] : [];
+    const branch = entry ? (entry.branch?.replace(/^refs\/heads\//, "") ?? null) : (row?.branch ?? null);
+    const baseRef = row?.baseRef && row.baseCommit ? row.baseRef : null; // as baseFacts reads it
+    return head ? [{ head, targets: worktreeTargets(snapshot, { baseRef, branch }) }] : [];
   });
-  const merged = readMergedAll(snapshot, heads);
+  const merged = readMergedByTarget(snapshot, heads);
   merged.catch(() => undefined); // awaited per worktree; a failed status must not leave it unhandled
   const states =
     options.states ??

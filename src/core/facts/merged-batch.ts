@@ -56,6 +56,39 @@ export async function readMergedAll(view: MergeView, heads: readonly string[]): 
   return proveMergedMany(view.repo.primary, heads, targets, graph ? { graph, tips } : null);
 }
 
+/** Merge proofs by target (targetKey) and head: what readMergedByTarget answers. */
+export type MergedBatch = Map<string, Map<string, MergedFact | Error> | null>;
+
+export const targetKey = (targets: readonly string[]): string => targets.join("\0");
+
+/**
+ * Merged facts of heads that each have their own targets (facts/merge-target.ts): one batch per
+ * distinct target set. The snapshot's unmerged graph was walked against its own targets (the
+ * default branch), so only that batch may use it.
+ */
+export async function readMergedByTarget(view: MergeView, items: readonly { head: string; targets: readonly string[] }[]): Promise<MergedBatch> {
+  const groups = new Map<string, { targets: string[]; heads: string[] }>();
+  for (const item of items) {
+    const key = targetKey(item.targets);
+    const group = groups.get(key) ?? { targets: [...item.targets], heads: [] };
+    group.heads.push(item.head);
+    groups.set(key, group);
+  }
+  const own = targetKey(view.targets);
+  const out: MergedBatch = new Map();
+  await Promise.all(
+    [...groups].map(async ([key, g]) => {
+      out.set(key, await readMergedAll({ ...view, targets: g.targets, unmergedGraph: key === own ? view.unmergedGraph : null }, g.heads));
+    }),
+  );
+  return out;
+}
+
+/** One head's proof from readMergedByTarget's answer; null when its targets are unknown. */
+export function mergedFrom(batch: MergedBatch | null, head: string, targets: readonly string[]): MergedFact | Error | null {
+  return batch?.get(targetKey(targets))?.get(head) ?? null;
+}
+
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
 /** Commits of `graph` reachable from `tip` (the tip included when it is in the graph). */

@@ -25,15 +25,23 @@ export async function proveMerged(
   return { target: targets[0]?.ref ?? null, how: null };
 }
 
-/** Merged facts of a head against the snapshot's targets; null when there is no known target. */
+/** Merged facts of a head against `targets` (default: the snapshot's, the default branch); null when there is no known target. */
 export async function readMerged(
-  snapshot: { repo: { primary: string }; targets: string[]; refs: Map<string, { oid: string }>; unmergedGraph: ReadonlyMap<string, readonly string[]> | null },
+  snapshot: {
+    repo: { primary: string };
+    targets: string[];
+    refs: ReadonlyMap<string, { oid: string }>;
+    unmergedGraph: ReadonlyMap<string, readonly string[]> | null;
+  },
   head: string,
+  refs: readonly string[] = snapshot.targets,
 ): Promise<{ target: string | null; how: MergedHow | null } | null> {
-  const targets = snapshot.targets.flatMap((ref) => {
+  const targets = refs.flatMap((ref) => {
     const oid = snapshot.refs.get(ref)?.oid;
     return oid ? [{ ref, oid }] : [];
   });
   if (targets.length === 0) return null;
-  return proveMerged(snapshot.repo.primary, head, targets, { knownUnmerged: snapshot.unmergedGraph?.has(head) ?? false });
+  // the snapshot's unmerged graph was walked against the default branch: it answers for those targets only
+  const known = refs === snapshot.targets || refs.join("\0") === snapshot.targets.join("\0");
+  return proveMerged(snapshot.repo.primary, head, targets, { knownUnmerged: known && (snapshot.unmergedGraph?.has(head) ?? false) });
 }

@@ -20,6 +20,7 @@ const unmerged = { merged: { target: "refs/heads/main", how: null }, unpushed: 2
 const dirty = { dirty: { tracked: 1, untracked: 0, conflicted: 0, operation: null, ignored: { count: 0, bytes: 0, sample: [] } } };
 const young = { idle: { afterMs: 24 * 3600_000, now: Date.parse("2026-06-01T12:00:00Z") } };
 const deadLease = { owner: "a1", liveness: dead };
+const session = { sessionId: "s-1", until: "2026-07-01T00:00:00.000Z", transcript: "/h/.claude/projects/-app/s-1.jsonl" };
 
 describe("assessDisposition: one disposition per worktree, by precedence", () => {
   it.each<[string, Subject, string, string[]]>([
@@ -71,6 +72,10 @@ describe("assessDisposition: one disposition per worktree, by precedence", () =>
       "reclaimable",
       ["not_live", "clean", "work_preserved"],
     ],
+    // a resumable Claude Code session keeps its worktree, and the work in it is shown beside it (issue 40 item 2)
+    ["resumable, clean, merged", subject({ ...deadLease }, { resumable: session }), "idle", ["session_resumable"]],
+    ["resumable, dirty", subject({ ...deadLease, ...dirty }, { resumable: session }), "idle", ["session_resumable", "dirty"]],
+    ["resumable, unpushed", subject({ ...deadLease, ...unmerged }, { resumable: session }), "idle", ["session_resumable", "work_not_preserved"]],
     ["missing directory", subject({ missing: true }), "missing", ["missing_directory"]],
     ["missing with a dead lock", subject({ missing: true, ...lockedDead }), "missing", ["missing_directory"]],
     ["no remote, not merged → unknown", subject({ merged: { target: "refs/heads/main", how: null }, unpushed: null }), "unknown", ["fact_unknown", "clean"]],

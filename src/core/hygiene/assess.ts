@@ -61,8 +61,9 @@ export function assessDisposition(subject: Subject): Verdict {
   if (!subject.listed) return verdict("unknown", [reason("not_listed_by_git", { outsideManagedRoot: !subject.underRoot })]);
   if (!f.dirty) return verdict("unknown", [unknownFact("dirty", subject.errors.dirty ? { error: subject.errors.dirty } : {})]);
   if (f.dirty.nested?.length) return heldByNested(subject, f.dirty);
-  // kept for `claude --resume`, whatever it holds: its session goes on in it (issue 22 item 4)
-  if (subject.resumable && state === "dead") return verdict("idle", [reason("session_resumable", subject.resumable)]);
+  // kept for `claude --resume`, whatever it holds: its session goes on in it (issue 22 item 4); the
+  // work it holds is shown beside it (issue 40 item 2), never hidden behind the session
+  if (subject.resumable && state === "dead") return verdict("idle", [reason("session_resumable", subject.resumable), ...workReasons(f, f.dirty)]);
   return assessPresent(subject, f.dirty);
 }
 
@@ -111,13 +112,7 @@ function assessPresent(subject: Subject, dirty: NonNullable<Facts["dirty"]>): Ve
     const why = f.lifecycle === "terminal" ? reason("terminal") : reason("dead_owner", { signals: deadSignals });
     return verdict("needs_salvage", [why, reason("harness_bookkeeping", { files: dirty.bookkeeping }), preservedReason(f, preserved.via)]);
   }
-  const work: Reason[] = [];
-  if (dirty.operation) work.push(reason("operation_in_progress", { operation: dirty.operation }));
-  else if (dirty.tracked + dirty.untracked + dirty.conflicted > 0)
-    work.push(reason("dirty", { tracked: dirty.tracked, untracked: dirty.untracked, conflicted: dirty.conflicted }));
-  if (dirty.ignored.count > 0) work.push(reason("ignored_files", { ...dirty.ignored }));
-  if (preserved.state === "no") work.push(reason("work_not_preserved", { unpushed: f.unpushed }));
-  if (preserved.state === "unknown") work.push(unknownFact(preserved.fact));
+  const work = workReasons(f, dirty);
   if (f.lifecycle === "terminal") return verdict("needs_salvage", [reason("terminal"), ...work]);
   if (dead) return verdict("needs_salvage", [reason("dead_owner", { signals: deadSignals }), ...work]);
   return verdict("idle", [reason("active_unowned", { managed: f.managed }), ...work]);
@@ -140,6 +135,25 @@ function recentlyUsedUnowned(subject: Subject): boolean {
   if (!subject.idle || !f.managed || f.lifecycle !== "active" || f.liveness.state !== "none") return false;
   const last = f.lastActivity === null ? Number.NaN : Date.parse(f.lastActivity);
   return Number.isNaN(last) || subject.idle.now - last < subject.idle.afterMs;
+}
+
+/** The work a worktree holds: uncommitted changes or an operation, unique ignored files, commits not preserved (or not known to be). */
+function workReasons(f: Facts, dirty: NonNullable<Facts["dirty"]>): Reason[] {
+  const work: Reason[] = [];
+  if (dirty.operation) work.push(reason("operation_in_progress", { operation: dirty.operation }));
+  else if (dirty.tracked + dirty.untracked + dirty.conflicted > 0)
+    work.push(reason("dirty", { tracked: dirty.tracked, untracked: dirty.untracked, conflicted: dirty.conflicted }));
+  if (dirty.ignored.count > 0) work.push(reason("ignored_files", { ...dirty.ignored }));
+  const preserved = assessPreservation(f);
+  if (preserved.state === "no") work.push(notPreserved(f));
+  if (preserved.state === "unknown") work.push(unknownFact(preserved.fact));
+  return work;
+}
+
+/** Work not preserved, with the target it is not merged into (SPEC v4 §3.8: one target, named). */
+function notPreserved(f: Facts): Reason {
+  const into = f.merged?.target ? `not merged into ${f.merged.target.replace(/^refs\/heads\//, "")}` : undefined;
+  return reason("work_not_preserved", { unpushed: f.unpushed, ...(f.merged ? { merged: f.merged } : {}) }, into);
 }
 
 function preservedReason(f: Facts, via: "merged" | "pushed"): Reason {

@@ -11,7 +11,9 @@ import {
   readSnapshot,
   listFacts,
   factsOf,
-  readMergedAll,
+  readMergedByTarget,
+  mergedFrom,
+  factsTargets,
   distinctTargets,
   dirtyDigest,
   readDirtyState,
@@ -113,9 +115,10 @@ export async function gatherRepo(
   for (const row of snapshot.rows) if (row.lifecycle === "creating" && !listed.has(row.path)) facts.push(await factsOf(snapshot, null, row, { full: false }));
   const rows = new Map(snapshot.rows.map((r) => [r.path, r]));
   // the merge proofs of every head run beside the statuses
-  const merged = readMergedAll(
+  // each against its own target (SPEC v4 §3.8: the recorded base branch while it exists, else the default branch)
+  const merged = readMergedByTarget(
     snapshot,
-    facts.flatMap((f) => (f.head ? [f.head] : [])),
+    facts.flatMap((f) => (f.head ? [{ head: f.head, targets: factsTargets(snapshot, f) }] : [])),
   );
   merged.catch(() => undefined); // awaited per subject; a failed status loop must not leave it unhandled
   const digests = new Map<string, string>();
@@ -133,7 +136,7 @@ export async function gatherRepo(
     const resumable =
       options.includeResumable || f.liveness.state !== "dead" || f.lifecycle !== "active"
         ? null
-        : readResumable(f.owner, { primary: ctx.repo.primary, worktree: f.path, now: snapshot.now });
+        : readResumable(f.owner, { primary: ctx.repo.primary, worktree: f.path, branch: f.branch, admin: snapshot.admins.get(f.path), now: snapshot.now });
     if (resumable) subject.resumable = { sessionId: resumable.sessionId, until: new Date(resumable.until).toISOString(), transcript: resumable.transcript };
     const admin = snapshot.admins.get(f.path);
     const lockMtime = admin && f.lock.locked && !f.managed ? readLockMtime(admin) : null;
@@ -154,7 +157,7 @@ export async function gatherRepo(
       }
     } else f.dirty = null;
     try {
-      const proof = f.head ? ((await merged)?.get(f.head) ?? null) : null;
+      const proof = f.head ? mergedFrom(await merged, f.head, factsTargets(snapshot, f)) : null;
       if (proof instanceof Error) throw proof;
       f.merged = proof;
     } catch (error) {

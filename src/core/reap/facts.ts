@@ -8,7 +8,7 @@ import { isAncestor, resolveCommit } from "../../git/read.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import { readAdminWorktreePath, readLockMtime } from "../shared/repo/admin.js";
 import { parseLockOwner, type LockOwner } from "../ownership/index.js";
-import { readDirtyState, readLiveness, proveMerged, type MergeTarget } from "../facts/index.js";
+import { baseBranchName, chooseMergeTargets, readDirtyState, readLiveness, proveMerged, type MergeTarget } from "../facts/index.js";
 import type { RepoContext } from "../shared/repo/repo.js";
 import type { LockFacts, MergeMode, WorkFacts } from "./verdict.js";
 import type { Ctx } from "../shared/context.js";
@@ -129,14 +129,21 @@ export async function readWorkFacts(
   return facts;
 }
 
-/** The refs a reaped branch may be merged into: the default branch's refs, plus the lease's recorded base branch. */
+/**
+ * The refs a reaped branch must be merged into (SPEC v4 §3.8, facts/merge-target.ts): the lease's
+ * recorded base when that base is a branch that still exists, else the default branch's refs — the
+ * target status, hygiene and cleanup prove against too.
+ */
 export async function readReapTargets(cwd: string, defaultRefs: readonly string[], row: WorktreeRow | null, refs: RefView): Promise<MergeTarget[]> {
-  const wanted = [...defaultRefs];
-  const base = row?.baseRef;
-  if (base && (base.startsWith("refs/heads/") || base.startsWith("refs/remotes/")) && base !== `refs/heads/${row.branch}` && !wanted.includes(base))
-    wanted.push(base);
+  const query = {
+    baseRef: row?.baseRef ?? null,
+    branch: row?.branch ?? null,
+    defaultBranch: baseBranchName(defaultRefs[0]),
+    defaultRefs,
+    remotes: ["origin"], // origin's copy counts when it exists (chooseMergeTargets keeps only refs that do)
+  };
   const targets: MergeTarget[] = [];
-  for (const ref of wanted) {
+  for (const ref of chooseMergeTargets(query, (r) => refs.has(r))) {
     const oid = await commitOf(cwd, ref, refs);
     if (oid) targets.push({ ref, oid });
   }

@@ -34,6 +34,7 @@ import { ownershipOf } from "../workspace/index.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
 import type { Reason } from "../shared/reasons/reasons.js";
+import type { MergedHow } from "../shared/types.js";
 import { MERGE_MODES } from "../shared/input/inputs.js";
 import { realOrAbsolute } from "../shared/repo/paths.js";
 import { describeResumable, readResumable } from "../shared/claude/resumable.js";
@@ -64,6 +65,8 @@ export interface ReapEntry {
   reason: ReapReason | ReapSkipReason | "remove_failed" | "salvage_failed" | "salvage_too_large" | "precondition_changed" | "repo_busy";
   owner?: ReapOwner;
   salvageRef?: string;
+  /** The merge proof and its target (SPEC v4 §3.8: the recorded base branch while it exists, else the default branch), once the branch tip was read. */
+  merged?: { target: string | null; how: MergedHow | null };
   /** Evidence for the reason (age, pids, git's message). */
   detail?: string;
   /** The command (or MCP tool call) that moves a skipped entry on, or null (SPEC v4 §2). */
@@ -154,11 +157,11 @@ async function judge(ctx: Ctx, wt: LockedWorktree, view: View, options: { cwds: 
   const resumable =
     request.includeResumable || row?.lifecycle !== "active"
       ? null
-      : readResumable(row?.owner, { primary: ctx.repo.primary, worktree: wt.path, now: Date.now() });
+      : readResumable(row?.owner, { primary: ctx.repo.primary, worktree: wt.path, branch: base.branch, admin: wt.admin, now: Date.now() });
   if (resumable) return { kind: "skip", entry: { ...base, status: "skipped", reason: "session_resumable", detail: describeResumable(resumable) } };
   const targets = await readReapTargets(ctx.repo.primary, view.defaultRefs, row, view.refs);
   const work = await readWorkFacts(ctx, { wt, targets, mode: request.mode, salvage: request.salvage, refs: view.refs, dirty: options.dirty });
-  const entry = { ...base, branch: work.branch };
+  const entry = { ...base, branch: work.branch, ...(work.merged ? { merged: work.merged } : {}) };
   const verdict = options.dirty || work.missing || !work.merged?.how ? assessWork(work, gone.byHeartbeat) : null;
   if (verdict?.kind === "skip") return { kind: "skip", entry: { ...entry, status: "skipped", reason: verdict.reason, ...detail(verdict.detail) } };
   const reason = verdict?.reason ?? (gone.byHeartbeat ? "lease_dead_and_merged" : "pid_dead_and_merged");

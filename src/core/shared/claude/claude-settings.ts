@@ -62,12 +62,14 @@ function readFlagSettings(flag: FlagSettings): SettingsFile {
 
 /**
  * Claude Code's settings layers for a project (null: the user's and managed ones only), lowest
- * precedence first, read now; `flag` is the `--settings` of the Claude Code process, when known.
+ * precedence first, read now; `flag` is the `--settings` of the Claude Code process, when known;
+ * `configDir`: the user's Claude config dir when known otherwise than from this process's environment
+ * (the one a session's recorded transcript lives in).
  */
-export function claudeSettingsLayers(project: string | null, flag: FlagSettings | null = null): SettingsFile[] {
+export function claudeSettingsLayers(project: string | null, flag: FlagSettings | null = null, configDir: string = claudeConfigDir()): SettingsFile[] {
   const own = project === null ? [] : [join(project, ".claude", "settings.json"), join(project, ".claude", "settings.local.json")];
   return [
-    ...[join(claudeConfigDir(), "settings.json"), ...own].map((f) => readSettingsFile(f)),
+    ...[join(configDir, "settings.json"), ...own].map((f) => readSettingsFile(f)),
     ...(flag === null ? [] : [readFlagSettings(flag)]),
     ...managedSettingsFiles(),
   ];
@@ -123,8 +125,8 @@ export function settingFrom(files: readonly SettingsFile[], pick: (value: Record
  * Claude Code's `cleanupPeriodDays` for a project (a positive integer; default 30). An unreadable
  * file, or a value Claude Code would not accept, sets nothing.
  */
-export function readCleanupPeriodDays(project: string): number {
-  const files = claudeSettingsLayers(project);
+export function readCleanupPeriodDays(project: string, configDir?: string): number {
+  const files = claudeSettingsLayers(project, null, configDir);
   // a file whose value Claude Code would not accept does not set it (the next file down does)
   const valid = (days: unknown) => (typeof days === "number" && Number.isInteger(days) && days > 0 ? days : undefined);
   const found = settingFrom(files, (v) => valid(v.cleanupPeriodDays));
