@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { drain, git, makeRepo, record, run, say, timed } from "./_measure.mjs";
 
 /** A repository with `count` agent branches of one commit each (one fast-import), `withWorktrees` checked out. */
-function waveRepo(root, name, count, withWorktrees) {
+export function waveRepo(root, name, count, withWorktrees) {
   const dir = join(root, name);
   const primary = makeRepo(dir);
   const base = git(primary, "rev-parse", "HEAD");
@@ -62,7 +62,7 @@ function floorScript(entries, withWorktrees) {
 }
 
 /** The entries cut into manifests of at most 1 MiB each, in order. */
-function chunks(entries) {
+export function chunks(entries) {
   const out = [[]];
   let bytes = 2;
   for (const e of entries) {

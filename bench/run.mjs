@@ -2,7 +2,8 @@
 // scripts: `npm run bench -- --n 200 --json` (N = 50, 200, 400 for the fleet rows; default 20,
 // a couple of minutes on 2 cores). Name scripts of this folder to run them instead, one after
 // another: `npm run bench -- hygiene recycle` (fleet hygiene/cleanup, recycle vs create;
-// `lock-wait`: an add during a long cleanup run). `npm run bench -- --scale`: the scale table
+// `lock-wait`: an add during a long cleanup run; `wave -- --waves 100,1000`: cleanup-wave against
+// git's own loop, bench/wave.mjs). `npm run bench -- --scale`: the scale table
 // (bench/scale.mjs: N = 100, 400, 1,000; `--scale-2000` adds 2,000), tens of minutes.
 import { readdirSync } from "node:fs";
 import { spawnSync } from "node:child_process";

@@ -30,7 +30,7 @@ export async function readCommitTrees(cwd: string, refs: readonly string[]): Pro
 }
 
 /** A checkout's tracked changes and the branch its HEAD is on (null: detached), from one `status --branch`. */
-export async function readTrackedState(worktree: string): Promise<{ changed: boolean; branch: string | null }> {
+export async function readTrackedState(worktree: string): Promise<{ changed: boolean; branch: string | null; oid: string | null }> {
   const unreadable = worktreeBlockError(worktree);
   if (unreadable) throw unreadable;
   const [r, blocked] = await Promise.all([
@@ -40,11 +40,14 @@ export async function readTrackedState(worktree: string): Promise<{ changed: boo
   if (blocked) throw blocked;
   let changed = false;
   let branch: string | null = null;
+  let oid: string | null = null;
   for (const record of r.stdout.split("\0")) {
     if (record.startsWith("# branch.head ")) branch = record.slice("# branch.head ".length);
+    else if (record.startsWith("# branch.oid ")) oid = record.slice("# branch.oid ".length);
     else if (record !== "" && !record.startsWith("# ")) changed = true;
   }
-  return { changed, branch: branch === "(detached)" ? null : branch };
+  // the commit HEAD is on ("(initial)" before the first commit): a caller compares it with what it proved against
+  return { changed, branch: branch === "(detached)" ? null : branch, oid: oid !== null && /^[0-9a-f]{40,64}$/.test(oid) ? oid : null };
 }
 
 async function peel(cwd: string, rev: string): Promise<string | null> {

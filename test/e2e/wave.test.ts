@@ -297,19 +297,54 @@ describe("the cost of an entry (issue 25)", () => {
   const calls = (stderr: string, ...args: string[]) =>
     stderr.split("\n").filter((l) => l.startsWith(`[orchard trace] git ${JSON.stringify(args).slice(0, -1)}`)).length;
 
-  it("reads each distinct expected_base once, each entry's refs in one for-each-ref, and proves nothing twice", () => {
+  it("reads each distinct expected_base once, the batch's refs in one for-each-ref, and proves nothing twice (issue 41: once per batch)", () => {
     const entries = [1, 2, 3, 4].map((n) => agent(n));
     const r = s.orchard(["cleanup-wave", "--manifest", manifest(entries)], { env: { ORCHARD_TRACE: "1" } });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(statuses(r)).toEqual(Array(4).fill("merged_removed:ok"));
     const trace = r.stderr;
     expect(calls(trace, "rev-parse", "--verify")).toBe(1); // the shared base, not one per entry
-    expect(calls(trace, "for-each-ref", "--format=%(objecttype) %(objectname) %(tree) %(refname)")).toBe(4);
+    // the batch's facts: every entry's branch and the target in one for-each-ref, ancestry and merge bases
+    // from one rev-list, cherry's verdict from one patch-id pass, the deletions from one diff-tree --stdin
+    expect(calls(trace, "for-each-ref", "--format=%(objecttype) %(objectname) %(tree) %(refname)")).toBe(1);
     expect(calls(trace, "merge-base", "--is-ancestor")).toBe(0); // the merge base answers it
-    expect(calls(trace, "merge-base", "--end-of-options")).toBe(4);
-    expect(calls(trace, "merge-tree")).toBe(4); // the proof and the conflict pre-check are one merge-tree
+    expect(calls(trace, "merge-base", "--end-of-options")).toBe(0); // the batch's graph answers it
+    expect(calls(trace, "cherry")).toBe(0);
+    expect(calls(trace, "diff", "--name-only")).toBe(0);
+    expect(calls(trace, "diff-tree", "--stdin", "--always")).toBe(1);
+    expect(calls(trace, "merge-tree")).toBe(4); // the proof and the conflict pre-check are one merge-tree, against the target as it is then
+    expect(calls(trace, "status", "--porcelain=v2", "-z", "--branch", "--untracked-files=no")).toBe(5); // the target before the wave, and before each merge
+    expect(calls(trace, "update-ref", "-z", "--stdin")).toBe(1); // the four deletes in one transaction
+    expect(calls(trace, "update-ref", "-d")).toBe(0);
     expect(calls(trace, "symbolic-ref")).toBe(0); // the target's branch comes with its status
     // the repo, the target's git dir (read once per wave, not per merge): as many for 4 entries as for 1
     expect(calls(trace, "rev-parse", "--path-format=absolute")).toBeLessThanOrEqual(4);
+  });
+
+  // a batch proves every entry against the target at its start; where a merge of the batch could change
+  // an entry's verdict, that entry is proven alone, at its moment of use, and gets the verdict it always had
+  it("a branch stacked on another of the batch is proven alone: the merge of the first moves its merge base", () => {
+    const a = agent(1);
+    const path = s.worktree("worktree-agent-2", { from: "worktree-agent-1" });
+    s.commit({ in: path, file: "agent-2.txt", content: "agent 2\n" });
+    const b = { agent_id: "agent-2", worktree_path: path, branch: "worktree-agent-2", expected_base: base };
+    const r = s.orchard(["cleanup-wave", "--manifest", manifest([a, b])], { env: { ORCHARD_TRACE: "1" } });
+    expect(r.code, r.stdout + r.stderr).toBe(3);
+    expect(statuses(r)).toEqual(["merged_removed:ok", "blocked:base_mismatch"]);
+    expect(calls(r.stderr, "merge-base", "--end-of-options")).toBe(2); // the two that share a commit, each alone
+    expect(existsSync(path)).toBe(true);
+    expect(branchExists("worktree-agent-2")).toBe(true);
+    noMergeInProgress();
+  });
+
+  it("a branch whose patch another entry of the batch also has is proven alone: merged once the other is", () => {
+    const a = agent(1, { file: "same.txt", content: "the same change\n" });
+    const b = agent(2, { file: "same.txt", content: "the same change\n" });
+    const r = s.orchard(["cleanup-wave", "--manifest", manifest([a, b])], { env: { ORCHARD_TRACE: "1" } });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(statuses(r)).toEqual(["merged_removed:ok", "merged_removed:already_merged"]);
+    expect(calls(r.stderr, "cherry")).toBe(2); // both, alone (git cherry's own verdict), the second after the first was merged
+    expect(git(s.primary, "log", "--format=%s", "-1")).toBe("chore: merge executor worktree (worktree-agent-1)");
+    expect(branchExists("worktree-agent-1") || branchExists("worktree-agent-2")).toBe(false);
   });
 });

@@ -30,7 +30,15 @@ import { locateBranch, locateWorktree } from "../shared/repo/checkouts.js";
 import { incompleteRemoval, listFiles, mergeMessage, provenDone, recordStep, removeLeftover, uniqueLeftovers } from "./leftover.js";
 import { blocked, someFiles, stderrOf, type Done, type WaveOutcome } from "./outcome.js";
 import { land } from "./strategy.js";
+import { advanceBatch, stillListed, targetTipNow, type WaveBatch } from "./batch.js";
 export type { WaveBlock, WaveOutcome } from "./outcome.js";
+
+/** A merged branch whose compare-and-swap delete (step 8) the batch does at its end, all in one transaction. */
+export interface PendingDelete {
+  entry: WaveEntry;
+  tip: string;
+  reason: Done;
+}
 
 export interface WaveTarget {
   /** The target checkout (realpath) and the branch it must still be on. */
@@ -50,7 +58,12 @@ export interface EntryOptions {
    * the merge-tree result), so each entry is judged against what the real run would see.
    */
   simulated?: { tip: string | null; tree: string };
+  /** Set by a batch: step 8's deletes are queued here and done at the batch's end (batch.ts). */
+  deletes?: PendingDelete[];
 }
+
+/** The entry must be judged again, alone: the target moved between the batch's facts and the merge. */
+export const RETRY = "retry" as const;
 
 const SIMULATION_IDENTITY = {
   GIT_AUTHOR_NAME: "Orchard",
@@ -63,37 +76,47 @@ const SIMULATION_IDENTITY = {
  * The target is on a branch (with `gitDir`: still on its own branch, read by the same status) with
  * no tracked changes and no operation in progress.
  */
-export async function checkTarget(target: {
-  path: string;
-  branch: string | null;
-  gitDir?: string;
-}): Promise<{ code: "target_detached" | "target_dirty"; detail: string }[]> {
-  const problems: { code: "target_detached" | "target_dirty"; detail: string }[] = [];
+export async function checkTarget(target: { path: string; branch: string | null; gitDir?: string }): Promise<TargetProblem[]> {
+  return (await inspectTarget(target)).problems;
+}
+
+type TargetProblem = { code: "target_detached" | "target_dirty"; detail: string };
+
+/** checkTarget's problems, and the commit the target's HEAD is on (null: unknown). */
+async function inspectTarget(target: { path: string; branch: string | null; gitDir?: string }): Promise<{ problems: TargetProblem[]; oid: string | null }> {
+  const problems: TargetProblem[] = [];
   if (target.branch === null) problems.push({ code: "target_detached", detail: `${target.path} is not on a branch` });
   // a status a program the repository names would decide is unknown: not clean (SPEC v3 §4.1)
   const state = await readTrackedState(target.path).catch((error: unknown) => {
     if (error instanceof StatusUnknownError) return error;
     throw error;
   });
-  if (state instanceof StatusUnknownError) problems.push({ code: "target_dirty", detail: state.message });
+  if (state instanceof StatusUnknownError) return { problems: [...problems, { code: "target_dirty", detail: state.message }], oid: null };
+  if (state.changed) problems.push({ code: "target_dirty", detail: `${target.path} has tracked changes` });
   else {
-    if (state.changed) problems.push({ code: "target_dirty", detail: `${target.path} has tracked changes` });
-    else {
-      const operation = readOperation(target.gitDir ?? (await readGitDirs(target.path)).gitDir);
-      if (operation) problems.push({ code: "target_dirty", detail: `a ${operation} is in progress in ${target.path}` });
-    }
-    if (target.gitDir !== undefined && target.branch !== null && state.branch !== target.branch)
-      problems.push({ code: "target_detached", detail: `${target.path} is no longer on ${target.branch}` });
+    const operation = readOperation(target.gitDir ?? (await readGitDirs(target.path)).gitDir);
+    if (operation) problems.push({ code: "target_dirty", detail: `a ${operation} is in progress in ${target.path}` });
   }
-  return problems;
+  if (target.gitDir !== undefined && target.branch !== null && state.branch !== target.branch)
+    problems.push({ code: "target_detached", detail: `${target.path} is no longer on ${target.branch}` });
+  return { problems, oid: state.oid };
 }
 
-export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntry, options: EntryOptions): Promise<WaveOutcome> {
+export async function processEntry(
+  ctx: Ctx,
+  target: WaveTarget,
+  entry: WaveEntry,
+  options: EntryOptions,
+  batch: WaveBatch | null = null,
+): Promise<WaveOutcome | typeof RETRY> {
   const cwd = ctx.repo.primary;
   const branchRef = `refs/heads/${entry.branch}`;
   const targetRef = `refs/heads/${target.branch}`;
   // the entry's worktree (its admin dir, read as git's list reads it) and both refs, at the moment of use
-  const [wt, refs] = await Promise.all([locateWorktree(ctx.repo, entry.worktree_path), readCommitTrees(cwd, [targetRef, branchRef])]);
+  // (in a batch: the branch as the batch read it — merged by that commit, deleted only while still there —
+  // and the target's tip checked against the batch's, in-process)
+  const [wt, refs] = await Promise.all([locateWorktree(ctx.repo, entry.worktree_path), refsAtUse(ctx, batch, targetRef, branchRef, entry.branch)]);
+  const facts = batch && !batch.stale ? batch : null;
   const targetNow = options.simulated?.tip ? { commit: options.simulated.tip, tree: options.simulated.tree } : refs.get(targetRef);
   if (!targetNow) return blocked("target_detached", `${targetRef} has no commit`);
   const targetTip = targetNow.commit;
@@ -129,8 +152,22 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
   if (wt && wt.branch !== branchRef) return blocked("branch_mismatch", `${wt.path} has ${wt.branch ?? `detached HEAD ${wt.head ?? ""}`} checked out`);
   if (tip === null) return blocked("base_mismatch", `${entry.branch} has no commits`);
   // the deletion check reads two fixed commits: it runs beside the proofs, its answer used only if step 4 is reached
-  const deletions = options.allowDeletions ? null : later(readDeletedFiles(cwd, entry.expected_base_sha, tip));
-  const proof = await proveEntryMerged(target.path, { commit: targetTip, tree: targetNow.tree }, tip);
+  const known = facts?.deletions.get(entry.branch);
+  const deletions = options.allowDeletions
+    ? null
+    : later(
+        Array.isArray(known)
+          ? Promise.resolve(known)
+          : tip === entry.expected_base_sha
+            ? Promise.resolve([])
+            : readDeletedFiles(cwd, entry.expected_base_sha, tip),
+      );
+  const batchProof = facts?.proofs.get(entry.branch);
+  // in a batch, the target's status and the worktree's are read beside the merge preview (all reads; used in their steps' order)
+  const early = batchProof && batchProof.merged === null ? startChecks(ctx, target, targetTip, wt) : null;
+  const proof = batchProof
+    ? await proveFromBatch(target.path, { commit: targetTip, tree: targetNow.tree }, tip, batchProof)
+    : await proveEntryMerged(target.path, { commit: targetTip, tree: targetNow.tree }, tip);
   const merged = proof.merged;
   if (!wt && merged) {
     if (options.dryRun)
@@ -139,7 +176,7 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
         reason: leftover ? "already_merged" : "already_done",
         steps: [...(leftover ? ["finish_leftover" as const] : []), "delete_branch"],
       };
-    return deleteBranch(ctx, entry, tip, leftover ? "already_merged" : "already_done");
+    return deleteBranch(ctx, entry, tip, leftover ? "already_merged" : "already_done", options.deletes);
   }
   if (!merged) {
     // 3. forked where the orchestrator says  4. deletes nothing (unless waived)
@@ -159,11 +196,11 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
     }
   }
   // the target's status is read beside the worktree's, both right before the merge (step 6 waits for it)
-  const targetProblems = merged || options.dryRun ? null : later(checkTarget(target));
+  const targetProblems = merged || options.dryRun ? null : (early?.target ?? later(checkTarget(target)));
   // 5. nothing uncommitted, no unique ignored file, nobody working in the worktree (also when already merged: removal would lose it)
   if (wt && existsSync(wt.path)) {
     const admin = findAdminDir(ctx.repo.commonDir, wt.path);
-    const dirty = admin ? await readCheckoutDirty(ctx.repo, wt.path, admin) : "unknown";
+    const dirty = admin ? await (early?.dirty ?? readCheckoutDirty(ctx.repo, wt.path, admin)) : "unknown";
     if (dirty === "unknown") return blocked("worktree_dirty", "the worktree's status could not be read");
     if (dirty.nested?.length) return blocked("nested_worktree", dirty.nested.join(", "));
     if (dirty.changes > 0 || dirty.operation)
@@ -199,19 +236,68 @@ export async function processEntry(ctx: Ctx, target: WaveTarget, entry: WaveEntr
   let landed = tip;
   if (targetProblems) {
     const problems = await targetProblems;
+    if (problems === RETRY) return RETRY; // the target moved since the batch's facts; nothing done yet: judged again, alone
     const first = problems[0];
     if (first) return blocked(first.code, problems.map((p) => p.detail).join("; "));
     const result = await land(ctx, { strategy: options.strategy, target, entry, targetTip, tip, base: proof.base, tree, worktree: wt?.path ?? null });
     if ("outcome" in result) return result.outcome;
     landed = result.tip;
+    if (facts) await advanceBatch(ctx, facts, tip);
   }
   // 7. remove the worktree (locked or not) in one step, then verify it is gone
   if (wt) {
-    const outcome = await removeAndVerify(ctx, entry, wt.path, landed);
+    const outcome = await removeAndVerify(ctx, entry, wt.path, landed, batch);
     if (outcome) return outcome;
   }
   // 8. delete the merged branch, compare-and-swap
-  return deleteBranch(ctx, entry, landed, merged ? "already_merged" : "ok");
+  return deleteBranch(ctx, entry, landed, merged ? "already_merged" : "ok", options.deletes);
+}
+
+/** Both refs as readCommitTrees answers them: from the batch while the target is where the batch has it, else read now. */
+async function refsAtUse(
+  ctx: Ctx,
+  batch: WaveBatch | null,
+  targetRef: string,
+  branchRef: string,
+  branch: string,
+): Promise<Map<string, { commit: string; tree: string } | null>> {
+  if (batch && !batch.stale) {
+    if ((await targetTipNow(ctx, batch)) === batch.tip) {
+      const tip = batch.tips.get(branch) ?? null;
+      return new Map([
+        [targetRef, { commit: batch.tip, tree: batch.tree }],
+        [branchRef, tip === null ? null : { commit: tip, tree: "" }],
+      ]);
+    }
+    batch.stale = true; // moved by someone else: this entry reads for itself, the next one gets a new batch
+  }
+  return readCommitTrees(ctx.repo.primary, [targetRef, branchRef]);
+}
+
+/** The target's status (its HEAD still at `tip`) and the worktree's, started beside the merge preview. */
+function startChecks(
+  ctx: Ctx,
+  target: WaveTarget,
+  tip: string,
+  wt: { path: string } | null,
+): { target: Promise<TargetProblem[] | typeof RETRY>; dirty: ReturnType<typeof readCheckoutDirty> | null } {
+  const admin = wt && existsSync(wt.path) ? findAdminDir(ctx.repo.commonDir, wt.path) : undefined;
+  return {
+    target: later(inspectTarget(target).then((r) => (r.problems.length === 0 && r.oid !== tip ? RETRY : r.problems))),
+    dirty: wt && admin ? later(readCheckoutDirty(ctx.repo, wt.path, admin)) : null,
+  };
+}
+
+/** The batch's proof (ancestor, cherry, merge base at its start), and merge_adds_nothing from the preview against the target now. */
+async function proveFromBatch(
+  cwd: string,
+  targetNow: { commit: string; tree: string },
+  tip: string,
+  proof: { merged: string | null; base: string },
+): Promise<{ merged: boolean; base: string | null; preview: Preview | null }> {
+  if (proof.merged !== null) return { merged: true, base: proof.base, preview: null };
+  const preview = await readMergeTree(cwd, targetNow.commit, tip);
+  return { merged: preview.clean && preview.tree === targetNow.tree, base: proof.base, preview };
 }
 
 type Preview = Awaited<ReturnType<typeof readMergeTree>>;
@@ -270,7 +356,7 @@ async function finishLeftover(ctx: Ctx, entry: WaveEntry, tip: string | null, dr
   return null;
 }
 
-async function removeAndVerify(ctx: Ctx, entry: WaveEntry, path: string, tip: string): Promise<WaveOutcome | null> {
+async function removeAndVerify(ctx: Ctx, entry: WaveEntry, path: string, tip: string, batch: WaveBatch | null): Promise<WaveOutcome | null> {
   let failed: unknown = null;
   const admin = findAdminDir(ctx.repo.commonDir, path);
   try {
@@ -279,7 +365,7 @@ async function removeAndVerify(ctx: Ctx, entry: WaveEntry, path: string, tip: st
   } catch (error) {
     failed = error;
   }
-  if (findAdminDir(ctx.repo.commonDir, path) !== undefined)
+  if (batch ? stillListed(ctx.repo.commonDir, batch, path) : findAdminDir(ctx.repo.commonDir, path) !== undefined)
     return blocked("worktree_remove_failed", stderrOf(failed ?? new Error("git still lists the worktree")));
   const left = lstatSync(path, { throwIfNoEntry: false }) ? listFiles(path) : null;
   await recordStep(ctx, entry, left ? "incomplete" : "removed", tip, path);
@@ -289,7 +375,11 @@ async function removeAndVerify(ctx: Ctx, entry: WaveEntry, path: string, tip: st
   });
 }
 
-async function deleteBranch(ctx: Ctx, entry: WaveEntry, tip: string, reason: Done): Promise<WaveOutcome> {
+async function deleteBranch(ctx: Ctx, entry: WaveEntry, tip: string, reason: Done, deletes?: PendingDelete[]): Promise<WaveOutcome> {
+  if (deletes) {
+    deletes.push({ entry, tip, reason });
+    return { status: "merged_removed", reason }; // the batch's end deletes it, or turns this into its warning
+  }
   const ref = `refs/heads/${entry.branch}`;
   const holder = await locateBranch(ctx.repo, ref);
   if (holder) return { status: "warning", reason: "branch_delete_failed", stderr: `${entry.branch} is checked out in ${holder}` };

@@ -42,6 +42,30 @@ export async function recordStep(ctx: Ctx, entry: WaveEntry, step: RemovalStep, 
   });
 }
 
+/** `done` records of many entries (their branches deleted) in one registry transaction. */
+export async function recordDone(ctx: Ctx, done: readonly { entry: WaveEntry; tip: string }[]): Promise<void> {
+  if (done.length === 0) return;
+  await ctx.registry.write(async () => {
+    for (const { entry, tip } of done)
+      await ctx.registry.events.append({
+        kind: "removed",
+        repo: ctx.repo.identity,
+        handle: null,
+        task: null,
+        owner: null,
+        data: {
+          path: entry.worktree_path,
+          branch: entry.branch,
+          by: "cleanup-wave",
+          step: "done",
+          tip,
+          agentId: entry.agent_id,
+          manifestPath: entry.worktree_path,
+        },
+      });
+  });
+}
+
 async function records(ctx: Ctx, entry: WaveEntry): Promise<WaveRecord[]> {
   return (await ctx.registry.events.ofKind(ctx.repo.identity, "removed"))
     .map((e) => e.data)

@@ -43,7 +43,8 @@ export interface Landing {
 export async function land(ctx: Ctx, l: Landing): Promise<{ tip: string } | { outcome: WaveOutcome }> {
   try {
     if (l.strategy === "merge") {
-      await mergeNoCommit(l.target.path, `refs/heads/${l.entry.branch}`, mergeMessage(l.entry.branch));
+      // the commit the proofs were made for, not the ref: a branch moved since is not merged unproven (its delete then fails, compare-and-swap)
+      await mergeNoCommit(l.target.path, l.tip, mergeMessage(l.entry.branch));
       faultPoint("wave.merge");
       if (existsSync(join(l.target.gitDir, "MERGE_HEAD"))) await commitMerge(l.target.path);
       faultPoint("wave.merged");

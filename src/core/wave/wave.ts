@@ -9,11 +9,13 @@ import { readFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { readGitDirs, readWorktrees, resolveCommit } from "../../git/read.js";
 import { abortMerge } from "../../git/write.js";
-import { withMutationLock } from "../ownership/index.js";
+import { hasMutationWaiters, withMutationLock } from "../ownership/index.js";
 import { usageError } from "../shared/errors.js";
 import { reason, type Reason } from "../shared/reasons/reasons.js";
 import { DEFAULT_BRANCH_PATTERN, readManifestFile, validateManifest, type WaveEntry, type WavePlan } from "./manifest.js";
-import { checkTarget, processEntry, type WaveOutcome } from "./entry.js";
+import { checkTarget, processEntry, RETRY, type EntryOptions, type PendingDelete, type WaveOutcome, type WaveTarget } from "./entry.js";
+import { readBatch, type PatchIdCache } from "./batch.js";
+import { finishDeletes } from "./deletes.js";
 import { mergeMessage } from "./leftover.js";
 import type { Ctx } from "../shared/context.js";
 import { realOrAbsolute } from "../shared/repo/paths.js";
@@ -161,21 +163,72 @@ export async function runWave(
     ...(dryRun ? { simulated: { tip: null, tree: "" } } : {}),
   };
   const done: WaveResultEntry[] = [];
-  let pending: WaveItem[] = [];
   const tick = progressCounter(dryRun ? "checking the wave" : "merging the wave", entries.length);
-  for (const [i, entry] of entries.entries()) {
-    const judge = () => processEntry(ctx, waveTarget, entry, entryOptions);
-    const outcome = dryRun ? await judge() : await withMutationLock(ctx.repo.commonDir, judge);
-    done.push({ ...item(entry), ...outcome });
-    tick({ handle: entry.branch });
-    if (outcome.status === "blocked" && !options.continueOnBlock && !dryRun) {
-      pending = entries.slice(i + 1).map(item);
-      break;
+  const stopOnBlock = !options.continueOnBlock && !dryRun;
+  if (dryRun)
+    for (const entry of entries) {
+      done.push({ ...item(entry), ...(await judgeAlone(ctx, waveTarget, entry, entryOptions)) });
+      tick({ handle: entry.branch });
     }
-  }
+  const patchIds: PatchIdCache = new Map();
+  let next = 0;
+  let stopped = false;
+  while (!dryRun && !stopped && next < entries.length)
+    await withMutationLock(ctx.repo.commonDir, async () => {
+      const run = await runBatch(ctx, waveTarget, entries.slice(next, next + BATCH_SIZE), entryOptions, { patchIds, stopOnBlock, tick });
+      done.push(...run.done);
+      next += run.done.length;
+      stopped = run.stopped;
+    });
+  const pending = stopped ? entries.slice(next).map(item) : [];
   if (done.some((d) => d.status === "blocked"))
     return { ok: false, plan, result: { ok: false, action: "cleanup_wave", reason: "cleanup_blocked", entries: done, pending }, ...extra };
   return { ok: true, plan, result: { ok: true, action: "cleanup_wave", reason: "ok", entries: done, pending }, ...extra };
+}
+
+/** Entries judged together under one hold of the lock (fewer when a command waits for it, or the target moves). */
+const BATCH_SIZE = 128;
+
+async function judgeAlone(ctx: Ctx, target: WaveTarget, entry: WaveEntry, options: EntryOptions): Promise<WaveOutcome> {
+  const outcome = await processEntry(ctx, target, entry, options);
+  if (outcome === RETRY) throw new Error("an entry judged alone cannot be asked to retry"); // only a batch's facts go stale
+  return outcome;
+}
+
+/**
+ * One batch under the lock: its facts read now (batch.ts; the merge strategy only — squash and
+ * rebase entries are judged alone), its entries in order until one blocks (unless isolated), the
+ * target moves, or another command waits for the lock; then the batch's branch deletes. Returns
+ * the entries done (a prefix of `entries`) and whether a block stopped the wave.
+ */
+async function runBatch(
+  ctx: Ctx,
+  target: WaveTarget,
+  entries: readonly WaveEntry[],
+  options: EntryOptions,
+  run: { patchIds: PatchIdCache; stopOnBlock: boolean; tick: (at: { handle: string }) => void },
+): Promise<{ done: WaveResultEntry[]; stopped: boolean }> {
+  const deletes: PendingDelete[] = [];
+  const batched = options.strategy === "merge";
+  const batch = batched
+    ? await readBatch(ctx, `refs/heads/${target.branch}`, entries, { allowDeletions: options.allowDeletions, patchIds: run.patchIds })
+    : null;
+  const entryOptions: EntryOptions = batched ? { ...options, deletes } : options;
+  const done: WaveResultEntry[] = [];
+  let stopped = false;
+  for (const entry of batched ? entries : entries.slice(0, 1)) {
+    let outcome = await processEntry(ctx, target, entry, entryOptions, batch);
+    if (outcome === RETRY) outcome = await judgeAlone(ctx, target, entry, entryOptions);
+    done.push({ ...item(entry), ...outcome });
+    run.tick({ handle: entry.branch });
+    if (outcome.status === "blocked" && run.stopOnBlock) {
+      stopped = true;
+      break;
+    }
+    if (batch?.stale || hasMutationWaiters(ctx.repo.commonDir)) break;
+  }
+  const warnings = await finishDeletes(ctx, deletes);
+  return { done: done.map((d) => ({ ...d, ...(warnings.get(d.branch) ?? {}) })), stopped };
 }
 
 function firstLine(file: string): string | null {

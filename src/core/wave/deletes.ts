@@ -1,0 +1,38 @@
+// Step 8 of a batch's merged entries, done at the batch's end: each branch deleted compare-and-swap
+// (only while it still points at the commit the wave merged or proved merged), never while checked
+// out anywhere (one read of every worktree's HEAD for the batch, not one per entry), all in one
+// `update-ref --stdin` transaction — or, when git refuses it (a branch moved, a lock held), one by
+// one as before, so each branch that moved is its own warning. The registry records the batch's
+// deletes in one transaction, right after them.
+import { deleteRef } from "../../git/write.js";
+import { deleteRefsAtomically } from "../../git/wave-reads.js";
+import { locateBranch, readCheckedOutBranches } from "../shared/repo/checkouts.js";
+import type { Ctx } from "../shared/context.js";
+import type { PendingDelete } from "./entry.js";
+import { recordDone } from "./leftover.js";
+import type { WaveOutcome } from "./outcome.js";
+
+/** Deletes the batch's merged branches; the entries (by branch) whose delete failed, with their warning. */
+export async function finishDeletes(ctx: Ctx, deletes: readonly PendingDelete[]): Promise<Map<string, WaveOutcome>> {
+  const warnings = new Map<string, WaveOutcome>();
+  if (deletes.length === 0) return warnings;
+  const held = readCheckedOutBranches(ctx.repo.commonDir); // in-process, one small file per worktree
+  const free: PendingDelete[] = [];
+  for (const d of deletes) {
+    const ref = `refs/heads/${d.entry.branch}`;
+    // held (or unknown): git's own answer, as a single entry's delete asks it
+    const holder = held === "unknown" || held.has(ref) ? await locateBranch(ctx.repo, ref) : null;
+    if (holder) warnings.set(d.entry.branch, { status: "warning", reason: "branch_delete_failed", stderr: `${d.entry.branch} is checked out in ${holder}` });
+    else free.push(d);
+  }
+  const refs = free.map((d) => ({ ref: `refs/heads/${d.entry.branch}`, expected: d.tip }));
+  const deleted = (await deleteRefsAtomically(ctx.repo.primary, refs)) ? free : [];
+  if (deleted.length === 0)
+    for (const d of free) {
+      const ref = `refs/heads/${d.entry.branch}`;
+      if (await deleteRef(ctx.repo.primary, ref, d.tip)) deleted.push(d);
+      else warnings.set(d.entry.branch, { status: "warning", reason: "branch_delete_failed", stderr: `${ref} no longer points at ${d.tip}` });
+    }
+  await recordDone(ctx, deleted);
+  return warnings;
+}
