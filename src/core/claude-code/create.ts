@@ -18,6 +18,8 @@ import { readClaudeWorktreeSettings, withClaudeSettings } from "./worktree-setti
 import { watchHost, type HostIdentity } from "./ancestry.js";
 import { readSettingsFlag } from "./settings-flag.js";
 import { refusalLine, untrustedNote } from "./tell.js";
+import { recordSessionNotes, sessionNotesOf } from "./session-start.js";
+import { findAdminDir } from "../shared/repo/admin.js";
 
 export interface WorktreeCreateOptions {
   /** The Claude Code process that holds the lease, identified when the hook started (ancestry.ts). */
@@ -95,5 +97,9 @@ export async function worktreeCreate(ctx: Ctx, payload: CreatePayload, options: 
   if (!isAbsolute(result.path) || !existsSync(result.path) || !statSync(result.path).isDirectory())
     throw failure("internal", `orchard admitted ${result.handle} but ${result.path} is not an existing directory`);
   const untrusted = untrustedNote(result, ctx.repo.primary);
+  // for the session's SessionStart hook, which tells the model (session-start.ts)
+  const notes = sessionNotesOf(result, ctx.repo.primary);
+  const admin = notes.length > 0 ? findAdminDir(ctx.repo.commonDir, result.path) : undefined;
+  if (admin) recordSessionNotes(admin, { sessionId: payload.sessionId, path: result.path, notes });
   return { path: result.path, result, notes: [...(flag.note === null ? [] : [flag.note]), ...(untrusted === null ? [] : [untrusted])] };
 }

@@ -24,7 +24,7 @@ describe("install then uninstall", () => {
       const parsed = JSON.parse(installed);
       expect(parsed.hooks.WorktreeCreate).toEqual([{ hooks: [{ type: "command", command: "orchard claude-code worktree-create" }] }]);
       expect(parsed.hooks.WorktreeRemove).toEqual([{ hooks: [{ type: "command", command: "orchard claude-code worktree-remove" }] }]);
-      expect(parsed.hooks.SessionStart.at(-1)).toEqual({ matcher: "startup", hooks: [{ type: "command", command: "orchard reap-orphans --json" }] });
+      expect(parsed.hooks.SessionStart.at(-1)).toEqual({ matcher: "startup", hooks: [{ type: "command", command: "orchard claude-code session-start" }] });
       if (text !== "") {
         // every key of the user's is still there with its value
         const before = JSON.parse(text);
@@ -97,6 +97,22 @@ describe("install then uninstall", () => {
       .filter((l) => !l.startsWith("  "));
     expect(changed).toHaveLength(8); // four commands, each one - and one + line
     expect(now).not.toContain("/old/");
+  });
+
+  it("an older install's SessionStart `reap-orphans --json` is Orchard's: replaced in place, removed by uninstall", () => {
+    const old = installIntoText(FILES["two spaces"] as string, commands).replace("orchard claude-code session-start", "orchard reap-orphans --json");
+    expect(old).toContain('"command": "orchard reap-orphans --json"');
+    const now = installIntoText(old, commands);
+    const changed = lineDiff(old, now)
+      .split("\n")
+      .filter((l) => !l.startsWith("  "))
+      .map((l) => l.replace(/ +/, " "))
+      .sort();
+    expect(changed).toEqual(['+ "command": "orchard claude-code session-start"', '- "command": "orchard reap-orphans --json"']);
+    expect(uninstallFromText(old)).toBe(FILES["two spaces"]);
+    // a user's own sweep with other options is not Orchard's
+    const mine = `${JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: "orchard reap-orphans --salvage --json" }] }] } }, null, 2)}\n`;
+    expect(uninstallFromText(mine)).toBe(mine);
   });
 
   it("another WorktreeCreate hook is a conflict; a hooks value of the wrong shape is an error", () => {
