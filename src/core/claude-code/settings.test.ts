@@ -110,9 +110,15 @@ describe("install then uninstall", () => {
       .sort();
     expect(changed).toEqual(['+ "command": "orchard claude-code session-start"', '- "command": "orchard reap-orphans --json"']);
     expect(uninstallFromText(old)).toBe(FILES["two spaces"]);
-    // a user's own sweep with other options is not Orchard's
-    const mine = `${JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: "orchard reap-orphans --salvage --json" }] }] } }, null, 2)}\n`;
-    expect(uninstallFromText(mine)).toBe(mine);
+    // the older wrapped one too; a user's own sweep with other options (docs/recipes.md) is not Orchard's
+    const wrapped = hookCommands("orchard", { fallback: true });
+    const oldWrapped = installIntoText("", wrapped).replace("exec orchard claude-code session-start", "exec orchard reap-orphans --json");
+    expect(installIntoText(oldWrapped, wrapped)).toBe(installIntoText("", wrapped));
+    expect(uninstallFromText(oldWrapped)).toBe("{}\n");
+    for (const command of ["orchard reap-orphans --salvage --json", 'orchard reap-orphans --json --repo "$CLAUDE_PROJECT_DIR"']) {
+      const mine = `${JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command }] }] } }, null, 2)}\n`;
+      expect(uninstallFromText(mine)).toBe(mine);
+    }
   });
 
   it("another WorktreeCreate hook is a conflict; a hooks value of the wrong shape is an error", () => {

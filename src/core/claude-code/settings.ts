@@ -26,9 +26,14 @@ type Hook = (typeof ORCHARD_HOOKS)[number];
 /** What an older install's hook ran, still recognised as Orchard's: replaced in place by install, removed by uninstall. */
 const EARLIER_ARGS: Partial<Record<Hook["event"], readonly string[]>> = { SessionStart: ["reap-orphans --json"] };
 
-/** Whether `command` is Orchard's hook for `hook`'s event, as written now or by an older install. */
+/**
+ * Whether `command` is Orchard's hook for `hook`'s event, as written now or by an older install: that
+ * one exactly as it wrote it (at the end, or before the native fallback), so a user's own
+ * `reap-orphans --json --repo …` (docs/recipes.md) stays the user's.
+ */
 function isOurs(command: string, hook: Hook): boolean {
-  return [hook.args, ...(EARLIER_ARGS[hook.event] ?? [])].some((args) => isOrchards(command, args));
+  const earlier = EARLIER_ARGS[hook.event] ?? [];
+  return isOrchards(command, hook.args) || earlier.some((args) => command.endsWith(` ${args}`) || command.includes(` ${args} || { `));
 }
 type ObjectNode = Extract<JsonNode, { kind: "object" }>;
 type ArrayNode = Extract<JsonNode, { kind: "array" }>;
