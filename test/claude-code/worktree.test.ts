@@ -167,3 +167,16 @@ describe("the same task in a second session", () => {
     expect(all[0].lock.owner.pid).toBe(second.pid);
   });
 });
+
+describe("the model is told what Orchard did (SessionStart additionalContext)", () => {
+  it("an untrusted bootstrap.run skipped for `claude --worktree`: the model's request names the command, the worktree and `orchard trust`", async () => {
+    writeFileSync(join(s.primary, ".orchard.json"), JSON.stringify({ bootstrap: { copy: [".env"], run: ["touch ran.txt"] } }));
+    const r = await claude(["--worktree", "t1", "-p", "hello"], [{ text: "done" }]);
+    expect(r.code, r.stderr).toBe(0);
+    const [w] = managed();
+    expect(existsSync(join(w.path, "ran.txt"))).toBe(false);
+    const first = r.requests[0];
+    expect(first && mentions(first, `Orchard made this worktree (${w.path}) but did not run its bootstrap.run commands (touch ran.txt)`)).toBe(true);
+    expect(first && mentions(first, `run \`orchard trust\` in ${s.primary} so Orchard runs them`)).toBe(true);
+  });
+});

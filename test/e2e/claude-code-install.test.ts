@@ -29,7 +29,7 @@ describe("install --project writes a portable command", () => {
     expect(commandsIn(projectFile())).toEqual([
       orchardFirst("claude-code worktree-create"),
       orchardFirst("claude-code worktree-remove"),
-      orchardFirst("reap-orphans --json"),
+      orchardFirst("claude-code session-start"),
       orchardFirst("claude-code subagent-stop"),
     ]);
     const text = readFileSync(projectFile(), "utf8");
@@ -135,7 +135,7 @@ describe("uninstall removes exactly what install wrote", () => {
     const installed = readFileSync(join(config, "settings.json"), "utf8");
     const dry = s.orchard(["claude-code", "uninstall", "--dry-run"], { env, json: false });
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toMatch(/^- +"command": "orchard reap-orphans --json"$/m);
+    expect(dry.stdout).toMatch(/^- +"command": "orchard claude-code session-start"$/m);
     expect(dry.stdout).not.toMatch(/^- .*my-sweep/m);
     expect(readFileSync(join(config, "settings.json"), "utf8")).toBe(installed);
     expect(s.orchard(["claude-code", "uninstall"], { env }).code).toBe(0);

@@ -14,7 +14,7 @@ beforeEach(() => {
 });
 afterEach(() => s.cleanup());
 
-function hook(command: "worktree-create" | "worktree-remove", payload: unknown, args: string[] = [], env: Record<string, string> = {}) {
+function hook(command: "worktree-create" | "worktree-remove" | "session-start", payload: unknown, args: string[] = [], env: Record<string, string> = {}) {
   const input = typeof payload === "string" ? payload : JSON.stringify(payload);
   const r = spawnSync(process.execPath, [CLI, "--home", s.home, "claude-code", command, ...args], {
     cwd: s.primary,
@@ -73,6 +73,29 @@ describe("worktree-create tells the person what Orchard did", () => {
     expect(r.stderr).toBe(
       `orchard: bootstrap.run was skipped (config_untrusted: ${s.primary}/.orchard.json is not trusted): run it yourself in the worktree (touch ran.txt), and \`orchard trust\` in ${s.primary} so the next worktree runs it\n`,
     );
+  });
+
+  it("session-start tells the model of it in that session only, as Claude Code's hook JSON; nothing to say prints nothing", () => {
+    writeFileSync(join(s.primary, ".orchard.json"), JSON.stringify({ bootstrap: { run: ["touch ran.txt"] } }));
+    const path = create("f1").stdout.trim();
+    const start = (session: string, cwd: string) =>
+      hook("session-start", { session_id: session, transcript_path: "/x.jsonl", cwd, hook_event_name: "SessionStart", source: "startup" });
+    const r = start("s-1", path);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: "SessionStart",
+        additionalContext: `Orchard made this worktree (${path}) but did not run its bootstrap.run commands (touch ran.txt): ${s.primary}/.orchard.json is not trusted, so the setup they do has not happened here. If the task needs it, tell the person: they can run those commands, or run \`orchard trust\` in ${s.primary} so Orchard runs them for the next worktree.`,
+      },
+    });
+    for (const [session, cwd] of [
+      ["s-2", path],
+      ["s-1", s.primary],
+    ] as const)
+      expect(start(session, cwd)).toMatchObject({ code: 0, stdout: "" });
+    const bad = hook("session-start", "not json");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("not a JSON object");
   });
 });
 
@@ -142,7 +165,7 @@ describe("install", () => {
     expect(written.hooks.PreToolUse).toEqual([{ matcher: "Bash", hooks: [{ type: "command", command: "echo hi" }] }]);
     expect(written.hooks.WorktreeCreate).toEqual([{ hooks: [{ type: "command", command: "orchard claude-code worktree-create" }] }]);
     expect(written.hooks.WorktreeRemove).toEqual([{ hooks: [{ type: "command", command: "orchard claude-code worktree-remove" }] }]);
-    expect(written.hooks.SessionStart).toEqual([{ matcher: "startup", hooks: [{ type: "command", command: "orchard reap-orphans --json" }] }]);
+    expect(written.hooks.SessionStart).toEqual([{ matcher: "startup", hooks: [{ type: "command", command: "orchard claude-code session-start" }] }]);
     expect(written.hooks.SubagentStop).toEqual([{ hooks: [{ type: "command", command: "orchard claude-code subagent-stop" }] }]);
     const again = s.orchard(["claude-code", "install", "--project", "--command", "orchard"]);
     expect(again.json.action).toBe("unchanged");

@@ -1,5 +1,6 @@
-// orchard claude-code install|uninstall|worktree-create|worktree-remove|subagent-stop (SPEC §3.14). The two hook commands
-// read Claude Code's JSON on stdin. worktree-create prints exactly one line on stdout — the
+// orchard claude-code install|uninstall|worktree-create|worktree-remove|subagent-stop|session-start (SPEC §3.14). The hook
+// commands read Claude Code's JSON on stdin. session-start prints Claude Code's hook JSON carrying what the model
+// should know (`additionalContext`), or nothing, and exits 0 whatever the sweep met (a session start never fails). worktree-create prints exactly one line on stdout — the
 // worktree's absolute path — and nothing else: Claude Code takes the last non-empty stdout line as
 // the directory (a relative one against the session's cwd) and fails on a missing path or on JSON.
 // Every failure goes to stderr with exit 1 (Claude Code shows it). worktree-remove exits 1 when it
@@ -9,8 +10,9 @@ import type { Command } from "commander";
 import { existsSync, realpathSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import type { Orchard } from "../../core/orchard.js";
-import { usageError } from "../../core/shared/errors.js";
-import { globalsOf, openOptions, runWith } from "../run.js";
+import { OrchardError, usageError } from "../../core/shared/errors.js";
+import type { ReapResult } from "../../core/reap/index.js";
+import { globalsOf, openOptions, runWith, warnUnreachable } from "../run.js";
 import type { HookRunner, InstallResult, UninstallResult, WorktreeRemoveResult } from "../../core/claude-code/index.js";
 
 async function readStdin(): Promise<string> {
@@ -78,7 +80,7 @@ export function register(program: Command): void {
   const cc = program.command("claude-code").description("Claude Code's worktree backend: hooks that make Orchard create, lease and clean its worktrees");
 
   cc.command("install")
-    .description("merge the WorktreeCreate/WorktreeRemove hooks and a SessionStart reap-orphans into Claude Code's settings")
+    .description("merge the WorktreeCreate/WorktreeRemove/SubagentStop hooks and a SessionStart sweep into Claude Code's settings")
     .option("--user", "~/.claude/settings.json (the default)")
     .option("--project", "<repo>/.claude/settings.json (commit it: Claude Code re-reads it inside the new worktree)")
     .option("--via <how>", "how the hooks run orchard: bin (`orchard` on PATH), npx (`npx -y orchard-worktrees`), path (this node and script; --user only)")
@@ -170,4 +172,34 @@ export function register(program: Command): void {
         (r) => (r.action === "not_managed" ? "" : renderRemove(r)),
       ),
     );
+
+  cc.command("session-start")
+    .description("the SessionStart hook: the startup sweep (reap-orphans); what the model should know goes back as additionalContext")
+    .action(async (_opts: unknown, cmd: Command) => {
+      const globals = globalsOf(cmd);
+      let orchard: Orchard | undefined;
+      try {
+        const { parseSessionStartPayload, readSessionNotes, sessionStartContext, sessionStartOutput } = await import("../../core/claude-code/index.js");
+        const payload = parseSessionStartPayload(await readStdin());
+        let sweep: ReapResult | null = null;
+        try {
+          const { Orchard } = await import("../../core/orchard.js");
+          orchard = await Orchard.open(openOptions({ ...globals, repo: "" }, true)); // the repo comes from the hook's payload
+          const result = await orchard.reapOrphans({ repo: payload.cwd });
+          warnUnreachable(result);
+          if (!result.ok) process.stderr.write("orchard: reap-orphans stopped: the default branch is unknown\n");
+          sweep = result;
+        } catch (error) {
+          // outside a repository, a broken .orchard.json, anything: no sweep, and never a failing session start
+          process.stderr.write(`orchard: session-start: no startup sweep: ${error instanceof Error ? error.message : String(error)}\n`);
+        }
+        const text = sessionStartContext(sweep, readSessionNotes(payload.cwd, payload.sessionId), payload.cwd);
+        if (text !== null) process.stdout.write(`${sessionStartOutput(text)}\n`);
+      } catch (error) {
+        process.stderr.write(`orchard: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exitCode = error instanceof OrchardError && error.kind === "usage" ? 2 : 0;
+      } finally {
+        await orchard?.close();
+      }
+    });
 }

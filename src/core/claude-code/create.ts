@@ -18,6 +18,7 @@ import { readClaudeWorktreeSettings, withClaudeSettings } from "./worktree-setti
 import { watchHost, type HostIdentity } from "./ancestry.js";
 import { readSettingsFlag } from "./settings-flag.js";
 import { refusalLine, untrustedNote } from "./tell.js";
+import { recordSessionNotes, sessionNotesOf } from "./session-start.js";
 import { findAdminDir } from "../shared/repo/admin.js";
 import { writeSessionRecord } from "../shared/claude/resumable.js";
 
@@ -98,6 +99,10 @@ export async function worktreeCreate(ctx: Ctx, payload: CreatePayload, options: 
     throw failure("internal", `orchard admitted ${result.handle} but ${result.path} is not an existing directory`);
   recordSession(ctx, result.path, payload);
   const untrusted = untrustedNote(result, ctx.repo.primary);
+  // for the session's SessionStart hook, which tells the model (session-start.ts)
+  const notes = sessionNotesOf(result, ctx.repo.primary);
+  const admin = notes.length > 0 ? findAdminDir(ctx.repo.commonDir, result.path) : undefined;
+  if (admin) recordSessionNotes(admin, { sessionId: payload.sessionId, path: result.path, notes });
   return { path: result.path, result, notes: [...(flag.note === null ? [] : [flag.note]), ...(untrusted === null ? [] : [untrusted])] };
 }
 

@@ -11,3 +11,5 @@ export type { WorktreeRemoveResult } from "./remove.js";
 export { subagentStop } from "./subagent.js";
 export { installHooks, uninstallHooks, settingsFile, PACKAGE_NAME } from "./install.js";
 export type { HookRunner, InstallOptions, InstallResult, UninstallOptions, UninstallResult } from "./install.js";
+export { parseSessionStartPayload, readSessionNotes, sessionStartContext, sessionStartOutput } from "./session-start.js";
+export type { SessionNote, SessionStartPayload } from "./session-start.js";

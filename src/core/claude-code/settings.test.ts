@@ -24,7 +24,7 @@ describe("install then uninstall", () => {
       const parsed = JSON.parse(installed);
       expect(parsed.hooks.WorktreeCreate).toEqual([{ hooks: [{ type: "command", command: "orchard claude-code worktree-create" }] }]);
       expect(parsed.hooks.WorktreeRemove).toEqual([{ hooks: [{ type: "command", command: "orchard claude-code worktree-remove" }] }]);
-      expect(parsed.hooks.SessionStart.at(-1)).toEqual({ matcher: "startup", hooks: [{ type: "command", command: "orchard reap-orphans --json" }] });
+      expect(parsed.hooks.SessionStart.at(-1)).toEqual({ matcher: "startup", hooks: [{ type: "command", command: "orchard claude-code session-start" }] });
       if (text !== "") {
         // every key of the user's is still there with its value
         const before = JSON.parse(text);
@@ -97,6 +97,28 @@ describe("install then uninstall", () => {
       .filter((l) => !l.startsWith("  "));
     expect(changed).toHaveLength(8); // four commands, each one - and one + line
     expect(now).not.toContain("/old/");
+  });
+
+  it("an older install's SessionStart `reap-orphans --json` is Orchard's: replaced in place, removed by uninstall", () => {
+    const old = installIntoText(FILES["two spaces"] as string, commands).replace("orchard claude-code session-start", "orchard reap-orphans --json");
+    expect(old).toContain('"command": "orchard reap-orphans --json"');
+    const now = installIntoText(old, commands);
+    const changed = lineDiff(old, now)
+      .split("\n")
+      .filter((l) => !l.startsWith("  "))
+      .map((l) => l.replace(/ +/, " "))
+      .sort();
+    expect(changed).toEqual(['+ "command": "orchard claude-code session-start"', '- "command": "orchard reap-orphans --json"']);
+    expect(uninstallFromText(old)).toBe(FILES["two spaces"]);
+    // the older wrapped one too; a user's own sweep with other options (docs/recipes.md) is not Orchard's
+    const wrapped = hookCommands("orchard", { fallback: true });
+    const oldWrapped = installIntoText("", wrapped).replace("exec orchard claude-code session-start", "exec orchard reap-orphans --json");
+    expect(installIntoText(oldWrapped, wrapped)).toBe(installIntoText("", wrapped));
+    expect(uninstallFromText(oldWrapped)).toBe("{}\n");
+    for (const command of ["orchard reap-orphans --salvage --json", 'orchard reap-orphans --json --repo "$CLAUDE_PROJECT_DIR"']) {
+      const mine = `${JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command }] }] } }, null, 2)}\n`;
+      expect(uninstallFromText(mine)).toBe(mine);
+    }
   });
 
   it("another WorktreeCreate hook is a conflict; a hooks value of the wrong shape is an error", () => {

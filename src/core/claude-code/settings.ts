@@ -1,6 +1,7 @@
 // Orchard's hooks in Claude Code's settings JSON (SPEC §3.14 install/uninstall), pure: the hooks
-// WorktreeCreate and WorktreeRemove (Orchard as the worktree backend), a SessionStart
-// `reap-orphans` sweep and SubagentStop (a subagent's worktree released and removed when clean).
+// WorktreeCreate and WorktreeRemove (Orchard as the worktree backend), a SessionStart sweep that
+// tells the model what Orchard did (`claude-code session-start`; an older install's `reap-orphans
+// --json` is recognised as Orchard's too) and SubagentStop (a subagent's worktree released and removed when clean).
 // Both directions edit the text in place (json-text.ts): Orchard's own hook entries are recognised
 // by the subcommand their command runs; an install replaces such a command in place or appends one
 // entry per event, an uninstall removes exactly those entries (and a list or `hooks` object its
@@ -16,11 +17,24 @@ import { addMember, appendItem, detectStyle, parseJsonTree, removeItem, removeMe
 export const ORCHARD_HOOKS = [
   { event: "WorktreeCreate", args: "claude-code worktree-create", matcher: null },
   { event: "WorktreeRemove", args: "claude-code worktree-remove", matcher: null },
-  { event: "SessionStart", args: "reap-orphans --json", matcher: "startup" },
+  { event: "SessionStart", args: "claude-code session-start", matcher: "startup" },
   { event: "SubagentStop", args: "claude-code subagent-stop", matcher: null },
 ] as const;
 
 type Hook = (typeof ORCHARD_HOOKS)[number];
+
+/** What an older install's hook ran, still recognised as Orchard's: replaced in place by install, removed by uninstall. */
+const EARLIER_ARGS: Partial<Record<Hook["event"], readonly string[]>> = { SessionStart: ["reap-orphans --json"] };
+
+/**
+ * Whether `command` is Orchard's hook for `hook`'s event, as written now or by an older install: that
+ * one exactly as it wrote it (at the end, or before the native fallback), so a user's own
+ * `reap-orphans --json --repo …` (docs/recipes.md) stays the user's.
+ */
+function isOurs(command: string, hook: Hook): boolean {
+  const earlier = EARLIER_ARGS[hook.event] ?? [];
+  return isOrchards(command, hook.args) || earlier.some((args) => command.endsWith(` ${args}`) || command.includes(` ${args} || { `));
+}
 type ObjectNode = Extract<JsonNode, { kind: "object" }>;
 type ArrayNode = Extract<JsonNode, { kind: "array" }>;
 
@@ -94,9 +108,9 @@ function installStep(text: string, hook: Hook, command: string): string | null {
   const list = listAt(member(hooks, hook.event)?.value, `hooks.${hook.event}`);
   if (!list) return addMember(text, hooks, hook.event, [entry], style, 1);
   const all = commandsOf(list);
-  const ours = all.filter((c) => isOrchards(c.text, hook.args));
+  const ours = all.filter((c) => isOurs(c.text, hook));
   if (hook.event === "WorktreeCreate") {
-    const others = all.filter((c) => !isOrchards(c.text, hook.args)).map((c) => c.text);
+    const others = all.filter((c) => !isOurs(c.text, hook)).map((c) => c.text);
     if (others.length > 0) throw usageError("hook_conflict", `another WorktreeCreate hook is installed (${others.join(", ")}); remove it first`);
   }
   const [first, ...duplicates] = ours;
@@ -150,7 +164,7 @@ function uninstallStep(text: string, hooks: ObjectNode, emptied: Set<string>): s
     const hook = ORCHARD_HOOKS.find((h) => h.event === key);
     if (!hook || value.kind !== "array") continue;
     const last = commandsOf(value)
-      .filter((c) => isOrchards(c.text, hook.args))
+      .filter((c) => isOurs(c.text, hook))
       .at(-1);
     if (!last) continue;
     emptied.add(key);
