@@ -4,7 +4,7 @@
 // value and a loose commit's parents, read from the files git itself just wrote. An in-process read
 // answers null wherever it is not sure (a packed ref, a packed object, a reftable, anything not a
 // plain file): the caller then asks git.
-import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { inflateSync } from "node:zlib";
 import { git } from "./run.js";
@@ -66,7 +66,7 @@ export function readLooseRef(commonDir: string, ref: string): string | null {
 /** A loose commit's tree and parents, read and inflated in-process; null when it is not a loose commit (packed, or another kind). */
 export function readLooseCommit(commonDir: string, commit: string): { tree: string; parents: string[] } | null {
   if (!SHA.test(commit)) return null;
-  const bytes = readSizedFile(join(commonDir, "objects", commit.slice(0, 2), commit.slice(2)), 16 * 1024 * 1024);
+  const bytes = readPlainFile(join(commonDir, "objects", commit.slice(0, 2), commit.slice(2)), 16 * 1024 * 1024);
   if (bytes === null) return null;
   let raw: Buffer;
   try {
@@ -87,26 +87,4 @@ export function readLooseCommit(commonDir: string, commit: string): { tree: stri
     else if (line.startsWith("parent ")) parents.push(line.slice("parent ".length));
   }
   return SHA.test(tree) && parents.every((p) => SHA.test(p)) ? { tree, parents } : null;
-}
-
-/** A plain file's bytes, read at its own size (never a FIFO: opened non-blocking, then fstat); null when it is not one, or larger than `max`. */
-function readSizedFile(path: string, max: number): Buffer | null {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
-  } catch {
-    return null;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size > max) return null;
-    const buffer = Buffer.allocUnsafe(st.size);
-    let length = 0;
-    for (let n = -1; n !== 0 && length < st.size; length += n) n = readSync(fd, buffer, length, st.size - length, null);
-    return length === st.size ? buffer : null;
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -1,6 +1,7 @@
 // Gathering facts (I/O) into Facts values. A snapshot costs a fixed number of git processes
 // whatever the number of worktrees (worktree list, for-each-ref, two batched rev-lists); the
 // per-worktree facts (status, patch-level merge proofs) are gathered only when `full` is asked.
+import { reachable } from "./graph.js";
 import { startSnapshotReads, type SnapshotReads } from "../../git/early.js";
 import { existsSync } from "node:fs";
 import { StatusUnknownError, readWorktrees, resolveCommit } from "../../git/read.js";
@@ -38,15 +39,7 @@ import { readSnapshot, type Snapshot } from "./snapshot.js";
 import { readBlock } from "./boundary.js";
 
 export function countInGraph(graph: ReadonlyMap<string, readonly string[]>, tip: string): number {
-  const seen = new Set<string>();
-  const stack = [tip];
-  while (stack.length) {
-    const commit = stack.pop() as string;
-    if (seen.has(commit) || !graph.has(commit)) continue;
-    seen.add(commit);
-    stack.push(...(graph.get(commit) ?? []));
-  }
-  return seen.size;
+  return reachable(graph, [tip]).size;
 }
 
 async function probePid(pid: number, host: string | null, startTime: string | null): Promise<PidProbe> {

@@ -16,3 +16,4 @@ export { baseBranchName, chooseMergeTargets, worktreeTargets, readMergeTargets, 
 export type { MergeTarget } from "./merged.js";
 export { focusedEntry, registeredAdmin } from "./focused-entry.js";
 export { blockReason, readBlock } from "./boundary.js";
+export { nonMerge, reachable, type Graph } from "./graph.js";

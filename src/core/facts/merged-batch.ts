@@ -7,6 +7,7 @@
 // diff, a commit without a patch-id, heads without a common base, more than UPSTREAM_LIMIT target
 // commits to compare with, a git without `merge-tree --stdin`) it asks git for that head alone,
 // exactly as proveMerged does. The order of proofs, and of targets within each, is proveMerged's.
+import { nonMerge, reachable, type Graph } from "./graph.js";
 import { allCommitsEquivalent, readCommitPatchIds, readMergeTree, readMergeTrees, readObjectIds, readOctopusBase, readRevListParents } from "../../git/read.js";
 import { mapLimit, DEFAULT_PARALLELISM } from "../shared/pool.js";
 import type { MergedHow } from "../shared/types.js";
@@ -17,7 +18,6 @@ export interface MergedFact {
   how: MergedHow | null;
 }
 
-type Graph = ReadonlyMap<string, readonly string[]>;
 /** Per head: true, false, or the error that kept it from being established. */
 type Answers = Map<string, boolean | Error>;
 
@@ -91,21 +91,6 @@ export function mergedFrom(batch: MergedBatch | null, head: string, targets: rea
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
-/** Commits of `graph` reachable from `tip` (the tip included when it is in the graph). */
-function reach(graph: Graph, tips: readonly string[]): Set<string> {
-  const seen = new Set<string>();
-  const stack = [...tips];
-  while (stack.length) {
-    const commit = stack.pop() as string;
-    if (seen.has(commit) || !graph.has(commit)) continue;
-    seen.add(commit);
-    stack.push(...(graph.get(commit) ?? []));
-  }
-  return seen;
-}
-
-const nonMerge = (graph: Graph, commit: string): boolean => (graph.get(commit)?.length ?? 0) <= 1;
-
 /**
  * Merged facts of every head against `targets` (distinct commits, in order of preference).
  * `unmerged`: the graph of commits reachable from `tips` and from no target, when already read
@@ -171,7 +156,7 @@ async function patchEquivalence(cwd: string, heads: readonly string[], target: M
     const base = await readOctopusBase(cwd, [target.oid, ...heads]);
     const upstream = base === null ? null : await readRevListParents(cwd, [target.oid], [base]);
     if (upstream === null || upstream.size > UPSTREAM_LIMIT) return cherryEach(cwd, heads, target, answers);
-    const own = new Map(heads.map((h) => [h, reach(graph, [h])]));
+    const own = new Map(heads.map((h) => [h, reachable(graph, [h])]));
     const wanted = new Set<string>();
     for (const commits of own.values()) for (const c of commits) if (nonMerge(graph, c)) wanted.add(c);
     for (const c of upstream.keys()) if (nonMerge(upstream, c)) wanted.add(c);
@@ -205,7 +190,7 @@ function judgeHead(own: Set<string>, graph: Graph, upstream: Graph, ids: Map<str
   }
   // the target's commits the head already has: reachable from where the head's own commits end
   const boundary = [...own].flatMap((c) => (graph.get(c) ?? []).filter((p) => !graph.has(p)));
-  const shared = reach(upstream, boundary);
+  const shared = reachable(upstream, boundary);
   const theirs = new Set<string>();
   for (const c of upstream.keys()) {
     const id = !shared.has(c) && nonMerge(upstream, c) ? ids.get(c) : null;

@@ -19,12 +19,11 @@ import { readDeletedFilesMany, readLooseCommit, readLooseRef } from "../../git/w
 import { basename, join } from "node:path";
 import { readAdminDirs, readAdminWorktreePath } from "../shared/repo/admin.js";
 import type { Ctx } from "../shared/context.js";
+import { nonMerge, reachable, type Graph } from "../facts/index.js";
 import type { WaveEntry } from "./manifest.js";
 
 /** Beyond this many target commits since the entries' common base, the batch proves nothing: each entry asks git alone. */
 const UPSTREAM_LIMIT = 50_000;
-
-type Graph = ReadonlyMap<string, readonly string[]>;
 
 /** An entry's proofs at the batch's start: merged (how), or not, and the merge base. */
 export interface BatchProof {
@@ -78,21 +77,6 @@ export async function readBatch(
   return batch;
 }
 
-/** Commits of `graph` reachable from `tip` (the tip included when it is in the graph). */
-function reach(graph: Graph, tip: string): Set<string> {
-  const seen = new Set<string>();
-  const stack = [tip];
-  while (stack.length) {
-    const commit = stack.pop() as string;
-    if (seen.has(commit) || !graph.has(commit)) continue;
-    seen.add(commit);
-    stack.push(...(graph.get(commit) ?? []));
-  }
-  return seen;
-}
-
-const nonMerge = (graph: Graph, commit: string): boolean => (graph.get(commit)?.length ?? 0) <= 1;
-
 /** Fills `batch.proofs` for the entries the batch can prove; a failure proves nothing (each entry then asks git alone). */
 async function proveAll(cwd: string, batch: WaveBatch, entries: readonly WaveEntry[], patchIds: PatchIdCache): Promise<void> {
   try {
@@ -104,7 +88,7 @@ async function proveAll(cwd: string, batch: WaveBatch, entries: readonly WaveEnt
     const shared = new Set<string>();
     const own = new Map<string, Set<string>>();
     for (const [e, tip] of heads) {
-      const mine = reach(graph, tip);
+      const mine = reachable(graph, [tip]);
       own.set(e.branch, mine);
       for (const c of mine) {
         const first = owner.get(c);
@@ -200,7 +184,7 @@ async function patchEquivalence(
 /** Patch-ids of T0's non-merge commits the head lacks (those above where the head's own commits start). */
 function theirs(boundary: readonly string[], upstream: Graph, ids: ReadonlyMap<string, string | null>): Set<string> {
   const sharedWithHead = new Set<string>();
-  for (const b of boundary) for (const c of reach(upstream, b)) sharedWithHead.add(c);
+  for (const b of boundary) for (const c of reachable(upstream, [b])) sharedWithHead.add(c);
   const out = new Set<string>();
   for (const c of upstream.keys()) {
     const id = !sharedWithHead.has(c) && nonMerge(upstream, c) ? ids.get(c) : null;

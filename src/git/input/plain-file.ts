@@ -18,10 +18,12 @@ export function readPlainFile(path: string, max = 65_536): Buffer | null {
   try {
     const st = fstatSync(fd);
     if (!st.isFile() || st.size > max) return null;
-    const buffer = Buffer.alloc(max + 1);
+    // room for the file and what it may grow while read (within `max`), one byte more to see it pass that
+    const room = Math.min(max, st.size + 65_536);
+    const buffer = Buffer.alloc(room + 1);
     let length = 0;
-    for (let n = -1; n !== 0 && length <= max; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
-    return length > max ? null : buffer.subarray(0, length);
+    for (let n = -1; n !== 0 && length <= room; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
+    return length > room ? null : buffer.subarray(0, length);
   } catch {
     return null;
   } finally {
