@@ -50,7 +50,8 @@ export class ProgressLine {
     const said = event.intent ? this.announce?.(this.command, event) : null;
     if (said) {
       this.clear(); // a line for good, above the progress, which goes on under it
-      this.stream.write(`${escapeControl(said)}\n`);
+      // cut to the terminal's width like the progress line (the result's first line gives the whole count)
+      this.stream.write(`${truncateEnd(escapeControl(said), (this.stream.columns > 1 ? this.stream.columns : 80) - 1)}\n`);
     }
     this.update(`${this.command}: ${event.phase} ${event.done}/${event.total}${event.label ? `  ${event.label}` : ""}`);
   };

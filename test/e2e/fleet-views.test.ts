@@ -78,7 +78,8 @@ it("JSON is unchanged by the grouping: every worktree, each reason with its next
 
 it("cleanup run at 80 columns counts what it did and groups what it left alone, each line within the width", () => {
   const screen = pty(["cleanup", "run"], 80);
-  expect(screen[0]).toBe("acting on: 50 worktree(s) removed, 4 reaped, 50 merged branch(es) deleted");
+  expect(screen[0]).toMatch(/^cleanup run will remove 50 worktree\(s\), reap 4 orphan\(s\), delete 50 merged/); // before it acted, cut to the width
+  expect(screen[1]).toBe("acting on: 50 worktree(s) removed, 4 reaped, 50 merged branch(es) deleted");
   expect(screen).toContain("14 worktree(s) left alone, by reason:");
   expect(screen.filter((l) => /^\s+\d+ (needs_salvage|live) /.test(l))).toHaveLength(2); // one line per group, not per worktree
   expect(screen).toContain("       ↳ orchard cleanup run --include needs_salvage --salvage");
