@@ -2,7 +2,8 @@
 // whatever the free space; below the floor it says so in a `disk_low` note, whose next step is the
 // cleanup that frees space under cleanup's proofs (`cleanup run --until-free <minFree>`). A Claude Code
 // SessionStart hook runs this sweep, so a session hears of a full disk before it installs anything.
-import { reapOrphans as sweep, type ReapOptions, type ReapResult } from "./reap.js";
+import { reapOrphans as sweep } from "./reap.js";
+import type { ReapOptions, ReapResult } from "./types.js";
 import { reason } from "../shared/reasons/reasons.js";
 import type { Ctx } from "../shared/context.js";
 
