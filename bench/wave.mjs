@@ -40,6 +40,8 @@ function orchardWave(repo, manifests) {
         JSON.parse(run(repo.primary, process.execPath, [CLI, "--home", home, "--json", "cleanup-wave", "--manifest", m, "--allow-live"])),
       );
       perManifest.push({ wall: one.wall, cpu: one.cpu, entries: one.value.result.entries.length });
+      if (manifests.length > 1)
+        say(`    manifest ${perManifest.length}/${manifests.length}: ${one.value.result.entries.length} entries in ${fmt(one.wall)} (${fmt(one.wall / one.value.result.entries.length)}/entry; load ${loadavg()[0].toFixed(1)})`);
       return one.value.result.entries;
     }),
   );

@@ -9,7 +9,7 @@ import { REF_FORMAT } from "./parse/refs.js";
 import type { ProcessResult } from "./result.js";
 import { statusArgs } from "./status-args.js";
 import { specialAdminFiles } from "./input/admin-vet.js";
-import { commonDirOf } from "./programs.js";
+import { commonDirOf } from "./programs/policy.js";
 
 export const GIT_DIRS_ARGS = ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-dir", "--is-bare-repository"];
 export const WORKTREE_LIST_ARGS = ["worktree", "list", "--porcelain", "-z"];
@@ -32,7 +32,7 @@ let started: { path: string; list: Promise<ProcessResult>; dirs: Promise<Process
  */
 export function startRepoQueries(path: string, primary: boolean, options: { refs: boolean } = { refs: true }): void {
   // `refs: false` (status: its focused snapshot reads a few refs, core/facts/focus-refs.ts): the program settings instead
-  // (the program settings are read without the guard's overrides, programs-read.ts: never from an early batch)
+  // (the program settings are read without the guard's overrides, programs/read.ts: never from an early batch)
   const fourth = options.refs ? [refsArgs(SNAPSHOT_REFS)] : [];
   if (!listable(path)) return; // read.ts lists from the admin files
   const queries = primary ? [WORKTREE_LIST_ARGS, GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, ...fourth] : [WORKTREE_LIST_ARGS, GIT_DIRS_ARGS];

@@ -1,6 +1,6 @@
 // The hardened environment of every git process (SPEC §4.1): no prompts, C locale, no optional
 // locks for reads, and no inherited repository overrides that would point git somewhere else.
-import { policyEnv, policyForCall } from "./programs.js";
+import { policyEnv, policyForCall } from "./programs/policy.js";
 const STRIPPED = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_PREFIX"];
 
 export function hardenedEnv(options: { read: boolean; extra?: Record<string, string> }): NodeJS.ProcessEnv {
@@ -20,7 +20,7 @@ export function hardenedEnv(options: { read: boolean; extra?: Record<string, str
  * The environment of a git call in `cwd`: the hardened env, repository hooks off (SPEC §4.1 v2: a
  * hook is code nobody approved for Orchard's automatic steps; `/dev/null` is no directory, so git
  * finds no hook in it), and, unless the repository is trusted, every other program its config
- * names off (programs.ts). Passed as config through the environment (GIT_CONFIG_COUNT, after any
+ * names off (programs/policy.ts). Passed as config through the environment (GIT_CONFIG_COUNT, after any
  * the caller inherited), so no git argv changes.
  */
 export function gitEnv(cwd: string, options: { read: boolean; extra?: Record<string, string>; policy?: false }): NodeJS.ProcessEnv {

@@ -17,7 +17,7 @@ export class GitError extends Error {
 
 /**
  * A worktree's status that git was not asked for, or whose answer would not be true: a program
- * that may not run would decide it (attributes.ts), or something an agent wrote moves or wedges
+ * that may not run would decide it (programs/attributes.ts), or something an agent wrote moves or wedges
  * git there (boundary.ts). Unknown, never clean (SPEC v3/v4 §4.1).
  */
 export class StatusUnknownError extends Error {}

@@ -5,19 +5,19 @@ import { readPlainFile } from "./input/plain-file.js";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { git } from "./run.js";
 import { GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, WORKTREE_LIST_ARGS, refsArgs, startedRepoQueries } from "./early.js";
-export { ProgramBlockedError } from "./attributes.js";
+export { ProgramBlockedError } from "./programs/attributes.js";
 export { StatusUnknownError } from "./errors.js";
 export { WorktreeBlockedError, type WorktreeBlock } from "./input/boundary.js";
 import { worktreeBlockError } from "./input/boundary.js";
 export { worktreeBlockError };
 import { specialAdminFiles } from "./input/admin-vet.js";
 import { listWorktreesByHand } from "./input/list-by-hand.js";
-import { commonDirOf } from "./programs.js";
+import { commonDirOf } from "./programs/policy.js";
 import { isValidRefName } from "./refname.js";
 import { parseWorktreeList, type WorktreeEntry } from "./parse/worktrees.js";
 import { parsePeeledRefs, parseRefs, PEELED_REF_FORMAT, type RefRecord } from "./parse/refs.js";
 
-// the history queries live in history.ts; read.ts stays the one door for read-only queries
+// the history queries live in history/commits.ts; read.ts stays the one door for read-only queries
 export {
   isAncestor,
   readMergeBase,
@@ -33,7 +33,7 @@ export {
   readMergedBranches,
   countNotOnRemotes,
   findFirstParentCommit,
-} from "./history.js";
+} from "./history/commits.js";
 export { readCommitTrees, readTrackedState } from "./state.js";
 export { hasTrackedChanges, readStatus, readStatuses } from "./status.js";
 export { submoduleWork } from "./input/submodules.js";

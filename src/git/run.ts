@@ -11,7 +11,7 @@ import { BatchShell } from "./warm/batch-shell.js";
 import { remember, takeEarly } from "./early-answers.js";
 import { pinnedArgv } from "./input/pin.js";
 import { refuseWedged } from "./input/admin-vet.js";
-import { commonDirOf } from "./programs.js";
+import { commonDirOf } from "./programs/policy.js";
 
 export { earlyPending, dropEarly } from "./early-answers.js";
 
@@ -26,7 +26,7 @@ export interface RunOptions {
   read?: boolean;
   input?: string;
   env?: Record<string, string>;
-  /** false: without the program guard's overrides (hooks stay off) — a read of the configuration itself (programs-read.ts). */
+  /** false: without the program guard's overrides (hooks stay off) — a read of the configuration itself (programs/read.ts). */
   policy?: false;
 }
 

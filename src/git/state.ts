@@ -1,7 +1,7 @@
 // Batched reads of a wave entry's facts (SPEC §3.9): the refs' commits and trees in one process, a
 // checkout's tracked changes and its branch in one status.
 import { worktreeBlockError } from "./input/boundary.js";
-import { blockedFilterError } from "./attributes.js";
+import { blockedFilterError } from "./programs/attributes.js";
 import { git } from "./run.js";
 
 /**

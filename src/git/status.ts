@@ -1,10 +1,10 @@
 // A worktree's status (git status --porcelain=v2), alone or many at once through a few shells,
 // each pinned to its worktree (pin.ts) and never asked where a block says its answer would be
-// untrue (boundary.ts) or a filter that may not run would decide it (attributes.ts).
+// untrue (boundary.ts) or a filter that may not run would decide it (programs/attributes.ts).
 import { DEFAULT_GIT_TIMEOUT_MS, git, runProcess } from "./run.js";
 import { statusArgs } from "./status-args.js";
 import { gitEnv } from "./env.js";
-import { blockedFilterError } from "./attributes.js";
+import { blockedFilterError } from "./programs/attributes.js";
 import { worktreeBlockError } from "./input/boundary.js";
 import { pinArgs } from "./input/pin.js";
 import { parseStatusV2, type StatusSummary } from "./parse/status.js";

@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { addWorktree } from "./write.js";
-import { STATIC_GUARD } from "./programs.js";
+import { STATIC_GUARD } from "./programs/policy.js";
 
 const saved = {
   PATH: process.env.PATH,
@@ -41,7 +41,7 @@ describe("addWorktree", () => {
     Object.assign(process.env, { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "checkout.workers", GIT_CONFIG_VALUE_0: "3" });
     await addWorktree({ cwd: repo, path: join(dir, "wt"), lockReason: "test", newBranch: "b", start: "main" });
     const seen = readFileSync(log, "utf8");
-    // the caller's, hooks off, then the program settings of a repository not known to be trusted (programs.ts)
+    // the caller's, hooks off, then the program settings of a repository not known to be trusted (programs/policy.ts)
     expect(seen).toContain(`GIT_CONFIG_COUNT=${2 + STATIC_GUARD.entries.length}\n`);
     expect(seen).toContain("GIT_CONFIG_KEY_0=checkout.workers\n");
     expect(seen).toContain("GIT_CONFIG_KEY_1=core.hooksPath\n");

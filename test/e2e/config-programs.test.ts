@@ -1,6 +1,6 @@
 // SPEC v3 §4.1: a program named by the repository's config, a worktree's config.worktree or a file
 // they include never runs from an Orchard git call unless the repository is trusted. Each setting
-// of git/programs.ts is planted from each source as a tiny script that leaves a marker file, and
+// of git/programs/policy.ts is planted from each source as a tiny script that leaves a marker file, and
 // every command that could reach it runs; no marker may appear. Then `orchard trust`: the same
 // settings run (the test can fail). Last, a clean filter that lies about a change makes the
 // worktree's status unknown, never clean or reclaimable.
@@ -29,7 +29,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Every program setting of git/programs.ts, each naming the script with its own label. */
+/** Every program setting of git/programs/policy.ts, each naming the script with its own label. */
 function settings(source: Source): [string, string][] {
   const p = (label: string) => `${script} ${source}-${label}`;
   return [

@@ -55,6 +55,8 @@ describe("the merged target is the recorded base while that branch exists", () =
     // a person reads the same target
     expect(s.orchard(["status", path], { json: false }).stdout).toMatch(/^merged +same_commit into feat$/m);
     expect(s.orchard(["reap-orphans", "--dry-run"], { json: false }).stdout).toContain("pid_dead_and_merged (into feat)");
+    // hygiene's table names a target other than the default branch beside its reason
+    expect(s.orchard(["hygiene"], { json: false }).stdout).toMatch(/reapable +\S+ +wt-feat .*\bmerged \(into feat\)/);
     // and the sweep acts on it: nothing is lost, the commit is on feat
     const reaped = s.orchard(["reap-orphans"]);
     expect(reaped.json.entries).toEqual([expect.objectContaining({ path, status: "reaped", merged })]);
@@ -89,6 +91,10 @@ describe("the merged target is the recorded base while that branch exists", () =
     expect(plan.items).toEqual([]);
     expect(s.orchard(["status", path], { json: false }).stdout).toMatch(/^merged +no \(into main\)$/m);
     expect(s.orchard(["reap-orphans"], { json: false }).stdout).toContain("branch_not_merged (into main)");
+    // the default branch is the common case: hygiene's table leaves it unsaid
+    const table = s.orchard(["hygiene"], { json: false }).stdout;
+    expect(table).toMatch(/needs_salvage +\S+ +wt-feat .*\bwork_not_preserved\b/);
+    expect(table).not.toContain("(into");
     expect(s.orchard(["cleanup", "run"]).code).toBe(0);
     expect(existsSync(path)).toBe(true);
   });

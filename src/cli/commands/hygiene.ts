@@ -15,6 +15,7 @@ import { formatDuration } from "../../core/shared/input/duration.js";
 import { attentionRank, branchNote, byAttention, diskSummaryLine, needsPerson, whatToRun } from "../../core/hygiene/index.js";
 import type { FleetHygieneReport, HygieneReport, HygieneWorktree, Todo } from "../../core/hygiene/index.js";
 import { displayWidth, truncateEnd } from "../width.js";
+import { reasonCodes } from "./hygiene-words.js";
 import type { DryRunResult, PlanResult, RunResult, ApplyResult, ItemView } from "../../core/cleanup/index.js";
 import type { Reason } from "../../core/shared/reasons/reasons.js";
 
@@ -47,6 +48,7 @@ export function renderHygiene(r: HygieneReport, options: { all?: boolean } = {})
   const now = Date.parse(r.generatedAt);
   const collapse = !options.all && r.worktrees.length > FLEET_ROWS;
   const ordered = [...r.worktrees].sort(byAttention).filter((w) => !collapse || needsPerson(w, now));
+  const defaults = new Map(r.repos.map((x) => [x.identity, x.defaultBranch]));
   const rows = ordered.map((w) => [
     w.disposition,
     w.handle ?? w.path,
@@ -55,7 +57,8 @@ export function renderHygiene(r: HygieneReport, options: { all?: boolean } = {})
     w.task ?? "-",
     w.disk ? `${formatBytes(w.disk.bytes)} (${formatBytes(w.disk.uniqueBytes)})` : "",
     // a live worktree whose directory is gone still says so (its reasons are the live owner's)
-    w.missing && !w.reasons.some((r) => r.code === "missing_directory") ? `${codes(w.reasons)}, missing_directory` : codes(w.reasons),
+    reasonCodes(w.reasons, (w.repo && defaults.get(w.repo)) || null) +
+      (w.missing && !w.reasons.some((r) => r.code === "missing_directory") ? ", missing_directory" : ""),
     w.path,
   ]);
   if (collapse)

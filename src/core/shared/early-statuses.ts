@@ -9,8 +9,8 @@ import type { StatusSummary } from "../../git/parse/status.js";
 import { readAdminDirs } from "./repo/admin.js";
 import { STATUS_PARALLELISM } from "./pool.js";
 import { readProcessCwds } from "../ownership/index.js";
-import { programPolicyOf, setProgramPolicy } from "../../git/programs.js";
-import { readProgramGuard } from "../../git/programs-read.js";
+import { programPolicyOf, setProgramPolicy } from "../../git/programs/policy.js";
+import { readProgramGuard } from "../../git/programs/read.js";
 
 export interface EarlyStatuses {
   commonDir: string;
@@ -20,7 +20,7 @@ export interface EarlyStatuses {
   /** The listed, present worktrees with an admin dir, in listing order; `statuses` in the same order. */
   worktrees: string[];
   statuses: Promise<(StatusSummary | Error)[]>;
-  /** The program policy they ran under (programs.ts): a command whose repo turned out trusted reads them anew. */
+  /** The program policy they ran under (programs/policy.ts): a command whose repo turned out trusted reads them anew. */
   policyKey: string;
 }
 

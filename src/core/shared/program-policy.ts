@@ -2,12 +2,12 @@
 // none, unless `orchard trust` recorded that setting (its key and value, seen in the repository's
 // common config) or ORCHARD_TRUST=1 trusts everything. A setting added or changed since, from any
 // source — a worktree's config.worktree, an include, the common config itself — stays off
-// (git/programs.ts lists them and how each is kept off). The repository's `.orchard.json` commands
+// (git/programs/policy.ts lists them and how each is kept off). The repository's `.orchard.json` commands
 // are trusted by the hash of that file (isTrusted).
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { guardTrusting, repoProgramSettings, setProgramPolicy, type ConfigEntry } from "../../git/programs.js";
-import { readProgramGuard } from "../../git/programs-read.js";
+import { guardTrusting, repoProgramSettings, setProgramPolicy, type ConfigEntry } from "../../git/programs/policy.js";
+import { readProgramGuard } from "../../git/programs/read.js";
 import type { Registry } from "../../registry/index.js";
 import type { RepoContext } from "./repo/repo.js";
 import { realOrAbsolute } from "./repo/paths.js";

@@ -15,7 +15,7 @@
 // ref file) and after each merge (the new commit's parents must be Tk and the branch's tip): any
 // other move of the target ends the batch, and the next one is read against where the target is.
 import { readCommitPatchIds, readCommitTrees, readOctopusBase, readRevListParents, resolveCommit } from "../../git/read.js";
-import { readDeletedFilesMany, readLooseCommit, readLooseRef } from "../../git/wave-reads.js";
+import { readDeletedFilesMany, readLooseCommit, readLooseRef } from "../../git/history/wave.js";
 import { basename, join } from "node:path";
 import { readAdminDirs, readAdminWorktreePath } from "../shared/repo/admin.js";
 import type { Ctx } from "../shared/context.js";

@@ -5,7 +5,7 @@
 // one as before, so each branch that moved is its own warning. The registry records the batch's
 // deletes in one transaction, right after them.
 import { deleteRef } from "../../git/write.js";
-import { deleteRefsAtomically } from "../../git/wave-reads.js";
+import { deleteRefsAtomically } from "../../git/history/wave.js";
 import { locateBranch, readCheckedOutBranches } from "../shared/repo/checkouts.js";
 import type { Ctx } from "../shared/context.js";
 import type { PendingDelete } from "./entry.js";

@@ -44,7 +44,7 @@ export const ALL_WORKTREES = "*";
 /** Per repository (common dir, realpath): admin dir (realpath) → why its worktree cannot be read. */
 const blocks = new Map<string, ReadonlyMap<string, WorktreeBlock>>();
 
-/** Records what the configuration read found for the repository's worktrees (programs-read.ts). */
+/** Records what the configuration read found for the repository's worktrees (programs/read.ts). */
 export function setWorktreeBlocks(commonDir: string, found: ReadonlyMap<string, WorktreeBlock>): void {
   blocks.set(commonDir, found);
 }

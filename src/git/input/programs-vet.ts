@@ -1,5 +1,5 @@
 // One config file an agent may have written (a worktree's config.worktree, a file an include
-// names), read for the program guard (programs-read.ts) without trusting it: only a plain file of
+// names), read for the program guard (programs/read.ts) without trusting it: only a plain file of
 // at most 1 MiB is read (a FIFO never hangs the read, a huge file never fills memory), and git
 // parses a private copy of what was read, so the file cannot change between the check and git's
 // read. A file in which no program setting, include or work tree key can hide costs no git: a
@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { git } from "../run.js";
-import { PROGRAM_KEYS_REGEXP } from "../programs.js";
+import { PROGRAM_KEYS_REGEXP } from "../programs/policy.js";
 import { readPlainFile } from "./plain-file.js";
 import { parseConfigRecords, type ConfigRecord } from "../parse/config.js";
 

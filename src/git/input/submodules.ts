@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { git } from "../run.js";
 import { readPlainFile } from "./plain-file.js";
-import { commonDirOf, setProgramPolicy } from "../programs.js";
-import { readProgramGuard } from "../programs-read.js";
+import { commonDirOf, setProgramPolicy } from "../programs/policy.js";
+import { readProgramGuard } from "../programs/read.js";
 import { statusArgs } from "../status-args.js";
 
 const MAX_DEPTH = 8;

@@ -1,4 +1,4 @@
-// `git config -z [--show-scope] --show-origin --get-regexp` output (programs-read.ts, programs-vet.ts).
+// `git config -z [--show-scope] --show-origin --get-regexp` output (programs/read.ts, programs-vet.ts).
 export interface ConfigRecord {
   scope: string;
   origin: string;

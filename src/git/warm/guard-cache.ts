@@ -1,7 +1,7 @@
-// A long-lived process's program guards (programs-read.ts), each kept with what it was read from:
+// A long-lived process's program guards (programs/read.ts), each kept with what it was read from:
 // the environment that points git at its config files, and every file git reads config from for
 // the repository (the system's, the user's, the repository's config, every worktree's
-// config.worktree where git reads them (programs-read.ts), and any other file an answer came
+// config.worktree where git reads them (programs/read.ts), and any other file an answer came
 // from), each as its device, inode, size and times in nanoseconds, or its absence. A guard is used again only while all of that is the same:
 // `git config` writes through a lock file and a rename (a new inode), an edit in place moves the
 // change time, and a new worktree adds a path. The MCP server thus pays one `git config` process
@@ -13,7 +13,7 @@
 // change again with the very same times and size (git's own "racy" rule for its index). Otherwise
 // the guard is read afresh on the next call, as before.
 import { statSync } from "node:fs";
-import type { ProgramGuard } from "../programs.js";
+import type { ProgramGuard } from "../programs/policy.js";
 
 /** Files changed less than this before the read are not trusted to show a later change by their times. */
 export const RACY_MS = 2_000;

@@ -16,7 +16,7 @@ import { refsArgs, startSnapshotReads } from "../early.js";
 import { dropEarly } from "../early-answers.js";
 import { forgetRefs } from "./refs-kept.js";
 import { forgetGuards } from "./guard-cache.js";
-import { readProgramGuard } from "../programs-read.js";
+import { readProgramGuard } from "../programs/read.js";
 
 const PATTERNS = ["refs/heads/feat", "refs/heads/main", "refs/remotes", "refs/heads/master"];
 const CASES = ["control", "push", "in-place", "new-dir", "packed", "upstream", "replace", "environment", "many"] as const;

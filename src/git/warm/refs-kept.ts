@@ -18,7 +18,7 @@
 import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { RACY_MS, stamp } from "./guard-cache.js";
-import { keptConfigSignature } from "../programs-read.js";
+import { keptConfigSignature } from "../programs/read.js";
 import { graphFixedByIds } from "./graph-fixed.js";
 import type { ProcessResult } from "../result.js";
 

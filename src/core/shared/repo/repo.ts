@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { basename, dirname } from "node:path";
 import { readConfig, readGitDirs, readRemoteConfig, readSymbolicRef, readWorktrees, resolveCommit } from "../../../git/read.js";
 import { GitError } from "../../../git/errors.js";
-import { refuseWedgedConfig } from "../../../git/programs-read.js";
+import { refuseWedgedConfig } from "../../../git/programs/read.js";
 import { canonicalRemote, disambiguateRepoName, localIdentity, repoNameFrom } from "../naming/identity.js";
 import { loadConfig, type LoadedConfig } from "../config.js";
 import { usageError } from "../errors.js";

@@ -7,8 +7,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { inflateSync } from "node:zlib";
-import { git } from "./run.js";
-import { readPlainFile } from "./input/plain-file.js";
+import { git } from "../run.js";
+import { readPlainFile } from "../input/plain-file.js";
 
 const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const WRITE = { read: false } as const;

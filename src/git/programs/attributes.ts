@@ -1,10 +1,10 @@
 // Where a program that may not run would decide a fact (SPEC v3 §4.1): a tracked path whose
 // `filter` attribute names a driver only the untrusted repository defines. Its status is read
-// without the filter (programs.ts), which compares other bytes than git would: neither "clean"
+// without the filter (policy.ts), which compares other bytes than git would: neither "clean"
 // nor "modified" is established, so the worktree's status is unknown.
-import { git } from "./run.js";
-import { StatusUnknownError } from "./errors.js";
-import { policyForCall } from "./programs.js";
+import { git } from "../run.js";
+import { StatusUnknownError } from "../errors.js";
+import { policyForCall } from "./policy.js";
 
 export class ProgramBlockedError extends StatusUnknownError {
   readonly code = "program_not_trusted";

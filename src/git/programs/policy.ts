@@ -5,9 +5,9 @@
 // name programs for Orchard. The overrides travel as GIT_CONFIG_COUNT entries (after the caller's
 // own), which beat every config file; a key the repository set is given its system/global value
 // back, or a neutral one. Filters, merge drivers and credential helpers are named by the
-// repository, so their names are read from its config files first (programs-read.ts).
+// repository, so their names are read from its config files first (programs/read.ts).
 import { lstatSync, realpathSync } from "node:fs";
-import { readPlainFile } from "./input/plain-file.js";
+import { readPlainFile } from "../input/plain-file.js";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 
 /** One setting that names or turns on a program. `neutral`: the value that runs nothing git would not run by default. */

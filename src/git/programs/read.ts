@@ -1,4 +1,4 @@
-// Reading a repository's program settings (programs.ts) from git: one `git config` in the primary
+// Reading a repository's program settings (policy.ts) from git: one `git config` in the primary
 // for every scope, then, where there are any, the files git would read only from elsewhere — each
 // worktree's config.worktree and every file an include names (an includeIf whose condition holds
 // in another worktree, an onbranch: there) — read one by one, each include followed by hand. What
@@ -6,12 +6,12 @@
 import { readFileSync, readdirSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { homedir } from "node:os";
-import { git } from "./run.js";
-import { commonDirOf, guardFrom, PROGRAM_KEYS_REGEXP, type ConfigEntry, type ProgramGuard } from "./programs.js";
-import { cachedGuard, keptGuardSignature, rememberGuard } from "./warm/guard-cache.js";
-import { ALL_WORKTREES, setWorktreeBlocks, type WorktreeBlock } from "./input/boundary.js";
-import { readConfigFile } from "./input/programs-vet.js";
-import { parseConfigRecords as parse } from "./parse/config.js";
+import { git } from "../run.js";
+import { commonDirOf, guardFrom, PROGRAM_KEYS_REGEXP, type ConfigEntry, type ProgramGuard } from "./policy.js";
+import { cachedGuard, keptGuardSignature, rememberGuard } from "../warm/guard-cache.js";
+import { ALL_WORKTREES, setWorktreeBlocks, type WorktreeBlock } from "../input/boundary.js";
+import { readConfigFile } from "../input/programs-vet.js";
+import { parseConfigRecords as parse } from "../parse/config.js";
 
 const INCLUDE = /^(include\.path|includeif\..*\.path)$/;
 const RELOCATION = /^core\.(worktree|bare)$/;

@@ -1,6 +1,6 @@
 // Read-only git queries about history: ancestry, merge bases, merge trees and patch identity
 // (the facts behind "merged" and "patch-equivalent"). User-given refs follow --end-of-options.
-import { git } from "./run.js";
+import { git } from "../run.js";
 
 export async function isAncestor(cwd: string, ancestor: string, descendant: string): Promise<boolean> {
   const r = await git(["merge-base", "--is-ancestor", "--end-of-options", ancestor, descendant], { cwd, ok: [0, 1] });
