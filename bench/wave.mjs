@@ -41,7 +41,9 @@ function orchardWave(repo, manifests) {
       );
       perManifest.push({ wall: one.wall, cpu: one.cpu, entries: one.value.result.entries.length });
       if (manifests.length > 1)
-        say(`    manifest ${perManifest.length}/${manifests.length}: ${one.value.result.entries.length} entries in ${fmt(one.wall)} (${fmt(one.wall / one.value.result.entries.length)}/entry; load ${loadavg()[0].toFixed(1)})`);
+        say(
+          `    manifest ${perManifest.length}/${manifests.length}: ${one.value.result.entries.length} entries in ${fmt(one.wall)} (${fmt(one.wall / one.value.result.entries.length)}/entry; load ${loadavg()[0].toFixed(1)})`,
+        );
       return one.value.result.entries;
     }),
   );
