@@ -42,7 +42,48 @@ function worktrees(primary: string): { path: string; branch: string; head: strin
   });
 }
 
+/** A project whose `.worktreeinclude` names ignored files (copied), an untracked file git does not ignore and a tracked one (neither copied). */
+function withIncludes(sc: Scenario): void {
+  writeFileSync(join(sc.primary, ".gitignore"), ".env\nlocal/\n*.log\n.claude/\n");
+  writeFileSync(join(sc.primary, ".worktreeinclude"), ".env\nlocal/\nnotes.txt\nREADME.md\n");
+  git(sc.primary, "add", ".gitignore", ".worktreeinclude");
+  git(sc.primary, "commit", "-q", "-m", "includes");
+  git(sc.primary, "push", "-q", "origin", "main");
+  writeFileSync(join(sc.primary, ".env"), "SECRET=1\n");
+  mkdirSync(join(sc.primary, "local", "deep"), { recursive: true });
+  writeFileSync(join(sc.primary, "local", "deep", "config.json"), "{}\n");
+  writeFileSync(join(sc.primary, "debug.log"), "not named\n");
+  writeFileSync(join(sc.primary, "notes.txt"), "not ignored\n");
+}
+
+/** The files of a worktree git does not track, with their contents. */
+function untracked(worktree: string): Record<string, string> {
+  const files = git(worktree, "ls-files", "--others").split("\n").filter(Boolean).sort();
+  return Object.fromEntries(files.map((f) => [f, readFileSync(join(worktree, f), "utf8")]));
+}
+
 describe("a project install on a machine without orchard", () => {
+  it("claude --worktree copies the ignored files .worktreeinclude names, exactly as native Claude Code does", async () => {
+    const native = Scenario.create();
+    let nativeFiles: Record<string, string>;
+    try {
+      withIncludes(native);
+      const r = await claude(native.primary, ["--worktree", "inc", "-p", "hello"]);
+      expect(r.code, r.stderr).toBe(0);
+      nativeFiles = untracked(join(native.primary, ".claude", "worktrees", "inc"));
+    } finally {
+      native.cleanup();
+    }
+    expect(nativeFiles).toEqual({ ".env": "SECRET=1\n", "local/deep/config.json": "{}\n" });
+
+    installInProject(s);
+    withIncludes(s);
+    const r = await claude(s.primary, ["--worktree", "inc", "-p", "hello"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain("could not all be copied");
+    expect(untracked(join(s.primary, ".claude", "worktrees", "inc"))).toEqual(nativeFiles);
+  });
+
   it("claude --worktree gets the worktree native Claude Code makes (path, branch, base); ExitWorktree removes it when clean and keeps work", async () => {
     expect(process.env.PATH?.split(":").some((dir) => existsSync(join(dir, "orchard")))).toBe(false);
     // native: the same repository without Orchard's hooks

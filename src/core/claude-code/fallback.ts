@@ -7,7 +7,12 @@
 //   `<main worktree>/.claude/worktrees/NAME` and branch `worktree-NAME` (a `/` in NAME becomes `+`),
 //   from the remote default branch (`origin/HEAD`, else HEAD); the same name again takes back the one
 //   there is. Its path is printed on stdout, as the hook's answer. (Claude Code validated NAME: letters,
-//   digits, `.`, `_`, `-` and `/`-separated segments, so it is read from the JSON input with sed.)
+//   digits, `.`, `_`, `-` and `/`-separated segments, so it is read from the JSON input with sed.) A new
+//   worktree gets the files `.worktreeinclude` names that git ignores, copied from the main worktree, as
+//   Claude Code copies them without a hook (a hook replaces that step): `git ls-files` picks the
+//   untracked files the patterns match, `git check-ignore` keeps the ignored ones, one `tar` pair copies
+//   them. `worktree.symlinkDirectories` and `worktree.sparsePaths` are not applied: they live in
+//   settings JSON that a portable sh line cannot read (docs/claude-code.md says so).
 // - WorktreeRemove and SubagentStop: `git worktree remove` without --force (it refuses a worktree that
 //   holds uncommitted or untracked files: nothing is lost) and `git branch -d` (refused unless merged).
 // - SessionStart: nothing.
@@ -20,6 +25,14 @@ const MISSING = "orchard: not found on PATH";
 const TOP = `top=$(git worktree list --porcelain | sed -n '1s/^worktree //p')`;
 const field = (key: string, chars: string) => `$(sed -n 's/.*"${key}" *: *"\\(${chars}*\\)".*/\\1/p' | head -n 1)`;
 
+/** Copies into the new worktree `$d` the untracked files of `$top` that `.worktreeinclude` names and git ignores (a failure is said, not fatal). */
+const INCLUDE = [
+  `if [ -f "$top/.worktreeinclude" ]; then`,
+  `(cd "$top" && git ls-files -z --others --ignored --exclude-from=.worktreeinclude | { git check-ignore -z --stdin || [ $? = 1 ]; } | tar --null -cf - -T - | tar -xf - -C "$d") >&2`,
+  `|| echo "${MISSING}: the files .worktreeinclude names could not all be copied into $d" >&2;`,
+  `fi`,
+].join(" ");
+
 function nativeFallback(event: Event): string {
   switch (event) {
     case "WorktreeCreate":
@@ -30,7 +43,7 @@ function nativeFallback(event: Event): string {
         TOP,
         `s=$(printf '%s' "$n" | tr / +)`,
         `d="$top/.claude/worktrees/$s"`,
-        `if [ ! -d "$d" ]; then if git show-ref -q --verify "refs/heads/worktree-$s"; then git worktree add -q "$d" "worktree-$s"; else git worktree add -q -b "worktree-$s" "$d" "$(git symbolic-ref -q --short refs/remotes/origin/HEAD || echo HEAD)"; fi >&2 || exit 1; fi`,
+        `if [ ! -d "$d" ]; then if git show-ref -q --verify "refs/heads/worktree-$s"; then git worktree add -q "$d" "worktree-$s"; else git worktree add -q -b "worktree-$s" "$d" "$(git symbolic-ref -q --short refs/remotes/origin/HEAD || echo HEAD)"; fi >&2 || exit 1; ${INCLUDE}; fi`,
         `printf '%s\\n' "$d"`,
       ].join("; ");
     case "WorktreeRemove":
