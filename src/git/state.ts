@@ -34,7 +34,9 @@ export async function readTrackedState(worktree: string): Promise<{ changed: boo
   const unreadable = worktreeBlockError(worktree);
   if (unreadable) throw unreadable;
   const [r, blocked] = await Promise.all([
-    git(["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=no"], { cwd: worktree }),
+    // --no-ahead-behind: the branch and its commit are all this asks; counting a target's commits ahead of its
+    // upstream walks every one of them (a wave's target gains two per merge: 0.2 s a status at 9,000 merges)
+    git(["status", "--porcelain=v2", "-z", "--branch", "--no-ahead-behind", "--untracked-files=no"], { cwd: worktree }),
     blockedFilterError(worktree),
   ]);
   if (blocked) throw blocked;

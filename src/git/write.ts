@@ -166,20 +166,6 @@ export async function readIndexTree(worktree: string): Promise<string> {
   return r.stdout.trim();
 }
 
-/**
- * `git merge --no-ff --no-commit -m <message> <ref>` in a checkout: the merged index and files,
- * with MERGE_HEAD and MERGE_MSG written; `commitMerge` then records the merge commit. Throws
- * GitError when the merge fails.
- */
-export async function mergeNoCommit(worktree: string, ref: string, message: string): Promise<void> {
-  await git(["merge", "--no-ff", "--no-commit", "-m", message, "--end-of-options", ref], { cwd: worktree, ...WRITE, timeoutMs: 300_000 });
-}
-
-/** `git commit --no-edit` of a merge in progress (its message is MERGE_MSG). */
-export async function commitMerge(worktree: string): Promise<void> {
-  await git(["commit", "--no-edit", "--no-verify"], { cwd: worktree, ...WRITE, timeoutMs: 300_000 });
-}
-
 /** `git merge --abort`; false when there was no merge to abort. */
 export async function abortMerge(worktree: string): Promise<boolean> {
   const r = await git(["merge", "--abort"], { cwd: worktree, ...WRITE, ok: [0, 128] });

@@ -155,14 +155,17 @@ describe("a killed merge is finished by the rerun (issue 13.7)", () => {
   it.each(["wave.merge", "wave.merged"])("killed at %s: the rerun exits 0 and leaves no MERGE_HEAD", (step) => {
     const a = agent(1);
     const b = agent(2);
+    const before = git(s.primary, "rev-parse", "main");
     const killed = wave([a, b], [], { ORCHARD_FAULT_AT: step });
     expect(killed.code).not.toBe(0);
-    expect(existsSync(mergeHead())).toBe(step === "wave.merge");
+    expect(existsSync(mergeHead())).toBe(false); // the merge commit is made before the target moves: none is in progress
+    expect(git(s.primary, "status", "--porcelain")).toBe(""); // killed before the fast-forward: the target as it was; after: at the merge
+    expect(git(s.primary, "rev-parse", "main") === before).toBe(step === "wave.merge");
     const r = wave([a, b]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(existsSync(mergeHead())).toBe(false);
     expect(statuses(r)).toEqual([step === "wave.merge" ? "merged_removed:ok" : "merged_removed:already_merged", "merged_removed:ok"]);
-    if (step === "wave.merge") expect(r.json.notes.map((n: { code: string }) => n.code)).toEqual(["unfinished_merge_aborted"]);
+    expect(r.json.notes).toBeUndefined(); // nothing of the killed run to abort
     expect(
       git(s.primary, "log", "--format=%s", "--first-parent", "main")
         .split("\n")
@@ -170,6 +173,20 @@ describe("a killed merge is finished by the rerun (issue 13.7)", () => {
     ).toHaveLength(1);
     expect(git(s.primary, "status", "--porcelain")).toBe("");
     for (const f of ["agent-1.txt", "agent-2.txt"]) expect(existsSync(join(s.primary, f))).toBe(true);
+  });
+
+  it("the merge an earlier version left in progress when it was killed (its two steps) is aborted, and the rerun finishes the wave", () => {
+    const a = agent(1);
+    const b = agent(2);
+    // what that version's `merge --no-ff --no-commit` of the wave's first entry left when killed before its commit
+    git(s.primary, "merge", "-q", "--no-ff", "--no-commit", "-m", "chore: merge executor worktree (worktree-agent-1)", "worktree-agent-1");
+    expect(existsSync(mergeHead())).toBe(true);
+    const r = wave([a, b]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.json.notes.map((n: { code: string }) => n.code)).toEqual(["unfinished_merge_aborted"]);
+    expect(statuses(r)).toEqual(["merged_removed:ok", "merged_removed:ok"]);
+    expect(existsSync(mergeHead())).toBe(false);
+    expect(git(s.primary, "status", "--porcelain")).toBe("");
   });
 
   it("a merge in progress that is not the wave's own is left for its owner: target_dirty", () => {

@@ -3,8 +3,9 @@
 // Invalid input refuses the whole manifest (exit 2) before anything happens; a target that is
 // detached or has tracked changes refuses the wave before any entry (exit 3); a blocked entry
 // stops the wave (the rest are `pending`) unless --continue-on-block isolates entries. A merge
-// Orchard left in progress when it was killed (MERGE_HEAD = an entry's branch tip, MERGE_MSG = the
-// wave's message) is aborted before anything else. --dry-run judges every entry and changes nothing.
+// an earlier Orchard left in progress when it was killed (MERGE_HEAD = an entry's branch tip,
+// MERGE_MSG = the wave's message; this one makes its merge commit before it moves the target, so
+// it leaves none) is aborted before anything else. --dry-run judges every entry and changes nothing.
 import { readFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { readGitDirs, readWorktrees, resolveCommit } from "../../git/read.js";
