@@ -306,7 +306,12 @@ async function proveFromBatch(
   const ours =
     proof.base === targetNow.commit
       ? targetNow.commit
-      : await commitTree(cwd, { tree: targetNow.tree, parents: [proof.base], message: "orchard: the target's tree on the merge base (a merge preview)", env: SIMULATION_IDENTITY });
+      : await commitTree(cwd, {
+          tree: targetNow.tree,
+          parents: [proof.base],
+          message: "orchard: the target's tree on the merge base (a merge preview)",
+          env: SIMULATION_IDENTITY,
+        });
   const preview = await readMergeTree(cwd, ours, tip);
   return { merged: preview.clean && preview.tree === targetNow.tree, base: proof.base, preview };
 }
