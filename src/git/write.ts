@@ -119,12 +119,13 @@ export async function writeTreeThroughIndex(worktree: string, indexFile: string,
   return r.stdout.trim();
 }
 
-/** A commit object for `tree` (no ref moves); never signed, so no agent or pinentry is asked. */
+/** A commit object for `tree` (no ref moves); never signed (no agent or pinentry is asked) unless `asConfigured`. */
 export async function commitTree(
   cwd: string,
-  options: { tree: string; parents: readonly string[]; message: string; env?: Record<string, string> },
+  options: { tree: string; parents: readonly string[]; message: string; env?: Record<string, string>; asConfigured?: boolean },
 ): Promise<string> {
-  const args = ["commit-tree", "--no-gpg-sign", "-F", "-"];
+  // asConfigured: signed as the repository's commit.gpgSign says (as `git merge` would sign it; off unless trusted, programs/policy.ts)
+  const args = ["commit-tree", ...(options.asConfigured ? [] : ["--no-gpg-sign"]), "-F", "-"];
   for (const parent of options.parents) args.push("-p", parent);
   args.push("--end-of-options", options.tree);
   const r = await git(args, { cwd, ...WRITE, input: options.message, ...(options.env ? { env: options.env } : {}) });

@@ -314,7 +314,8 @@ describe("the cost of an entry (issue 25)", () => {
     expect(calls(trace, "diff-tree", "--stdin", "--always")).toBe(1);
     expect(calls(trace, "merge-tree")).toBe(4); // the proof and the conflict pre-check are one merge-tree, against the target as it is then
     // (entries 2–4 against a stand-in for the target: its tree on the proven merge base, so git walks no history for the base)
-    expect(calls(trace, "commit-tree", "--no-gpg-sign")).toBe(4 + 3); // each merge commit, and the three stand-ins
+    expect(calls(trace, "commit-tree", "--no-gpg-sign")).toBe(3); // the three stand-ins, never signed
+    expect(calls(trace, "commit-tree", "-F")).toBe(4); // each merge commit, signed as commit.gpgSign says (as git merge would)
     expect(calls(trace, "merge", "--no-ff")).toBe(0); // no merge in progress is ever left: the commit is made, then the target fast-forwards
     expect(calls(trace, "merge", "--ff-only")).toBe(4);
     expect(calls(trace, "status", "--porcelain=v2", "-z", "--branch", "--no-ahead-behind", "--untracked-files=no")).toBe(5); // the target before the wave, and before each merge

@@ -7,16 +7,7 @@
 // live worktree blocks; a removal is verified; a branch is deleted only after it is merged,
 // compare-and-swap, and never while checked out.
 import { existsSync, lstatSync } from "node:fs";
-import {
-  allCommitsEquivalent,
-  readCommitTrees,
-  readMergeBase,
-  readDeletedFiles,
-  readMergeTree,
-  readTrackedState,
-  StatusUnknownError,
-  readGitDirs,
-} from "../../git/read.js";
+import { readCommitTrees, readDeletedFiles, readMergeTree, readTrackedState, StatusUnknownError, readGitDirs } from "../../git/read.js";
 import { commitTree, deleteRef } from "../../git/write.js";
 import { removeLinkedWorktree } from "../shared/removal/removal.js";
 import { findAdminDir, readOperation } from "../shared/repo/admin.js";
@@ -31,6 +22,7 @@ import { incompleteRemoval, listFiles, mergeMessage, provenDone, recordStep, rem
 import { blocked, someFiles, stderrOf, type Done, type WaveOutcome } from "./outcome.js";
 import { land } from "./strategy.js";
 import { advanceBatch, stillListed, targetTipNow, type WaveBatch } from "./batch.js";
+import { later, proveEntryMerged, proveFromBatch, SIMULATION_IDENTITY } from "./proofs.js";
 export type { WaveBlock, WaveOutcome } from "./outcome.js";
 
 /** A merged branch whose compare-and-swap delete (step 8) the batch does at its end, all in one transaction. */
@@ -64,13 +56,6 @@ export interface EntryOptions {
 
 /** The entry must be judged again, alone: the target moved between the batch's facts and the merge. */
 export const RETRY = "retry" as const;
-
-const SIMULATION_IDENTITY = {
-  GIT_AUTHOR_NAME: "Orchard",
-  GIT_AUTHOR_EMAIL: "orchard@localhost",
-  GIT_COMMITTER_NAME: "Orchard",
-  GIT_COMMITTER_EMAIL: "orchard@localhost",
-};
 
 /**
  * The target is on a branch (with `gitDir`: still on its own branch, read by the same status) with
@@ -286,67 +271,6 @@ function startChecks(
     target: later(inspectTarget(target).then((r) => (r.problems.length === 0 && r.oid !== tip ? RETRY : r.problems))),
     dirty: wt && admin ? later(readCheckoutDirty(ctx.repo, wt.path, admin)) : null,
   };
-}
-
-/**
- * The batch's proof (ancestor, cherry, merge base at its start), and merge_adds_nothing from the preview against the target now.
- * The preview merges the branch with a stand-in for the target: a commit of the target's tree whose one parent is the
- * proven merge base. merge-ort reads only the base's, ours' and theirs' trees, so its answer (clean or the conflicting
- * paths, and the tree) is the one it gives against the target; git 2.39's merge-tree takes no --merge-base, and
- * against the target itself it walks every commit the target has since the base (two per merge of a wave: 75 ms an
- * entry at 9,000 merges).
- */
-async function proveFromBatch(
-  cwd: string,
-  targetNow: { commit: string; tree: string },
-  tip: string,
-  proof: { merged: string | null; base: string },
-): Promise<{ merged: boolean; base: string | null; preview: Preview | null }> {
-  if (proof.merged !== null) return { merged: true, base: proof.base, preview: null };
-  const ours =
-    proof.base === targetNow.commit
-      ? targetNow.commit
-      : await commitTree(cwd, {
-          tree: targetNow.tree,
-          parents: [proof.base],
-          message: "orchard: the target's tree on the merge base (a merge preview)",
-          env: SIMULATION_IDENTITY,
-        });
-  const preview = await readMergeTree(cwd, ours, tip);
-  return { merged: preview.clean && preview.tree === targetNow.tree, base: proof.base, preview };
-}
-
-type Preview = Awaited<ReturnType<typeof readMergeTree>>;
-
-/**
- * proveMerged's four proofs in its order (same commit, ancestor, every patch upstream, a merge that
- * adds nothing), from the facts the entry needs anyway: the merge base (ancestor ⇔ it is the tip)
- * and the merge-tree preview (which step 6 reuses), the target's tree read with its tip.
- */
-async function proveEntryMerged(
-  cwd: string,
-  targetNow: { commit: string; tree: string },
-  tip: string,
-): Promise<{ merged: boolean; base: string | null; preview: Preview | null }> {
-  if (tip === targetNow.commit) return { merged: true, base: tip, preview: null };
-  // each proof reads only these two fixed commits: all three run at once, decided in order
-  const [mergeBase, equivalent, mergeTree] = [
-    readMergeBase(cwd, targetNow.commit, tip),
-    later(allCommitsEquivalent(cwd, targetNow.commit, tip)),
-    later(readMergeTree(cwd, targetNow.commit, tip)),
-  ];
-  const base = await mergeBase;
-  if (base === tip) return { merged: true, base, preview: null };
-  if (await equivalent) return { merged: true, base, preview: null };
-  const preview = await mergeTree;
-  return { merged: preview.clean && preview.tree === targetNow.tree, base, preview };
-}
-
-/** A promise started before its answer is known to be needed: awaited only if it is, so a failure
- * nobody asks for is not an unhandled rejection (one that is asked for still throws there). */
-function later<T>(promise: Promise<T>): Promise<T> {
-  promise.catch(() => undefined); // observed here only; the awaiting step sees the failure
-  return promise;
 }
 
 /** A process inside the worktree, or a live lease on its managed row, blocks (unless --allow-live). */

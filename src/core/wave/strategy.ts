@@ -46,7 +46,12 @@ export async function land(ctx: Ctx, l: Landing): Promise<{ tip: string } | { ou
   try {
     if (l.strategy === "merge") {
       // the commit the proofs were made for, not the ref: a branch moved since is not merged unproven (its delete then fails, compare-and-swap)
-      const merge = await commitTree(ctx.repo.primary, { tree: l.tree, parents: [l.targetTip, l.tip], message: mergeMessage(l.entry.branch) });
+      const merge = await commitTree(ctx.repo.primary, {
+        tree: l.tree,
+        parents: [l.targetTip, l.tip],
+        message: mergeMessage(l.entry.branch),
+        asConfigured: true,
+      });
       faultPoint("wave.merge");
       await fastForward(l.target.path, merge);
       faultPoint("wave.merged");
