@@ -60,7 +60,7 @@ function gitLoop(repo, entries, withWorktrees) {
       if (withWorktrees) spawnSync("git", ["worktree", "remove", e.worktree_path], { cwd: repo.primary, stdio: "ignore" });
       spawnSync("git", ["branch", "-d", e.branch], { cwd: repo.primary, stdio: "ignore" });
     }
-    const left = git(repo.primary, "for-each-ref", "--format=%(refname)", "refs/heads/worktree-agent-").split("\n").filter(Boolean).length;
+    const left = git(repo.primary, "for-each-ref", "--format=%(refname)", "refs/heads/worktree-agent-*").split("\n").filter(Boolean).length;
     if (left !== repo.entries.length - entries.length) throw new Error(`git's loop left ${left} branches`);
   });
 }
