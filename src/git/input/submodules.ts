@@ -7,7 +7,10 @@
 // submodule that holds uncommitted work, or whose repository lives inside the worktree (its `.git`
 // a directory: a salvage ref cannot capture it), is reported, so the worktree counts it as work
 // that is never removed, cleaned or salvaged with it (a nested repository, §4.14).
-import { lstatSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// A submodule is every gitlink of the index (mode 160000), whether or not `.gitmodules` names it
+// (SPEC v5 §4: `git init sub && git add sub` makes one with a warning only), and every `.git` in a
+// tracked directory is a nested repository too: git's own status walks past both.
+import { lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { git } from "../run.js";
@@ -36,27 +39,51 @@ async function declaredPaths(worktree: string): Promise<string[]> {
   }
 }
 
-/** Paths (relative to `worktree`, each ending "/") of its submodules that hold work or a repository of their own. */
-export async function submoduleWork(worktree: string, depth = 0): Promise<string[]> {
-  if (depth >= MAX_DEPTH || !lstatSync(join(worktree, ".gitmodules"), { throwIfNoEntry: false })?.isFile()) return [];
-  const out: string[] = [];
-  for (const path of await declaredPaths(worktree)) {
-    const dir = join(worktree, path);
-    const dotGit = lstatSync(join(dir, ".git"), { throwIfNoEntry: false });
-    if (!dotGit) continue; // not populated: nothing of it is in the worktree
-    if (!dotGit.isFile()) {
-      out.push(`${path}/`); // its repository lives in the worktree
-      continue;
+/** What the index says of `worktree`'s tree: its gitlinks (any stage) and every directory that holds a tracked path. */
+async function readIndexShape(worktree: string): Promise<{ gitlinks: string[]; dirs: Set<string> }> {
+  const r = await git(["ls-files", "--stage", "-z"], { cwd: worktree });
+  const gitlinks = new Set<string>();
+  const dirs = new Set<string>();
+  for (const record of r.stdout.split("\0")) {
+    const tab = record.indexOf("\t");
+    if (tab < 0) continue; // the empty record after the last NUL
+    const path = record.slice(tab + 1);
+    if (record.startsWith("160000 ")) gitlinks.add(path);
+    for (let slash = path.lastIndexOf("/"); slash > 0; slash = path.lastIndexOf("/", slash - 1)) {
+      const dir = path.slice(0, slash);
+      if (dirs.has(dir)) break; // its parents are in already
+      dirs.add(dir);
     }
-    const common = commonDirOf(dir);
-    if (common === null) {
-      out.push(`${path}/`); // cannot be placed: unknown, so kept as work
-      continue;
-    }
-    setProgramPolicy(common, await readProgramGuard(dir, common));
-    const r = await git(statusArgs(false), { cwd: dir, ok: [0, 128] });
-    const changed = r.exitCode !== 0 || r.stdout.split("\0").some((field) => field !== "" && !field.startsWith("# "));
-    if (changed || (await submoduleWork(dir, depth + 1)).length > 0) out.push(`${path}/`);
   }
-  return out;
+  return { gitlinks: [...gitlinks], dirs };
+}
+
+/** Paths (relative to `worktree`, each ending "/") of its submodules that hold work or a repository of their own, and of repositories nested in its tracked directories. */
+export async function submoduleWork(worktree: string, depth = 0): Promise<string[]> {
+  if (depth >= MAX_DEPTH) return [];
+  const { gitlinks, dirs } = await readIndexShape(worktree);
+  const declared = lstatSync(join(worktree, ".gitmodules"), { throwIfNoEntry: false })?.isFile() ? await declaredPaths(worktree) : [];
+  const out: string[] = [];
+  for (const path of new Set([...gitlinks, ...declared])) if (await holdsWork(worktree, path, depth)) out.push(`${path}/`);
+  // a `.git` in a directory with tracked files: git's status skips it, and its repository's commits live there alone
+  for (const dir of dirs) if (lstatSync(join(worktree, dir, ".git"), { throwIfNoEntry: false })) out.push(`${dir}/`);
+  return out.sort();
+}
+
+/** Whether the submodule at `path` holds work that must stay: its own repository, uncommitted work, or content git cannot place. */
+async function holdsWork(worktree: string, path: string, depth: number): Promise<boolean> {
+  const dir = join(worktree, path);
+  const dotGit = lstatSync(join(dir, ".git"), { throwIfNoEntry: false });
+  if (!dotGit) {
+    // not populated: nothing of it is in the worktree, unless files sit where its checkout would be
+    const st = lstatSync(dir, { throwIfNoEntry: false });
+    return st?.isDirectory() === true && readdirSync(dir).length > 0;
+  }
+  if (!dotGit.isFile()) return true; // its repository lives in the worktree
+  const common = commonDirOf(dir);
+  if (common === null) return true; // cannot be placed: unknown, so kept as work
+  setProgramPolicy(common, await readProgramGuard(dir, common));
+  const r = await git(statusArgs(false), { cwd: dir, ok: [0, 128] });
+  const changed = r.exitCode !== 0 || r.stdout.split("\0").some((field) => field !== "" && !field.startsWith("# "));
+  return changed || (await submoduleWork(dir, depth + 1)).length > 0;
 }
