@@ -18,6 +18,12 @@ import { readPlainFile } from "./plain-file.js";
 import { commonDirOf, setProgramPolicy } from "../programs/policy.js";
 import { readProgramGuard } from "../programs/read.js";
 import { statusArgs } from "../status-args.js";
+import { encodeGitBytes } from "../bytes.js";
+import { parseIndexShape, shapeOf, type IndexShape } from "../parse/index-file.js";
+import { pinArgs } from "./pin.js";
+
+/** An index larger than this is listed by git (a repository of ~1M files). */
+const MAX_INDEX_BYTES = 128 * 1024 * 1024;
 
 const MAX_DEPTH = 8;
 
@@ -39,24 +45,27 @@ async function declaredPaths(worktree: string): Promise<string[]> {
   }
 }
 
-/** What the index says of `worktree`'s tree: its gitlinks (any stage) and every directory that holds a tracked path. */
-async function readIndexShape(worktree: string): Promise<{ gitlinks: string[]; dirs: Set<string> }> {
+/**
+ * What the index says of `worktree`'s tree: its gitlinks (any stage) and every directory that holds
+ * a tracked path. Read from the index file itself (parse/index-file.ts: no process per worktree),
+ * else `git ls-files --stage`.
+ */
+async function readIndexShape(worktree: string): Promise<IndexShape> {
+  const gitDir = pinArgs(worktree)[0]?.slice("--git-dir=".length);
+  const bytes = gitDir === undefined ? null : readPlainFile(join(gitDir, "index"), MAX_INDEX_BYTES);
+  const parsed = bytes === null ? null : parseIndexShape(bytes);
+  if (parsed) return parsed;
   const r = await git(["ls-files", "--stage", "-z"], { cwd: worktree });
-  const gitlinks = new Set<string>();
-  const dirs = new Set<string>();
-  for (const record of r.stdout.split("\0")) {
-    const tab = record.indexOf("\t");
-    if (tab < 0) continue; // the empty record after the last NUL
-    const path = record.slice(tab + 1);
-    if (record.startsWith("160000 ")) gitlinks.add(path);
-    for (let slash = path.lastIndexOf("/"); slash > 0; slash = path.lastIndexOf("/", slash - 1)) {
-      const dir = path.slice(0, slash);
-      if (dirs.has(dir)) break; // its parents are in already
-      dirs.add(dir);
-    }
-  }
-  return { gitlinks: [...gitlinks], dirs };
+  return shapeOf(
+    r.stdout.split("\0").flatMap((record) => {
+      const tab = record.indexOf("\t");
+      return tab < 0 ? [] : [{ mode: parseInt(record.slice(0, record.indexOf(" ")), 8), path: record.slice(tab + 1) }];
+    }),
+  );
 }
+
+/** A path git printed (bytes.ts), as the bytes the file system knows it by. */
+const onDisk = (worktree: string, path: string, ...rest: string[]): Buffer => encodeGitBytes(join(worktree, path, ...rest));
 
 /** Paths (relative to `worktree`, each ending "/") of its submodules that hold work or a repository of their own, and of repositories nested in its tracked directories. */
 export async function submoduleWork(worktree: string, depth = 0): Promise<string[]> {
@@ -66,18 +75,18 @@ export async function submoduleWork(worktree: string, depth = 0): Promise<string
   const out: string[] = [];
   for (const path of new Set([...gitlinks, ...declared])) if (await holdsWork(worktree, path, depth)) out.push(`${path}/`);
   // a `.git` in a directory with tracked files: git's status skips it, and its repository's commits live there alone
-  for (const dir of dirs) if (lstatSync(join(worktree, dir, ".git"), { throwIfNoEntry: false })) out.push(`${dir}/`);
+  for (const dir of dirs) if (lstatSync(onDisk(worktree, dir, ".git"), { throwIfNoEntry: false })) out.push(`${dir}/`);
   return out.sort();
 }
 
 /** Whether the submodule at `path` holds work that must stay: its own repository, uncommitted work, or content git cannot place. */
 async function holdsWork(worktree: string, path: string, depth: number): Promise<boolean> {
   const dir = join(worktree, path);
-  const dotGit = lstatSync(join(dir, ".git"), { throwIfNoEntry: false });
+  const dotGit = lstatSync(onDisk(worktree, path, ".git"), { throwIfNoEntry: false });
   if (!dotGit) {
     // not populated: nothing of it is in the worktree, unless files sit where its checkout would be
-    const st = lstatSync(dir, { throwIfNoEntry: false });
-    return st?.isDirectory() === true && readdirSync(dir).length > 0;
+    const st = lstatSync(onDisk(worktree, path), { throwIfNoEntry: false });
+    return st?.isDirectory() === true && readdirSync(onDisk(worktree, path)).length > 0;
   }
   if (!dotGit.isFile()) return true; // its repository lives in the worktree
   const common = commonDirOf(dir);
