@@ -1,6 +1,6 @@
 // The hardened environment of every git process (SPEC §4.1): no prompts, C locale, no optional
 // locks for reads, and no inherited repository overrides that would point git somewhere else.
-import { policyEnv, policyForCall } from "./programs/policy.js";
+import { CONFIG_READ_CALL, policyEnv, policyForCall } from "./programs/policy.js";
 const STRIPPED = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_PREFIX"];
 
 export function hardenedEnv(options: { read: boolean; extra?: Record<string, string> }): NodeJS.ProcessEnv {
@@ -17,13 +17,27 @@ export function hardenedEnv(options: { read: boolean; extra?: Record<string, str
 }
 
 /**
+ * Replace objects and grafts off in every git call (SPEC v5 §4): a `refs/replace/` ref or an
+ * `info/grafts` line an agent writes would give main's tip another parent and make an unmerged
+ * branch "merged". A graft file that cannot exist (ENOTDIR: git neither reads nor warns) stands
+ * in for `<common dir>/info/grafts`; `core.useReplaceRefs=false` (programs/policy.ts, EVERY_CALL)
+ * beats a repository's `true`, which would win over the variable.
+ */
+const PROOF_ENV = { GIT_NO_REPLACE_OBJECTS: "1", GIT_GRAFT_FILE: "/dev/null/no-grafts" } as const;
+
+/**
  * The environment of a git call in `cwd`: the hardened env, repository hooks off (SPEC §4.1 v2: a
  * hook is code nobody approved for Orchard's automatic steps; `/dev/null` is no directory, so git
- * finds no hook in it), and, unless the repository is trusted, every other program its config
- * names off (programs/policy.ts). Passed as config through the environment (GIT_CONFIG_COUNT, after any
- * the caller inherited), so no git argv changes.
+ * finds no hook in it), unless the repository is trusted every other program its config names off
+ * (programs/policy.ts), and, trusted or not, git read as it is (SPEC v5 §4): no fsmonitor, no
+ * untracked cache, no auto-gc or maintenance, no replace objects, no grafts (EVERY_CALL, PROOF_ENV).
+ * Config is passed through the environment (GIT_CONFIG_COUNT, after any the caller inherited), so
+ * no git argv changes. Every call gets it, not only the reads that feed a destructive verdict: one
+ * rule, and no call that could be missed.
  */
 export function gitEnv(cwd: string, options: { read: boolean; extra?: Record<string, string>; policy?: false }): NodeJS.ProcessEnv {
-  // `policy: false`: hooks off only — for reading the configuration itself, whose answer must not hold Orchard's own overrides
-  return policyEnv(hardenedEnv(options), options.policy === false ? { trusted: true, key: "trusted" } : policyForCall(cwd, options.extra?.GIT_DIR));
+  const env = { ...hardenedEnv(options), ...PROOF_ENV };
+  // `policy: false`: no program guard — for reading the configuration itself, whose answer must not hold Orchard's own overrides
+  if (options.policy === false) return policyEnv(env, { trusted: true, key: "trusted" }, CONFIG_READ_CALL);
+  return policyEnv(env, policyForCall(cwd, options.extra?.GIT_DIR));
 }

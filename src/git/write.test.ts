@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { addWorktree } from "./write.js";
-import { STATIC_GUARD } from "./programs/policy.js";
+import { EVERY_CALL, STATIC_GUARD } from "./programs/policy.js";
 
 const saved = {
   PATH: process.env.PATH,
@@ -41,10 +41,10 @@ describe("addWorktree", () => {
     Object.assign(process.env, { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "checkout.workers", GIT_CONFIG_VALUE_0: "3" });
     await addWorktree({ cwd: repo, path: join(dir, "wt"), lockReason: "test", newBranch: "b", start: "main" });
     const seen = readFileSync(log, "utf8");
-    // the caller's, hooks off, then the program settings of a repository not known to be trusted (programs/policy.ts)
-    expect(seen).toContain(`GIT_CONFIG_COUNT=${2 + STATIC_GUARD.entries.length}\n`);
+    // the caller's, the program settings of a repository not known to be trusted, then what every call gets (programs/policy.ts)
+    expect(seen).toContain(`GIT_CONFIG_COUNT=${1 + STATIC_GUARD.entries.length + EVERY_CALL.length}\n`);
     expect(seen).toContain("GIT_CONFIG_KEY_0=checkout.workers\n");
-    expect(seen).toContain("GIT_CONFIG_KEY_1=core.hooksPath\n");
+    expect(seen).toContain(`GIT_CONFIG_KEY_${1 + STATIC_GUARD.entries.length}=core.hooksPath\n`);
     expect(seen).toContain("GIT_CONFIG_VALUE_0=3\n"); // the caller's parallel checkout, unchanged
     expect(seen.match(/checkout\.workers/g)).toHaveLength(1);
   });

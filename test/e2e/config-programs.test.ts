@@ -206,8 +206,10 @@ describe.each(["repo", "worktree", "include", "breadth", "includeif"] as const)(
       const seen = new Set<string>();
       for (const args of [["hygiene"], ["add", "feat-d", "--owner", "o4", "--no-bootstrap"], ["cleanup-wave", "--manifest", manifest]])
         for (const m of run(s, args, { trusted: true }).ran) seen.add(m);
-      if (source === "repo") for (const label of ["fsmonitor", "clean", "smudge", "process"]) expect([...seen]).toContain(`${source}-${label}`);
+      if (source === "repo") for (const label of ["clean", "smudge", "process"]) expect([...seen]).toContain(`${source}-${label}`);
       else expect([...seen]).toEqual([]);
+      // an fsmonitor hook, trusted or not, never runs: a status feeds destructive verdicts and reads the disk itself (SPEC v5 §4)
+      expect([...seen]).not.toContain(`${source}-fsmonitor`);
     } finally {
       s.cleanup();
     }

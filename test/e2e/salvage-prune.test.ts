@@ -1,5 +1,6 @@
 // `orchard salvage prune` (SPEC v4 §3): a salvage ref goes when its content is preserved elsewhere
-// (merged into the default branch by the one proof of merged), or, asked by age, when it is older
+// (reachable from the default branch: same commit, ancestor, or a merge that adds nothing; never by
+// patch-id, SPEC v5 §4), or, asked by age, when it is older
 // than --older-than; never silently: each pruned ref is listed with why and its commit.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
@@ -30,7 +31,7 @@ describe("orchard salvage prune", () => {
 
     const dry = s.orchard(["salvage", "prune", "--dry-run"]);
     expect(dry.code, dry.stdout).toBe(0);
-    expect(dry.json).toMatchObject({ ok: true, dryRun: true, pruned: [{ ref: landed, why: "preserved", how: "patch_equivalent" }], kept: [{ ref: unique }] });
+    expect(dry.json).toMatchObject({ ok: true, dryRun: true, pruned: [{ ref: landed, why: "preserved", how: "merge_adds_nothing" }], kept: [{ ref: unique }] });
     expect(dry.json.kept[0].reasons.map((r: { code: string }) => r.code)).toEqual(["work_not_preserved"]);
     expect(refExists(landed)).toBe(true);
 

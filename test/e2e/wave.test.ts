@@ -309,7 +309,7 @@ describe("the cost of an entry (issue 25)", () => {
     expect(calls(trace, "for-each-ref", "--format=%(objecttype) %(objectname) %(tree) %(refname)")).toBe(1);
     expect(calls(trace, "merge-base", "--is-ancestor")).toBe(0); // the merge base answers it
     expect(calls(trace, "merge-base", "--end-of-options")).toBe(0); // the batch's graph answers it
-    expect(calls(trace, "cherry")).toBe(0);
+    expect(calls(trace, "rev-list", "--cherry-mark", "--no-merges", "--right-only")).toBe(0); // no head proven alone
     expect(calls(trace, "diff", "--name-only")).toBe(0);
     expect(calls(trace, "diff-tree", "--stdin", "--always")).toBe(1);
     expect(calls(trace, "merge-tree")).toBe(4); // the proof and the conflict pre-check are one merge-tree, against the target as it is then
@@ -348,7 +348,8 @@ describe("the cost of an entry (issue 25)", () => {
     const r = s.orchard(["cleanup-wave", "--manifest", manifest([a, b])], { env: { ORCHARD_TRACE: "1" } });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(statuses(r)).toEqual(["merged_removed:ok", "merged_removed:already_merged"]);
-    expect(calls(r.stderr, "cherry")).toBe(2); // both, alone (git cherry's own verdict), the second after the first was merged
+    // both, alone (git cherry's question, whitespace seen: facts/merged.ts), the second after the first was merged
+    expect(calls(r.stderr, "rev-list", "--cherry-mark", "--no-merges", "--right-only")).toBe(2);
     expect(git(s.primary, "log", "--format=%s", "-1")).toBe("chore: merge executor worktree (worktree-agent-1)");
     expect(branchExists("worktree-agent-1") || branchExists("worktree-agent-2")).toBe(false);
   });

@@ -3,7 +3,7 @@
 // the operation in progress is read from the admin dir. Callers that compare states later
 // (cleanup preconditions) keep the status and the unique ignored files for the digest.
 import { StatusUnknownError, readStatus, readStatuses, submoduleWork } from "../../git/read.js";
-import { STATUS_PARALLELISM } from "../shared/pool.js";
+import { STATUS_PARALLELISM, mapLimit } from "../shared/pool.js";
 import type { StatusSummary } from "../../git/parse/status.js";
 import { readOperation } from "../shared/repo/admin.js";
 import type { RepoContext } from "../shared/repo/repo.js";
@@ -30,7 +30,8 @@ export async function readDirtyState(repo: RepoContext, path: string, admin: str
 /**
  * The status with each submodule that holds work (or a repository of its own) as a nested entry:
  * the status itself never looks inside one (git/submodules.ts), and such work is never removed,
- * cleaned or salvaged with the worktree (§4.14).
+ * cleaned or salvaged with the worktree (§4.14). A submodule is any gitlink of the index, and a
+ * repository in a tracked directory is nested too (SPEC v5 §4).
  */
 async function withSubmodules(path: string, status: StatusSummary): Promise<StatusSummary> {
   const nested = await submoduleWork(path);
@@ -53,16 +54,15 @@ export async function readDirtyStates(
       { ignored: true, slices: STATUS_PARALLELISM },
     ));
   const out = new Map<string, DirtyState | Error>();
-  await Promise.all(
-    worktrees.map(async (w, i) => {
-      const status = statuses[i] as StatusSummary | Error;
-      try {
-        out.set(w.path, status instanceof Error ? status : dirtyStateOf(repo, w.path, w.admin, await withSubmodules(w.path, status)));
-      } catch (error) {
-        out.set(w.path, error instanceof Error ? error : new Error(String(error)));
-      }
-    }),
-  );
+  // each worktree's index is read for its gitlinks (withSubmodules): a few gits at a time, as the statuses
+  await mapLimit(worktrees, STATUS_PARALLELISM, async (w, i) => {
+    const status = statuses[i] as StatusSummary | Error;
+    try {
+      out.set(w.path, status instanceof Error ? status : dirtyStateOf(repo, w.path, w.admin, await withSubmodules(w.path, status)));
+    } catch (error) {
+      out.set(w.path, error instanceof Error ? error : new Error(String(error)));
+    }
+  });
   return out;
 }
 

@@ -5,14 +5,12 @@
 // since. So an agent's loop of add, status and heartbeat on its worktree walks its history once
 // per new head or new remote-tracking tip, not once per call.
 //
-// Only three things let git see another graph behind the same ids, and a kept walk is used only
-// when none of them is there: replace refs (`refs/replace/`, loose or packed, or another base named
-// by GIT_REPLACE_REF_BASE), grafts (`info/grafts`, GIT_GRAFT_FILE) and a shallow boundary (`shallow`,
-// GIT_SHALLOW_FILE: a fetch that deepens it shows more history behind the same tips). Each is looked
-// for again at every call (three stats and a directory read; the packed refs are read only when
-// their file changed), before the walk and after it (one that appeared meanwhile may be in the
-// walk). A walk that fails is not kept; at most KEEP walks of at most KEEP_COMMITS commits are
-// kept, the least recently used dropped first.
+// Replace refs and grafts never reach Orchard's git (SPEC v5 §4, git/env.ts); only a shallow
+// boundary (`shallow`, GIT_SHALLOW_FILE: a fetch that deepens it shows more history behind the same
+// tips) lets it see another graph behind the same ids, so a kept walk is used only without one.
+// It is looked for again at every call (one stat), before the walk and after it (one that appeared
+// meanwhile may be in the walk). A walk that fails is not kept; at most KEEP walks of at most
+// KEEP_COMMITS commits are kept, the least recently used dropped first.
 import { readRevListParents } from "../../git/read.js";
 import { graphFixedByIds } from "../../git/warm/graph-fixed.js";
 

@@ -1,7 +1,8 @@
 // proveMergedMany answers exactly what proveMerged answers head by head (git cherry, git merge-tree
 // one at a time are the oracle), over histories that exercise each proof and each way the batch
 // could be wrong: squash merges, cherry-picks, partial picks, a change re-applied after its revert,
-// binary files, a file mode, merge commits, an old fork, a second target that differs, unrelated history.
+// binary files, a file mode, merge commits, an old fork, a second target that differs, unrelated
+// history, and a change main made only with other whitespace (another Python program: never equivalent).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,6 +29,7 @@ beforeAll(() => {
   git("init", "-q", "-b", "main");
   commit("base.txt", "base\n");
   commit("line.txt", "one\n");
+  commit("code.py", "def f():\n    return 1\n");
   const old = git("rev-parse", "HEAD");
   // ancestor: an old commit of main
   branch("behind");
@@ -71,6 +73,10 @@ beforeAll(() => {
   git("add", "run.sh");
   git("commit", "-q", "-m", "run.sh");
   done("exec");
+  // the same change as main's but for its indentation: git's own patch-ids (cherry) call it equivalent
+  branch("reindented", old);
+  commit("code.py", "def f():\n    return 2\n");
+  done("reindented");
   // a branch with a merge commit of its own
   branch("with-merge", old);
   commit("wm.txt", "wm\n");
@@ -90,6 +96,7 @@ beforeAll(() => {
   git("commit", "-q", "-m", "squash");
   git("cherry-pick", half);
   git("cherry-pick", binPick);
+  commit("code.py", "def f():\n  return 2\n");
   commit("run.sh", "echo run\n");
   commit("later.txt", "later\n");
   heads.main = git("rev-parse", "HEAD");
@@ -172,8 +179,9 @@ describe("proveMergedMany", () => {
     expect(how("main")).toBe("same_commit");
     expect(how("behind")).toBe("ancestor");
     expect(how("picked")).toBe("patch_equivalent");
-    expect(how("bin-same")).toBe("patch_equivalent");
+    expect(how("bin-same")).toBe("merge_adds_nothing"); // a binary change has no text patch: no patch proof
+    expect(git("cherry", heads.main!, heads.reindented!)).toMatch(/^- /); // git's patch-id ignores whitespace
     expect(how("squashed")).toBe("merge_adds_nothing");
-    for (const n of ["open", "partial", "readd", "bin-other", "with-merge", "exec"]) expect([n, how(n)]).toEqual([n, null]);
+    for (const n of ["open", "partial", "readd", "bin-other", "with-merge", "exec", "reindented"]) expect([n, how(n)]).toEqual([n, null]);
   });
 });

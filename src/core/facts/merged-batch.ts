@@ -1,8 +1,9 @@
 // "Merged" (SPEC §4.5) for many heads at once: the answers proveMerged gives one head at a time,
 // for a fixed number of processes. same_commit and ancestor come from the graph of commits the
 // heads have and a target lacks (one rev-list per target, or the snapshot's); patch_equivalent is
-// decided as `git cherry` decides it — every non-merge commit of the head has a patch-id among the
-// target's non-merge commits the head lacks — from one `diff-tree | patch-id` pass over both sides;
+// decided as `git cherry` decides it, whitespace seen — every non-merge commit of the head has a
+// verbatim patch-id among the target's non-merge commits the head lacks — from one `diff-tree |
+// patch-id --verbatim` pass over both sides;
 // merge_adds_nothing from one `merge-tree --stdin` run. Wherever the batch cannot be sure (a binary
 // diff, a commit without a patch-id, heads without a common base, more than UPSTREAM_LIMIT target
 // commits to compare with, a git without `merge-tree --stdin`) it asks git for that head alone,

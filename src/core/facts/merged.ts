@@ -1,6 +1,8 @@
-// "Merged" (SPEC §4.5), cheapest proof first: same_commit, ancestor, patch_equivalent (git cherry
-// shows every commit as equivalent), merge_adds_nothing (merge-tree yields the target's own tree,
-// which catches squash merges). The proof is reported as `how`; null = no proof found.
+// "Merged" (SPEC §4.5), cheapest proof first: same_commit, ancestor, patch_equivalent (every commit
+// has one with the same verbatim patch in the target: git cherry's question, whitespace seen, SPEC
+// v5 §4), merge_adds_nothing (merge-tree yields the target's own tree, which catches squash merges).
+// The proof is reported as `how`; null = no proof found. A salvage is preserved only by reach
+// (`patches: false`): same commit, ancestor, or a merge that adds nothing (byte-equal trees).
 import { allCommitsEquivalent, isAncestor, readMergeTree, resolveTree } from "../../git/read.js";
 import type { MergedHow } from "../shared/types.js";
 
@@ -13,11 +15,11 @@ export async function proveMerged(
   cwd: string,
   head: string,
   targets: readonly MergeTarget[],
-  options: { knownUnmerged?: boolean } = {},
+  options: { knownUnmerged?: boolean; patches?: false } = {},
 ): Promise<{ target: string | null; how: MergedHow | null }> {
   for (const t of targets) if (t.oid === head) return { target: t.ref, how: "same_commit" };
   if (!options.knownUnmerged) for (const t of targets) if (await isAncestor(cwd, head, t.oid)) return { target: t.ref, how: "ancestor" };
-  for (const t of targets) if (await allCommitsEquivalent(cwd, t.oid, head)) return { target: t.ref, how: "patch_equivalent" };
+  if (options.patches !== false) for (const t of targets) if (await allCommitsEquivalent(cwd, t.oid, head)) return { target: t.ref, how: "patch_equivalent" };
   for (const t of targets) {
     const merged = await readMergeTree(cwd, t.oid, head);
     if (merged.clean && merged.tree === (await resolveTree(cwd, t.oid))) return { target: t.ref, how: "merge_adds_nothing" };

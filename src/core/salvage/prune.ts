@@ -1,8 +1,9 @@
 // `orchard salvage prune` (SPEC v4 §3 new verbs). Salvage refs pile up: every cleanup of work at
 // risk makes one. A ref is pruned when its content is preserved elsewhere — the salvage commit is
-// merged into the default branch by the one proof of "merged" (same commit, ancestor, every patch
-// upstream, or a merge that adds nothing: facts/merged.ts), or it salvaged nothing beyond its HEAD
-// and that HEAD is on a remote. With `--older-than <d>` a ref older than that goes too, whatever it
+// reachable from the default branch (same commit, ancestor) or a merge of it adds nothing (its
+// blobs are the branch's: byte-equal trees; facts/merged.ts), or it salvaged nothing beyond its
+// HEAD and that HEAD is on a remote. Never by patch-id (SPEC v5 §4): a commit of main that only
+// re-indents the salvaged file is another program. With `--older-than <d>` a ref older than that goes too, whatever it
 // holds: the caller asked by age. Never silently: every pruned ref is listed with why (and its
 // commit, so `git update-ref <ref> <commit>` brings it back while git keeps the object), every kept
 // ref with its reason. Deletes are compare-and-swap, under the repo's mutation lock.
@@ -70,7 +71,7 @@ export async function salvagePrune(ctx: Ctx, options: SalvagePruneOptions): Prom
 /** How the salvage's content is preserved elsewhere; null when it is not (or that cannot be proved). */
 async function preservedHow(ctx: Ctx, s: SalvageEntry, targets: Parameters<typeof proveMerged>[2]): Promise<MergedHow | "pushed" | null> {
   if (targets.length > 0) {
-    const merged = await proveMerged(ctx.repo.primary, s.commit, targets);
+    const merged = await proveMerged(ctx.repo.primary, s.commit, targets, { patches: false });
     if (merged.how) return merged.how;
   }
   if (ctx.repo.remotes.length === 0) return null;

@@ -1,8 +1,9 @@
 // A wave's facts read once per batch of entries, under the mutation lock right before the batch's
 // entries use them, instead of once per entry (SPEC §3.9 steps 1, 3, 4 and the merged proofs of
 // §4.5): every entry's branch and the target in one `for-each-ref`; ancestry and merge base from one
-// `rev-list` of the commits the target T0 lacks; `git cherry`'s verdict from one `diff-tree |
-// patch-id` pass; the deletions since each expected base from one `diff-tree --stdin`.
+// `rev-list` of the commits the target T0 lacks; `git cherry`'s verdict, whitespace seen, from one
+// `diff-tree | patch-id --verbatim` pass; the deletions since each expected base from one
+// `diff-tree --stdin`.
 //
 // The batch proves against T0, the target's tip when it was read; an entry is merged against Tk,
 // T0 plus the wave's own merges of the entries before it. The answers are the same when no two

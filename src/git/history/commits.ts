@@ -35,11 +35,26 @@ export async function countRevs(cwd: string, tip: string, excluded: readonly str
   return Number(r.stdout.trim());
 }
 
-/** `git cherry target branch`: true when every commit of branch has an equivalent in target. */
+/**
+ * `git cherry target branch`'s question with whitespace seen: true when every non-merge commit of
+ * `branch` that `target` lacks has a commit with the same verbatim patch among the target's
+ * non-merge commits that `branch` lacks. git's own patch-ids (cherry, `--cherry-mark`) drop all
+ * whitespace, so a commit of main that only re-indents a Python program would "contain" the
+ * branch's (SPEC v5 §4: such a patch-id never allows a deletion). git's cherry marks pick the
+ * candidates on each side (equal without whitespace is necessary for equal with it), then
+ * `patch-id --verbatim` (readCommitPatchIds) decides; a commit without a text patch is no proof.
+ */
 export async function allCommitsEquivalent(cwd: string, target: string, branch: string): Promise<boolean> {
-  const r = await git(["cherry", "--end-of-options", target, branch], { cwd });
-  const lines = r.stdout.split("\n").filter(Boolean);
-  return lines.length > 0 && lines.every((line) => line.startsWith("- "));
+  const side = async (which: "--right-only" | "--left-only"): Promise<string[]> => {
+    const r = await git(["rev-list", "--cherry-mark", "--no-merges", which, "--end-of-options", `${target}...${branch}`], { cwd });
+    return r.stdout.split("\n").filter(Boolean);
+  };
+  const mine = await side("--right-only");
+  if (mine.length === 0 || mine.some((line) => !line.startsWith("="))) return false;
+  const theirs = (await side("--left-only")).filter((line) => line.startsWith("=")).map((line) => line.slice(1));
+  const ids = await readCommitPatchIds(cwd, [...mine.map((line) => line.slice(1)), ...theirs]);
+  const found = new Set(theirs.map((c) => ids.get(c)).filter((id) => id !== null && id !== undefined));
+  return mine.every((line) => found.has(ids.get(line.slice(1)) ?? ""));
 }
 
 /** `git merge-tree --write-tree`: the merged tree, or null when the merge conflicts. */
@@ -79,10 +94,12 @@ export async function readMergeTrees(cwd: string, pairs: readonly { target: stri
 }
 
 /**
- * Stable patch-ids of single commits (each against its first parent, as `git cherry` compares
- * them: no rename detection), in two processes. A commit whose diff holds a binary file, or that
- * has no patch-id (an empty diff, a mode change only), maps to null: unknown, the caller asks git
- * cherry instead. `--full-index` so that binary changes could never look alike by abbreviation.
+ * Stable, verbatim patch-ids of single commits (each against its first parent, as `git cherry`
+ * compares them: no rename detection), in two processes. Verbatim: whitespace is part of the patch
+ * (git's default strips it, and a proof that allows a deletion must see it, SPEC v5 §4). A commit
+ * whose diff holds a binary file, or that has no patch-id (an empty diff, a mode change only),
+ * maps to null: unknown, the caller asks allCommitsEquivalent instead. `--full-index` so that
+ * binary changes could never look alike by abbreviation.
  */
 export async function readCommitPatchIds(cwd: string, commits: readonly string[]): Promise<Map<string, string | null>> {
   const ids = new Map<string, string | null>(commits.map((c) => [c, null]));
@@ -99,7 +116,10 @@ export async function readCommitPatchIds(cwd: string, commits: readonly string[]
     else if (line.startsWith("Binary files ") || line.startsWith("GIT binary patch")) binary.add(current);
   }
   const relabelled = diff.stdout.replace(/^([0-9a-f]{40,64})$/gm, "commit $1");
-  const r = await git(["patch-id", "--stable"], { cwd, input: relabelled, timeoutMs: 300_000 });
+  // `--verbatim` is the stable algorithm with whitespace kept (git 2.39 refuses it beside `--stable`);
+  // a git before 2.39 refuses the option (usage, 129): every id unknown, so no patch proves anything
+  const r = await git(["patch-id", "--verbatim"], { cwd, input: relabelled, timeoutMs: 300_000, ok: [0, 129] });
+  if (r.exitCode === 129) return ids;
   for (const line of r.stdout.split("\n")) {
     const [patchId, commit] = line.split(" ");
     if (patchId && commit && ids.has(commit) && !binary.has(commit)) ids.set(commit, patchId);

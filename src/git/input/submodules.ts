@@ -7,7 +7,10 @@
 // submodule that holds uncommitted work, or whose repository lives inside the worktree (its `.git`
 // a directory: a salvage ref cannot capture it), is reported, so the worktree counts it as work
 // that is never removed, cleaned or salvaged with it (a nested repository, §4.14).
-import { lstatSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// A submodule is every gitlink of the index (mode 160000), whether or not `.gitmodules` names it
+// (SPEC v5 §4: `git init sub && git add sub` makes one with a warning only), and every `.git` in a
+// tracked directory is a nested repository too: git's own status walks past both.
+import { lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { git } from "../run.js";
@@ -15,6 +18,12 @@ import { readPlainFile } from "./plain-file.js";
 import { commonDirOf, setProgramPolicy } from "../programs/policy.js";
 import { readProgramGuard } from "../programs/read.js";
 import { statusArgs } from "../status-args.js";
+import { encodeGitBytes } from "../bytes.js";
+import { parseIndexShape, shapeOf, type IndexShape } from "../parse/index-file.js";
+import { pinArgs } from "./pin.js";
+
+/** An index larger than this is listed by git (a repository of ~1M files). */
+const MAX_INDEX_BYTES = 128 * 1024 * 1024;
 
 const MAX_DEPTH = 8;
 
@@ -36,27 +45,54 @@ async function declaredPaths(worktree: string): Promise<string[]> {
   }
 }
 
-/** Paths (relative to `worktree`, each ending "/") of its submodules that hold work or a repository of their own. */
+/**
+ * What the index says of `worktree`'s tree: its gitlinks (any stage) and every directory that holds
+ * a tracked path. Read from the index file itself (parse/index-file.ts: no process per worktree),
+ * else `git ls-files --stage`.
+ */
+async function readIndexShape(worktree: string): Promise<IndexShape> {
+  const gitDir = pinArgs(worktree)[0]?.slice("--git-dir=".length);
+  const bytes = gitDir === undefined ? null : readPlainFile(join(gitDir, "index"), MAX_INDEX_BYTES);
+  const parsed = bytes === null ? null : parseIndexShape(bytes);
+  if (parsed) return parsed;
+  const r = await git(["ls-files", "--stage", "-z"], { cwd: worktree });
+  return shapeOf(
+    r.stdout.split("\0").flatMap((record) => {
+      const tab = record.indexOf("\t");
+      return tab < 0 ? [] : [{ mode: parseInt(record.slice(0, record.indexOf(" ")), 8), path: record.slice(tab + 1) }];
+    }),
+  );
+}
+
+/** A path git printed (bytes.ts), as the bytes the file system knows it by. */
+const onDisk = (worktree: string, path: string, ...rest: string[]): Buffer => encodeGitBytes(join(worktree, path, ...rest));
+
+/** Paths (relative to `worktree`, each ending "/") of its submodules that hold work or a repository of their own, and of repositories nested in its tracked directories. */
 export async function submoduleWork(worktree: string, depth = 0): Promise<string[]> {
-  if (depth >= MAX_DEPTH || !lstatSync(join(worktree, ".gitmodules"), { throwIfNoEntry: false })?.isFile()) return [];
+  if (depth >= MAX_DEPTH) return [];
+  const { gitlinks, dirs } = await readIndexShape(worktree);
+  const declared = lstatSync(join(worktree, ".gitmodules"), { throwIfNoEntry: false })?.isFile() ? await declaredPaths(worktree) : [];
   const out: string[] = [];
-  for (const path of await declaredPaths(worktree)) {
-    const dir = join(worktree, path);
-    const dotGit = lstatSync(join(dir, ".git"), { throwIfNoEntry: false });
-    if (!dotGit) continue; // not populated: nothing of it is in the worktree
-    if (!dotGit.isFile()) {
-      out.push(`${path}/`); // its repository lives in the worktree
-      continue;
-    }
-    const common = commonDirOf(dir);
-    if (common === null) {
-      out.push(`${path}/`); // cannot be placed: unknown, so kept as work
-      continue;
-    }
-    setProgramPolicy(common, await readProgramGuard(dir, common));
-    const r = await git(statusArgs(false), { cwd: dir, ok: [0, 128] });
-    const changed = r.exitCode !== 0 || r.stdout.split("\0").some((field) => field !== "" && !field.startsWith("# "));
-    if (changed || (await submoduleWork(dir, depth + 1)).length > 0) out.push(`${path}/`);
+  for (const path of new Set([...gitlinks, ...declared])) if (await holdsWork(worktree, path, depth)) out.push(`${path}/`);
+  // a `.git` in a directory with tracked files: git's status skips it, and its repository's commits live there alone
+  for (const dir of dirs) if (lstatSync(onDisk(worktree, dir, ".git"), { throwIfNoEntry: false })) out.push(`${dir}/`);
+  return out.sort();
+}
+
+/** Whether the submodule at `path` holds work that must stay: its own repository, uncommitted work, or content git cannot place. */
+async function holdsWork(worktree: string, path: string, depth: number): Promise<boolean> {
+  const dir = join(worktree, path);
+  const dotGit = lstatSync(onDisk(worktree, path, ".git"), { throwIfNoEntry: false });
+  if (!dotGit) {
+    // not populated: nothing of it is in the worktree, unless files sit where its checkout would be
+    const st = lstatSync(onDisk(worktree, path), { throwIfNoEntry: false });
+    return st?.isDirectory() === true && readdirSync(onDisk(worktree, path)).length > 0;
   }
-  return out;
+  if (!dotGit.isFile()) return true; // its repository lives in the worktree
+  const common = commonDirOf(dir);
+  if (common === null) return true; // cannot be placed: unknown, so kept as work
+  setProgramPolicy(common, await readProgramGuard(dir, common));
+  const r = await git(statusArgs(false), { cwd: dir, ok: [0, 128] });
+  const changed = r.exitCode !== 0 || r.stdout.split("\0").some((field) => field !== "" && !field.startsWith("# "));
+  return changed || (await submoduleWork(dir, depth + 1)).length > 0;
 }

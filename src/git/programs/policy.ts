@@ -26,7 +26,7 @@ export const PROGRAM_SETTINGS: readonly ProgramSetting[] = [
     key: "core.fsmonitor",
     handling: "override",
     neutral: "false",
-    why: "a hook path runs on every status, update-index, checkout (`true`, git's own daemon, is kept)",
+    why: "a hook path runs on every status, update-index, checkout (and since v5 every call has it off, trusted or not: EVERY_CALL)",
   },
   { key: "core.sshcommand", handling: "override", neutral: "ssh", why: "run for ssh transport" },
   { key: "core.askpass", handling: "override", neutral: "", why: "run to ask for a password" },
@@ -50,7 +50,7 @@ export const PROGRAM_SETTINGS: readonly ProgramSetting[] = [
   { key: "diff.external", handling: "argv", neutral: "", why: "every diff Orchard runs is plumbing or carries --no-ext-diff" },
   { key: "diff.*.command", handling: "argv", neutral: "", why: "every diff Orchard runs is plumbing or carries --no-ext-diff" },
   { key: "diff.*.textconv", handling: "argv", neutral: "", why: "every diff Orchard runs is plumbing or carries --no-textconv" },
-  { key: "core.hookspath", handling: "override", neutral: "/dev/null", why: "hooks: off in every call, trusted or not (env.ts)" },
+  { key: "core.hookspath", handling: "override", neutral: "/dev/null", why: "hooks: off in every call, trusted or not (EVERY_CALL)" },
 ];
 
 /** The keys `git config --get-regexp` is asked for: every program setting, plus includes (followed by hand) and the keys that move a work tree (boundary.ts). */
@@ -175,9 +175,30 @@ export function policyForCall(cwd: string, gitDir?: string): ProgramPolicy {
   };
 }
 
-/** The env entries (GIT_CONFIG_COUNT…) that put `policy` in force, after any the caller inherited; hooks off always. */
-export function policyEnv(env: NodeJS.ProcessEnv, policy: ProgramPolicy): NodeJS.ProcessEnv {
-  const entries: (readonly [string, string])[] = [["core.hooksPath", "/dev/null"], ...(policy.trusted ? [] : policy.entries)];
+/**
+ * What every git call of Orchard's gets, trusted or not, after the policy's entries (the last
+ * value wins). SPEC v5 §4: a proof reads git as it is, not as an agent set it up. Hooks off (v2);
+ * no fsmonitor and no untracked cache, so a status answers from the disk, never from a program or
+ * a cache an agent can rewrite (a lying hook made a dirty worktree reapable); no automatic gc or
+ * maintenance, so an object Orchard's messages say can be brought back is not pruned by the
+ * repository's `gc.auto=1, gc.pruneExpire=now` behind a merge; no replace refs (a repository's
+ * `core.useReplaceRefs=true` beats GIT_NO_REPLACE_OBJECTS, which env.ts also sets, with grafts off).
+ */
+export const EVERY_CALL: readonly (readonly [string, string])[] = [
+  ["core.hooksPath", "/dev/null"],
+  ["core.fsmonitor", "false"],
+  ["core.untrackedCache", "false"],
+  ["gc.auto", "0"],
+  ["maintenance.auto", "false"],
+  ["core.useReplaceRefs", "false"],
+];
+
+/** For the one query that reads the program settings themselves: EVERY_CALL without the key that query asks for (git would show it as the caller's). */
+export const CONFIG_READ_CALL = EVERY_CALL.filter(([key]) => key !== "core.fsmonitor");
+
+/** The env entries (GIT_CONFIG_COUNT…) that put `policy` in force, after any the caller inherited, then `always` (EVERY_CALL). */
+export function policyEnv(env: NodeJS.ProcessEnv, policy: ProgramPolicy, always: readonly (readonly [string, string])[] = EVERY_CALL): NodeJS.ProcessEnv {
+  const entries: (readonly [string, string])[] = [...(policy.trusted ? [] : policy.entries), ...always];
   const inherited = Number(env.GIT_CONFIG_COUNT);
   const n = Number.isInteger(inherited) && inherited > 0 ? inherited : 0;
   const out: NodeJS.ProcessEnv = { ...env, GIT_CONFIG_COUNT: String(n + entries.length) };

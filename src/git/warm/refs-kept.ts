@@ -8,8 +8,8 @@
 // - the configuration (each branch's upstream): the program guard kept for the repository
 //   (guard-cache.ts) watches every file git reads it from; it is checked now, and its signature is
 //   part of this one;
-// - the graph (the tracking counts): ids fix it only without replace refs, grafts or a shallow
-//   boundary (graph-fixed.ts), looked for at every call;
+// - the graph (the tracking counts): ids fix it only without a shallow boundary (graph-fixed.ts;
+//   replace refs and grafts never reach Orchard's git), looked for at every call;
 // - the environment of the call (a namespace, another config), compared whole.
 // Nothing is kept where a stamp cannot tell: no guard kept (a trusted repository, an include, a
 // configuration changed within the racy margin), a pattern with wildcards, a symlink, more than
