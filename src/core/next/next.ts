@@ -72,6 +72,8 @@ export function nextStep(r: Reason, w: Where): Step | null {
         : null;
     case "liveness_unknown":
     case "fact_unknown":
+    // whoever holds it is named there; never a release by its owner's name (SPEC v5)
+    case "live_owner":
       return statusOf(w);
     case "operation_in_progress": {
       if (!w.path || !("operation" in r)) return null;
@@ -184,7 +186,6 @@ export function nextStep(r: Reason, w: Where): Step | null {
     case "bootstrap_drift":
     case "context_drift":
     case "runtime_drift":
-    case "live_owner":
     case "base_drift":
     case "base_diverged":
     case "task_held_elsewhere":

@@ -75,6 +75,7 @@ export const ReleaseInput = lazy(() => {
       target,
       outcome: z.enum(OUTCOMES).optional().describe("how the work ended (default done)"),
       owner: owner.optional(),
+      force: z.boolean().optional().describe("a person's override: release a live lease this process does not hold"),
     })
     .strict();
 });

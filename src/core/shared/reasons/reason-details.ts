@@ -48,7 +48,8 @@ export interface ReasonDetails {
   context_drift: NoDetail;
   runtime_drift: NoDetail;
   /** `owner` and `signals` when the facts were read here; `owner` alone for a lease of another host. */
-  live_owner: { owner?: string | null; signals?: LivenessSignal[] };
+  /** `holderPid`: the lease's process, when the caller named its owner but is not that process nor its descendant. */
+  live_owner: { owner?: string | null; signals?: LivenessSignal[]; holderPid?: number | null };
   liveness_unknown: { signals: LivenessSignal[] } | ReapProofFailed;
   operation_in_progress: { operation: Operation };
   dirty: DirtyCounts | Unknown;

@@ -9,7 +9,7 @@ export const REASON_REMEDY: Partial<Record<ReasonCode, string>> = {
   branch_mismatch: "add the worktree's own branch, or another branch for a new worktree",
   task_mismatch: "pass the worktree's task, or take another branch",
   base_mismatch: "drop --base, or take a new branch",
-  live_owner: "pass --owner <owner> if you are its owner; else wait for `orchard release`, or take another branch",
+  live_owner: "orchard status <handle> names the holder: wait for its release, or take another branch",
   liveness_unknown: "orchard status <handle> shows which signal is unknown",
   operation_in_progress: "finish or abort it in the worktree (git merge --abort, git rebase --abort …)",
   dirty: "commit or stash the changes; `orchard add` of the same task takes a dirty worktree over with --resume (recycle never does)",
