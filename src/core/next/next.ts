@@ -171,6 +171,7 @@ export function nextStep(r: Reason, w: Where): Step | null {
     case "config_unvetted":
     case "foreign_workspace":
     case "trust_from_agent":
+    case "trust_needs_person":
     case "branch_from_task":
     case "rebase_needs_worktree":
     case "bootstrap_shared":

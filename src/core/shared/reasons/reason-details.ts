@@ -215,6 +215,8 @@ export interface ReasonDetails {
   foreign_workspace: { workspace: string | null };
   /** What showed the caller to be an agent (the worktree it runs in, or the lease it holds). */
   trust_from_agent: { why: string };
+  /** Why the caller is not taken for a person (no terminal on stdin, no --yes). */
+  trust_needs_person: { why: string };
   // registry migrate
   /** The source's hosts, and how many rows of theirs each destination table holds. */
   host_rows_present: { hosts: string[]; present: Record<string, number> };

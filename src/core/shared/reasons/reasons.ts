@@ -154,6 +154,8 @@ export const REASON_TEXT = {
     "the worktree belongs to another Orchard workspace (another --home or registry): it is never adopted, recovered, recycled, reaped or removed from here, and its lease is judged only by a dead pid on this host or a passed expiry",
   trust_from_agent:
     "orchard trust was run by a process that works inside a worktree of the repository or holds a lease: an agent never grants trust; the owner runs it from the primary or outside the repository",
+  trust_needs_person:
+    "orchard trust was run without a terminal on stdin and without --yes: trust is a person's act (a detached or scripted process is refused)",
   // registry migrate
   host_rows_present: "the destination registry already holds rows of the source's hosts (migrated before, or the host already writes there)",
 } as const;
