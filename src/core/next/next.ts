@@ -166,6 +166,7 @@ export function nextStep(r: Reason, w: Where): Step | null {
     case "share_unused":
     case "share_over_budget":
     case "share_incomplete":
+    case "share_modified":
       return orchard("cleanup run");
     // nothing a command does moves these on: wait, decide, edit a file, or it is already done
     case "config_unvetted":

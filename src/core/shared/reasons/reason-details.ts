@@ -98,6 +98,8 @@ export interface ReasonDetails {
   share_unused: NoDetail;
   share_over_budget: { budget: number };
   share_incomplete: NoDetail;
+  /** What showed the change (the copy's path and what differs). */
+  share_modified: { why: string };
   /** Free and floor in bytes; what `cleanup run` would free now (worktrees, bytes when measured). */
   disk_low: { free: number; floor: number; minFree: string; wouldFree?: { worktrees: number; keptCopies: number; bytes: number | null } };
   until_free_unmet: { free: number; floor: number };

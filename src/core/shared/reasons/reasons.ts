@@ -61,6 +61,8 @@ export const REASON_TEXT = {
   share_unused: "no worktree of this kept copy's fingerprint remains",
   share_over_budget: "the kept copies take more than disk.shareBudget: the least recently used go first",
   share_incomplete: "a kept copy without its marker of completeness: never used",
+  share_modified:
+    "a kept copy changed after it was kept (with shareMethod hardlink, a write in place in one worktree reaches the copy): it is never materialised again",
   disk_low: "the workspace's filesystem has less free space than disk.minFree",
   until_free_unmet: "cleanup removed everything it may remove and the free space is still below the floor",
   // reap

@@ -29,6 +29,8 @@ export const REASON_REMEDY: Partial<Record<ReasonCode, string>> = {
   foreign_workspace: "run the command with that workspace's --home (and --registry), where the worktree is managed",
   share_not_relocatable: "drop the directory from bootstrap.share, or make it relocatable (uv venv --relocatable)",
   share_dir_missing: "name in bootstrap.share only directories that bootstrap.run makes",
+  share_modified:
+    "orchard cleanup run reclaims it (the next add keeps a fresh copy); prefer bootstrap.shareMethod auto or copy, where a write never reaches the copy",
   share_clone_unsupported: 'set bootstrap.shareMethod to "auto" (clone where possible, else copy) or "copy"',
   disk_low: "orchard cleanup run --until-free <minFree>",
   until_free_unmet: "orchard hygiene --disk shows what holds the space",
