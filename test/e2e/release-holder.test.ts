@@ -55,6 +55,11 @@ describe("a live lease is its holder's to release", () => {
       expect.objectContaining({ detail: expect.stringContaining(`pid ${pid}`) }),
     );
 
+    // nor does add of the same owner's name with another pid take the lease over
+    const readded = s.orchard(["add", "feat-a", "--owner", "agentA", "--pid", String(agentProcess())]);
+    expect(readded.code).toBe(3);
+    expect(readded.json.reasons).toEqual([expect.objectContaining({ code: "live_owner", holderPid: pid })]);
+
     const forced = s.orchard(["release", wt.handle, "--owner", "agentA", "--force"]);
     expect(forced.code).toBe(0);
     expect(forced.json).toMatchObject({ ok: true, action: "released" });
