@@ -265,11 +265,11 @@ export class Orchard {
   }
 
   /** Trusts the repository's config as it is now: its commands may run (SPEC §6). */
-  async trust(options: RepoOption = {}): Promise<TrustResult> {
+  async trust(options: RepoOption & { yes?: boolean } = {}): Promise<TrustResult> {
     const { trust } = await import("./bootstrap/index.js");
     const { repo, ...rest } = options;
-    parseInput(TrustInput(), rest);
-    return trust(await this.context(repo));
+    const input = parseInput(TrustInput(), rest) as { yes?: boolean };
+    return trust(await this.context(repo), { yes: input.yes === true });
   }
 
   /** One truthful report: a disposition per worktree, groups, backlog, disk (SPEC §3.6). */

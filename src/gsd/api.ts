@@ -101,7 +101,22 @@ export interface ReapDeps {
   salvage?: boolean;
 }
 
-/** Never throws: a repository Orchard cannot read gives [] (as GSD's does), with the error on stderr under DEBUG. */
+/**
+ * Orchard itself cannot work (its registry cannot open: no SQLite driver, a bad ORCHARD_SQLITE_DRIVER, an
+ * unreachable PostgreSQL; its worker did not start): thrown, so no caller reads "nothing to reap" into it.
+ */
+export class OrchardUnavailable extends Error {
+  readonly code: string;
+  constructor(readonly error: OrchardErrorView) {
+    super(`Orchard cannot run: ${error.message}`);
+    this.name = "OrchardUnavailable";
+    this.code = error.code;
+  }
+}
+
+const unavailable = (error: OrchardErrorView): boolean => error.code.startsWith("registry_") || error.code === "worker_failed";
+
+/** A repository Orchard cannot read gives [] (as GSD's does), with the error on stderr under DEBUG; Orchard unable to run throws OrchardUnavailable. */
 export function reapOrphanWorktrees(repoRoot: string, deps: ReapDeps = {}): ReapResultEntry[] {
   const request: ReapRequest = {
     ...(deps.reapMtimeGuardMs === undefined ? {} : { guardMs: deps.reapMtimeGuardMs }),
@@ -109,6 +124,7 @@ export function reapOrphanWorktrees(repoRoot: string, deps: ReapDeps = {}): Reap
   };
   const answer = callSync<ReapResultEntry[]>("reap", [repoRoot, request]);
   if (answer.ok) return answer.value;
+  if (unavailable(answer.error)) throw new OrchardUnavailable(answer.error);
   if (process.env.DEBUG) process.stderr.write(`[gsd] worktree.reap-orphans (Orchard): ${answer.error.message}\n`);
   return [];
 }
@@ -116,5 +132,6 @@ export function reapOrphanWorktrees(repoRoot: string, deps: ReapDeps = {}): Reap
 /** GSD core's metadata prune: the paths of the entries it pruned (GSD's own always returns []). */
 export function pruneOrphanedWorktrees(repoRoot: string): string[] {
   const answer = callSync<string[]>("pruneOrphaned", [repoRoot]);
+  if (!answer.ok && unavailable(answer.error)) throw new OrchardUnavailable(answer.error);
   return answer.ok ? answer.value : [];
 }

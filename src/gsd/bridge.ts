@@ -19,7 +19,15 @@ export interface WorkspaceChoice {
   registry?: string;
 }
 
+/** How long a call other than the wave may take (ORCHARD_GSD_TIMEOUT_MS overrides it; docs/gsd.md). */
 const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
+
+/**
+ * Calls that run as long as git takes, whatever ORCHARD_GSD_TIMEOUT_MS says: a wave of a thousand
+ * merges is long, and cutting the caller's wait would answer "nothing done" while the worker goes on
+ * merging. Each git call inside has its own timeout (src/git/run.ts), so the call still ends.
+ */
+const UNBOUNDED = new Set(["runWave"]);
 
 /** How long a new worker may take to load the library before the call fails (it cannot report a failed start while the caller blocks). */
 const START_TIMEOUT_MS = 60 * 1000;
@@ -56,8 +64,20 @@ export function callSync<T>(method: string, args: unknown[]): Answer<T> {
   }
   const signal = new Int32Array(new SharedArrayBuffer(4));
   const call: Call = { method, args, workspace: choice };
-  worker.port.postMessage({ call, signal });
-  const timeout = Number(process.env.ORCHARD_GSD_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS;
+  try {
+    worker.port.postMessage({ call, signal });
+  } catch (error) {
+    // a function, symbol or class instance among the arguments cannot cross to the worker (DataCloneError)
+    const why = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      error: {
+        code: "invalid_argument",
+        message: `${method}: an argument is not plain data Orchard can receive (${why}); pass plain objects, strings and numbers`,
+      },
+    };
+  }
+  const timeout = UNBOUNDED.has(method) ? Infinity : Number(process.env.ORCHARD_GSD_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS;
   if (Atomics.wait(signal, 0, 0, timeout) === "timed-out") {
     void worker.thread.terminate();
     worker = null;

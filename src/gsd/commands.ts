@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { planWorktreeWaveCleanup } from "./manifest.js";
-import { executeWorktreeWaveCleanupPlan, reapOrphanWorktrees } from "./api.js";
+import { executeWorktreeWaveCleanupPlan, OrchardUnavailable, reapOrphanWorktrees } from "./api.js";
 import type { ReapResultEntry } from "./types.js";
 
 export function cmdWorktreeCleanupWave(cwd: string, args: string[] = []): void {
@@ -40,8 +40,12 @@ export function cmdWorktreeReapOrphans(cwd: string): void {
   try {
     entries = reapOrphanWorktrees(cwd);
   } catch (error) {
-    process.stderr.write(`[gsd] worktree.reap-orphans failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    entries = [];
+    // loudly: "ok: true, reaped: 0" would say the sweep ran and found nothing
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`[gsd] worktree.reap-orphans failed: ${message}\n`);
+    const code = error instanceof OrchardUnavailable ? error.code : "internal";
+    process.stdout.write(`${JSON.stringify({ ok: false, reaped: 0, entries: [], error: { code, message } }, null, 2)}\n`);
+    return;
   }
   const skipped = entries.filter((e) => e.status === "skipped").length;
   if (skipped > 0) process.stderr.write(`[gsd] worktree.reap-orphans: ${skipped} orphan(s) skipped (run with DEBUG=1 for details)\n`);

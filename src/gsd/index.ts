@@ -16,6 +16,7 @@ export {
   executeWorktreeWaveCleanupPlan,
   reapOrphanWorktrees,
   pruneOrphanedWorktrees,
+  OrchardUnavailable,
   type ReapDeps,
 } from "./api.js";
 export { cmdWorktreeCleanupWave, cmdWorktreeReapOrphans } from "./commands.js";

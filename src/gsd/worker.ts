@@ -41,10 +41,20 @@ async function answer(call: Call): Promise<Answer<unknown>> {
 Atomics.store(ready, 0, 1);
 Atomics.notify(ready, 0);
 
+/** Starts the work queued after an answer (the trash a wave or reap filled is purged), as the CLI and MCP server do after each call. */
+async function flushAll(): Promise<void> {
+  for (const orchard of opened.values()) (await orchard.catch(() => null))?.flushBackground();
+}
+
 port.on("message", ({ call, signal }: { call: Call; signal: Int32Array }) => {
-  void answer(call).then((result) => {
-    port.postMessage(result);
-    Atomics.store(signal, 0, 1);
-    Atomics.notify(signal, 0);
-  });
+  void answer(call)
+    .then(async (result) => {
+      await flushAll().catch(() => undefined); // deliberate: a purge that cannot start waits for the next command
+      return result;
+    })
+    .then((result) => {
+      port.postMessage(result);
+      Atomics.store(signal, 0, 1);
+      Atomics.notify(signal, 0);
+    });
 });

@@ -78,7 +78,12 @@ export const TOOLS: readonly Tool[] = [
     AddInput(),
     "Take a worktree for a branch: adopt the exact handle, reuse or recycle a compatible one, or create one. Call before starting work; pass task (an issue URL, owner/repo#N, #N or any id: every spelling of one task is one task) and owner so a crashed session's work can be found again. policy decides what happens to existing worktrees of the same task: isolated (default), reuse-compatible, recycle-terminal, or exclusive-task to refuse while another owner holds the task. Without pid the lease names this server's MCP client process (its parent, past npx/npm exec/sh launchers), so it dies with the client; pass pid to name another process.",
   ),
-  tool("orchard_release", "release", ReleaseInput(), "Give a worktree back when the work is finished (outcome done, abandoned or failed). Idempotent."),
+  tool(
+    "orchard_release",
+    "release",
+    ReleaseInput().omit({ force: true }),
+    "Give a worktree back when the work is finished (outcome done, abandoned or failed). Idempotent.",
+  ),
   tool(
     "orchard_heartbeat",
     "heartbeat",

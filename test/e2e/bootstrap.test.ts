@@ -86,7 +86,7 @@ describe("repository commands need trust", () => {
 
   it("`orchard trust` records the config hash; the command then runs; editing the config needs trust again", () => {
     withCommand();
-    const t = s.orchard(["trust"]);
+    const t = s.orchard(["trust", "--yes"]);
     expect(t.code).toBe(0);
     expect(t.json).toMatchObject({ ok: true, trusted: true, source: join(s.primary, ".orchard.json"), configHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     const r = s.orchard(["add", "feat-a"]).json;

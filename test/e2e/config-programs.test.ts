@@ -201,7 +201,7 @@ describe.each(["repo", "worktree", "include", "breadth", "includeif"] as const)(
       // trusted: the programs the owner saw in the common config are git's to run again (SPEC v4 §4.1);
       // what a config.worktree or an include names is never covered by trust
       writeFileSync(join(s.primary, ".orchard.json"), "{}\n");
-      const granted = s.orchard(["trust"]);
+      const granted = s.orchard(["trust", "--yes"]);
       expect(granted.code).toBe(0);
       const seen = new Set<string>();
       for (const args of [["hygiene"], ["add", "feat-d", "--owner", "o4", "--no-bootstrap"], ["cleanup-wave", "--manifest", manifest]])
@@ -233,7 +233,7 @@ describe("a clean filter that lies about a change", () => {
       expect(readFileSync(join(add.json.path, "data.dat"), "utf8")).toBe("work\n");
 
       writeFileSync(join(s.primary, ".orchard.json"), "{}\n");
-      expect(s.orchard(["trust"]).code).toBe(0);
+      expect(s.orchard(["trust", "--yes"]).code).toBe(0);
       const trusted = s.orchard(["hygiene"]).json.worktrees.find((w: { path: string }) => w.path === add.json.path);
       expect(trusted.disposition).toBe("reclaimable"); // the lie, believed: why an untrusted repository's filter may not decide
     } finally {
@@ -250,7 +250,7 @@ describe("trust covers what runs (SPEC v4 §4.1)", () => {
       expect(add.code, add.stderr).toBe(0);
       writeFileSync(join(s.primary, ".orchard.json"), "{}\n");
       git(s.primary, "config", "filter.evil.clean", `${script} trusted-clean`);
-      const granted = s.orchard(["trust"]);
+      const granted = s.orchard(["trust", "--yes"]);
       expect(granted.code, granted.stderr).toBe(0);
       expect(granted.json.programs).toEqual([{ key: "filter.evil.clean", value: `${script} trusted-clean` }]);
       // the same size, new stat data: status must read the file again, through the clean filter
@@ -273,10 +273,10 @@ describe("trust covers what runs (SPEC v4 §4.1)", () => {
     try {
       const add = s.orchard(["add", "feat-u", "--no-bootstrap"]);
       writeFileSync(join(s.primary, ".orchard.json"), "{}\n");
-      const r = s.orchard(["trust", "--repo", s.primary], { cwd: add.json.path });
+      const r = s.orchard(["trust", "--repo", s.primary, "--yes"], { cwd: add.json.path }); // --yes does not make an agent a person;
       expect(r.code, r.stdout + r.stderr).toBe(3);
       expect(r.json.reasons.map((x: { code: string }) => x.code)).toEqual(["trust_from_agent"]);
-      expect(s.orchard(["trust"]).code).toBe(0); // the owner, from the primary
+      expect(s.orchard(["trust", "--yes"]).code).toBe(0); // the owner, from the primary
     } finally {
       s.cleanup();
     }

@@ -145,7 +145,8 @@ describe("a day of a fleet", () => {
 
     // ── noon: a merge commit pushed from the primary; on the forge a squash and a rebase merge; then a fetch ──
     s.mergeIntoMain("login");
-    run(["release", a1.handle, "--owner", "agent-1"]);
+    // agent-1's lease names its live pid: this test stands in for that process, so it passes the override
+    run(["release", a1.handle, "--owner", "agent-1", "--force"]);
     const forge = join(s.root, "forge");
     git(s.root, "clone", "-q", bare, forge);
     git(forge, "merge", "-q", "--squash", "origin/search");

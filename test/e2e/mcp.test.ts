@@ -179,9 +179,9 @@ describe("orchard mcp", () => {
     writeFileSync(join(add.json.path, "feature.txt"), "feature\n");
     git(add.json.path, "add", "feature.txt");
     git(add.json.path, "commit", "-q", "-m", "feature");
-    // the lease is this client's own (SPEC v3 §3.12): live, so remove says to release it first
+    // the lease is this client's own (SPEC v3 §3.12): live, so remove names who holds it (never how to take it, SPEC v5)
     const held = await session.call("orchard_remove", { target: add.json.handle });
-    expect(held.json).toMatchObject({ ok: false, action: "refused", disposition: "live", next: `orchard release ${add.json.handle}` });
+    expect(held.json).toMatchObject({ ok: false, action: "refused", disposition: "live", next: `orchard status ${add.json.handle}` });
     expect((await session.call("orchard_release", { target: add.json.handle })).json.ok).toBe(true);
     const refused = await session.call("orchard_remove", { target: add.json.handle });
     expect(refused.json).toMatchObject({ ok: false, action: "refused", next: `orchard remove ${add.json.handle} --salvage` });

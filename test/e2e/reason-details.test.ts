@@ -33,7 +33,7 @@ type ValueAt<T, K extends PropertyKey> = T extends unknown ? (K extends keyof T 
 type Spec<C extends ReasonCode> = { readonly [K in KeysOf<ReasonDetails[C]>]-?: readonly KindOf<ValueAt<ReasonDetails[C], K>>[] };
 
 const SPECS: { readonly [C in ReasonCode]?: Spec<C> } = {
-  live_owner: { owner: ["string", "null"], signals: ["array"] },
+  live_owner: { owner: ["string", "null"], signals: ["array"], holderPid: ["number", "null"] },
   dirty: { tracked: ["number"], untracked: ["number"], conflicted: ["number"], unknown: ["boolean"] },
   unpushed_commits: { count: ["number"], unknown: ["boolean"] },
   not_active: { lifecycle: ["string"] },

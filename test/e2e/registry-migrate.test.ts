@@ -60,7 +60,7 @@ async function pgTables(): Promise<string[]> {
 /** A workspace that has seen a bit of everything: duplicates, a recycle, a release, a stored plan, trust, a published summary. */
 function busyWorkspace(): { planId: string } {
   writeFileSync(join(s.primary, ".orchard.json"), JSON.stringify({ bootstrap: { copy: [] } }));
-  expect(onSqlite(["trust"]).code).toBe(0);
+  expect(onSqlite(["trust", "--yes"]).code).toBe(0);
   const a = onSqlite(["add", "feat-a", "--task", "T-1", "--owner", "alice"]).json;
   onSqlite(["add", "feat-b", "--task", "T-1"]);
   onSqlite(["add", "feat-e", "--task", "T-1"]); // feat-b was reusable: a preventable duplicate

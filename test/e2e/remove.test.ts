@@ -100,7 +100,7 @@ describe("orchard remove", () => {
       const held = add("feat-held", "--owner", "agent-7", "--pid", String(holder.pid));
       const r = s.orchard(["remove", held.handle]);
       expect(r.code).toBe(3);
-      expect(r.json.next).toBe(`orchard release ${held.handle} --owner agent-7`);
+      expect(r.json.next).toBe(`orchard status ${held.handle}`); // who holds it, never how to take it (SPEC v5)
       expect(r.json.reasons[0].signals.map((x: { code: string }) => x.code)).toContain("pid_alive");
       expect(existsSync(held.path)).toBe(true);
     } finally {

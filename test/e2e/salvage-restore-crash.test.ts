@@ -2,7 +2,7 @@
 // by the rerun of the same restore: same result as a clean restore, every file of the salvage
 // there once, nothing lost. A branch of that name that is not this restore's is still refused.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git } from "../helpers/scenario.js";
 import { makeProcessEnvHermetic } from "../helpers/env.js";
@@ -90,6 +90,39 @@ describe("salvage restore killed with the salvaged tree staged", () => {
     for (const [rel, content] of Object.entries(FILES)) expect(readFileSync(join(restored, rel), "utf8")).toBe(content);
     const h = s.orchard(["hygiene"]).json.worktrees.find((w: { path: string }) => w.path === restored);
     expect(h.reasons.map((x: { code: string }) => x.code)).not.toContain("clean"); // never "clean, work preserved" at the base
+  });
+
+  it("killed inside git's unstage (its index lock left behind): the rerun clears this restore's own lock and finishes (issue 46 item 14)", async () => {
+    const { ref, head } = await salvaged();
+    killedAt(s, "restore.staged", ["salvage", "restore", ref]);
+    const path = git(s.primary, "worktree", "list", "--porcelain")
+      .split("\n\n")
+      .find((b) => b.includes("branch refs/heads/worktree-agent-a"))!
+      .split("\n")[0]!
+      .slice("worktree ".length);
+    // `git reset` SIGKILLed with the process group leaves its lock: before the fix every rerun failed on it
+    writeFileSync(join(s.adminDir(path), "index.lock"), "");
+    const r = s.orchard(["salvage", "restore", ref]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.json).toMatchObject({ ok: true, action: "created", path, branch: "worktree-agent-a", head });
+    expect(statusOf(path)).toEqual([" D src/file1.txt", " M README.md", '?? "deep/dir/untracked file.txt"', "?? new-file.txt"]);
+    for (const [rel, content] of Object.entries(FILES)) expect(readFileSync(join(path, rel), "utf8")).toBe(content);
+    expect(existsSync(join(s.adminDir(path), "index.lock"))).toBe(false);
+  });
+
+  it("killed after add made the worktree, before the journal: the rerun lays the salvage there, no second restore beside it", async () => {
+    const { ref, head } = await salvaged();
+    killedAt(s, "add.active", ["salvage", "restore", ref]);
+    const r = s.orchard(["salvage", "restore", ref]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.json).toMatchObject({ ok: true, action: "created", branch: "worktree-agent-a", head });
+    const restored = r.json.path as string;
+    expect(statusOf(restored)).toEqual([" D src/file1.txt", " M README.md", '?? "deep/dir/untracked file.txt"', "?? new-file.txt"]);
+    const listed = git(s.primary, "worktree", "list", "--porcelain")
+      .split("\n")
+      .filter((l) => l.startsWith("worktree "))
+      .map((l) => l.slice("worktree ".length));
+    expect(listed.sort()).toEqual([s.primary, restored].sort());
   });
 
   it("a branch of that name made by hand at another commit is still refused, exit 2, unchanged", async () => {

@@ -77,7 +77,38 @@ describe("bootstrap.share", () => {
     writeFileSync(leftIndex(b.path), "tampered by B\n");
     const kept = join(store(), b.bootstrap.share.key, "dirs", "node_modules", "left", "index.js");
     expect(readFileSync(kept, "utf8")).toBe("tampered by B\n");
-    expect(readFileSync(leftIndex(add("feat-c").path), "utf8")).toBe("tampered by B\n");
+  });
+
+  it("hardlink: a kept copy changed by a write in place is share_modified: hygiene --disk says it, add never materialises it again", () => {
+    setUpShare(s, { method: "hardlink" });
+    const a = add("feat-a");
+    const key = a.bootstrap.share.key;
+    expect(add("feat-b").bootstrap.share).toMatchObject({ action: "materialised" });
+    const original = readFileSync(leftIndex(a.path), "utf8");
+    // the same size, another text: only the stat data the digest reads tells
+    writeFileSync(leftIndex(a.path), original.replace("left", "evil"));
+    const copyOf = (h: any) => h.keptCopies.find((k: { key: string }) => k.key === key);
+    const seen = s.orchard(["hygiene", "--disk"]).json;
+    expect(copyOf(seen)).toMatchObject({
+      disposition: "reclaimable",
+      reasons: [expect.objectContaining({ code: "share_modified", next: "orchard cleanup run" })],
+    });
+
+    const c = add("feat-c");
+    expect(stepOf(c, "share")).toMatchObject({ status: "skipped", reason: "share_modified" });
+    expect(c.bootstrap.share).toMatchObject({ action: "kept", key }); // the install ran; its fresh copy took the key
+    expect(installs(s)).toBe(2);
+    expect(readFileSync(leftIndex(c.path), "utf8")).toBe(original);
+    expect(readFileSync(leftIndex(a.path), "utf8")).toBe(original.replace("left", "evil")); // A's own file is A's
+    expect(readFileSync(leftIndex(add("feat-d").path), "utf8")).toBe(original);
+    expect(copyOf(s.orchard(["hygiene", "--disk"]).json)).toMatchObject({ disposition: "kept", reasons: [] });
+
+    // cleanup checks the digest too, and reclaims a changed copy (the worktrees keep their own links)
+    writeFileSync(leftIndex(c.path), "tampered by C\n");
+    const run = s.orchard(["cleanup", "run"]).json;
+    expect(run.keptCopies.removed).toEqual([expect.objectContaining({ key, reasons: [expect.objectContaining({ code: "share_modified" })] })]);
+    expect(readFileSync(leftIndex(c.path), "utf8")).toBe("tampered by C\n");
+    expect(readyCopies()).toEqual([]);
   });
 
   it("a changed lockfile on one branch installs anew and shares nothing stale", () => {

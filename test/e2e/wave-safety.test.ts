@@ -142,7 +142,8 @@ describe("live worktrees (SPEC §3.9 step 5)", () => {
       inside.stop();
       expect(statuses(wave([entry]))).toEqual(["blocked:live_owner"]);
       expect(existsSync(add.json.path)).toBe(true);
-      const rel = s.orchard(["release", add.json.handle, "--owner", "agent-7"]);
+      // the lease names agent-7's live pid: this test stands in for that process (the person's override)
+      const rel = s.orchard(["release", add.json.handle, "--owner", "agent-7", "--force"]);
       expect(rel.code, rel.stdout).toBe(0);
       expect(statuses(wave([entry]))).toEqual(["merged_removed:ok"]);
     } finally {

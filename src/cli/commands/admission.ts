@@ -30,6 +30,7 @@ export function register(program: Command): void {
     .argument("<handle|path>")
     .option("--outcome <outcome>", "done | abandoned | failed", "done")
     .option("--owner <id>", "who releases (env ORCHARD_OWNER)")
+    .option("--force", "a person's override: release a live lease held by another process (never for an agent)")
     .action((target: string, opts: Record<string, unknown>, cmd: Command) =>
       runWith(cmd, (o) => o.release({ target, ...(opts as object) }), renderLease, undefined, LOCKED),
     );

@@ -65,5 +65,6 @@ export function register(program: Command): void {
     .description(
       "trust the repository's .orchard.json and the program settings of its .git/config as they are now, so they may run (refused from inside a worktree)",
     )
-    .action((_opts: unknown, cmd: Command) => runWith(cmd, (o) => o.trust(), renderTrust));
+    .option("--yes", "confirm without a terminal on stdin: a person's flag, never an agent's (docs/commands.md)")
+    .action((opts: { yes?: boolean }, cmd: Command) => runWith(cmd, (o) => o.trust(opts.yes === true ? { yes: true } : {}), renderTrust));
 }

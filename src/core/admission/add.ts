@@ -21,6 +21,7 @@ import {
   compareStartTime,
   HOST,
   readAncestors,
+  readCallerHolds,
   readPidState,
   readStartTime,
 } from "../ownership/index.js";
@@ -187,6 +188,11 @@ async function exactHandle(
   const inside = facts.liveness.signals.some((s) => s.code === "process_in_worktree");
   const verdict = assessExact(facts, { ...request2exact(request), ancestors: inside ? await readAncestors() : [] }, { strict: false });
   const allNotes = [...repaired, ...verdict.notes];
+  // the same owner's name with another pid re-points a live lease: only its holder may (SPEC v5)
+  if (verdict.reasons.length === 0 && request.pid !== null && row.pid !== null && request.pid !== row.pid && !(await readCallerHolds(row)))
+    verdict.reasons.push(
+      reason("live_owner", { owner: row.owner, signals: facts.liveness.signals, holderPid: row.pid }, `the lease is held by pid ${row.pid}`),
+    );
   if (verdict.reasons.length > 0) return resultFor(request, "refused", { row, head: facts.head, reasons: verdict.reasons, notes: allNotes });
   if (request.dryRun) return resultFor(request, "planned", { row, head: facts.head, notes: allNotes });
   const journal = admin ? await readBootstrapJournal(admin) : { state: "none" as const };

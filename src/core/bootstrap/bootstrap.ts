@@ -16,7 +16,7 @@ import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
 import type { BootstrapReport, BootstrapStep, ShareReport } from "../shared/bootstrap-report.js";
 import { runEntryOf } from "../shared/config.js";
-import { keepStep, materialiseStep, planShare } from "./share-step.js";
+import { keepStep, materialiseStep, modifiedStep, planShare } from "./share-step.js";
 import { skipAll, step } from "./step.js";
 import { copyIncluded } from "./copy.js";
 import { linkDirectories } from "./link.js";
@@ -106,6 +106,7 @@ interface Recorded {
 /** A recycle that keeps its fingerprint: the shared directories it no longer has, from the kept copy (none kept: nothing to do). */
 async function reshareStep(ctx: Ctx, row: WorktreeRow, steps: BootstrapStep[], fp: Recorded): Promise<boolean> {
   const plan = await planShare(ctx, row);
+  if (plan) modifiedStep(plan, steps);
   if (!plan?.copy) return true;
   const share = await materialiseStep({ ...plan, copy: plan.copy }, steps);
   if (share) fp.share = share;
@@ -121,6 +122,7 @@ async function commandsStep(ctx: Ctx, row: WorktreeRow, steps: BootstrapStep[], 
     fp.share = share;
     return await runCommands(ctx, row, steps, true);
   }
+  if (plan) modifiedStep(plan, steps);
   if (!(await runCommands(ctx, row, steps))) return false;
   if (!plan) return true;
   const kept = await keepStep(plan, steps);

@@ -15,6 +15,8 @@ import {
   keepCopy,
   materialise,
   presentDirs,
+  readKeptChange,
+  removeKept,
   shareKey,
   sweepStore,
   type KeptCopy,
@@ -30,6 +32,8 @@ export interface SharePlan {
   copy: KeptCopy | null;
   /** Shared directories the worktree already has (then nothing is materialised). */
   present: string[];
+  /** The copy kept for the key changed since it was kept (share_modified): never materialised; the keep replaces it. */
+  modified: { copy: KeptCopy; why: string } | null;
 }
 
 /** The share plan of a trusted bootstrap; null when bootstrap.share is not set or a fingerprint cannot be established. */
@@ -46,7 +50,15 @@ export async function planShare(ctx: Ctx, row: WorktreeRow): Promise<SharePlan |
   const request: ShareRequest = { home, repo: ctx.repo.name, worktree: row.path, method, bootstrap, runtime, dirs };
   const key = shareKey(request);
   const present = presentDirs(row.path, dirs);
-  return { request, key, present, copy: present.length ? null : findReady(home, ctx.repo.name, key) };
+  const copy = present.length ? null : findReady(home, ctx.repo.name, key);
+  const why = copy ? readKeptChange(copy) : null; // a changed copy is never materialised (digest.ts)
+  return { request, key, present, copy: why === null ? copy : null, modified: copy && why !== null ? { copy, why } : null };
+}
+
+/** Step `share` skipped: the kept copy changed since it was kept, so the install runs instead. */
+export function modifiedStep(plan: SharePlan, steps: BootstrapStep[]): void {
+  if (!plan.modified) return;
+  steps.push({ name: "share", status: "skipped", ms: 0, reason: "share_modified", notCopied: [{ path: plan.modified.copy.path, why: plan.modified.why }] });
 }
 
 const cloneProblem = (error: unknown): never => {
@@ -86,6 +98,7 @@ export async function keepStep(plan: SharePlan, steps: BootstrapStep[]): Promise
   const started = performance.now();
   const kept = await step(steps, "share: keep", () => {
     try {
+      if (plan.modified) removeKept(plan.modified.copy.path); // the fresh copy takes its key; worktrees keep their own links
       return Promise.resolve(keepCopy(plan.request));
     } catch (error) {
       return cloneProblem(error);

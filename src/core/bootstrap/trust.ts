@@ -5,6 +5,9 @@
 // (key and value); a setting added or changed later, from any source, stays off until trusted
 // again (shared/program-policy.ts). An agent cannot grant it: `orchard trust` refuses a caller
 // that works inside a linked worktree of the repository or holds a lease (`trust_from_agent`).
+// Ancestry cannot tell an agent's detached process (`(cd primary; orchard trust) & disown`) from
+// the owner, so trust also needs a person (SPEC v5): a terminal on stdin, or `--yes`, which the
+// docs reserve to a person typing it (`trust_needs_person`).
 import type { Ctx } from "../shared/context.js";
 import { usageError } from "../shared/errors.js";
 import { reason, type Reason } from "../shared/reasons/reasons.js";
@@ -44,13 +47,20 @@ async function agentCaller(ctx: Ctx): Promise<string | null> {
   return null;
 }
 
-export async function trust(ctx: Ctx): Promise<TrustResult> {
+export interface TrustOptions {
+  /** A person confirms without a terminal on stdin (CLI `--yes`). */
+  yes?: boolean;
+}
+
+export async function trust(ctx: Ctx, options: TrustOptions = {}): Promise<TrustResult> {
   const { hash, source } = ctx.repo.config;
   const programs = await commonConfigPrograms(ctx.repo);
   if ((hash === null || source === null) && programs.length === 0)
     throw usageError("no_config", `${ctx.repo.primary} has no .orchard.json (or ORCHARD_CONFIG) and its config names no program; there is nothing to trust`);
   const agent = await agentCaller(ctx);
   if (agent) return { ok: false, trusted: false, reasons: [reason("trust_from_agent", { why: agent })] };
+  if (options.yes !== true && process.stdin.isTTY !== true)
+    return { ok: false, trusted: false, reasons: [reason("trust_needs_person", { why: "stdin is not a terminal and --yes was not given" })] };
   await ctx.registry.write(async () => {
     if (hash !== null) await ctx.registry.trust.save(ctx.repo.identity, hash);
     for (const p of programs) await ctx.registry.trust.save(ctx.repo.identity, programTrustKey(p));

@@ -22,6 +22,7 @@ import type { Ctx } from "../shared/context.js";
 import type { PlanItemRow } from "../../registry/index.js";
 import type { Preconditions } from "./plan.js";
 import { realOrAbsolute } from "../shared/repo/paths.js";
+import { whyNotLinkedWorktree } from "../shared/repo/linked.js";
 
 /** What was read once per batch, under the lock. */
 export interface BatchView {
@@ -141,6 +142,10 @@ async function actOnWorktree(b: BatchView, item: PlanItemRow, env: ItemEnv): Pro
     await removeOrFindGone(b, item.path, admin);
     return done([reason("removal_interrupted")]);
   }
+  // before any git reads it or salvage saves it: a `.git` that names the primary's git dir (or any
+  // other) would make them read that repository's index and status, and save it as this worktree's
+  const notLinked = whyNotLinkedWorktree(item.path, admin);
+  if (notLinked !== null) return skip([reason("not_a_linked_worktree", { path: item.path }, notLinked)]);
   const lock = readLockText(admin);
   const drift = [...(await lifecycleDrift(b, item, pre)), ...(lock === pre.lockReason ? [] : [changed("lockReason", pre.lockReason, lock)])];
   drift.push(...(await livenessDrift(b, item, lock, item.action === "reap")));

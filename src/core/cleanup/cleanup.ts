@@ -111,7 +111,7 @@ async function planWithFleet(
 ): Promise<{ plan: PlanResult; fleet: Fleet }> {
   const include = parseInclude(options.include);
   const olderThanMs = options.olderThan === undefined ? null : requireDuration(options.olderThan, "older-than", 0);
-  const fleet = await assessFleet(ctxs, { includeResumable: options.includeResumable, disk: options.measure ?? false });
+  const fleet = await assessFleet(ctxs, { includeResumable: options.includeResumable, disk: options.measure ?? false, verifyShare: !options.paths });
   addHuskDigests(fleet, include);
   const defaultBranches = new Map(fleet.gathers.map((g) => [g.ctx.repo.identity, g.summary.defaultBranch]));
   const members = options.paths ? fleet.members.filter((m) => options.paths?.includes(m.view.path)) : fleet.members;
@@ -227,7 +227,7 @@ export async function cleanupRun(
     if (applied.status !== "completed" && !floor?.met()) result.status = "needs_resume";
     if (applied.done === 0 || applied.status !== "completed") break; // nothing changed: a fixed point (or a crash to resume)
   }
-  fleet ??= await assessFleet(ctxs, { includeResumable: options.includeResumable });
+  fleet ??= await assessFleet(ctxs, { includeResumable: options.includeResumable, verifyShare: !options.paths });
   // `orchard remove <worktree>` (paths given) removes that worktree and nothing else: no kept copy goes with it
   result.keptCopies = await reclaimKeptCopies(main.workspace.home, fleet, {
     more: () => !options.paths && !floor?.met(),

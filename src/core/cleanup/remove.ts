@@ -44,7 +44,7 @@ export async function removeWorktree(ctx: Ctx, options: RemoveOptions): Promise<
   const base = { path, handle };
   // listed by git, yet in no plan and kept by none: nothing cleanup can judge (a primary, a bare entry)
   const unjudged = () => usageError("not_a_worktree", `${options.target} is not a worktree orchard can judge in ${ctx.repo.primary}`);
-  const next = (reasons: Reason[]): string | null => nextStep(ctx, options, { path, owner: target.row?.owner ?? null }, reasons);
+  const next = (reasons: Reason[]): string | null => nextStep(ctx, options, { path }, reasons);
   if (options.dryRun) {
     const plan = await cleanupPlan(ctx, [ctx], scope);
     const items = plan.items.filter((i) => i.path === path);
@@ -73,7 +73,7 @@ export async function removeWorktree(ctx: Ctx, options: RemoveOptions): Promise<
 }
 
 /** The one command a person (or agent) would type next about a refused removal. */
-function nextStep(ctx: Ctx, options: RemoveOptions, { path, owner }: { path: string; owner: string | null }, reasons: readonly Reason[]): string | null {
+function nextStep(ctx: Ctx, options: RemoveOptions, { path }: { path: string }, reasons: readonly Reason[]): string | null {
   const again = `orchard remove ${shellQuote(options.target)}`;
   const nested = findReason([...reasons], "held_by_nested") ?? findReason([...reasons], "nested_worktree");
   if (nested && "paths" in nested && nested.paths[0]) return `orchard remove ${shellQuote(nested.paths[0])}`;
@@ -86,8 +86,8 @@ function nextStep(ctx: Ctx, options: RemoveOptions, { path, owner }: { path: str
     // from the primary, a relative path would name something else: the path itself
     if (here && signals.some((s) => s.code === "process_in_worktree"))
       return `cd ${shellQuote(ctx.repo.primary)} && orchard remove ${shellQuote(options.target.includes("/") ? path : options.target)}`;
-    if (signals.some((s) => s.code === "lease_live" || s.code === "pid_alive"))
-      return `orchard release ${shellQuote(options.target)}${owner ? ` --owner ${shellQuote(owner)}` : ""}`;
+    // who holds it, never how to take it (SPEC v5): a release by its owner's name is the holder's own act
+    if (signals.some((s) => s.code === "lease_live" || s.code === "pid_alive")) return `orchard status ${shellQuote(options.target)}`;
     return null; // a process works inside: only its end moves this on
   }
   if (hasCode(reasons, "precondition_changed")) return again;

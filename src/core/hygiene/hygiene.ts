@@ -123,7 +123,7 @@ function viewOf(subject: Subject, verdict: Verdict, repoPrimary: string | null):
   return view;
 }
 
-export async function assessFleet(ctxs: Ctx[], options: HygieneOptions): Promise<Fleet> {
+export async function assessFleet(ctxs: Ctx[], options: HygieneOptions & { verifyShare?: boolean }): Promise<Fleet> {
   const generatedAt = new Date().toISOString();
   const budgetMs = requireDuration(options.diskBudget, "disk-budget", DEFAULT_DISK_BUDGET_MS); // invalid input fails before any work
   const repos = await knownRepos(ctxs[0] as Ctx);
@@ -144,6 +144,7 @@ export async function assessFleet(ctxs: Ctx[], options: HygieneOptions): Promise
   fleet.kept = gatherKept(
     ctxs,
     members.map((m) => m.view),
+    { verify: options.disk === true || options.verifyShare === true },
   );
   if (options.disk) {
     const admins = new Map(gathers.flatMap((g) => [...g.snapshot.admins]));

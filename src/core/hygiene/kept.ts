@@ -1,7 +1,7 @@
 // The kept copies of bootstrap.share in hygiene and cleanup (SPEC v4 §6: "managed like
 // worktrees"): each copy of a repo in scope with the worktrees of its fingerprint, its verdict
 // (share/reclaim.ts) and, when measured, its disk. Copies of repos out of scope are left alone.
-import { assessKept, listKept, sharedDirsOf, usesCopy, type KeptCopy, type KeptVerdict } from "../share/index.js";
+import { assessKept, listKept, readKeptChange, sharedDirsOf, usesCopy, type KeptCopy, type KeptVerdict } from "../share/index.js";
 import { parseSize } from "../shared/config.js";
 import type { Ctx } from "../shared/context.js";
 import type { HygieneWorktree, KeptCopyView } from "./types.js";
@@ -11,10 +11,12 @@ export interface KeptAssessment {
   copy: KeptCopy;
   view: KeptCopyView;
   worktrees: number;
+  /** Why the copy changed since it was kept (share_modified), when checked. */
+  modified: string | null;
 }
 
 /** The copies of the repos in scope, with the worktrees that use each (reads only: builds under way or left by a crash are not copies; `add` and `cleanup run` sweep those). */
-export function gatherKept(ctxs: readonly Ctx[], worktrees: readonly HygieneWorktree[]): KeptAssessment[] {
+export function gatherKept(ctxs: readonly Ctx[], worktrees: readonly HygieneWorktree[], options: { verify?: boolean } = {}): KeptAssessment[] {
   const first = ctxs[0];
   if (!first) return [];
   const byName = new Map(ctxs.map((c) => [c.repo.name, c]));
@@ -36,7 +38,8 @@ export function gatherKept(ctxs: readonly Ctx[], worktrees: readonly HygieneWork
       disposition: "kept",
       reasons: [],
     };
-    out.push({ ctx, copy, view, worktrees: users });
+    // `hygiene --disk` and cleanup read every entry's stat data: a changed copy is share_modified
+    out.push({ ctx, copy, view, worktrees: users, modified: options.verify ? readKeptChange(copy) : null });
   }
   judgeKept(out);
   return out;
@@ -50,7 +53,7 @@ export function judgeKept(kept: readonly KeptAssessment[]): KeptVerdict[] {
     const budgetText = ctx.repo.config.config.disk?.shareBudget;
     const budget = budgetText === undefined ? null : parseSize(budgetText);
     const judged = assessKept(
-      mine.map((k) => ({ copy: k.copy, worktrees: k.worktrees, bytes: k.view.disk ? k.view.disk.allocatedBytes : null })),
+      mine.map((k) => ({ copy: k.copy, worktrees: k.worktrees, bytes: k.view.disk ? k.view.disk.allocatedBytes : null, modified: k.modified })),
       budget,
     );
     judged.forEach((v, i) => {

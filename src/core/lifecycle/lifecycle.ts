@@ -4,7 +4,7 @@
 import { findAdminDir } from "../shared/repo/admin.js";
 import { writeRowIdentity } from "../shared/rows.js";
 import { unlockWorktree } from "../../git/write.js";
-import { parseLockOwner, NO_LEASE, leaseLockText, leaseView, newLease, writeLock, withMutationLock } from "../ownership/index.js";
+import { parseLockOwner, NO_LEASE, leaseLockText, leaseView, newLease, readCallerHolds, writeLock, withMutationLock } from "../ownership/index.js";
 import { readLiveness } from "../facts/index.js";
 import { resolveManaged, resolveTarget, requireManaged } from "../shared/repo/target.js";
 import { requireTtl, requireOneOf, requirePid, requireText } from "../shared/input/validate.js";
@@ -19,6 +19,8 @@ export interface ReleaseOptions {
   target: string;
   outcome?: Outcome;
   owner?: string;
+  /** A person's override: release a live lease this process does not hold (CLI `--force`; never offered to MCP). */
+  force?: boolean;
 }
 
 import { LEASE_ACTIONS, type LeaseAction } from "../shared/actions.js";
@@ -48,6 +50,22 @@ async function otherOwnerLive(row: WorktreeRow, owner: string | null): Promise<R
   return null;
 }
 
+/**
+ * A live lease whose process is not this caller nor one of its ancestors (SPEC v5): naming its
+ * owner does not make the caller its holder. Dead, reused or expired leases are anyone's to end.
+ */
+async function notTheHolder(row: WorktreeRow): Promise<Reason | null> {
+  if (row.owner === null && row.pid === null) return null;
+  if (await readCallerHolds(row)) return null;
+  const liveness = await readLiveness({ row, lockReason: null, path: row.path, cwds: new Map(), now: Date.now() });
+  if (!liveness.signals.some((s) => s.code === "lease_live" || s.code === "pid_alive" || s.code === "pid_unknown" || s.code === "pid_other_host")) return null;
+  return reason(
+    "live_owner",
+    { owner: row.owner, signals: liveness.signals, holderPid: row.pid },
+    `the lease is held by pid ${row.pid} (not this process nor one of its ancestors)`,
+  );
+}
+
 function view(row: WorktreeRow, action: LeaseAction, reasons: Reason[] = []): LeaseResult {
   const fields: LeaseResultFields = {
     handle: row.handle,
@@ -74,7 +92,8 @@ export async function release(ctx: Ctx, options: ReleaseOptions): Promise<LeaseR
     const target = await resolveTarget(ctx, options.target, listed);
     const row = requireManaged(target, "release");
     if (row.lifecycle === "terminal") return clearLeftoverLease(ctx, row, target.entry?.locked ? target.entry.lockReason : null);
-    const blocked = await otherOwnerLive(row, owner);
+    // --force is a person's override of both checks (docs/commands.md); an agent is told `orchard status`
+    const blocked = options.force === true ? null : ((await otherOwnerLive(row, owner)) ?? (await notTheHolder(row)));
     if (blocked) return view(row, "refused", [blocked]);
     const lockOwner = target.entry?.locked ? parseLockOwner(target.entry.lockReason) : null;
     if (lockOwner?.kind === "orchard") await unlockWorktree(ctx.repo.primary, row.path);
@@ -94,7 +113,7 @@ export async function release(ctx: Ctx, options: ReleaseOptions): Promise<LeaseR
         handle: row.handle,
         task: row.task,
         owner: row.owner,
-        data: { outcome, by: owner },
+        data: { outcome, by: owner, ...(options.force === true ? { forced: true } : {}) },
       });
       return updated;
     });
@@ -133,7 +152,8 @@ export async function heartbeat(ctx: Ctx, options: HeartbeatOptions): Promise<Le
     const pid = options.pid === undefined ? row.pid : requirePid(options.pid);
     // a heartbeat timer racing its own release must not re-lease the worktree (SPEC §3.2)
     const refusals: Reason[] = row.lifecycle === "active" ? [] : [reason("not_active", { lifecycle: row.lifecycle })];
-    const blocked = await otherOwnerLive(row, owner);
+    // re-pointing a live lease at another process is taking it: only its holder may
+    const blocked = (await otherOwnerLive(row, owner)) ?? (pid !== row.pid ? await notTheHolder(row) : null);
     if (blocked) refusals.push(blocked);
     if (refusals.length > 0) return view(row, "refused", refusals);
     const lease = await newLease({ owner: owner ?? row.owner, pid, ttlMs });

@@ -72,6 +72,8 @@ export function nextStep(r: Reason, w: Where): Step | null {
         : null;
     case "liveness_unknown":
     case "fact_unknown":
+    // whoever holds it is named there; never a release by its owner's name (SPEC v5)
+    case "live_owner":
       return statusOf(w);
     case "operation_in_progress": {
       if (!w.path || !("operation" in r)) return null;
@@ -164,11 +166,13 @@ export function nextStep(r: Reason, w: Where): Step | null {
     case "share_unused":
     case "share_over_budget":
     case "share_incomplete":
+    case "share_modified":
       return orchard("cleanup run");
     // nothing a command does moves these on: wait, decide, edit a file, or it is already done
     case "config_unvetted":
     case "foreign_workspace":
     case "trust_from_agent":
+    case "trust_needs_person":
     case "branch_from_task":
     case "rebase_needs_worktree":
     case "bootstrap_shared":
@@ -184,7 +188,6 @@ export function nextStep(r: Reason, w: Where): Step | null {
     case "bootstrap_drift":
     case "context_drift":
     case "runtime_drift":
-    case "live_owner":
     case "base_drift":
     case "base_diverged":
     case "task_held_elsewhere":

@@ -7,3 +7,4 @@ export * from "./process.js";
 export * from "./mutation-lock.js";
 export * from "./client.js";
 export * from "./owner-label.js";
+export * from "./holder.js";

@@ -6,7 +6,12 @@
 //   it): the index goes back to HEAD, the files stay;
 // - killed before or while it laid the tree (its journal in the admin dir names this salvage, and
 //   nothing but paths the salvage itself changes differs from HEAD: nobody worked there since):
-//   the tree is laid again, to the end.
+//   the tree is laid again, to the end;
+// - killed after `add` made the worktree, before the journal was written: a worktree nobody holds
+//   (no lease, as restore's add makes it), active, and clean at the parent is laid over (a clean
+//   worktree holds nothing to lose).
+// A kill inside `read-tree -u` or `reset` leaves git's index lock: with the journal there it is this
+// restore's own and is cleared first (else every rerun fails on it and the restore never converges).
 // Anything else on that branch is not this restore's.
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -35,14 +40,16 @@ export async function finishInterruptedRestore(ctx: Ctx, o: Interrupted): Promis
     if (!row || row.branch !== branch) continue;
     const finished = await withMutationLock(ctx.repo.commonDir, async () => {
       // re-checked under the lock, at the moment of use
+      const admin = findAdminDir(ctx.repo.commonDir, row.path);
+      const journaled = admin !== undefined && readRestoreJournal(admin) === o.commit;
+      if (journaled) await clearStaleIndexLock(admin, row.path); // a kill inside read-tree or reset: this restore's own lock
       if (await isStagedRestore(ctx, row.path, branch, o.parent as string, tree)) {
         await unstageAll(row.path);
-        removeRestoreJournal(findAdminDir(ctx.repo.commonDir, row.path));
+        removeRestoreJournal(admin);
         return true;
       }
-      const admin = findAdminDir(ctx.repo.commonDir, row.path);
-      if (!admin || readRestoreJournal(admin) !== o.commit || !(await isUnlaidRestore(ctx, row.path, branch, o))) return false;
-      await clearStaleIndexLock(admin, row.path);
+      const unjournaled = !journaled && admin !== undefined && row.lifecycle === "active" && row.owner === null && row.pid === null;
+      if (!admin || !(journaled || unjournaled) || !(await isUnlaidRestore(ctx, row.path, branch, o, { clean: !journaled }))) return false;
       await checkoutTreeAsChanges(row.path, o.commit);
       removeRestoreJournal(admin);
       return true;
@@ -92,21 +99,27 @@ function readRestoreJournal(admin: string): string | null {
 async function clearStaleIndexLock(admin: string, path: string): Promise<void> {
   const lock = join(admin, "index.lock");
   if (!existsSync(lock)) return;
+  if (!(await hasProcessInside(path))) rmSync(lock, { force: true });
+}
+
+/** A process works inside the worktree, or the process table cannot be read (then: as if one did). */
+async function hasProcessInside(path: string): Promise<boolean> {
   const cwds = await readProcessCwds();
-  if (cwds !== null && processesInside(cwds, realOrAbsolute(path)).length === 0) rmSync(lock, { force: true });
+  return cwds === null || processesInside(cwds, realOrAbsolute(path)).length > 0;
 }
 
 /**
  * Branch and HEAD at the parent, and every file that differs from HEAD holds what the salvage
  * holds there (laid already) or is gone where the salvage deletes it: nobody worked here since.
  */
-async function isUnlaidRestore(ctx: Ctx, path: string, branch: string, o: Interrupted): Promise<boolean> {
+async function isUnlaidRestore(ctx: Ctx, path: string, branch: string, o: Interrupted, want: { clean: boolean }): Promise<boolean> {
   const entry = (await readWorktrees(ctx.repo.primary)).find((e) => e.path === path);
   if (!entry || entry.branch !== `refs/heads/${branch}`) return false;
   if ((await resolveCommit(ctx.repo.primary, `refs/heads/${branch}`)) !== o.parent) return false;
   if ((await resolveCommit(path, "HEAD")) !== o.parent) return false;
   const salvage = await readTreeBlobs(ctx.repo.primary, o.commit);
   const paths = (await readStatus(path)).paths.map((p) => p.path);
+  if (want.clean) return paths.length === 0 && !(await hasProcessInside(path)); // as add made it, and nobody in it
   const present = paths.filter((p) => existsSync(join(path, p)));
   if (paths.some((p) => !present.includes(p) && salvage.has(p))) return false; // deleted where the salvage keeps it
   const hashes = await hashFiles(path, present);

@@ -14,6 +14,8 @@ import { disposableOf, scanIgnored, type IgnoredFile } from "../facts/index.js";
 import { commitTree, createRef, writeTreeThroughIndex } from "../../git/write.js";
 import { slug } from "../shared/naming/identity.js";
 import { failure } from "../shared/errors.js";
+import { findAdminDir } from "../shared/repo/admin.js";
+import { whyNotLinkedWorktree } from "../shared/repo/linked.js";
 import type { Ctx } from "../shared/context.js";
 
 export const SALVAGE_PREFIX = "refs/orchard/salvage/";
@@ -76,6 +78,10 @@ async function refKey(cwd: string, input: SalvageInput, adminDir: string): Promi
 
 export async function salvageWorktree(ctx: Ctx, input: SalvageInput): Promise<{ ref: string; commit: string }> {
   if (!existsSync(input.path)) throw failure("salvage_failed", `cannot salvage ${input.path}: the directory is gone`);
+  // a `.git` naming another git dir (the primary's) would make this a salvage of that repository's index
+  const admin = findAdminDir(ctx.repo.commonDir, input.path);
+  const notLinked = admin === undefined ? `git has no admin dir for ${input.path}` : whyNotLinkedWorktree(input.path, admin);
+  if (notLinked !== null) throw failure("not_a_linked_worktree", `refusing to salvage ${input.path}: ${notLinked}`);
   const index = await readGitPath(input.path, "index");
   const head = await resolveCommit(input.path, "HEAD");
   const ignored = await readUniqueIgnored(ctx, input.path);

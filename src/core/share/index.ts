@@ -8,4 +8,5 @@ export type { KeptCopy, KeptMarker } from "./store.js";
 export { CloneUnsupported, copyTree } from "./tree.js";
 export type { ShareMethod, UsedMethod } from "./tree.js";
 export { assessKept, usesCopy } from "./reclaim.js";
+export { digestKept, readKeptChange } from "./digest.js";
 export type { KeptUse, KeptVerdict } from "./reclaim.js";

@@ -21,6 +21,7 @@ import {
   type ShareKeyParts,
 } from "./store.js";
 import { copyTree, type ShareMethod, type UsedMethod } from "./tree.js";
+import { digestKept } from "./digest.js";
 
 export interface ShareRequest extends ShareKeyParts {
   home: string;
@@ -102,6 +103,7 @@ export function keepCopy(request: ShareRequest): KeepResult {
       method,
       files,
       createdAt: new Date().toISOString(),
+      digest: digestKept(build, request.dirs), // inodes survive the rename: the digest holds at the key
     };
     finishBuild(build, marker, keptDir(request.home, request.repo, key));
   } catch (error) {

@@ -1,4 +1,5 @@
-// Which kept copies go (pure): a copy is reclaimable when it is incomplete (no marker), when no
+// Which kept copies go (pure): a copy is reclaimable when it is incomplete (no marker), when it
+// changed since it was kept (share_modified: its digest differs, digest.ts), when no
 // worktree of its fingerprint remains (share_unused), or, while the copies left take more than
 // `disk.shareBudget`, the least recently used first (share_over_budget). A copy is never followed
 // by a worktree's removal, and removing a copy never touches a worktree: with `clone` and `copy`
@@ -12,6 +13,8 @@ export interface KeptUse {
   worktrees: number;
   /** Allocated bytes of the copy; null when not measured. */
   bytes: number | null;
+  /** Why the copy changed since it was kept (digest.ts); null when it matches or was not checked. */
+  modified?: string | null;
 }
 
 export interface KeptVerdict extends KeptUse {
@@ -23,6 +26,7 @@ export interface KeptVerdict extends KeptUse {
 export function assessKept(uses: readonly KeptUse[], budget: number | null): KeptVerdict[] {
   const verdicts = uses.map((u): KeptVerdict => {
     if (!u.copy.marker) return { ...u, reclaim: true, reasons: [reason("share_incomplete")] };
+    if (u.modified) return { ...u, reclaim: true, reasons: [reason("share_modified", { why: u.modified })] };
     if (u.worktrees === 0) return { ...u, reclaim: true, reasons: [reason("share_unused")] };
     return { ...u, reclaim: false, reasons: [] };
   });

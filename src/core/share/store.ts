@@ -38,6 +38,8 @@ export interface KeptMarker extends ShareKeyParts {
   method: UsedMethod;
   files: number;
   createdAt: string;
+  /** digest.ts's digest of `dirs/` when kept; a copy whose digest differs is never materialised (share_modified). */
+  digest?: string;
 }
 
 export interface KeptCopy {

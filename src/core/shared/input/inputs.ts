@@ -75,6 +75,7 @@ export const ReleaseInput = lazy(() => {
       target,
       outcome: z.enum(OUTCOMES).optional().describe("how the work ended (default done)"),
       owner: owner.optional(),
+      force: z.boolean().optional().describe("a person's override: release a live lease this process does not hold"),
     })
     .strict();
 });
@@ -220,7 +221,9 @@ export const LineageInput = lazy(() => {
   return z.object({ target: text.describe("a handle, a task (any spelling of it), or the path or branch of a managed worktree") }).strict();
 });
 
-export const TrustInput = lazy(() => z.object({}).strict());
+export const TrustInput = lazy(() =>
+  z.object({ yes: z.boolean().optional().describe("a person confirms trust without a terminal on stdin (never an agent's flag)") }).strict(),
+);
 
 export const HygieneInput = lazy(() => {
   const { text, allRepos } = parts();

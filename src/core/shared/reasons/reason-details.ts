@@ -48,7 +48,8 @@ export interface ReasonDetails {
   context_drift: NoDetail;
   runtime_drift: NoDetail;
   /** `owner` and `signals` when the facts were read here; `owner` alone for a lease of another host. */
-  live_owner: { owner?: string | null; signals?: LivenessSignal[] };
+  /** `holderPid`: the lease's process, when the caller named its owner but is not that process nor its descendant. */
+  live_owner: { owner?: string | null; signals?: LivenessSignal[]; holderPid?: number | null };
   liveness_unknown: { signals: LivenessSignal[] } | ReapProofFailed;
   operation_in_progress: { operation: Operation };
   dirty: DirtyCounts | Unknown;
@@ -97,6 +98,8 @@ export interface ReasonDetails {
   share_unused: NoDetail;
   share_over_budget: { budget: number };
   share_incomplete: NoDetail;
+  /** What showed the change (the copy's path and what differs). */
+  share_modified: { why: string };
   /** Free and floor in bytes; what `cleanup run` would free now (worktrees, bytes when measured). */
   disk_low: { free: number; floor: number; minFree: string; wouldFree?: { worktrees: number; keptCopies: number; bytes: number | null } };
   until_free_unmet: { free: number; floor: number };
@@ -214,6 +217,8 @@ export interface ReasonDetails {
   foreign_workspace: { workspace: string | null };
   /** What showed the caller to be an agent (the worktree it runs in, or the lease it holds). */
   trust_from_agent: { why: string };
+  /** Why the caller is not taken for a person (no terminal on stdin, no --yes). */
+  trust_needs_person: { why: string };
   // registry migrate
   /** The source's hosts, and how many rows of theirs each destination table holds. */
   host_rows_present: { hosts: string[]; present: Record<string, number> };

@@ -61,6 +61,8 @@ export const REASON_TEXT = {
   share_unused: "no worktree of this kept copy's fingerprint remains",
   share_over_budget: "the kept copies take more than disk.shareBudget: the least recently used go first",
   share_incomplete: "a kept copy without its marker of completeness: never used",
+  share_modified:
+    "a kept copy changed after it was kept (with shareMethod hardlink, a write in place in one worktree reaches the copy): it is never materialised again",
   disk_low: "the workspace's filesystem has less free space than disk.minFree",
   until_free_unmet: "cleanup removed everything it may remove and the free space is still below the floor",
   // reap
@@ -154,6 +156,8 @@ export const REASON_TEXT = {
     "the worktree belongs to another Orchard workspace (another --home or registry): it is never adopted, recovered, recycled, reaped or removed from here, and its lease is judged only by a dead pid on this host or a passed expiry",
   trust_from_agent:
     "orchard trust was run by a process that works inside a worktree of the repository or holds a lease: an agent never grants trust; the owner runs it from the primary or outside the repository",
+  trust_needs_person:
+    "orchard trust was run without a terminal on stdin and without --yes: trust is a person's act (a detached or scripted process is refused)",
   // registry migrate
   host_rows_present: "the destination registry already holds rows of the source's hosts (migrated before, or the host already writes there)",
 } as const;

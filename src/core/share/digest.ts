@@ -1,0 +1,50 @@
+// The digest of a kept copy (bootstrap.share): proof that the copy is still what the install made.
+// With `shareMethod: hardlink` a kept copy and every worktree share inodes, so one agent's write in
+// place changes the copy too; a copy that changed is never materialised again (`share_modified`).
+// The digest is a sha256 over every entry under `dirs/`, in sorted order: its relative path and
+// type, and for a file its size, mode, inode and mtime in nanoseconds (a link: its target). It
+// costs one lstat per entry, no byte read: a write in place changes the mtime (and usually the
+// size), a replaced file changes the inode. It does not catch a writer that sets the mtime back on
+// purpose (`touch -d`); a content hash would, at the cost of reading every byte at each check.
+// ctime is left out: a hard link made by a materialise changes it.
+import { createHash } from "node:crypto";
+import { lstatSync, readdirSync, readlinkSync } from "node:fs";
+import { join } from "node:path";
+
+/** The digest of the trees `dirs/<dir>` of a copy (or a build) at `copy`. */
+export function digestKept(copy: string, dirs: readonly string[]): string {
+  const hash = createHash("sha256");
+  for (const dir of [...dirs].sort()) {
+    const root = join(copy, "dirs", dir);
+    const stack = [""];
+    hash.update(`dir\0${dir}\0`);
+    while (stack.length) {
+      const rel = stack.pop() as string;
+      const entries = readdirSync(join(root, rel)).sort();
+      for (const name of entries) {
+        const path = rel === "" ? name : `${rel}/${name}`;
+        const st = lstatSync(join(root, path), { bigint: true });
+        if (st.isDirectory()) {
+          hash.update(`d\0${path}\0${st.mode}\0`);
+          stack.push(path);
+        } else if (st.isSymbolicLink()) hash.update(`l\0${path}\0${readlinkSync(join(root, path))}\0`);
+        else hash.update(`f\0${path}\0${st.size}\0${st.mode}\0${st.ino}\0${st.mtimeNs}\0`);
+      }
+    }
+  }
+  return hash.digest("hex");
+}
+
+/** Why the kept copy is no longer what was kept, or null when its digest still matches. */
+export function readKeptChange(copy: { path: string; marker: { dirs: readonly string[]; digest?: string | undefined } | null }): string | null {
+  const marker = copy.marker;
+  if (!marker) return null; // incomplete: never used anyway (share_incomplete)
+  if (typeof marker.digest !== "string") return `${copy.path} records no digest (kept by an older version): it cannot be proved pristine`;
+  let now: string;
+  try {
+    now = digestKept(copy.path, marker.dirs);
+  } catch (error) {
+    return `${copy.path} could not be read whole (${(error as Error).message})`;
+  }
+  return now === marker.digest ? null : `a file under ${copy.path} changed after it was kept (a write through a hard link in a worktree)`;
+}

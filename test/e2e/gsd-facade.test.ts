@@ -1,0 +1,79 @@
+// The gsd drop-in's own edges (issue 46 items 14 and 15), run as GSD's callers run it: a Node
+// process that requires the built adapter. A non-cloneable argument is `ok: false` with a reason,
+// never a thrown DataCloneError; a wave runs as long as git takes, whatever ORCHARD_GSD_TIMEOUT_MS
+// says, and answers what it did; the trash a wave filled is purged in the background after the
+// answer, as after an `orchard` command; an Orchard that cannot open its registry (no SQLite
+// driver) fails loudly, never "ok: true, reaped: 0".
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { hermeticEnv } from "../helpers/env.js";
+import { Scenario, git, waitFor } from "../helpers/scenario.js";
+import { PROCESS_TIMEOUT_MS } from "../helpers/time.js";
+import { ADAPTER, agentWorktree } from "../helpers/gsd.js";
+
+let s: Scenario;
+beforeEach(() => {
+  s = Scenario.create();
+});
+afterEach(() => s.cleanup());
+
+/** Runs `body` (with `m`, the adapter, configured for the scenario's home) in a fresh Node; its stdout parsed. */
+function facade(body: string, env: Record<string, string> = {}): { status: number | null; stderr: string; json: any } {
+  const script = `const m = require(${JSON.stringify(ADAPTER)}); m.configure({ home: ${JSON.stringify(s.home)} }); const out = (v) => process.stdout.write(JSON.stringify(v)); ${body}`;
+  const r = spawnSync(process.execPath, ["-e", script], { cwd: s.primary, env: hermeticEnv(env), encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
+  let json: any = null;
+  try {
+    json = JSON.parse(r.stdout);
+  } catch {
+    json = { unparsed: r.stdout };
+  }
+  return { status: r.status, stderr: r.stderr, json };
+}
+
+describe("orchard-worktrees/gsd", () => {
+  it("a non-cloneable argument is ok: false with a reason, not a DataCloneError", () => {
+    const r = facade(
+      `out([m.snapshotWorktreeInventory(process.cwd(), { staleAfterMs: () => 1 }), m.executeWorktreeWaveCleanupPlan({ action: "cleanup_wave", repoRoot: process.cwd(), entries: [{ branch: "b", onDone: () => 1 }] })]);`,
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const [inventory, wave] = r.json;
+    expect(inventory).toMatchObject({ ok: false, entries: [], error: { code: "invalid_argument", message: expect.stringContaining("not plain data") } });
+    expect(wave).toMatchObject({ ok: false, entries: [], error: { code: "invalid_argument" } });
+  });
+
+  it("a wave longer than ORCHARD_GSD_TIMEOUT_MS answers what it merged, and its removed trees are purged after the answer", async () => {
+    const base = git(s.primary, "rev-parse", "main");
+    const manifest = ["a", "b"].map((name) => {
+      const branch = `worktree-agent-${name}`;
+      return { agent_id: name, worktree_path: agentWorktree(s, branch, "none"), branch, expected_base: base };
+    });
+    // 1 ms: any wave outlasts it; before, the caller got `entries: []`, every entry pending, while the merges went on
+    const r = facade(`out(m.executeWorktreeWaveCleanupPlan(m.planWorktreeWaveCleanup(process.cwd(), ${JSON.stringify(manifest)})));`, {
+      ORCHARD_GSD_TIMEOUT_MS: "1",
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.json).toMatchObject({ ok: true, pending: [] });
+    expect(r.json.entries.map((e: { branch: string; status: string }) => `${e.branch}:${e.status}`)).toEqual([
+      "worktree-agent-a:merged_removed",
+      "worktree-agent-b:merged_removed",
+    ]);
+    for (const m of manifest) expect(existsSync(m.worktree_path)).toBe(false);
+    const trash = join(s.home, "trash");
+    await waitFor(() => !existsSync(trash) || readdirSync(trash).length === 0, "the background purge of the wave's trash");
+  });
+
+  it("without a SQLite driver the reaper fails loudly: ok false with the driver's message, and reapOrphanWorktrees throws", () => {
+    // a driver this Node cannot use stands in for Node 20 without better-sqlite3: the registry cannot open
+    const env = { ORCHARD_SQLITE_DRIVER: "none-here" };
+    const cmd = facade(`m.cmdWorktreeReapOrphans(process.cwd());`, env);
+    expect(cmd.json).toMatchObject({ ok: false, reaped: 0, error: { code: "registry_failed", message: expect.stringContaining("ORCHARD_SQLITE_DRIVER") } });
+    expect(cmd.stderr).toContain("worktree.reap-orphans failed");
+    const direct = facade(
+      `try { m.reapOrphanWorktrees(process.cwd()); out({ threw: false }); } catch (e) { out({ threw: true, name: e.name, code: e.code }); }`,
+      env,
+    );
+    expect(direct.json).toEqual({ threw: true, name: "OrchardUnavailable", code: "registry_failed" });
+  });
+});
