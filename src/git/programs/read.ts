@@ -3,7 +3,8 @@
 // worktree's config.worktree and every file an include names (an includeIf whose condition holds
 // in another worktree, an onbranch: there) — read one by one, each include followed by hand. What
 // any of them names counts: a setting the primary's own view misses still gets its override.
-import { readFileSync, readdirSync, realpathSync } from "node:fs";
+import { lstatSync, readdirSync, realpathSync } from "node:fs";
+import { readPlainText } from "../input/plain-file.js";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { homedir } from "node:os";
 import { git } from "../run.js";
@@ -166,11 +167,9 @@ function configFiles(commonDir: string): string[] {
  * itself is watched, so turning the extension on is a change. Unreadable: watched, as before.
  */
 function worktreeConfigOn(repoConfig: string): boolean {
-  try {
-    return /worktreeconfig/i.test(readFileSync(repoConfig, "latin1"));
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "ENOENT";
-  }
+  if (!lstatSync(repoConfig, { throwIfNoEntry: false })) return false;
+  const text = readPlainText(repoConfig, 1024 * 1024); // a FIFO or a device: unreadable, never waited on
+  return text === null || /worktreeconfig/i.test(text);
 }
 
 /** Every config.worktree of the repository (the primary's and each linked worktree's admin dir). */

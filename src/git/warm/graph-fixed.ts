@@ -3,8 +3,9 @@
 // (`info/grafts`, GIT_GRAFT_FILE) and a shallow boundary (`shallow`, GIT_SHALLOW_FILE) let git see
 // another graph behind the same ids. What a long-lived process keeps by id (core/facts/graphs.ts:
 // the walks; refs-kept.ts: the tracking counts of the refs) is used only while none is there.
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { readPlainFile } from "../input/plain-file.js";
 
 /** Per common dir: the packed refs file's stamp when it was last read, and whether it held a replace ref. */
 const packedReplace = new Map<string, { stamp: string; replaces: boolean }>();
@@ -16,7 +17,11 @@ function packedHoldsReplaceRefs(commonDir: string): boolean {
   const stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
   const known = packedReplace.get(commonDir);
   if (known?.stamp === stamp) return known.replaces;
-  const replaces = readFileSync(file, "latin1").includes(" refs/replace/");
+  // not a plain file (a FIFO, a device, over 1 GiB): in doubt, as if it held one
+  const replaces =
+    readPlainFile(file, 1024 ** 3)
+      ?.toString("latin1")
+      .includes(" refs/replace/") ?? true;
   packedReplace.set(commonDir, { stamp, replaces });
   return replaces;
 }

@@ -60,7 +60,7 @@ export const REASON_TEXT = {
   share_target_present: "the worktree already has a shared directory (tracked, preserved or left by an earlier run): the install ran instead of sharing",
   share_unused: "no worktree of this kept copy's fingerprint remains",
   share_over_budget: "the kept copies take more than disk.shareBudget: the least recently used go first",
-  share_incomplete: "a kept copy without its marker of completeness: never used",
+  share_incomplete: "a kept copy without a plain marker of completeness (absent, not JSON, or a FIFO, device or link): never used",
   disk_low: "the workspace's filesystem has less free space than disk.minFree",
   until_free_unmet: "cleanup removed everything it may remove and the free space is still below the floor",
   // reap
