@@ -5,11 +5,13 @@
 // the file) and every other worktree is served at once. A SIGTERM to an Orchard whose git waits on
 // such a file leaves no git behind.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, Scenario, git, makeFifo, waitFor } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
+import { ADAPTER } from "../helpers/gsd.js";
+import { PROCESS_TIMEOUT_MS } from "../helpers/time.js";
 
 let s: Scenario;
 let a: { handle: string; path: string };
@@ -43,6 +45,16 @@ describe("a FIFO where git walks a worktree", () => {
     const fifo = join(a.path, ".gitattributes");
     makeFifo(fifo);
     expectUnknown(fifo, [a.path], [b.path]);
+    // the gsd facade answers at once too, that worktree unknown (never "no findings" after a timeout)
+    const call = `const r = m.snapshotWorktreeInventory(process.cwd(), {}); process.stdout.write(JSON.stringify(r.entries.map((e) => [e.path, e.disposition])))`;
+    const r = spawnSync(process.execPath, ["-e", `const m = require(${JSON.stringify(ADAPTER)}); m.configure({ home: ${JSON.stringify(s.home)} }); ${call}`], {
+      cwd: s.primary,
+      env: hermeticEnv(),
+      encoding: "utf8",
+      timeout: PROCESS_TIMEOUT_MS,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(expect.arrayContaining([[a.path, "unknown"]]));
     rmSync(fifo);
     const h = s.orchard(["hygiene"]);
     expect(byPath(h.json.worktrees, a.path)!.disposition).not.toBe("unknown");
