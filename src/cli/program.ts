@@ -2,6 +2,7 @@
 // only declares its flags; what a command runs is imported when it runs.
 import { Command, CommanderError } from "commander";
 import { printUsageError } from "./output.js";
+import { stopChildrenOnSignals } from "../git/run.js";
 import { invalidUtf8Argument } from "./argv.js";
 import { addExamples } from "./examples.js";
 import * as admission from "./commands/admission.js";
@@ -39,6 +40,7 @@ export function buildProgram(version: string): Command {
 }
 
 export async function main(argv: string[], version: string): Promise<void> {
+  stopChildrenOnSignals(); // a SIGTERM or SIGINT leaves no git of ours behind
   const program = buildProgram(version);
   const json = argv.includes("--json");
   const invalid = invalidUtf8Argument(argv);

@@ -1,8 +1,8 @@
 // GSD's two command entry points, as gsd-tools runs them: JSON on stdout, a warning line on
 // stderr, `process.exitCode` set as GSD sets it (1 when the wave is not ok, 2 for a missing
 // --manifest); the reaper always exits 0, as GSD's does.
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { readPlainText } from "../core/shared/files.js";
 import { planWorktreeWaveCleanup } from "./manifest.js";
 import { executeWorktreeWaveCleanupPlan, OrchardUnavailable, reapOrphanWorktrees } from "./api.js";
 import type { ReapResultEntry } from "./types.js";
@@ -15,12 +15,11 @@ export function cmdWorktreeCleanupWave(cwd: string, args: string[] = []): void {
     process.exitCode = 2;
     return;
   }
-  let manifest: string;
-  try {
-    manifest = readFileSync(resolve(cwd, manifestPath), "utf8");
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stdout.write(`${JSON.stringify({ ok: false, reason: "manifest_read_failed", error: message }, null, 2)}\n`);
+  const file = resolve(cwd, manifestPath);
+  const manifest = readPlainText(file, 1024 * 1024); // a FIFO or /dev/zero there never hangs the caller
+  if (manifest === null) {
+    const error = `${file} cannot be read as a regular file of at most 1 MiB`;
+    process.stdout.write(`${JSON.stringify({ ok: false, reason: "manifest_read_failed", error }, null, 2)}\n`);
     process.exitCode = 1;
     return;
   }

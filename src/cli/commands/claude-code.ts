@@ -13,6 +13,7 @@ import type { Orchard } from "../../core/orchard.js";
 import { OrchardError, usageError } from "../../core/shared/errors.js";
 import type { ReapResult } from "../../core/reap/index.js";
 import { globalsOf, openOptions, runWith, warnUnreachable } from "../run.js";
+import { escapeControl } from "../escape.js";
 import type { HookRunner, InstallResult, UninstallResult, WorktreeRemoveResult } from "../../core/claude-code/index.js";
 
 async function readStdin(): Promise<string> {
@@ -64,6 +65,12 @@ function renderInstall(r: InstallResult): string {
 function renderUninstall(r: UninstallResult): string {
   if (r.action === "not_installed") return `${r.file}: no hook of Orchard's to remove`;
   return `${r.action === "planned" ? "would write" : "wrote"} ${r.file}\n${r.diff}`;
+}
+
+/** One line of a hook's stderr (Claude Code shows it to the person): what the repository wrote is shown, never obeyed, and cut at 2,000 characters. */
+function hookLine(text: string): string {
+  const chars = [...text];
+  return `orchard: ${escapeControl(chars.length > 2_000 ? `${chars.slice(0, 2_000).join("")}… (cut: ${chars.length} characters in all)` : text)}\n`;
 }
 
 /** Why a worktree was kept, for the hook's stderr (the session ends either way). */
@@ -134,10 +141,10 @@ export function register(program: Command): void {
         const { Orchard } = await import("../../core/orchard.js"); // loaded by the command, not at start-up
         orchard = await Orchard.open(openOptions({ ...globals, repo: "" })); // the repo comes from the hook's payload
         const created = await orchard.claudeCodeWorktreeCreate(input, { host, ...(opts.policy === undefined ? {} : { policy: opts.policy }) });
-        for (const note of created.notes) process.stderr.write(`orchard: ${note}\n`);
+        for (const note of created.notes) process.stderr.write(hookLine(note));
         process.stdout.write(`${created.path}\n`);
       } catch (error) {
-        process.stderr.write(`orchard: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.stderr.write(hookLine(error instanceof Error ? error.message : String(error)));
         process.exitCode = 1;
       } finally {
         await orchard?.close();
@@ -191,7 +198,7 @@ export function register(program: Command): void {
           sweep = result;
         } catch (error) {
           // outside a repository, a broken .orchard.json, anything: no sweep, and never a failing session start
-          process.stderr.write(`orchard: session-start: no startup sweep: ${error instanceof Error ? error.message : String(error)}\n`);
+          process.stderr.write(hookLine(`session-start: no startup sweep: ${error instanceof Error ? error.message : String(error)}`));
         }
         const text = sessionStartContext(sweep, readSessionNotes(payload.cwd, payload.sessionId), payload.cwd);
         if (text !== null) process.stdout.write(`${sessionStartOutput(text)}\n`);

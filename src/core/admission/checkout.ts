@@ -13,6 +13,7 @@ import { readIndexDifferences, resolveCommit } from "../../git/read.js";
 import { checkoutIndexPaths, writeIndexFromHead } from "../../git/write.js";
 import { failure } from "../shared/errors.js";
 import { processesInside, readProcessCwds } from "../ownership/index.js";
+import { readPlainFile } from "../shared/files.js";
 
 /** How long a repair waits for the killed add's own git, which outlives it in its process group. */
 const CHECKOUT_EXIT_WAIT_MS = 60_000;
@@ -54,9 +55,9 @@ async function partialWrites(path: string, modified: readonly string[]): Promise
   try {
     await checkoutIndexPaths(path, files, `${scratch}/`);
     return files.filter((p) => {
-      const written = readFileSync(join(path, p));
+      const written = readPlainFile(join(path, p), { max: PARTIAL_CHECK_MAX_BYTES, follow: false }); // swapped since the lstat: not git's
       const full = readFileSync(join(scratch, p));
-      return written.length <= full.length && full.subarray(0, written.length).equals(written);
+      return written !== null && written.length <= full.length && full.subarray(0, written.length).equals(written);
     });
   } finally {
     rmSync(scratch, { recursive: true, force: true });

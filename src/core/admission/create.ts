@@ -2,7 +2,7 @@
 // `creating`. Callers hold the repo's mutation lock. Order: row `creating` → new branch →
 // `git worktree add --lock` on it → identity file and bootstrap journal → row `active` → bootstrap.
 // Each step is a fault point (shared/fault.ts) that the crash tests kill the process at.
-import { existsSync, lstatSync, readFileSync, rmSync, unlinkSync } from "node:fs";
+import { existsSync, lstatSync, rmSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { resolveCommit } from "../../git/read.js";
 import { addWorktree, createBranch, deleteRef, removeWorktree } from "../../git/write.js";
@@ -20,6 +20,7 @@ import { isClean, readDirty } from "../facts/index.js";
 import { heldReasons, taskHolders, taskLockKey, TaskHeld } from "./exclusive.js";
 import { faultCheckoutConfig, faultPoint, pausePoint } from "../shared/fault.js";
 import { finishCheckout } from "./checkout.js";
+import { readPlainText } from "../shared/files.js";
 
 /** Writes the row's identity file; returns the worktree's admin dir (undefined when git does not list it). */
 function recordIdentity(ctx: Ctx, row: WorktreeRow): string | undefined {
@@ -213,12 +214,8 @@ async function clearOwnRefLock(path: string, row: WorktreeRow): Promise<void> {
   for (;;) {
     const st = lstatSync(path, { throwIfNoEntry: false });
     if (!st?.isFile() || st.mtimeMs < Date.parse(row.createdAt) - 1_000) return;
-    let text: string;
-    try {
-      text = readFileSync(path, "utf8").trim();
-    } catch {
-      return; // released while we looked
-    }
+    const text = readPlainText(path, 4096)?.trim();
+    if (text === undefined) return; // released while we looked
     if (text !== "" && text !== row.baseCommit) return;
     if (Date.now() - st.mtimeMs >= REF_LOCK_STALE_MS) return unlinkSync(path);
     await new Promise((resolve) => setTimeout(resolve, 50));

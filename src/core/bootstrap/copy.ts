@@ -4,11 +4,12 @@
 // regular file inside the primary; nothing is written through a symlink or over a tracked file;
 // every write stays inside the worktree; without `overwrite` (a re-run after a crash) a file that
 // differs from the primary's is kept.
-import { constants, copyFileSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
+import { constants, copyFileSync, lstatSync, mkdirSync, realpathSync, statSync, type Stats } from "node:fs";
 import { dirname, join } from "node:path";
 import { readObjectIds, readUntrackedMatching } from "../../git/read.js";
 import { isInside } from "../shared/context.js";
 import type { RepoContext } from "../shared/repo/repo.js";
+import { readPlainFile } from "../shared/files.js";
 
 export interface CopyResult {
   files: number;
@@ -66,7 +67,9 @@ function destinationProblem(worktree: string, rel: string, tracked: ReadonlySet<
 function differs(from: string, to: string): boolean {
   const st = lstatOrNull(to);
   if (st === null) return false;
-  return !st.isFile() || st.size !== statSync(from).size || !readFileSync(from).equals(readFileSync(to));
+  if (!st.isFile() || st.size !== statSync(from).size) return true;
+  const [a, b] = [readPlainFile(from, st.size), readPlainFile(to, { max: st.size, follow: false })]; // never a FIFO swapped in
+  return a === null || b === null || !a.equals(b);
 }
 
 export async function copyIncluded(repo: RepoContext, worktree: string, options: { overwrite: boolean } = { overwrite: true }): Promise<CopyResult> {

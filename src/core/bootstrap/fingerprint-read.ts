@@ -2,7 +2,7 @@
 // `cat-file` for the inputs of every head, the context templates read once, and the runtime
 // probes run at most once per repo and config within RUNTIME_MEMO_MS (they are commands, so only
 // when trusted, and only for the facts that ask for it).
-import { readFileSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { readObjectIds } from "../../git/read.js";
 import { runShell } from "../../git/spawn.js";
@@ -21,6 +21,7 @@ import {
   type ProbeOutput,
 } from "./fingerprints.js";
 import type { Facts } from "../shared/types.js";
+import { readPlainText } from "../shared/files.js";
 
 export interface FingerprintBasis {
   repo: RepoContext;
@@ -44,7 +45,7 @@ export function readTemplate(repo: RepoContext, relative: string): string | null
   try {
     const real = realpathSync(join(root, relative));
     if (!isInside(realpathSync(root), real)) return null;
-    return readFileSync(real, "utf8");
+    return readPlainText(real, 1024 * 1024); // a FIFO or a device there: no template
   } catch {
     return null; // a missing template: the context cannot be rendered, which callers report
   }

@@ -11,7 +11,7 @@
 // - A per-worktree `core.excludesFile` replaces the user's global one in that worktree, so the
 //   file orchard writes starts with a copy of the user's excludes (as they were at bootstrap).
 // Everything lives in the worktree's private git dir, which `git worktree remove` deletes.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { homedir } from "node:os";
 import { readConfigInFile, readConfigPath, readObjectIds } from "../../git/read.js";
@@ -23,7 +23,7 @@ import { withMutationLock } from "../ownership/index.js";
 import { contextFingerprint } from "./fingerprints.js";
 import { readTemplate, renderContext } from "./fingerprint-read.js";
 import { ensureRealParents } from "./copy.js";
-import { writeFileAtomic } from "../shared/files.js";
+import { readPlainText, writeFileAtomic } from "../shared/files.js";
 
 export const EXCLUDES_FILE = "orchard-excludes";
 
@@ -46,11 +46,7 @@ async function readUserExcludes(repo: RepoContext, ours: string): Promise<string
   const xdg = process.env.XDG_CONFIG_HOME || join(process.env.HOME || homedir(), ".config");
   const path = configured ?? join(xdg, "git", "ignore");
   if (path === ours || !existsSync(path)) return "";
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return ""; // unreadable user excludes: the worktree simply does not get them
-  }
+  return readPlainText(path, 1024 * 1024) ?? ""; // unreadable, or not a plain file: the worktree simply does not get them
 }
 
 /** A gitignore line matching exactly `target` from the worktree's root. */

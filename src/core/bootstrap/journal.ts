@@ -4,9 +4,9 @@
 // only after the fingerprints are recorded, so a crash anywhere in between leaves it behind with
 // a dead owner: the next `add` of the handle re-runs the bootstrap instead of handing out the
 // worktree as bootstrapped (SPEC §4.10). While its owner runs, a concurrent `add` waits for it.
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync, lstatSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "../shared/files.js";
+import { readPlainText, writeFileAtomic } from "../shared/files.js";
 import { HOST, compareStartTime, pidState, readStartTime } from "../ownership/index.js";
 
 export const BOOTSTRAP_JOURNAL = "orchard-bootstrap.json";
@@ -40,13 +40,9 @@ export function endBootstrapJournal(admin: string): void {
 }
 
 export async function readBootstrapJournal(admin: string): Promise<BootstrapJournalState> {
-  let text: string;
-  try {
-    text = readFileSync(join(admin, BOOTSTRAP_JOURNAL), "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { state: "none" };
-    throw error;
-  }
+  const file = join(admin, BOOTSTRAP_JOURNAL);
+  if (!lstatSync(file, { throwIfNoEntry: false })) return { state: "none" };
+  const text = readPlainText(file, { follow: false }) ?? ""; // not a plain file: not ours, nothing runs under it
   let body: Partial<JournalBody> | null;
   try {
     body = JSON.parse(text) as Partial<JournalBody> | null;

@@ -6,13 +6,14 @@
 // file in place, keeping its formatting (settings.ts). The file is replaced atomically through a
 // temp file created O_EXCL|O_NOFOLLOW; a settings file that is not a regular JSON object is an error
 // naming it, and nothing is written.
-import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { usageError } from "../shared/errors.js";
 import { shellQuote } from "../shared/shell-quote.js";
 import { readClaudeWorktreeSettings } from "./worktree-settings.js";
 import { hookCommands, installIntoText, lineDiff, uninstallFromText } from "./settings.js";
+import { readPlainText } from "../shared/files.js";
 
 /**
  * How the hooks run orchard: `bin` the command `orchard` found through PATH; `npx` the published
@@ -74,7 +75,8 @@ function readSettingsText(file: string): string {
   const stat = lstatSync(file);
   if (!stat.isFile()) throw usageError("invalid_config", `${file} is not a regular file`);
   if (stat.size > MAX_BYTES) throw usageError("invalid_config", `${file} is over 1 MiB`);
-  const text = readFileSync(file, "utf8");
+  const text = readPlainText(file, MAX_BYTES);
+  if (text === null) throw usageError("invalid_config", `${file} cannot be read as a regular file`);
   let value: unknown;
   try {
     value = text.trim() === "" ? {} : JSON.parse(text);

@@ -4,7 +4,7 @@
 // same way, except that a removal already under way (phase `acting`) may have deleted tracked
 // files: finishing it loses nothing the plan had not checked, so deletions-only dirt is accepted
 // and a salvage is simply taken again.
-import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { countNotOnRemotes, resolveCommit } from "../../git/read.js";
 import { deleteRef } from "../../git/write.js";
@@ -23,6 +23,7 @@ import type { PlanItemRow } from "../../registry/index.js";
 import type { Preconditions } from "./plan.js";
 import { realOrAbsolute } from "../shared/repo/paths.js";
 import { whyNotLinkedWorktree } from "../shared/repo/linked.js";
+import { readPlainText } from "../shared/files.js";
 
 /** What was read once per batch, under the lock. */
 export interface BatchView {
@@ -70,11 +71,7 @@ function registeredAdmin(b: BatchView, path: string): string | null {
 }
 
 function readLockText(admin: string): string | null {
-  try {
-    return readFileSync(join(admin, "locked"), "utf8").trim();
-  } catch {
-    return null; // not locked
-  }
+  return readPlainText(join(admin, "locked"))?.trim() ?? null; // null: not locked, or not a plain file (unvetted)
 }
 
 async function stillPreserved(b: BatchView, item: PlanItemRow, head: string, requireMerged: boolean): Promise<boolean> {

@@ -17,5 +17,7 @@ export function blockReason(block: WorktreeBlock): Reason {
       return reason("config_unvetted", { file: block.file, why: block.why }, `${block.file}: ${block.why}`);
     case "admin_file_special":
       return reason("admin_file_special", { file: block.file, kind: block.kind }, `${block.file} is ${block.kind}`);
+    case "walk_file_special":
+      return reason("walk_file_special", { file: block.file, kind: block.kind }, `${block.file} is ${block.kind}`);
   }
 }

@@ -4,7 +4,7 @@
 // construction: the caller's one `git status --ignored=matching` lists an ignored directory as one
 // entry; only non-disposable ignored directories are walked (never following symbolic links), and
 // a file is compared with the primary's copy only when the sizes match.
-import { closeSync, lstatSync, openSync, readSync, readdirSync, readlinkSync, type BigIntStats } from "node:fs";
+import { closeSync, constants, lstatSync, openSync, readSync, readdirSync, readlinkSync, type BigIntStats } from "node:fs";
 import { join } from "node:path";
 import type { StatusSummary } from "../../git/parse/status.js";
 import type { RepoContext } from "../shared/repo/repo.js";
@@ -41,10 +41,13 @@ function lstat(path: string): BigIntStats | null {
   return lstatSync(path, { bigint: true, throwIfNoEntry: false }) ?? null;
 }
 
+// non-blocking and no link followed: a file swapped for a FIFO since its lstat is never waited on
+const PLAIN = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0) | (constants.O_NOCTTY ?? 0);
+
 function sameBytes(a: string, b: string): boolean {
-  const fa = openSync(a, "r");
+  const fa = openSync(a, PLAIN);
   try {
-    const fb = openSync(b, "r");
+    const fb = openSync(b, PLAIN);
     try {
       const ba = Buffer.alloc(64 * 1024);
       const bb = Buffer.alloc(64 * 1024);

@@ -160,6 +160,7 @@ export function nextStep(r: Reason, w: Where): Step | null {
     case "worktree_relocated":
       return w.path ? shell("git", "-C", shellQuote(w.path), "config", "--worktree", "--unset", r.key) : null;
     case "admin_file_special":
+    case "walk_file_special":
       return shell("rm", "--", shellQuote(r.file));
     case "disk_low":
       return orchard("cleanup run", null, { "until-free": r.minFree });

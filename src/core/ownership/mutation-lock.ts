@@ -9,12 +9,13 @@
 // it waits; long work that takes the lock again and again (a cleanup run, item after item) looks
 // for live tickets between items and lets the waiter in first (`yieldToWaiters`), so an `add`
 // issued during a long cleanup waits for the items in flight, not for the whole run (issue 25).
-import { openSync, closeSync, writeSync, readFileSync, unlinkSync, statSync, mkdirSync, readdirSync } from "node:fs";
+import { openSync, closeSync, writeSync, unlinkSync, statSync, mkdirSync, readdirSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { HOST, compareStartTime, pidState, readStartTime } from "./process.js";
 import { failure } from "../shared/errors.js";
+import { readPlainText } from "../shared/files.js";
 
 interface LockBody {
   pid: number;
@@ -48,7 +49,7 @@ function tryCreate(path: string, body: string): boolean {
 function readBody(path: string): { raw: string; body: LockBody | null; mtimeMs: number } | null {
   try {
     const mtimeMs = statSync(path).mtimeMs;
-    const raw = readFileSync(path, "utf8");
+    const raw = readPlainText(path, { follow: false }) ?? ""; // not a plain file: an unwritten lock, stale in time
     try {
       const body = JSON.parse(raw) as LockBody | null;
       return { raw, body: body && typeof body === "object" && Number.isSafeInteger(body.pid) ? body : null, mtimeMs };

@@ -8,7 +8,7 @@
 // made it and nobody moved it, restore the old lock text and identity file. Every git write
 // re-checks that the path is still the linked worktree git registered (§4.10). A marker in one
 // directory of the common dir names each journal, so finding them costs no stat per worktree.
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { readSymbolicRef, resolveCommit } from "../../git/read.js";
 import { deleteRef, moveWorktree, switchDetached, switchToBranch, unlockWorktree } from "../../git/write.js";
@@ -16,7 +16,7 @@ import { readAdminWorktreePath, writeIdentityFile, type IdentityFile } from "../
 import type { Ctx } from "../shared/context.js";
 import { failure } from "../shared/errors.js";
 import { reason, type Reason } from "../shared/reasons/reasons.js";
-import { writeFileAtomic } from "../shared/files.js";
+import { readPlainText, writeFileAtomic } from "../shared/files.js";
 import { writeLock } from "../ownership/index.js";
 import { requireInsideWorkspace, requireLinkedWorktree } from "../shared/repo/linked.js";
 import { endBootstrapJournal, markBootstrapInterrupted } from "../bootstrap/index.js";
@@ -98,7 +98,7 @@ export function readRecycleJournals(commonDir: string): { admin: string; journal
       continue;
     }
     try {
-      found.push({ admin, journal: JSON.parse(readFileSync(path, "utf8")) as RecycleJournal });
+      found.push({ admin, journal: JSON.parse(readPlainText(path, { max: 16 * 1024 * 1024, follow: false }) ?? "") as RecycleJournal });
     } catch {
       continue; // written by one rename, so unreadable only if someone else wrote it: nothing to undo from
     }

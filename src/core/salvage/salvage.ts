@@ -6,7 +6,7 @@
 // is created with the zero oid as expected value: a salvage never overwrites another; two in
 // the same second get `-2`, `-3`… suffixes. Callers may or may not hold the mutation lock: the
 // only repository write is that compare-and-swap ref creation (plus new objects).
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { hasCommitIdentity, isValidBranchName, readGitPath, readStatus, resolveCommit } from "../../git/read.js";
@@ -16,6 +16,7 @@ import { slug } from "../shared/naming/identity.js";
 import { failure } from "../shared/errors.js";
 import { findAdminDir } from "../shared/repo/admin.js";
 import { whyNotLinkedWorktree } from "../shared/repo/linked.js";
+import { readPlainFile } from "../shared/files.js";
 import type { Ctx } from "../shared/context.js";
 
 export const SALVAGE_PREFIX = "refs/orchard/salvage/";
@@ -91,7 +92,12 @@ export async function salvageWorktree(ctx: Ctx, input: SalvageInput): Promise<{ 
   try {
     const tempIndex = join(scratch, "index");
     // seeded from the worktree's index: keeps force-added files and the stat cache; absent index → empty
-    if (existsSync(index)) copyFileSync(index, tempIndex);
+    // read as a plain file: an index swapped for a FIFO never hangs the salvage, it fails it (nothing is removed unsalvaged)
+    if (lstatSync(index, { throwIfNoEntry: false })) {
+      const seed = readPlainFile(index, { max: 2 * 1024 ** 3, follow: false });
+      if (seed === null) throw failure("salvage_failed", `cannot salvage ${input.path}: its index ${index} is not a plain file`);
+      writeFileSync(tempIndex, seed, { mode: 0o600 });
+    }
     const tree = await writeTreeThroughIndex(
       input.path,
       tempIndex,

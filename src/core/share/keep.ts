@@ -4,7 +4,7 @@
 // be shared: a Python virtual environment (`pyvenv.cfg`) unless marked `relocatable = true` (uv
 // venv --relocatable), or a symbolic link whose absolute target lies inside the worktree that
 // installed it. Such a directory is refused (`share_not_relocatable`) and nothing is kept.
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { isInside } from "../shared/context.js";
 import {
@@ -22,6 +22,7 @@ import {
 } from "./store.js";
 import { copyTree, type ShareMethod, type UsedMethod } from "./tree.js";
 import { digestKept } from "./digest.js";
+import { readPlainText } from "../shared/files.js";
 
 export interface ShareRequest extends ShareKeyParts {
   home: string;
@@ -39,8 +40,9 @@ export function relocationProblem(worktree: string, dir: string): string | null 
   const cfgs = [join(root, "pyvenv.cfg"), ...subdirs(root).map((d) => join(root, d, "pyvenv.cfg"))];
   for (const cfg of cfgs) {
     if (!existsSync(cfg)) continue;
-    if (!/^\s*relocatable\s*=\s*true\s*$/im.test(readFileSync(cfg, "utf8")))
-      return `${cfg} is a Python virtual environment that names its own path (not relocatable)`;
+    const text = readPlainText(cfg, { follow: false });
+    if (text === null) return `${cfg} is not a plain file of at most 64 KiB`;
+    if (!/^\s*relocatable\s*=\s*true\s*$/im.test(text)) return `${cfg} is a Python virtual environment that names its own path (not relocatable)`;
   }
   const link = absoluteLinkInside(worktree, root);
   return link ? `${link} is a symbolic link to an absolute path inside the worktree` : null;

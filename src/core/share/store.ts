@@ -8,13 +8,16 @@
 //   key without a readable marker is never used (and is reclaimed);
 // - a `.building-*` whose owner is dead, and a `.reclaiming-*` (a removal under way or cut short),
 //   are deleted by the next `add` that shares or `cleanup run` (sweepStore; hygiene only reads);
+// - every file read here is read by the plain-file reader (no link followed, non-blocking, at most
+//   64 KiB): a FIFO or a link to /dev/zero planted as `ready.json` makes that copy incomplete, one
+//   as `owner.json` leaves the build to its name's pid; neither ever hangs a reader;
 // - nothing under `share/` is deleted through a symbolic link: the store and repo directories
 //   are real directories (requireWorkspaceDir), and rmSync never follows a link inside.
 import { createHash, randomBytes } from "node:crypto";
-import { lstatSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync } from "node:fs";
+import { lstatSync, readdirSync, renameSync, rmSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { requireWorkspaceDir } from "../shared/context.js";
-import { writeFileAtomic } from "../shared/files.js";
+import { readPlainText, writeFileAtomic } from "../shared/files.js";
 import { HOST, pidState } from "../ownership/index.js";
 import type { UsedMethod } from "./tree.js";
 import { faultPoint } from "../shared/fault.js";
@@ -77,11 +80,11 @@ export function openRepoStore(home: string, repo: string): string {
 
 function readMarker(path: string): KeptMarker | null {
   try {
-    const m = JSON.parse(readFileSync(join(path, MARKER), "utf8")) as Partial<KeptMarker> | null;
+    const m = JSON.parse(readPlainText(join(path, MARKER), { follow: false }) ?? "null") as Partial<KeptMarker> | null;
     if (typeof m?.key !== "string" || typeof m.bootstrap !== "string" || typeof m.runtime !== "string" || !Array.isArray(m.dirs)) return null;
     return m as KeptMarker;
   } catch {
-    return null; // absent or unreadable: not a whole copy
+    return null; // not JSON: not a whole copy
   }
 }
 
@@ -157,10 +160,12 @@ export function removeKept(path: string): void {
 /** A build's owner (the pid in its name) is gone; a build of another host is never judged. */
 function buildOwnerGone(path: string, name: string): boolean {
   let host: unknown = HOST;
+  // no owner file (written right after the directory, removed just before the rename) or not a plain one: the name's pid decides
+  const text = readPlainText(join(path, OWNER), { follow: false });
   try {
-    host = (JSON.parse(readFileSync(join(path, OWNER), "utf8")) as { host?: unknown }).host;
+    if (text !== null) host = (JSON.parse(text) as { host?: unknown }).host;
   } catch {
-    // no owner file: written right after the directory, or removed just before the rename; the name's pid decides
+    // not JSON (cut short while written): the name's pid decides
   }
   const pid = Number(/^\.building-(\d+)-/.exec(name)?.[1]);
   return host === HOST && (!Number.isInteger(pid) || pidState(pid) === "dead");

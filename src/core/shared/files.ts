@@ -29,4 +29,4 @@ export function writeFileAtomic(path: string, content: string | Uint8Array, mode
   }
 }
 
-export { readPlainFile } from "../../git/input/plain-file.js";
+export { readPlainFile, readPlainText } from "../../git/input/plain-file.js";

@@ -6,12 +6,13 @@
 // worktree nor a branch was really done rather than never there. A rerun finishes a leftover under
 // the husk rules: every file in it must be byte-identical to the removed worktree's HEAD (so its
 // content is in the merged commit); anything else is reported and kept.
-import { lstatSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { lstatSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { findFirstParentCommit, hashFiles, readTreeBlobs } from "../../git/read.js";
 import { retireRow } from "../shared/rows.js";
 import type { Ctx } from "../shared/context.js";
 import type { WaveEntry } from "./manifest.js";
+import { readPlainText } from "../shared/files.js";
 
 export const mergeMessage = (branch: string): string => `chore: merge executor worktree (${branch})`;
 
@@ -128,7 +129,7 @@ export async function uniqueLeftovers(ctx: Ctx, dir: string, tip: string | null)
  * dir of this repository that no longer exists, and holds nothing else. */
 function isStalePointer(ctx: Ctx, file: string): boolean {
   if (!lstatSync(file, { throwIfNoEntry: false })?.isFile()) return false;
-  const m = /^gitdir: (.+?)\r?\n?$/s.exec(readFileSync(file, "utf8"));
+  const m = /^gitdir: (.+?)\r?\n?$/s.exec(readPlainText(file, 4096) ?? "");
   if (!m) return false;
   const admin = resolve(dirname(file), m[1] as string);
   return dirname(admin) === join(ctx.repo.commonDir, "worktrees") && !lstatSync(admin, { throwIfNoEntry: false });

@@ -6,7 +6,7 @@
 // an earlier Orchard left in progress when it was killed (MERGE_HEAD = an entry's branch tip,
 // MERGE_MSG = the wave's message; this one makes its merge commit before it moves the target, so
 // it leaves none) is aborted before anything else. --dry-run judges every entry and changes nothing.
-import { readFileSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { readGitDirs, readWorktrees, resolveCommit } from "../../git/read.js";
 import { abortMerge } from "../../git/write.js";
@@ -22,6 +22,7 @@ import type { Ctx } from "../shared/context.js";
 import { realOrAbsolute } from "../shared/repo/paths.js";
 import type { Strategy } from "../shared/input/inputs.js";
 import { progressCounter } from "../shared/progress.js";
+import { readPlainText } from "../shared/files.js";
 
 export interface WaveOptions {
   /** Path of the manifest file. */
@@ -233,11 +234,8 @@ async function runBatch(
 }
 
 function firstLine(file: string): string | null {
-  try {
-    return readFileSync(file, "utf8").split("\n")[0]?.trim() ?? null;
-  } catch {
-    return null; // absent: no merge in progress
-  }
+  const text = readPlainText(file, 1024 * 1024); // null: absent (no merge in progress), or not a plain file
+  return text === null ? null : (text.split("\n")[0]?.trim() ?? null);
 }
 
 /** A merge in progress in the target that an earlier run of this wave started: MERGE_HEAD is an entry's tip, MERGE_MSG the wave's message. */

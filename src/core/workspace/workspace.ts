@@ -4,10 +4,11 @@
 // home, another registry, or a library caller with its own home is another workspace, while the
 // same home over a registry recreated after a loss is the same one. The id is written into the
 // identity file and the git lock of every worktree the workspace makes (workspace/identity.ts).
-import { lstatSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, isAbsolute, resolve } from "node:path";
 import { homedir } from "node:os";
 import { failure, usageError } from "../shared/errors.js";
+import { readPlainText } from "../shared/files.js";
 import { workspaceId } from "./id.js";
 
 export interface Workspace {
@@ -100,19 +101,44 @@ export function markMoved(file: string, to: string): void {
 /**
  * Refuses the home's own SQLite registry once `registry migrate` moved it into a fleet's registry:
  * that workspace now lives there, and acting on the moved rows from here would judge another
- * registry's leases as this one's (exit 1, registry_moved, naming where it went).
+ * registry's leases as this one's (exit 1, registry_moved, naming where it went). Anyone may have
+ * written the marker: only the shape migrate writes (movedTarget) is named, JSON-quoted; any other
+ * text is a bad marker, refused the same way without a byte of it echoed (SPEC v5 §4).
  */
 export function requireNotMoved(home: string): void {
   const marker = join(home, "orchard.db.moved");
-  const to = readFileSyncIfFile(marker);
-  if (to !== null)
+  if (!lstatSync(marker, { throwIfNoEntry: false })) return;
+  const text = readPlainText(marker, { max: MOVED_MAX_BYTES, follow: false }); // a FIFO or a link is no marker of ours
+  const to = text === null ? null : movedTarget(text);
+  const back = `delete ${JSON.stringify(marker)} to go back to the SQLite file`;
+  if (to === null)
     throw failure(
       "registry_moved",
-      `this workspace's registry was moved to ${to.trim()} (registry migrate); pass --registry <url> or set ORCHARD_REGISTRY to use it (delete ${marker} to go back to the SQLite file)`,
+      `this workspace's registry is marked as moved, but ${JSON.stringify(marker)} is not a marker that registry migrate writes (not shown); pass --registry <url> or set ORCHARD_REGISTRY if it was moved, or ${back}`,
     );
+  throw failure(
+    "registry_moved",
+    `this workspace's registry was moved to ${JSON.stringify(to)} (registry migrate); pass --registry <url> or set ORCHARD_REGISTRY to use it (${back})`,
+  );
 }
 
-function readFileSyncIfFile(path: string): string | null {
-  const st = lstatSync(path, { throwIfNoEntry: false });
-  return st?.isFile() ? readFileSync(path, "utf8") : null;
+const MOVED_MAX_BYTES = 2048;
+
+/**
+ * The URL a marker names when it holds exactly what markMoved writes: one line, a postgres:// URL
+ * in the form Node's URL prints (so no space, control character or quote), its password hidden
+ * (`***` or none); else null.
+ */
+export function movedTarget(text: string): string | null {
+  const m = /^(postgres(?:ql)?:\/\/[\x21-\x7e]+)\n$/.exec(text);
+  if (!m) return null;
+  const url = m[1] as string;
+  try {
+    const parsed = new URL(url);
+    if (parsed.toString() !== url) return null;
+    if (parsed.password !== "" && parsed.password !== "***") return null;
+    return url;
+  } catch {
+    return null; // not a URL
+  }
 }

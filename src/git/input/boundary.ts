@@ -1,19 +1,23 @@
 // What an agent can write that would make a git fact about its worktree untrue (SPEC v4 §4.1,
 // §4.10): a `core.worktree` or `core.bare` in its `config.worktree` (Orchard's own calls are
 // pinned, pin.ts, but the agent's git then works on another tree), a config file the program guard
-// cannot vet, a special file (FIFO, socket, device, link) among its admin files. Such a worktree's
+// cannot vet, a special file (FIFO, socket, device, link) among its admin files, a FIFO, socket or
+// device among the files git opens while it walks the worktree (walk-vet.ts). Such a worktree's
 // status is never read: it is unknown, with the key or the file named, and so never recycled,
 // reaped, removed or reused. Every other worktree of the repository is served as usual.
 import { lstatSync, readdirSync, realpathSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { pinArgs } from "./pin.js";
 import { kindOf } from "./admin-vet.js";
+import { specialWalkFile } from "./walk-vet.js";
+import { readPlainText } from "./plain-file.js";
 import { StatusUnknownError } from "../errors.js";
 
 export type WorktreeBlock =
   | { code: "worktree_relocated"; key: string; value: string; file: string }
   | { code: "config_unvetted"; file: string; why: string }
-  | { code: "admin_file_special"; file: string; kind: string };
+  | { code: "admin_file_special"; file: string; kind: string }
+  | { code: "walk_file_special"; file: string; kind: string };
 
 export class WorktreeBlockedError extends StatusUnknownError {
   readonly code: WorktreeBlock["code"];
@@ -35,6 +39,8 @@ export function blockMessage(worktree: string, block: WorktreeBlock): string {
       return `${worktree}: the config file ${block.file} cannot be vetted (${block.why}); its state is unknown until the file is a plain file again`;
     case "admin_file_special":
       return `${worktree}: its admin file ${block.file} is ${block.kind}, not a plain file; git would wait on it or read the wrong thing, so its state is unknown until the file is removed`;
+    case "walk_file_special":
+      return `${worktree}: ${block.file} is ${block.kind}, which git opens while it walks the worktree (an ignore or attributes file) and would wait on; its state is unknown until the file is removed`;
   }
 }
 
@@ -84,11 +90,24 @@ export function worktreeBlockError(worktree: string): WorktreeBlockedError | nul
   } catch {
     return null; // git will say what is wrong with it
   }
-  const special = admin.includes("/worktrees/") ? specialAdminFile(admin) : null;
+  const linked = admin.includes("/worktrees/");
+  const special = linked ? specialAdminFile(admin) : null;
   if (special) return new WorktreeBlockedError(worktree, { code: "admin_file_special", ...special });
+  const walked = specialWalkFile(worktree, admin, linked ? commonDirOfAdmin(admin) : admin);
+  if (walked) return new WorktreeBlockedError(worktree, { code: "walk_file_special", ...walked });
   for (const found of blocks.values()) {
     const block = found.get(admin) ?? (admin.includes("/worktrees/") ? found.get(ALL_WORKTREES) : undefined);
     if (block) return new WorktreeBlockedError(worktree, block);
   }
   return null;
+}
+
+/** A linked worktree's common dir (realpath) from its admin dir's `commondir` (git's default: two levels up). */
+function commonDirOfAdmin(admin: string): string {
+  const rel = readPlainText(join(admin, "commondir"), 4096)?.trim() || "../..";
+  try {
+    return realpathSync(resolve(admin, rel));
+  } catch {
+    return resolve(admin, rel);
+  }
 }

@@ -1,6 +1,14 @@
 // Reading a small file someone else may have put there (a worktree's `.git`, a record of its admin
-// dir, an identity file): never a FIFO or a device, never more than asked for.
+// dir, an identity file, a kept copy's marker): never a FIFO or a device, never more than asked for.
+// Every file Orchard reads that an agent could have written goes through this reader (SPEC v5 §4).
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+
+export interface PlainFileOptions {
+  /** At most this many bytes (default 64 KiB); a larger file is no plain file. */
+  max?: number;
+  /** false: a symbolic link at `path` is no plain file either (a file only Orchard writes). Default true. */
+  follow?: boolean;
+}
 
 /**
  * The bytes of a small file Orchard reads where someone else could have put something else (a
@@ -8,10 +16,12 @@ import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
  * `max` bytes. Opened non-blocking, so a FIFO planted there never hangs the read (fstat then says
  * what was opened); null as well when it cannot be opened.
  */
-export function readPlainFile(path: string, max = 65_536): Buffer | null {
+export function readPlainFile(path: string, limit: number | PlainFileOptions = {}): Buffer | null {
+  const { max = 65_536, follow = true } = typeof limit === "number" ? { max: limit } : limit;
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
+    const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0) | (follow ? 0 : (constants.O_NOFOLLOW ?? 0));
+    fd = openSync(path, flags);
   } catch {
     return null;
   }
@@ -29,4 +39,9 @@ export function readPlainFile(path: string, max = 65_536): Buffer | null {
   } finally {
     closeSync(fd);
   }
+}
+
+/** readPlainFile as UTF-8 text, or null. */
+export function readPlainText(path: string, limit: number | PlainFileOptions = {}): string | null {
+  return readPlainFile(path, limit)?.toString("utf8") ?? null;
 }

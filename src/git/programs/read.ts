@@ -3,7 +3,8 @@
 // worktree's config.worktree and every file an include names (an includeIf whose condition holds
 // in another worktree, an onbranch: there) — read one by one, each include followed by hand. What
 // any of them names counts: a setting the primary's own view misses still gets its override.
-import { readFileSync, readdirSync, realpathSync } from "node:fs";
+import { lstatSync, readdirSync, realpathSync } from "node:fs";
+import { readPlainText } from "../input/plain-file.js";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { homedir } from "node:os";
 import { git } from "../run.js";
@@ -11,6 +12,7 @@ import { commonDirOf, guardFrom, PROGRAM_KEYS_REGEXP, type ConfigEntry, type Pro
 import { cachedGuard, keptGuardSignature, rememberGuard } from "../warm/guard-cache.js";
 import { ALL_WORKTREES, setWorktreeBlocks, type WorktreeBlock } from "../input/boundary.js";
 import { readConfigFile } from "../input/programs-vet.js";
+import { setWalkConfig } from "../input/walk-vet.js";
 import { parseConfigRecords as parse } from "../parse/config.js";
 
 const INCLUDE = /^(include\.path|includeif\..*\.path)$/;
@@ -25,8 +27,18 @@ function includeTarget(value: string, from: string): string {
   return isAbsolute(value) ? value : resolve(dirname(from), value);
 }
 
-/** The query for every scope's program settings, run in the primary (the command line may start it early: early.ts). */
-export const PROGRAM_CONFIG_ARGS = ["config", "-z", "--show-scope", "--show-origin", "--get-regexp", PROGRAM_KEYS_REGEXP];
+/** The files git opens while walking a worktree that the config names (walk-vet.ts): not programs, but read in the same query. */
+const WALK_KEYS = /^core\.(excludesfile|attributesfile)$/;
+
+/** The query for every scope's program settings and WALK_KEYS, run in the primary (the command line may start it early: early.ts). */
+export const PROGRAM_CONFIG_ARGS = [
+  "config",
+  "-z",
+  "--show-scope",
+  "--show-origin",
+  "--get-regexp",
+  `${PROGRAM_KEYS_REGEXP}|^core\\.(excludesfile|attributesfile)$`,
+];
 
 /**
  * The guard of the repository whose primary (or bare repository) is `cwd` and common dir
@@ -94,6 +106,8 @@ export async function refuseWedgedConfig(path: string): Promise<void> {
 
 async function readGuard(cwd: string, commonDir: string): Promise<{ guard: ProgramGuard; origins: string[]; includes: boolean }> {
   const blocks = new Map<string, WorktreeBlock>();
+  const walk = new Map<string, string[]>(); // admin dir (realpath) or "*" → the walk files its config names
+  const walkFile = (key: string, value: string): void => void walk.set(key, [...(walk.get(key) ?? []), value]);
   // an include every git of the repository would wait on: fail now, naming it, instead of after each git's timeout
   const wedged = await unvettedInclude(commonDir);
   if (wedged) throw new ConfigWedgedError(wedged.file, wedged.why);
@@ -106,6 +120,10 @@ async function readGuard(cwd: string, commonDir: string): Promise<{ guard: Progr
   // each file still to read, with the worktree whose config.worktree led to it (null: the common config's)
   const pending: { file: string; admin: string | null }[] = [];
   for (const raw of parse(r.stdout, true)) {
+    if (WALK_KEYS.test(raw.key)) {
+      walkFile(raw.scope === "worktree" ? realOrSame(commonDir) : "*", raw.value); // the primary's config.worktree: the primary alone
+      continue;
+    }
     includes ||= INCLUDE.test(raw.key); // in any scope
     const repo = raw.scope === "local" || raw.scope === "worktree";
     const file = fileOf(raw.origin, cwd);
@@ -124,6 +142,7 @@ async function readGuard(cwd: string, commonDir: string): Promise<{ guard: Progr
     const read = await readConfigFile(file);
     if (read.kind === "absent") continue;
     const own = admin === null ? null : realOrSame(admin);
+    if (own !== null) for (const value of walkValues(file)) walkFile(own, value);
     if (read.kind === "unvetted") {
       // one worktree's config (or what it includes): that worktree; the common config's include: all of them
       blocks.set(own ?? ALL_WORKTREES, { code: "config_unvetted", file, why: read.why });
@@ -143,6 +162,7 @@ async function readGuard(cwd: string, commonDir: string): Promise<{ guard: Progr
     }
   }
   setWorktreeBlocks(realOrSame(commonDir), blocks);
+  setWalkConfig(realOrSame(commonDir), walk);
   return { guard: guardFrom(entries), origins: [...origins], includes };
 }
 
@@ -166,11 +186,9 @@ function configFiles(commonDir: string): string[] {
  * itself is watched, so turning the extension on is a change. Unreadable: watched, as before.
  */
 function worktreeConfigOn(repoConfig: string): boolean {
-  try {
-    return /worktreeconfig/i.test(readFileSync(repoConfig, "latin1"));
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "ENOENT";
-  }
+  if (!lstatSync(repoConfig, { throwIfNoEntry: false })) return false;
+  const text = readPlainText(repoConfig, 1024 * 1024); // a FIFO or a device: unreadable, never waited on
+  return text === null || /worktreeconfig/i.test(text);
 }
 
 /** Every config.worktree of the repository (the primary's and each linked worktree's admin dir). */
@@ -192,4 +210,14 @@ function realOrSame(path: string): string {
   } catch {
     return path; // gone: nothing of git's will be read through it either
   }
+}
+
+/**
+ * The WALK_KEYS values a worktree's config.worktree (or a file it includes) sets, read by hand: the
+ * program query reads only program keys from these files. `excludesFile = <path>` lines, quotes
+ * dropped; a line of another section that matches is vetted too, which only errs on the safe side.
+ */
+function walkValues(file: string): string[] {
+  const text = readPlainText(file, 1024 * 1024) ?? "";
+  return [...text.matchAll(/^\s*(?:excludesfile|attributesfile)\s*=\s*"?(.*?)"?\s*$/gim)].map((m) => m[1] as string).filter((v) => v !== "");
 }

@@ -6,9 +6,10 @@
 // .claude/settings.local.json < the `--settings` flag (a file or inline JSON) < managed settings
 // (managed-settings.json, then managed-settings.d/*.json in file-name order, skipping dot-files);
 // a later layer's key wins. Read only: never written here.
-import { lstatSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { readPlainText } from "../files.js";
 
 export const DEFAULT_CLEANUP_PERIOD_DAYS = 30;
 
@@ -96,12 +97,8 @@ export function readSettingsFile(file: string, follow = false): SettingsFile {
   if (!stat) return { file, value: null };
   if (!stat.isFile()) return { file, value: null, problem: "is not a regular file" };
   if (stat.size > MAX_BYTES) return { file, value: null, problem: "is over 1 MiB" };
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    return { file, value: null, problem: `could not be read (${(error as NodeJS.ErrnoException).code ?? "error"})` };
-  }
+  const text = readPlainText(file, { max: MAX_BYTES, follow }); // swapped for a FIFO since the stat: never waited on
+  if (text === null) return { file, value: null, problem: "could not be read as a regular file" };
   try {
     const value: unknown = text.trim() === "" ? {} : JSON.parse(text);
     if (typeof value !== "object" || value === null || Array.isArray(value)) return { file, value: null, problem: "is not a JSON object" };

@@ -213,6 +213,7 @@ export interface ReasonDetails {
   worktree_relocated: { key: string; value: string; file: string };
   config_unvetted: { file: string; why: string };
   admin_file_special: { file: string; kind: string };
+  walk_file_special: { file: string; kind: string };
   /** The workspace the worktree's identity file or lock names (its id; null: a file written before workspaces had ids). */
   foreign_workspace: { workspace: string | null };
   /** What showed the caller to be an agent (the worktree it runs in, or the lease it holds). */

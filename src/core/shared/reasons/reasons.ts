@@ -60,7 +60,7 @@ export const REASON_TEXT = {
   share_target_present: "the worktree already has a shared directory (tracked, preserved or left by an earlier run): the install ran instead of sharing",
   share_unused: "no worktree of this kept copy's fingerprint remains",
   share_over_budget: "the kept copies take more than disk.shareBudget: the least recently used go first",
-  share_incomplete: "a kept copy without its marker of completeness: never used",
+  share_incomplete: "a kept copy without a plain marker of completeness (absent, not JSON, or a FIFO, device or link): never used",
   share_modified:
     "a kept copy changed after it was kept (with shareMethod hardlink, a write in place in one worktree reaches the copy): it is never materialised again",
   disk_low: "the workspace's filesystem has less free space than disk.minFree",
@@ -152,6 +152,8 @@ export const REASON_TEXT = {
   config_unvetted: "a config file git reads for this worktree is not a plain file of at most 1 MiB, or git cannot parse it: the worktree's state is unknown",
   admin_file_special:
     "an admin file of the worktree (in <common>/worktrees/<id>) is a FIFO, socket, device or link: git would wait on it or read the wrong thing, so the worktree's state is unknown",
+  walk_file_special:
+    "a file git opens while it walks the worktree (a .gitignore or .gitattributes in it, core.excludesFile, core.attributesFile, info/exclude or info/attributes) is a FIFO, socket or device: every status would wait on it, so the worktree's state is unknown",
   foreign_workspace:
     "the worktree belongs to another Orchard workspace (another --home or registry): it is never adopted, recovered, recycled, reaped or removed from here, and its lease is judged only by a dead pid on this host or a passed expiry",
   trust_from_agent:

@@ -24,6 +24,7 @@ export const REASON_REMEDY: Partial<Record<ReasonCode, string>> = {
   worktree_relocated: "in the worktree: git config --worktree --unset <key>; then orchard status <path> reads it again",
   config_unvetted: "make <file> a plain config file (or remove the include that names it), then orchard status <path>",
   admin_file_special: "remove <file> (git keeps only plain files there), then orchard status <path>",
+  walk_file_special: "remove <file> (an ignore or attributes file is a plain file), then orchard status <path>",
   trust_from_agent: "the owner runs orchard trust from the primary checkout (or outside the repository with --repo)",
   trust_needs_person: "the owner runs orchard trust in a terminal, or types orchard trust --yes (a person's flag: never an agent's)",
   foreign_workspace: "run the command with that workspace's --home (and --registry), where the worktree is managed",

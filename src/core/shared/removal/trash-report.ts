@@ -2,10 +2,11 @@
 // could not delete (its `failed` marker says why: an immutable file, another user's files) and
 // entries Orchard never put there (no journal of its own, a link, a file), which are never deleted.
 // Entries being purged right now are neither. Pure file-system reads; hygiene measures the bytes.
-import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { isRealEntry, readJournal } from "./trash.js";
 import { trashDir } from "../context.js";
+import { readPlainText } from "../files.js";
 
 export interface TrashLeftover {
   path: string;
@@ -16,11 +17,9 @@ export interface TrashLeftover {
 }
 
 function failedWhy(entry: string): string | null {
-  try {
-    return readFileSync(join(entry, "failed"), "utf8").split("\n")[0]?.trim() || "the purge failed";
-  } catch {
-    return null; // no failed marker: being purged, or not yet
-  }
+  const text = readPlainText(join(entry, "failed"), { follow: false });
+  if (text === null) return null; // no failed marker (or no plain one): being purged, or not yet
+  return text.split("\n")[0]?.trim() || "the purge failed";
 }
 
 function isEmptyDir(path: string): boolean {

@@ -14,7 +14,7 @@
 // worktree) and purges them, skipping entries whose owner or purger still runs (and, for an hour,
 // entries a purger could not delete: an immutable file gets a `failed` marker with rm's message;
 // hygiene reports it, and `cleanup` retries it at once).
-import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
 import { startBackground } from "../../../git/background.js";
@@ -23,6 +23,7 @@ import { deleteAdminDir, readAdminWorktreePath } from "../repo/admin.js";
 import { whyNotLinkedWorktree } from "../repo/linked.js";
 import { pidState } from "../../ownership/index.js";
 import { requireWorkspaceDir, trashDir } from "../context.js";
+import { readPlainText } from "../files.js";
 
 export { trashDir };
 
@@ -91,7 +92,7 @@ export function flushBackground(home: string): void {
 /** The journal Orchard wrote into `entry`, or null: none, unreadable, or not one of Orchard's (another entry's copy). */
 export function readJournal(entry: string): TrashJournal | null {
   try {
-    const j = JSON.parse(readFileSync(join(entry, "journal.json"), "utf8")) as Partial<TrashJournal>;
+    const j = JSON.parse(readPlainText(join(entry, "journal.json"), { max: 1024 * 1024, follow: false }) ?? "null") as Partial<TrashJournal>;
     if (typeof j.path !== "string" || typeof j.admin !== "string" || typeof j.commonDir !== "string") return null;
     // journals written before the marker have neither field; one that names an entry must name this one
     if (j.entry !== undefined && (j.orchard !== "trash" || j.entry !== basename(entry))) return null;
@@ -113,11 +114,7 @@ export function isRealEntry(entry: string): boolean {
 }
 
 function readPid(file: string): number | null {
-  try {
-    return Number(readFileSync(file, "utf8").trim()) || null;
-  } catch {
-    return null; // no purger was started for this entry
-  }
+  return Number(readPlainText(file, { max: 64, follow: false })?.trim()) || null; // null: no purger was started for this entry
 }
 
 /** Someone still works on the entry: its purger, or (before any purger) the process removing it,

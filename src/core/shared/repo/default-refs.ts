@@ -4,19 +4,16 @@
 // master, or the one origin/HEAD names (read next when it is none of these: missingDefault). A
 // repository without remotes and without a configured default (init.defaultBranch may name any
 // branch) reads every branch.
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { readPlainText } from "../files.js";
 import type { RepoContext } from "./repo.js";
 
 type Repo = Pick<RepoContext, "commonDir" | "remotes" | "config">;
 
 /** The branch a loose origin/HEAD file names: a hint that may save a second read, never a fact (git's listing decides). */
 function originHeadHint(commonDir: string): string | null {
-  try {
-    return /^ref: refs\/remotes\/origin\/(.+)\n?$/.exec(readFileSync(join(commonDir, "refs", "remotes", "origin", "HEAD"), "utf8"))?.[1] ?? null;
-  } catch {
-    return null; // packed, another ref store, or none
-  }
+  // null: packed, another ref store, none, or not a plain file
+  return /^ref: refs\/remotes\/origin\/(.+)\n?$/.exec(readPlainText(join(commonDir, "refs", "remotes", "origin", "HEAD"), 4096) ?? "")?.[1] ?? null;
 }
 
 /** for-each-ref patterns for `refs` (full names) plus `remotes` and the default's candidates; null: read every branch. */
