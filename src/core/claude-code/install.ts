@@ -69,7 +69,7 @@ export function settingsFile(scope: InstallOptions["scope"], primary: string): s
   return scope === "user" ? join(process.env.CLAUDE_CONFIG_DIR || join(homedir(), ".claude"), "settings.json") : join(primary, ".claude", "settings.json");
 }
 
-function readSettingsText(file: string): string {
+export function readSettingsText(file: string): string {
   if (!existsSync(file)) return "";
   const stat = lstatSync(file);
   if (!stat.isFile()) throw usageError("invalid_config", `${file} is not a regular file`);
@@ -85,7 +85,7 @@ function readSettingsText(file: string): string {
   return text;
 }
 
-function writeAtomically(file: string, text: string): void {
+export function writeAtomically(file: string, text: string): void {
   mkdirSync(dirname(file), { recursive: true });
   const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o644;
   const temp = `${file}.orchard-tmp`;

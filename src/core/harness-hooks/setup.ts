@@ -1,0 +1,58 @@
+// `orchard codex|gemini install|uninstall` (SPEC v5 §3.15): which file each harness reads its hooks
+// from, and Orchard's hooks written there or taken out (install.ts). A project scope (Gemini CLI)
+// writes into the repository's primary; Codex reads Orchard's hooks from the user's file only (it
+// ignores a project's hooks file inside a worktree).
+import type { Orchard } from "../orchard.js";
+import { CODEX_HOOKS, CODEX_TRUST_NOTE, codexHooksFile } from "./codex.js";
+import { GEMINI_HOOKS, geminiSettingsFile } from "./gemini.js";
+import type { HookSpec } from "./hooks-text.js";
+import { installHookFile, uninstallHookFile, type HookFileResult } from "./install.js";
+import type { HarnessHookName } from "./session.js";
+
+export interface HarnessInstallOptions {
+  scope: "user" | "project";
+  /** What the hooks run orchard with, before the subcommand (claude-code's runnerCommand). */
+  command: string;
+  dryRun: boolean;
+  repo?: string;
+}
+
+interface Target {
+  file: string;
+  hooks: readonly HookSpec[];
+  notes: HookFileResult["notes"];
+}
+
+async function targetOf(orchard: Orchard, harness: HarnessHookName, scope: "user" | "project", repo: string | undefined): Promise<Target> {
+  const primary = scope === "project" ? (await orchard.context(repo)).repo.primary : "";
+  switch (harness) {
+    case "codex":
+      return { file: codexHooksFile(), hooks: CODEX_HOOKS, notes: [CODEX_TRUST_NOTE] };
+    case "gemini":
+      return { file: geminiSettingsFile(scope, primary), hooks: GEMINI_HOOKS, notes: [] };
+    case "copilot":
+      throw new Error("copilot installs through copilot.ts");
+  }
+}
+
+export async function installHarnessHooks(orchard: Orchard, harness: HarnessHookName, options: HarnessInstallOptions): Promise<HookFileResult> {
+  const target = await targetOf(orchard, harness, options.scope, options.repo);
+  const commands = new Map(target.hooks.map((h) => [h.event, `${options.command} ${h.args}`]));
+  return installHookFile(target.file, {
+    hooks: target.hooks,
+    commands,
+    shape: "grouped",
+    command: options.command,
+    dryRun: options.dryRun,
+    notes: target.notes,
+  });
+}
+
+export async function uninstallHarnessHooks(
+  orchard: Orchard,
+  harness: HarnessHookName,
+  options: Omit<HarnessInstallOptions, "command">,
+): Promise<HookFileResult> {
+  const target = await targetOf(orchard, harness, options.scope, options.repo);
+  return uninstallHookFile(target.file, { hooks: target.hooks, shape: "grouped", dryRun: options.dryRun });
+}
