@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { readWorktrees } from "../../git/read.js";
 import { dropEarly } from "../../git/run.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
-import type { WorktreeRow } from "../../registry/index.js";
+import { branchRefOf, type WorktreeRow } from "../../registry/index.js";
 import { managedPath, type Ctx } from "../shared/context.js";
 import { handleForBranch } from "../shared/naming/handle.js";
 import {
@@ -102,7 +102,7 @@ async function decideOn(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[])
   // an exact handle's checkout is read while git lists the worktrees (used only if it is still there),
   // with what its snapshot reads: the listing (when there is none yet, nor a focused entry) and the refs
   const reads = row
-    ? { listing: known === undefined && focus === null, refs: focusRefPatterns(ctx.repo, [`refs/heads/${row.branch}`], row), commonDir: ctx.repo.commonDir }
+    ? { listing: known === undefined && focus === null, refs: focusRefPatterns(ctx.repo, [branchRefOf(row)], row), commonDir: ctx.repo.commonDir }
     : undefined;
   const early = row && row.lifecycle !== "creating" ? startDirty(ctx.repo, row.path, reads) : null;
   const status = focus !== null && early ? await early.status : null;

@@ -32,7 +32,9 @@ async function requestedPatchId(ctx: Ctx, tip: string | null, base: string): Pro
 }
 
 function headOf(snapshot: Snapshot, row: WorktreeRow): string | null {
-  return snapshot.entries.find((e) => e.path === row.path)?.head ?? snapshot.refs.get(`refs/heads/${row.branch}`)?.oid ?? null;
+  return (
+    snapshot.entries.find((e) => e.path === row.path)?.head ?? (row.branch !== null ? snapshot.refs.get(`refs/heads/${row.branch}`)?.oid : undefined) ?? null
+  );
 }
 
 async function patchIdOf(ctx: Ctx, head: string, base: string): Promise<string | null> {
@@ -52,6 +54,7 @@ export function assessCandidate(facts: Facts, row: WorktreeRow, request: Request
   };
   const reasons = assessExact(facts, own, { strict: true }).reasons.filter((r) => !(row.lifecycle === "terminal" && mootForRecycle(r, facts)));
   if (facts.missing) reasons.push(reason("missing_directory", { path: facts.path }));
+  if (own.branch === null) reasons.push(reason("detached", { path: facts.path })); // no branch to hand out or recycle from
   const fp = facts.fingerprints;
   if (!allEstablished(fp) && !fp.drift.includes("fingerprint_failed"))
     reasons.push(reason("fingerprint_unknown", { bootstrap: fp.bootstrap, context: fp.context, runtime: fp.runtime }));

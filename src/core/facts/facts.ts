@@ -6,7 +6,7 @@ import { startSnapshotReads, type SnapshotReads } from "../../git/early.js";
 import { existsSync } from "node:fs";
 import { StatusUnknownError, readWorktrees, resolveCommit } from "../../git/read.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
-import type { Registry, WorktreeRow } from "../../registry/index.js";
+import { branchRefOf, type Registry, type WorktreeRow } from "../../registry/index.js";
 import { findAdminDir, readAdminActivity, readAdminCreated, readAdminDirs } from "../shared/repo/admin.js";
 import { readDirty, readDirtyState, readDirtyStates, type DirtyState } from "./dirty.js";
 import type { StatusSummary } from "../../git/parse/status.js";
@@ -138,8 +138,8 @@ async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null
   const path = entry?.path ?? (row as WorktreeRow).path;
   const admin = snapshot.admins.get(path) ?? null;
   const missing = !existsSync(path);
-  const branchRef = entry ? entry.branch : row ? `refs/heads/${row.branch}` : null;
-  const head = entry ? entry.head : row ? (snapshot.refs.get(`refs/heads/${row.branch}`)?.oid ?? null) : null;
+  const branchRef = entry ? entry.branch : row ? branchRefOf(row) : null;
+  const head = entry ? entry.head : branchRef ? (snapshot.refs.get(branchRef)?.oid ?? null) : null;
   const upstreamRecord = branchRef ? snapshot.refs.get(branchRef) : undefined;
   const facts: Facts = {
     path,
@@ -324,7 +324,8 @@ export async function listFacts(snapshot: Snapshot, options: FactsOptions & { st
   const counted = (f: Facts): Facts => (tick(f), f);
   if (!options.full) return mapLimit(pairs, 16, async ([entry, row]) => counted(await factsOf(snapshot, entry, row, options)));
   const heads = pairs.flatMap(([entry, row]) => {
-    const head = entry ? entry.head : row ? snapshot.refs.get(`refs/heads/${row.branch}`)?.oid : null;
+    const rowRef = row && branchRefOf(row);
+    const head = entry ? entry.head : rowRef ? snapshot.refs.get(rowRef)?.oid : null;
     const branch = entry ? (entry.branch?.replace(/^refs\/heads\//, "") ?? null) : (row?.branch ?? null);
     const baseRef = row?.baseRef && row.baseCommit ? row.baseRef : null; // as baseFacts reads it
     return head ? [{ head, targets: worktreeTargets(snapshot, { baseRef, branch }) }] : [];

@@ -41,7 +41,7 @@ export interface ReasonDetails {
   invalid_branch: NoDetail;
   invalid_argument: NoDetail;
   // admission: exact handle and candidates
-  branch_mismatch: { expected: string; actual: string | null };
+  branch_mismatch: { expected: string | null; actual: string | null };
   task_mismatch: { expected: string | null; actual: string | null };
   base_mismatch: { expected: string | null; actual: string };
   bootstrap_drift: NoDetail;
