@@ -108,15 +108,16 @@ describe("codex session-start and session-end", () => {
     expect(r.json.sweep.ok).toBe(true);
     const status = s.orchard(["status", path]).json.worktree;
     expect(status).toMatchObject({ managed: true, branch: null, owner: "codex:thread-1", lifecycle: "active" });
-    expect(status.lease.pid).toBe(process.pid); // the process that ran the hook (Codex), past launchers
-    expect(git(s.primary, "worktree", "list", "--porcelain")).toMatch(new RegExp(`worktree ${path}\\n[^]*?locked orchard`));
+    // leased to the process that ran the hook (Codex), past launchers, in Orchard's lock line
+    expect(status.lock).toMatchObject({ locked: true, owner: { kind: "orchard", pid: process.pid } });
+    expect(status.liveness.signals.map((x: { code: string }) => x.code)).toContain("pid_alive");
     const ended = end("thread-1", path);
     expect(ended.code, ended.stderr).toBe(0);
     expect(ended.json.session).toMatchObject({ action: "released", owner: "codex:thread-1" });
     expect(existsSync(path)).toBe(true);
     const after = s.orchard(["status", path]).json.worktree;
     expect(after).toMatchObject({ managed: true, lifecycle: "terminal", owner: null });
-    expect(git(s.primary, "worktree", "list", "--porcelain")).not.toMatch(new RegExp(`worktree ${path}\\n[^\\n]*\\n[^\\n]*\\nlocked`));
+    expect(after.lock.locked).toBe(false);
     // a resumed session takes its worktree back
     const resumed = start("thread-1", path, "resume");
     expect(resumed.json.session).toMatchObject({ action: "adopted" });
