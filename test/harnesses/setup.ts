@@ -1,0 +1,6 @@
+// Installs the pinned harness binaries once per run (into a cache outside the repository).
+import { ensureCodex } from "../helpers/codex.js";
+
+export default function setup(): void {
+  ensureCodex();
+}
