@@ -172,7 +172,56 @@ function registerSessions(group: Command, harness: HarnessHookName): void {
     .action((_opts: unknown, cmd: Command) => sessionEnd(cmd, harness));
 }
 
+function registerOpencode(program: Command): void {
+  const opencode = program
+    .command("opencode")
+    .description('OpenCode\'s plugin: its "worktree" workspace adapter backed by Orchard (add, remove, leases)')
+    .addHelpText("after", "\nOpenCode's workspaces are experimental: run it with OPENCODE_EXPERIMENTAL_WORKSPACES=true.");
+  opencode
+    .command("install")
+    .description("write Orchard's plugin into OpenCode's plugin directory")
+    .option("--user", "$XDG_CONFIG_HOME/opencode/plugin/orchard.js (default ~/.config; the default)")
+    .option("--project", "<repo>/.opencode/plugin/orchard.js (commit it)")
+    .option("--via <how>", "how the plugin runs orchard: bin (`orchard` on PATH), npx (`npx -y orchard-worktrees`), path (this node and script; --user only)")
+    .option("--command <cmd>", "exactly what the plugin runs orchard with, through sh (default: see --via)")
+    .option("--dry-run", "print the file, write nothing")
+    .action((opts: InstallFlags, cmd: Command) =>
+      runWith(
+        cmd,
+        async (o, globals) => {
+          const scope = scopeOf(opts, true);
+          const { installOpencode } = await import("../../core/harness-hooks/index.js");
+          return installOpencode(o, {
+            scope,
+            runner: runnerOf({ ...opts, project: scope === "project" }),
+            ...(globals.home && opts.command === undefined ? { home: resolve(globals.home) } : {}),
+            dryRun: opts.dryRun ?? false,
+            ...(globals.repo ? { repo: globals.repo } : {}),
+          });
+        },
+        renderHookFile,
+      ),
+    );
+  opencode
+    .command("uninstall")
+    .description("delete Orchard's plugin file (only Orchard's), and the directories install made for it when left empty")
+    .option("--user", "the user's plugin (the default)")
+    .option("--project", "<repo>/.opencode/plugin/orchard.js")
+    .option("--dry-run", "print what would go, delete nothing")
+    .action((opts: InstallFlags, cmd: Command) =>
+      runWith(
+        cmd,
+        async (o, globals) => {
+          const { uninstallOpencode } = await import("../../core/harness-hooks/index.js");
+          return uninstallOpencode(o, { scope: scopeOf(opts, true), dryRun: opts.dryRun ?? false, ...(globals.repo ? { repo: globals.repo } : {}) });
+        },
+        renderHookFile,
+      ),
+    );
+}
+
 export function register(program: Command): void {
+  registerOpencode(program);
   const codex = program.command("codex").description("Codex's hooks: adopt the worktree of each Codex thread when its session starts, release it when it ends");
   registerInstall(codex, "codex", { user: "$CODEX_HOME/hooks.json (default ~/.codex/hooks.json)" });
   registerSessions(codex, "codex");

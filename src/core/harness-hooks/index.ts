@@ -9,5 +9,7 @@ export { installHookFile, uninstallHookFile } from "./install.js";
 export type { HookFileResult } from "./install.js";
 export { CODEX_HOOKS, CODEX_TRUST_NOTE, codexHooksFile, readCodexThread } from "./codex.js";
 export { GEMINI_HOOKS, geminiSettingsFile } from "./gemini.js";
-export { installHarnessHooks, uninstallHarnessHooks } from "./setup.js";
+export { installHarnessHooks, uninstallHarnessHooks, installOpencode, uninstallOpencode } from "./setup.js";
+export { opencodePluginFile, runnerArgv } from "./opencode.js";
+export { OPENCODE_PLUGIN_MARKER, opencodePluginText } from "./opencode-plugin.js";
 export type { HarnessInstallOptions } from "./setup.js";

@@ -8,6 +8,7 @@ import { GEMINI_HOOKS, geminiSettingsFile } from "./gemini.js";
 import type { HookSpec } from "./hooks-text.js";
 import { installHookFile, uninstallHookFile, type HookFileResult } from "./install.js";
 import type { HarnessHookName } from "./session.js";
+import { installOpencodePlugin, uninstallOpencodePlugin, type OpencodeInstallOptions } from "./opencode.js";
 
 export interface HarnessInstallOptions {
   scope: "user" | "project";
@@ -55,4 +56,16 @@ export async function uninstallHarnessHooks(
 ): Promise<HookFileResult> {
   const target = await targetOf(orchard, harness, options.scope, options.repo);
   return uninstallHookFile(target.file, { hooks: target.hooks, shape: "grouped", dryRun: options.dryRun });
+}
+
+/** `orchard opencode install`: the plugin file (opencode.ts); the project scope writes into this repo's primary. */
+export async function installOpencode(orchard: Orchard, options: Omit<OpencodeInstallOptions, "primary"> & { repo?: string }): Promise<HookFileResult> {
+  const { repo, ...rest } = options;
+  const primary = rest.scope === "project" ? (await orchard.context(repo)).repo.primary : "";
+  return installOpencodePlugin({ ...rest, primary });
+}
+
+export async function uninstallOpencode(orchard: Orchard, options: { scope: "user" | "project"; dryRun: boolean; repo?: string }): Promise<HookFileResult> {
+  const primary = options.scope === "project" ? (await orchard.context(options.repo)).repo.primary : "";
+  return uninstallOpencodePlugin({ scope: options.scope, dryRun: options.dryRun, primary });
 }
