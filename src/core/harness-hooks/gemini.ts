@@ -14,8 +14,8 @@ export const GEMINI_HOOKS: readonly HookSpec[] = [
   { event: "SessionEnd", args: "gemini session-end" },
 ];
 
-export function geminiSettingsFile(scope: "user" | "project", primary: string, env: NodeJS.ProcessEnv = process.env): string {
-  return scope === "user" ? join(env.GEMINI_CLI_HOME || homedir(), ".gemini", "settings.json") : join(primary, ".gemini", "settings.json");
+export function geminiSettingsFile(scope: "user" | "project", primary: string): string {
+  return scope === "user" ? join(homedir(), ".gemini", "settings.json") : join(primary, ".gemini", "settings.json");
 }
 
 /** `<repo>/.gemini/worktrees/<name>`: a worktree Gemini CLI made. */
