@@ -230,4 +230,9 @@ export function register(program: Command): void {
     .description("Gemini CLI's hooks: adopt each `gemini --worktree` worktree when its session starts, release it when it ends");
   registerInstall(gemini, "gemini", { user: "~/.gemini/settings.json", project: "<repo>/.gemini/settings.json" });
   registerSessions(gemini, "gemini");
+  const copilot = program
+    .command("copilot")
+    .description("Copilot CLI's hooks: its worktrees under Orchard's home, adopted when their session starts, released when it ends");
+  registerInstall(copilot, "copilot", { user: "$COPILOT_HOME/settings.json (default ~/.copilot/settings.json: worktreePathTemplate and the hooks)" });
+  registerSessions(copilot, "copilot");
 }

@@ -13,3 +13,4 @@ export { installHarnessHooks, uninstallHarnessHooks, installOpencode, uninstallO
 export { opencodePluginFile, runnerArgv } from "./opencode.js";
 export { OPENCODE_PLUGIN_MARKER, opencodePluginText } from "./opencode-plugin.js";
 export type { HarnessInstallOptions } from "./setup.js";
+export { COPILOT_HOOKS, copilotSettingsFile, copilotTemplate } from "./copilot.js";

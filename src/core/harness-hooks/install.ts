@@ -32,12 +32,11 @@ export function installHookFile(file: string, spec: InstallText & { command: str
   return { ...base, action: "installed", diff };
 }
 
-export function uninstallHookFile(file: string, spec: Omit<InstallText, "commands"> & { dryRun: boolean }): HookFileResult {
+export function uninstallHookFile(file: string, spec: Omit<InstallText, "commands" | "top"> & { dryRun: boolean }): HookFileResult {
   const before = readSettingsText(file);
   const left = uninstallFromText(before, spec);
   if (left === before) return { ok: true, action: "not_installed", file, diff: "", notes: [] };
-  // the file install made holds nothing else (what install added to a new file only, Copilot's `version`, aside): it goes
-  const gone = left === EMPTIED || (spec.top !== undefined && onlyTop(left, spec.top));
+  const gone = left === EMPTIED; // the file install made holds nothing else: it goes
   const diff = diffOf(before, gone ? "" : left);
   if (spec.dryRun) return { ok: true, action: "planned", file, diff, notes: [] };
   if (gone && existsSync(file)) rmSync(file);
@@ -47,8 +46,3 @@ export function uninstallHookFile(file: string, spec: Omit<InstallText, "command
 
 /** What uninstall leaves of the file install made from nothing (NEW_FILE with `hooks` added, then removed). */
 const EMPTIED = "{}\n";
-
-/** True when `text` holds exactly the `top` keys install adds to a new file, in the layout it writes them. */
-function onlyTop(text: string, top: Record<string, unknown>): boolean {
-  return text === `${JSON.stringify(top, null, 2)}\n`;
-}

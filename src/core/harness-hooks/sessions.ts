@@ -22,15 +22,14 @@ import { isCopilotWorktree } from "./copilot.js";
 interface HarnessSessions {
   start: readonly string[];
   end: readonly string[];
-  /** Copilot CLI names neither the event nor `source`/`reason` the same way. */
-  /** Whether the harness made `worktree` for this session (its own record, or its path shape where it keeps none). */
-  claims(worktree: LinkedWorktree, payload: SessionPayload): boolean;
+  /** Whether the harness made `worktree` for this session (its own record, or its path shape where it keeps none; `home`: Orchard's). */
+  claims(worktree: LinkedWorktree, payload: SessionPayload, home: string): boolean;
 }
 
 const HARNESSES: Record<HarnessHookName, HarnessSessions> = {
   codex: { start: ["SessionStart"], end: ["SessionEnd"], claims: (w, p) => readCodexThread(w.admin) === p.sessionId },
   gemini: { start: ["SessionStart"], end: ["SessionEnd"], claims: (w) => isGeminiWorktree(w.path) },
-  copilot: { start: ["sessionStart", "SessionStart"], end: ["sessionEnd", "SessionEnd"], claims: (w) => isCopilotWorktree(w.path) },
+  copilot: { start: ["SessionStart"], end: ["SessionEnd"], claims: (w, _p, home) => isCopilotWorktree(w.path, home) },
 };
 
 export function parseHarnessSession(harness: HarnessHookName, event: "start" | "end", input: string): SessionPayload {
@@ -45,12 +44,14 @@ export async function harnessSessionStart(
   host: ClientProcess | null,
 ): Promise<SessionHookResult> {
   const worktree = findLinkedWorktree(payload.cwd);
-  if (!worktree || !HARNESSES[harness].claims(worktree, payload)) return notTracked(harness, "session-start", payload.sessionId, worktree?.path ?? null);
+  if (!worktree || !HARNESSES[harness].claims(worktree, payload, orchard.workspace.home))
+    return notTracked(harness, "session-start", payload.sessionId, worktree?.path ?? null);
   return adoptForSession(orchard, { harness, sessionId: payload.sessionId, worktree }, host);
 }
 
 export async function harnessSessionEnd(orchard: Orchard, harness: HarnessHookName, payload: SessionPayload): Promise<SessionHookResult> {
   const worktree = findLinkedWorktree(payload.cwd);
-  if (!worktree || !HARNESSES[harness].claims(worktree, payload)) return notTracked(harness, "session-end", payload.sessionId, worktree?.path ?? null);
+  if (!worktree || !HARNESSES[harness].claims(worktree, payload, orchard.workspace.home))
+    return notTracked(harness, "session-end", payload.sessionId, worktree?.path ?? null);
   return releaseForSession(orchard, { harness, sessionId: payload.sessionId, worktree });
 }

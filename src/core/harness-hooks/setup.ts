@@ -1,10 +1,11 @@
-// `orchard codex|gemini install|uninstall` (SPEC v5 §3.15): which file each harness reads its hooks
-// from, and Orchard's hooks written there or taken out (install.ts). A project scope (Gemini CLI)
+// `orchard codex|gemini|copilot install|uninstall` (SPEC v5 §3.15): which file each harness reads its
+// hooks from, and Orchard's hooks written there or taken out (install.ts; Copilot's in copilot.ts). A project scope (Gemini CLI)
 // writes into the repository's primary; Codex reads Orchard's hooks from the user's file only (it
 // ignores a project's hooks file inside a worktree).
 import type { Orchard } from "../orchard.js";
 import { CODEX_HOOKS, CODEX_TRUST_NOTE, codexHooksFile } from "./codex.js";
 import { GEMINI_HOOKS, geminiSettingsFile } from "./gemini.js";
+import { installCopilot, uninstallCopilot } from "./copilot.js";
 import type { HookSpec } from "./hooks-text.js";
 import { installHookFile, uninstallHookFile, type HookFileResult } from "./install.js";
 import type { HarnessHookName } from "./session.js";
@@ -32,11 +33,12 @@ async function targetOf(orchard: Orchard, harness: HarnessHookName, scope: "user
     case "gemini":
       return { file: geminiSettingsFile(scope, primary), hooks: GEMINI_HOOKS, notes: [] };
     case "copilot":
-      throw new Error("copilot installs through copilot.ts");
+      throw new Error("copilot installs through installCopilot"); // its settings carry more than hooks (copilot.ts)
   }
 }
 
 export async function installHarnessHooks(orchard: Orchard, harness: HarnessHookName, options: HarnessInstallOptions): Promise<HookFileResult> {
+  if (harness === "copilot") return installCopilot({ home: orchard.workspace.home, command: options.command, dryRun: options.dryRun });
   const target = await targetOf(orchard, harness, options.scope, options.repo);
   const commands = new Map(target.hooks.map((h) => [h.event, `${options.command} ${h.args}`]));
   return installHookFile(target.file, {
@@ -54,6 +56,7 @@ export async function uninstallHarnessHooks(
   harness: HarnessHookName,
   options: Omit<HarnessInstallOptions, "command">,
 ): Promise<HookFileResult> {
+  if (harness === "copilot") return uninstallCopilot({ home: orchard.workspace.home, dryRun: options.dryRun });
   const target = await targetOf(orchard, harness, options.scope, options.repo);
   return uninstallHookFile(target.file, { hooks: target.hooks, shape: "grouped", dryRun: options.dryRun });
 }
