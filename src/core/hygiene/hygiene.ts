@@ -84,6 +84,7 @@ async function huskFacts(path: string, cwds: Map<number, string> | null, now: nu
     lastActivity: mtime,
     missing: false,
     prunable: null,
+    harness: null,
   };
 }
 
