@@ -94,3 +94,21 @@ describe("harness verdicts", () => {
     expect(rowOf(path)).toMatchObject({ disposition: "reclaimable", harness: { name: "opencode", tracked: false } });
   });
 });
+
+describe("roots a harness sweeps by count (Cursor's ~/.cursor/worktrees)", () => {
+  it("add refuses a workspace whose worktrees would go there (swept_root, exit 3); hygiene notes a managed worktree there", () => {
+    const home = join(env.HOME as string, ".cursor", "worktrees", "orchard-home");
+    const refused = s.orchard(["--home", home, "add", "feat/cursor", "--no-bootstrap"], { env });
+    expect(refused.code, refused.stdout + refused.stderr).toBe(3);
+    expect(refused.json.reasons[0]).toMatchObject({ code: "swept_root", harness: "cursor", root: join(env.HOME as string, ".cursor", "worktrees") });
+    expect(git(s.primary, "worktree", "list", "--porcelain")).not.toContain("feat/cursor");
+
+    // a Cursor worktree adopted in place is Orchard's now, and Cursor may still delete it: said
+    const path = join(env.HOME as string, ".cursor", "worktrees", "app", "p4q2");
+    mkdirSync(dirname(path), { recursive: true });
+    git(s.primary, "worktree", "add", "-q", "--detach", path, "main");
+    expect(s.orchard(["adopt", path], { env }).code).toBe(0);
+    const notes = s.orchard(["hygiene"], { env }).json.notes;
+    expect(notes).toContainEqual(expect.objectContaining({ code: "swept_root", path, harness: "cursor" }));
+  });
+});

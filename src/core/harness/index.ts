@@ -6,6 +6,6 @@ export { harnessReader, readHarness, type HarnessReader } from "./read.js";
 export { harnessRoots } from "./roots.js";
 export { harnessHold, type HarnessHold } from "./verdict.js";
 export { HARNESS_DROP } from "./drop.js";
-export { sweptRootOf, sweptRoots, type SweptRoot } from "./sweep.js";
+export { sweptRootOf, sweptRootReason, sweptRoots, type SweptRoot } from "./sweep.js";
 export { CODEX_MARKER, parseCodexThread } from "./codex.js";
 export { OPENCODE_MARKER } from "./opencode.js";

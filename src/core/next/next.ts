@@ -170,6 +170,7 @@ export function nextStep(r: Reason, w: Where): Step | null {
     case "foreign_workspace":
     // the harness drops its own worktree (the remedy says how): nothing of Orchard's moves it on
     case "harness_tracked":
+    case "swept_root":
     case "harness_unverified":
     case "trust_from_agent":
     case "branch_from_task":

@@ -25,6 +25,7 @@ export const REASON_REMEDY: Partial<Record<ReasonCode, string>> = {
   config_unvetted: "make <file> a plain config file (or remove the include that names it), then orchard status <path>",
   admin_file_special: "remove <file> (git keeps only plain files there), then orchard status <path>",
   trust_from_agent: "the owner runs orchard trust from the primary checkout (or outside the repository with --repo)",
+  swept_root: "move the workspace out of <root> (--home or ORCHARD_HOME elsewhere)",
   harness_tracked: "<drop>",
   harness_unverified: "<drop>; or, once it no longer knows the worktree, orchard adopt <path> to manage it",
   foreign_workspace: "run the command with that workspace's --home (and --registry), where the worktree is managed",
