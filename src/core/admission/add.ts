@@ -45,6 +45,7 @@ import { branchFromTask } from "./branch-from-task.js";
 import { canonicalTask } from "../shared/naming/task.js";
 import { requireText } from "../shared/input/validate.js";
 import { usageError } from "../shared/errors.js";
+import { sweptRootReason } from "../harness/index.js";
 
 export async function add(ctx: Ctx, options: AddOptions): Promise<AddResult> {
   if (options.branch !== undefined) return admit(ctx, { ...options, branch: options.branch });
@@ -136,6 +137,9 @@ async function decideOn(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[])
   const candidates = await findCandidates(ctx, request, base, tip);
   const chosen = await applyPolicy(ctx, request, base, candidates);
   if (chosen) return { ...chosen, notes: [...notes, ...chosen.notes], candidates };
+  // never under a root a harness sweeps by count (Cursor's ~/.cursor/worktrees): it would delete ours too
+  const swept = sweptRootReason(request.path);
+  if (swept) return resultFor(request, "refused", { base, reasons: [swept], candidates, notes });
   const low = await diskLow(ctx); // a new worktree takes disk: not below disk.minFree
   if (low) return resultFor(request, "refused", { base, reasons: [low], candidates, notes });
   if (request.dryRun) return resultFor(request, "planned", { base, candidates, notes });

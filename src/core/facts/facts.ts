@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { StatusUnknownError, readWorktrees, resolveCommit } from "../../git/read.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import { branchRefOf, type Registry, type WorktreeRow } from "../../registry/index.js";
+import { harnessReader, readHarness, type HarnessFact, type HarnessReader } from "../harness/index.js";
 import { findAdminDir, readAdminActivity, readAdminCreated, readAdminDirs } from "../shared/repo/admin.js";
 import { readDirty, readDirtyState, readDirtyStates, type DirtyState } from "./dirty.js";
 import type { StatusSummary } from "../../git/parse/status.js";
@@ -133,6 +134,16 @@ export async function factsOf(snapshot: Snapshot, entry: WorktreeEntry | null, r
   return facts;
 }
 
+/** One harness reader per snapshot: a file every worktree shares (a repository's marker, a harness's state file) is read once. */
+const harnessReaders = new WeakMap<Snapshot, HarnessReader>();
+
+/** Which harness made the worktree (core/harness): its shape, then the marker files that shape names. */
+function harnessOf(snapshot: Snapshot, w: { path: string; branch: string | null; admin: string | null; missing: boolean }): HarnessFact | null {
+  let reader = harnessReaders.get(snapshot);
+  if (!reader) harnessReaders.set(snapshot, (reader = harnessReader()));
+  return readHarness({ ...w, primary: snapshot.repo.primary, commonDir: snapshot.repo.commonDir }, reader);
+}
+
 /** Every fact but `dirty` and `merged` (what needs no status); `full`: the runtime fingerprint too. */
 async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null, row: WorktreeRow | null, full: boolean): Promise<Facts> {
   const path = entry?.path ?? (row as WorktreeRow).path;
@@ -176,6 +187,7 @@ async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null
     lastActivity: latest(row?.lastActivityAt ?? null, iso(admin ? readAdminActivity(admin) : null)),
     missing,
     prunable: entry?.prunable ?? null,
+    harness: harnessOf(snapshot, { path, branch: branchRef?.replace(/^refs\/heads\//, "") ?? null, admin, missing }),
   };
   // a worktree another workspace made (its identity file or its lock says so): never ours to act on (SPEC v4 §4.11)
   if (!row && entry) {

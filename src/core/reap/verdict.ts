@@ -21,7 +21,9 @@ export type ReapSkipReason =
   | "nested_worktree"
   | "fact_unknown"
   | "session_resumable"
-  | "foreign_workspace";
+  | "foreign_workspace"
+  | "harness_tracked"
+  | "harness_unverified";
 
 export type ReapReason = "pid_dead_and_merged" | "lease_dead_and_merged" | "pid_dead_and_missing";
 

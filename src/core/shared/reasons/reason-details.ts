@@ -212,6 +212,9 @@ export interface ReasonDetails {
   admin_file_special: { file: string; kind: string };
   /** The workspace the worktree's identity file or lock names (its id; null: a file written before workspaces had ids). */
   foreign_workspace: { workspace: string | null };
+  swept_root: { path: string; harness: string; root: string; rule: string };
+  harness_tracked: { harness: string; session: string | null; drop: string };
+  harness_unverified: { harness: string; session: string | null; drop: string };
   /** What showed the caller to be an agent (the worktree it runs in, or the lease it holds). */
   trust_from_agent: { why: string };
   // registry migrate
