@@ -11,6 +11,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { readPlainFile } from "../shared/files.js";
 import type { HookSpec } from "./hooks-text.js";
+import { CODEX_MARKER, parseCodexThread } from "../harness/index.js";
 
 export const CODEX_HOOKS: readonly HookSpec[] = [
   { event: "SessionStart", args: "codex session-start" },
@@ -27,14 +28,10 @@ export function codexHooksFile(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The thread a Codex worktree belongs to (its admin dir's `codex-thread.json`), or null: none, unreadable, another shape. */
 export function readCodexThread(admin: string): string | null {
-  const text = readPlainFile(join(admin, "codex-thread.json"), 64 * 1024)?.toString("utf8");
+  const text = readPlainFile(join(admin, CODEX_MARKER), 64 * 1024)?.toString("utf8");
   if (text === undefined) return null;
-  try {
-    const value = JSON.parse(text) as { version?: unknown; ownerThreadId?: unknown };
-    return value.version === 1 && typeof value.ownerThreadId === "string" && value.ownerThreadId !== "" ? value.ownerThreadId : null;
-  } catch {
-    return null; // damaged: no thread named, nothing adopted for it
-  }
+  const parsed = parseCodexThread(text);
+  return "thread" in parsed ? parsed.thread : null; // damaged: no thread named, nothing adopted for it
 }
 
 export const CODEX_TRUST_NOTE = {
