@@ -18,10 +18,10 @@ const NAMES: Record<HarnessHookName, string> = { codex: "Codex", gemini: "Gemini
 
 export function renderHookFile(r: HookFileResult): string {
   const notes = r.notes.map((n) => `note: ${n.message}\n`).join("");
-  if (r.action === "unchanged") return `${notes}${r.file}: Orchard's hooks are already installed (they run \`${r.command}\`)`;
-  if (r.action === "not_installed") return `${r.file}: no hook of Orchard's to remove`;
+  if (r.action === "unchanged") return `${notes}${r.file}: already installed (it runs \`${r.command}\`)`;
+  if (r.action === "not_installed") return `${r.file}: nothing of Orchard's to remove`;
   const verb = r.action === "planned" ? "would write" : "wrote";
-  return `${notes}${verb} ${r.file}${r.command ? ` (the hooks run \`${r.command}\`)` : ""}\n${r.diff}`;
+  return `${notes}${verb} ${r.file}${r.command ? ` (it runs \`${r.command}\`)` : ""}\n${r.diff}`;
 }
 
 function isNotARepository(error: unknown): boolean {

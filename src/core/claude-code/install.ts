@@ -111,7 +111,7 @@ export function runnerCommand(options: Pick<InstallOptions, "scope" | "runner" |
   if (scope === "project" && home !== undefined)
     throw usageError(
       "usage",
-      "a project install never writes a path of this machine, and --home is one: set ORCHARD_HOME where Claude Code runs, install with --user, or give --command",
+      "a project install never writes a path of this machine, and --home is one: set ORCHARD_HOME where the harness runs, install with --user, or give --command",
     );
   const base = runner.via === "bin" ? "orchard" : runner.via === "npx" ? `npx -y ${PACKAGE_NAME}` : `${shellQuote(runner.node)} ${shellQuote(runner.script)}`;
   return home === undefined ? base : `${base} --home ${shellQuote(home)}`;

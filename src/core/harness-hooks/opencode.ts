@@ -56,7 +56,7 @@ export function installOpencodePlugin(options: OpencodeInstallOptions): HookFile
   const after = opencodePluginText(argv);
   const before = readPlugin(file);
   if (before !== null && !isOurs(before)) throw usageError("hook_conflict", `${file} is not Orchard's plugin; move it away first (nothing was written)`);
-  const command = argv.join(" ");
+  const command = runnerCommand(options); // what it runs, as a person would type it
   const base = { ok: true as const, file, command, notes: [] };
   if (before === after) return { ...base, action: "unchanged", diff: "" };
   const diff = lineDiff(before?.replace(/\n$/, "") ?? "", after.replace(/\n$/, ""));
