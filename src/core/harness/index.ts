@@ -4,8 +4,7 @@
 export { HARNESS_NAMES, type HarnessFact, type HarnessName, type Tracked, type WorktreeShape, type HarnessRoots } from "./types.js";
 export { harnessReader, readHarness, type HarnessReader } from "./read.js";
 export { harnessRoots } from "./roots.js";
-export { harnessHold, type HarnessHold } from "./verdict.js";
-export { HARNESS_DROP } from "./drop.js";
+export { HARNESS_DROP, harnessHold, type HarnessHold } from "./verdict.js";
 export { sweptRootOf, sweptRootReason, sweptRoots, type SweptRoot } from "./sweep.js";
 export { CODEX_MARKER, parseCodexThread } from "./codex.js";
 export { OPENCODE_MARKER } from "./opencode.js";
