@@ -3,10 +3,10 @@
 // hook adopts it in place — leased to the Codex process, locked — while the session runs, and the
 // SessionEnd hook releases it at the end, keeping it.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git } from "../helpers/scenario.js";
-import { FakeResponsesApi } from "../helpers/fake-responses-api.js";
+import { FakeResponsesApi, inputMentions } from "../helpers/fake-responses-api.js";
 import { codexHomeFor, startCodex } from "../helpers/codex.js";
 import { orchardOnPath } from "../helpers/claude-code.js";
 
@@ -34,7 +34,11 @@ type Row = {
 const rows = (): Row[] => s.orchard(["list"]).json.worktrees as Row[];
 
 describe("codex exec --worktree with Orchard's hooks", () => {
-  it("adopts the thread's worktree at session start, leased to the Codex process, and releases it at the end", async () => {
+  it("adopts the thread's worktree at session start, leased to the Codex process, and releases it at the end; the model hears the sweep", async () => {
+    // a disk floor no disk meets: the startup sweep has something to tell the model
+    writeFileSync(join(s.primary, ".orchard.json"), JSON.stringify({ disk: { minFree: "900TB" } }));
+    git(s.primary, "add", ".orchard.json");
+    git(s.primary, "commit", "-q", "-m", "a disk floor");
     const codexHome = join(s.root, "codex-home");
     const home = join(s.root, "user-home");
     mkdirSync(home);
@@ -64,6 +68,9 @@ describe("codex exec --worktree with Orchard's hooks", () => {
     // the thread's own record names that session
     const admin = git(worktree?.path as string, "rev-parse", "--path-format=absolute", "--git-dir");
     expect(JSON.parse(readFileSync(join(admin, "codex-thread.json"), "utf8"))).toEqual({ version: 1, ownerThreadId: session });
+
+    // the SessionStart hook's additionalContext reached the model's input
+    expect(api.requests.some((request) => inputMentions(request, "Orchard: disk_low"))).toBe(true);
 
     const after = rows().find((w) => w.path === worktree?.path);
     expect(after).toMatchObject({ managed: true, lifecycle: "terminal", owner: null, lock: { locked: false } });
