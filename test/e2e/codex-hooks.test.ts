@@ -78,6 +78,7 @@ describe("codex install|uninstall", () => {
     expect(removed.code, removed.stderr).toBe(0);
     expect(removed.json.action).toBe("uninstalled");
     expect(existsSync(file())).toBe(false);
+    mkdirSync(codexHome);
     for (const text of [
       JSON.stringify({ hooks: { SessionStart: [{ matcher: "startup", hooks: [{ type: "command", command: "my-notes" }] }] } }),
       `${JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "say done", timeout: 5 }] }] } }, null, 4)}\n`,

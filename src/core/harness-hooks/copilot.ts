@@ -7,12 +7,11 @@
 // session-end` in Copilot's own entry shape (`{type: "command", bash}`). With PascalCase event names
 // Copilot CLI writes Claude Code's snake_case input (`session_id`, `cwd`, `hook_event_name`).
 // Uninstall removes exactly those (the template only when it is still Orchard's).
-import { existsSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { lineDiff, parseJsonTree, readSettingsText, removeMember, writeAtomically, type JsonNode } from "../claude-code/index.js";
+import { parseJsonTree, readSettingsText, removeMember, writeAtomically, type JsonNode } from "../claude-code/index.js";
 import { installIntoText, uninstallFromText, type HookSpec } from "./hooks-text.js";
-import type { HookFileResult } from "./install.js";
+import { diffOf, removeEmptied, type HookFileResult } from "./install.js";
 
 export const COPILOT_HOOKS: readonly HookSpec[] = [
   { event: "SessionStart", args: "copilot session-start" },
@@ -58,7 +57,7 @@ export function installCopilot(options: { home: string; command: string; dryRun:
       : [{ code: "template_kept", message: `${file} sets ${TEMPLATE_KEY} to ${JSON.stringify(set)}; Copilot's worktrees go there, outside Orchard's home` }];
   const base = { ok: true as const, file, command: options.command, notes };
   if (after === before) return { ...base, action: "unchanged", diff: "" };
-  const diff = lineDiff(before.replace(/\n$/, ""), after.replace(/\n$/, ""));
+  const diff = diffOf(before, after);
   if (options.dryRun) return { ...base, action: "planned", diff };
   writeAtomically(file, after);
   return { ...base, action: "installed", diff };
@@ -72,9 +71,9 @@ export function uninstallCopilot(options: { home: string; dryRun: boolean }): Ho
   if (template?.value === copilotTemplate(options.home)) after = removeMember(after, parseJsonTree(after) as ObjectNode, template.index);
   if (after === before) return { ok: true, action: "not_installed", file, diff: "", notes: [] };
   const gone = after === "{}\n"; // the file install made holds nothing else
-  const diff = lineDiff(before.replace(/\n$/, ""), gone ? "" : after.replace(/\n$/, ""));
+  const diff = diffOf(before, gone ? "" : after);
   if (options.dryRun) return { ok: true, action: "planned", file, diff, notes: [] };
-  if (gone && existsSync(file)) rmSync(file);
+  if (gone) removeEmptied(file);
   else writeAtomically(file, after);
   return { ok: true, action: "uninstalled", file, diff, notes: [] };
 }

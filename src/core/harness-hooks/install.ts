@@ -3,7 +3,8 @@
 // most 1 MiB, else an error naming it and nothing written), edited in place (hooks-text.ts) and
 // replaced atomically. Install is idempotent; uninstall gives back the file as it was before, byte
 // for byte — a file that install created (nothing but its skeleton left) is removed.
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmdirSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
 import { lineDiff, readSettingsText, writeAtomically } from "../claude-code/index.js";
 import { installIntoText, uninstallFromText, type InstallText } from "./hooks-text.js";
 
@@ -17,8 +18,21 @@ export interface HookFileResult {
   notes: { code: string; message: string }[];
 }
 
-function diffOf(before: string, after: string): string {
-  return lineDiff(before.replace(/\n$/, ""), after.replace(/\n$/, ""));
+/** The line diff of two texts; "" is no file (every line of the other is added or removed). */
+export function diffOf(before: string, after: string): string {
+  const strip = (text: string) => text.replace(/\n$/, "");
+  if (after === "")
+    return strip(before)
+      .split("\n")
+      .map((line) => `- ${line}`)
+      .join("\n");
+  return lineDiff(strip(before), strip(after));
+}
+
+/** Removes a file uninstall emptied, and its directory when that leaves it empty (install made both). */
+export function removeEmptied(file: string): void {
+  if (existsSync(file)) rmSync(file);
+  if (readdirSync(dirname(file)).length === 0) rmdirSync(dirname(file));
 }
 
 export function installHookFile(file: string, spec: InstallText & { command: string; dryRun: boolean; notes?: HookFileResult["notes"] }): HookFileResult {
@@ -39,7 +53,7 @@ export function uninstallHookFile(file: string, spec: Omit<InstallText, "command
   const gone = left === EMPTIED; // the file install made holds nothing else: it goes
   const diff = diffOf(before, gone ? "" : left);
   if (spec.dryRun) return { ok: true, action: "planned", file, diff, notes: [] };
-  if (gone && existsSync(file)) rmSync(file);
+  if (gone) removeEmptied(file);
   else writeAtomically(file, left);
   return { ok: true, action: "uninstalled", file, diff, notes: [] };
 }

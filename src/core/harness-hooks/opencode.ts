@@ -9,9 +9,9 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync,
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { usageError } from "../shared/errors.js";
-import { lineDiff, runnerCommand, writeAtomically, PACKAGE_NAME, type HookRunner } from "../claude-code/index.js";
+import { runnerCommand, writeAtomically, PACKAGE_NAME, type HookRunner } from "../claude-code/index.js";
 import { OPENCODE_PLUGIN_MARKER, opencodePluginText } from "./opencode-plugin.js";
-import type { HookFileResult } from "./install.js";
+import { diffOf, type HookFileResult } from "./install.js";
 
 export interface OpencodeInstallOptions {
   scope: "user" | "project";
@@ -59,7 +59,7 @@ export function installOpencodePlugin(options: OpencodeInstallOptions): HookFile
   const command = runnerCommand(options); // what it runs, as a person would type it
   const base = { ok: true as const, file, command, notes: [] };
   if (before === after) return { ...base, action: "unchanged", diff: "" };
-  const diff = lineDiff(before?.replace(/\n$/, "") ?? "", after.replace(/\n$/, ""));
+  const diff = diffOf(before ?? "", after);
   if (options.dryRun) return { ...base, action: "planned", diff };
   mkdirSync(dirname(file), { recursive: true });
   writeAtomically(file, after);
@@ -70,7 +70,7 @@ export function uninstallOpencodePlugin(options: Pick<OpencodeInstallOptions, "s
   const file = opencodePluginFile(options.scope, options.primary);
   const before = readPlugin(file);
   if (before === null || !isOurs(before)) return { ok: true, action: "not_installed", file, diff: "", notes: [] };
-  const diff = lineDiff(before.replace(/\n$/, ""), "");
+  const diff = diffOf(before, "");
   if (options.dryRun) return { ok: true, action: "planned", file, diff, notes: [] };
   rmSync(file);
   // `plugin/`, then `.opencode/` (project) — only when left empty
