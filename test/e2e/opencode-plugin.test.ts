@@ -95,12 +95,12 @@ describe("the plugin's worktree adapter", () => {
   it("create is `orchard add` leased to the server process; the env argument is never kept; remove keeps work", async () => {
     const { adapter, event } = await loadPlugin();
     const config = await adapter.configure(info("wrk_1", "feat a"));
-    expect(config.branch).toBe("opencode/feat-a");
-    expect(config.directory?.startsWith(join(s.home, "worktrees", "app@opencode-feat-a-"))).toBe(true);
+    expect(config.branch).toBe("opencode-feat-a");
+    expect(config.directory?.startsWith(join(s.home, "worktrees", "app@opencode-feat-a"))).toBe(true);
     await adapter.create(config, { OPENCODE_AUTH_CONTENT: "secret-auth-4f2a" });
     expect(adapter.target(config)).toEqual({ type: "local", directory: config.directory });
     const status = s.orchard(["status", config.directory as string]).json.worktree;
-    expect(status).toMatchObject({ managed: true, branch: "opencode/feat-a", owner: "opencode:wrk_1", lifecycle: "active" });
+    expect(status).toMatchObject({ managed: true, branch: "opencode-feat-a", owner: "opencode:wrk_1", lifecycle: "active" });
     expect(status.lock.owner.pid).toBe(process.pid);
     const kept = spawnSync("grep", ["-rl", "secret-auth-4f2a", s.home, join(s.primary, ".git"), config.directory as string], { encoding: "utf8" });
     expect([kept.status, kept.stdout]).toEqual([1, ""]); // nowhere

@@ -35,7 +35,9 @@ function orchard(args, cwd) {
 
 const reasonsOf = (result) => (result.reasons ?? []).map((r) => r.code + " (" + r.message + ")").join("; ") || (result.error?.message ?? "refused");
 const ownerOf = (id) => "opencode:" + id;
-const branchOf = (config) => config.branch ?? "opencode/" + String(config.name).replace(/[^A-Za-z0-9._/-]+/g, "-");
+// not OpenCode's own "opencode/<name>": that pattern names a worktree OpenCode tracks in its database, which
+// Orchard keeps as harness_unverified; this one is Orchard's, held by the lease below
+const branchOf = (config) => config.branch ?? "opencode-" + String(config.name).replace(/[^A-Za-z0-9._-]+/g, "-");
 
 export const OrchardWorktreePlugin = async ({ experimental_workspace, worktree, directory }) => {
   const repo = worktree || directory;
