@@ -79,6 +79,17 @@ describe("gemini session-start and session-end", () => {
     expect(s.orchard(["status", path]).json.worktree).toMatchObject({ lifecycle: "terminal", lock: { locked: false } });
   });
 
+  it("a worktree held for another live session is never taken, nor released by another session's end", () => {
+    const path = s.worktree("worktree-feat", { path: join(s.primary, ".gemini", "worktrees", "feat") });
+    expect(hook("session-start", payload("SessionStart", "g-1", path)).json.session.action).toBe("adopted");
+    const other = hook("session-start", payload("SessionStart", "g-2", path));
+    expect(other.code, other.stderr).toBe(0);
+    expect(other.json.session).toMatchObject({ ok: false, action: "refused" });
+    expect(other.json.session.reasons.map((r: { code: string }) => r.code)).toEqual(["live_owner"]);
+    expect(hook("session-end", payload("SessionEnd", "g-2", path)).json.session.action).toBe("not_held");
+    expect(s.orchard(["status", path]).json.worktree).toMatchObject({ lifecycle: "active", owner: "gemini:g-1" });
+  });
+
   it("a worktree Gemini CLI did not make is not adopted", () => {
     const path = s.worktree("worktree-feat");
     const r = hook("session-start", payload("SessionStart", "g-1", path));
