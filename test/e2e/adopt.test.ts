@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { Scenario, git } from "../helpers/scenario.js";
+import { Scenario, deadPid, git } from "../helpers/scenario.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -101,6 +101,41 @@ describe("adopt", () => {
     expect(removed.code, removed.stdout).toBe(0);
     expect(removed.json.salvageRef ?? null).toBeNull();
     expect(existsSync(clean)).toBe(false);
+  });
+
+  it("commits only a detached HEAD's reflog keeps are work: not preserved, salvaged as parents, never reaped unsalvaged", () => {
+    const path = join(s.root, "codex", "f00d", "app");
+    git(s.primary, "worktree", "add", "-q", "--detach", path, "main");
+    const lost = s.commit({ in: path, file: "only-in-reflog.txt" });
+    git(path, "checkout", "-q", "--detach", "main"); // HEAD back at main: the commit is in logs/HEAD alone
+    const handle = s.orchard(["adopt", path]).json.handle as string;
+    s.orchard(["release", handle]);
+    const status = s.orchard(["status", handle]).json.worktree;
+    expect(status).toMatchObject({ reflogOnly: 1, merged: { how: "same_commit" } });
+    expect(s.orchard(["hygiene"]).json.worktrees.find((w: { path: string }) => w.path === path).disposition).toBe("needs_salvage");
+    const refused = s.orchard(["remove", handle]);
+    expect(refused.code, refused.stdout).toBe(3);
+    const salvaged = s.orchard(["remove", handle, "--salvage"]);
+    expect(salvaged.code, salvaged.stdout + salvaged.stderr).toBe(0);
+    expect(existsSync(path)).toBe(false);
+    expect(git(s.primary, "merge-base", "--is-ancestor", lost, salvaged.json.salvageRef)).toBe("");
+    // the salvage is not pruned as "pushed": its HEAD is on origin, its reflog parent is not
+    const prune = s.orchard(["salvage", "prune", "--dry-run"]);
+    expect(prune.json.pruned.map((p: { ref: string }) => p.ref)).not.toContain(salvaged.json.salvageRef);
+
+    // a foreign one, locked by a dead owner at a merged HEAD: reap-orphans keeps it unless asked to salvage
+    const other = join(s.root, "codex", "beef", "app");
+    git(s.primary, "worktree", "add", "-q", "--detach", other, "main");
+    const lost2 = s.commit({ in: other, file: "only-in-reflog-2.txt" });
+    git(other, "checkout", "-q", "--detach", "main");
+    git(s.primary, "worktree", "lock", "--reason", String(deadPid()), other);
+    const kept = s.orchard(["reap-orphans", "--guard", "0s"]);
+    expect(kept.json.entries.find((e: { path: string }) => e.path === other)).toMatchObject({ status: "skipped", reason: "branch_not_merged" });
+    expect(existsSync(other)).toBe(true);
+    const reaped = s.orchard(["reap-orphans", "--guard", "0s", "--salvage"]);
+    const entry = reaped.json.entries.find((e: { path: string }) => e.path === other);
+    expect(entry).toMatchObject({ status: "reaped" });
+    expect(git(s.primary, "merge-base", "--is-ancestor", lost2, entry.salvageRef)).toBe("");
   });
 
   it("refuses when another managed worktree holds the handle", () => {

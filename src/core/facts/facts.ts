@@ -4,7 +4,7 @@
 import { reachable } from "./graph.js";
 import { startSnapshotReads, type SnapshotReads } from "../../git/early.js";
 import { existsSync } from "node:fs";
-import { StatusUnknownError, readWorktrees, resolveCommit } from "../../git/read.js";
+import { StatusUnknownError, readReflogOnly, readWorktrees, resolveCommit } from "../../git/read.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import { branchRefOf, type Registry, type WorktreeRow } from "../../registry/index.js";
 import { harnessReader, readHarness, type HarnessFact, type HarnessReader } from "../harness/index.js";
@@ -206,10 +206,18 @@ async function addFullFacts(snapshot: Snapshot, facts: Facts, options: FactsOpti
     facts.blocked = block;
     facts.dirty = null;
   } else facts.dirty = missing || !admin ? (missing ? MISSING_DIRTY : null) : await (options.dirty ?? readDirty(snapshot.repo, path, admin));
+  await addReflogFact(snapshot.repo, facts, admin);
   if (options.withoutMerged) return;
   // one target for every command (SPEC v4 §3.8): the recorded base branch while it exists, else the default branch
   const targets = factsTargets(snapshot, facts);
   facts.merged = head ? (options.merged ? fromBatch(await options.merged, head, targets) : await readMerged(snapshot, head, targets)) : null;
+}
+
+/** A detached HEAD moved away from its commits keeps them in its reflog alone, which goes with the worktree: `reflogOnly` (SPEC v5 §3.11). */
+export async function addReflogFact(repo: RepoContext, facts: Facts, admin: string | null | undefined): Promise<void> {
+  if (!facts.detached || !admin || facts.missing) return;
+  const only = await readReflogOnly(repo.primary, admin, facts.head);
+  if (only === null || only.count > 0) facts.reflogOnly = only && only.count;
 }
 
 /** The refs a worktree's work is proven merged into (merge-target.ts), from its facts. */

@@ -33,7 +33,10 @@ import type { Disposition, HuskFacts, Subject, Verdict } from "./types.js";
 export type Preservation = { state: "yes"; via: "merged" | "pushed" } | { state: "no" } | { state: "unknown"; fact: "merged" | "unpushed" };
 
 /** Work preserved (SPEC §1): merged, or unpushed === 0. Unpushed null and not merged → unknown. */
-export function assessPreservation(facts: Pick<Facts, "merged" | "unpushed">): Preservation {
+export function assessPreservation(facts: Pick<Facts, "merged" | "unpushed" | "reflogOnly">): Preservation {
+  // commits only a detached HEAD's reflog keeps are work whatever HEAD itself proves (SPEC v5 §3.11)
+  if (facts.reflogOnly === null) return { state: "unknown", fact: "unpushed" };
+  if (facts.reflogOnly !== undefined && facts.reflogOnly > 0) return { state: "no" };
   if (facts.merged?.how) return { state: "yes", via: "merged" };
   if (facts.unpushed === 0) return { state: "yes", via: "pushed" };
   if (facts.merged === null || facts.merged === undefined) return { state: "unknown", fact: "merged" };

@@ -25,7 +25,7 @@ export function assessRecycle(facts: Facts): Reason[] {
     if (dirty.nested?.length) reasons.push(reason("nested_worktree", { paths: dirty.nested }));
   }
   const merged = facts.merged?.how ?? null;
-  if (merged === null && facts.unpushed !== 0)
+  if ((merged === null && facts.unpushed !== 0) || (facts.reflogOnly !== undefined && facts.reflogOnly !== 0))
     reasons.push(
       reason(
         "work_not_preserved",

@@ -102,6 +102,8 @@ export interface Facts {
   blocked?: WorktreeBlock;
   upstream: { ref: string; ahead: number; behind: number } | null;
   unpushed: number | null;
+  /** A detached worktree's commits that only its HEAD reflog keeps (no ref, not HEAD): work lost with the worktree unless salvaged (SPEC v5 §3.11). Present when not 0; null: the reflog could not be read. */
+  reflogOnly?: number | null;
   merged?: { target: string | null; how: MergedHow | null } | null;
   fingerprints: { bootstrap: string | null; context: string | null; runtime: string | null; drift: FingerprintDrift[] };
   createdAt: string | null;
