@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { CLI, git, Scenario } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
+import { orchardOnPath } from "../helpers/claude-code.js";
 
 let s: Scenario;
 let codexHome: string;
@@ -53,7 +54,7 @@ describe("codex install|uninstall", () => {
     const r = install();
     expect(r.code, r.stderr).toBe(0);
     expect(r.json).toMatchObject({ action: "installed", file: file(), command: "orchard" });
-    expect(r.json.notes.map((n: { code: string }) => n.code)).toEqual(["harness_trust"]);
+    expect(r.json.notes.map((n: { code: string }) => n.code).filter((c: string) => c !== "not_on_path")).toEqual(["harness_trust"]);
     const text = readFileSync(file(), "utf8");
     expect(JSON.parse(text)).toEqual({
       hooks: {
@@ -90,6 +91,15 @@ describe("codex install|uninstall", () => {
       expect(readFileSync(file(), "utf8")).toBe(text);
       expect(s.orchard(["codex", "uninstall"], { env: { CODEX_HOME: codexHome } }).json.action).toBe("not_installed");
     }
+  });
+
+  it("says when `orchard` is not on PATH (the hooks would fail), and not when it is", () => {
+    const codes = (env: Record<string, string>) =>
+      s
+        .orchard(["codex", "install", "--via", "bin", "--dry-run"], { noHome: true, env: { CODEX_HOME: codexHome, ...env } })
+        .json.notes.map((n: { code: string }) => n.code);
+    expect(codes({ PATH: "/usr/bin:/bin" })).toEqual(["not_on_path", "harness_trust"]);
+    expect(codes(orchardOnPath(s.root, s.home))).toEqual(["harness_trust"]);
   });
 
   it("a hooks.json that is not JSON is exit 2 and stays as it was", () => {

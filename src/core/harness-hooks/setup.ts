@@ -3,6 +3,7 @@
 // writes into the repository's primary; Codex reads Orchard's hooks from the user's file only (it
 // ignores a project's hooks file inside a worktree).
 import type { Orchard } from "../orchard.js";
+import { onPath, PACKAGE_NAME } from "../claude-code/index.js";
 import { CODEX_HOOKS, CODEX_TRUST_NOTE, codexHooksFile } from "./codex.js";
 import { GEMINI_HOOKS, geminiSettingsFile } from "./gemini.js";
 import { installCopilot, uninstallCopilot } from "./copilot.js";
@@ -37,8 +38,22 @@ async function targetOf(orchard: Orchard, harness: HarnessHookName, scope: "user
   }
 }
 
+/** `orchard` found through PATH where this PATH has none: the hooks fail until it has (the harness goes on without Orchard). */
+function pathNotes(command: string): HookFileResult["notes"] {
+  if (!/^orchard( |$)/.test(command) || onPath("orchard")) return [];
+  return [
+    {
+      code: "not_on_path",
+      message: `\`orchard\` is not on this PATH: until it is, the hooks fail and the harness goes on without Orchard (npm install -g ${PACKAGE_NAME})`,
+    },
+  ];
+}
+
 export async function installHarnessHooks(orchard: Orchard, harness: HarnessHookName, options: HarnessInstallOptions): Promise<HookFileResult> {
-  if (harness === "copilot") return installCopilot({ home: orchard.workspace.home, command: options.command, dryRun: options.dryRun });
+  if (harness === "copilot") {
+    const result = installCopilot({ home: orchard.workspace.home, command: options.command, dryRun: options.dryRun });
+    return { ...result, notes: [...pathNotes(options.command), ...result.notes] };
+  }
   const target = await targetOf(orchard, harness, options.scope, options.repo);
   const commands = new Map(target.hooks.map((h) => [h.event, `${options.command} ${h.args}`]));
   return installHookFile(target.file, {
@@ -47,7 +62,7 @@ export async function installHarnessHooks(orchard: Orchard, harness: HarnessHook
     shape: "grouped",
     command: options.command,
     dryRun: options.dryRun,
-    notes: target.notes,
+    notes: [...pathNotes(options.command), ...target.notes],
   });
 }
 
