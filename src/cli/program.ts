@@ -13,6 +13,7 @@ import * as reap from "./commands/reap.js";
 import * as mcp from "./commands/mcp.js";
 import * as demo from "./commands/demo.js";
 import * as claudeCode from "./commands/claude-code.js";
+import * as harnessHooks from "./commands/harness-hooks.js";
 import * as registry from "./commands/registry.js";
 import * as explain from "./commands/explain.js";
 import * as completion from "./commands/completion.js";
@@ -32,7 +33,7 @@ export function buildProgram(version: string): Command {
     .showHelpAfterError(false)
     .configureOutput({ outputError: () => undefined }) // printed once, by printUsageError
     .exitOverride();
-  for (const module of [admission, navigate, inspect, recycle, merge, hygiene, reap, claudeCode, registry, mcp, demo, explain, completion])
+  for (const module of [admission, navigate, inspect, recycle, merge, hygiene, reap, claudeCode, harnessHooks, registry, mcp, demo, explain, completion])
     module.register(program);
   program.commands.forEach((c) => c.exitOverride());
   addExamples(program);

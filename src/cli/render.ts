@@ -79,10 +79,17 @@ export function renderStatus(r: StatusResult): string {
     ["merged", mergedLine(f.merged)],
     ["base", f.base ? `${f.base.ref} ${short(f.base.commit)}${f.base.drifted ? ` (now ${short(f.base.current)})` : ""}` : "-"],
   ];
+  if (f.harness) rows.push(["harness", harnessLine(f.harness)]);
   if (f.missing) rows.push(["missing", "the directory is gone"]);
   if (f.blocked) rows.push(["unknown", f.blocked.code === "worktree_relocated" ? `${f.blocked.key} in ${f.blocked.file}` : `${f.blocked.file}`]);
   // a lock text, a path or a branch comes from git or an agent: shown, never obeyed by the terminal
   return rows.map(([k, v]) => `${k.padEnd(10)} ${escapeControl(v)}`).join("\n");
+}
+
+/** `codex (session 019a…), tracked`: which harness made it and whether it still tracks it (SPEC v5 §1). */
+function harnessLine(h: NonNullable<Facts["harness"]>): string {
+  const tracked = h.tracked === true ? "tracked by it" : h.tracked === false ? "no longer tracked by it" : "its tracking unknown";
+  return `${h.name}${h.session ? ` (session ${h.session})` : ""}, ${tracked}`;
 }
 
 /** PATH, then LOCK and STATE are hidden first; then a handle gives way in its middle (its unique end stays), a branch at its end. */

@@ -35,6 +35,7 @@ export {
   findFirstParentCommit,
 } from "./history/commits.js";
 export { readCommitTrees, readTrackedState } from "./state.js";
+export { readReflogOnly, parseReflogTips } from "./history/reflog.js";
 export { hasTrackedChanges, readStatus, readStatuses } from "./status.js";
 export { submoduleWork } from "./input/submodules.js";
 

@@ -7,6 +7,7 @@
 import * as z from "zod";
 import type { ToolName } from "./annotations.js";
 import { ADD_ACTIONS, ADOPT_ACTIONS, LEASE_ACTIONS } from "../core/shared/actions.js";
+import { HARNESS_NAMES } from "../core/harness/index.js";
 
 const lazy = <S>(build: () => S): (() => S) => {
   let built: S | undefined;
@@ -19,7 +20,9 @@ const shapes = lazy(() => {
   const reason = z.looseObject({ code: text, message: text, next: orNull(text) });
   const reasons = z.array(reason);
   const lease = orNull(z.looseObject({ owner: orNull(text), pid: orNull(z.number()), host: text, expiresAt: orNull(text) }));
-  const facts = z.looseObject({ path: text, handle: orNull(text), managed: z.boolean(), branch: orNull(text), head: orNull(text) });
+  // which agent harness made the worktree (SPEC v5 §1), on every list, status and hygiene row
+  const harness = orNull(z.looseObject({ name: z.enum(HARNESS_NAMES), session: text.optional(), tracked: z.union([z.boolean(), z.literal("unknown")]) }));
+  const facts = z.looseObject({ path: text, handle: orNull(text), managed: z.boolean(), branch: orNull(text), head: orNull(text), harness });
   const item = z.looseObject({});
   const base = orNull(z.looseObject({ ref: text, commit: text }));
   const add = z.looseObject({
@@ -55,7 +58,7 @@ const shapes = lazy(() => {
     generatedAt: text,
     repos: z.array(item),
     summary: item,
-    worktrees: z.array(item),
+    worktrees: z.array(facts.extend({ disposition: text })),
     duplicateTaskGroups: z.array(item),
     cleanupBacklog: item,
     notes: reasons,

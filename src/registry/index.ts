@@ -4,6 +4,7 @@ export { RegistryError } from "./errors.js";
 export type { MigrationHooks } from "./migrations.js";
 export type { RepoRow } from "./repos.js";
 export type { WorktreeRow, NewWorktreeRow, Lifecycle, Outcome } from "./worktrees.js";
+export { branchRefOf } from "./worktrees.js";
 export type { EventRow, EventKind, Scope } from "./events.js";
 export type { HostSummary } from "./summaries.js";
 export type { PlanRow, PlanItemRow, PlanStatus, ItemState, NewPlanItem } from "./plans.js";

@@ -10,7 +10,8 @@ export interface WorktreeRow {
   repo: string;
   handle: string;
   path: string;
-  branch: string;
+  /** The branch checked out; null for an adopted detached worktree (stored as '': git refuses an empty branch name). */
+  branch: string | null;
   createdBranch: boolean;
   baseRef: string | null;
   baseCommit: string | null;
@@ -37,6 +38,9 @@ export interface WorktreeRow {
   releasedAt: string | null;
   lastActivityAt: string;
 }
+
+/** The full ref of the row's branch; null for a detached worktree (never `refs/heads/null`). */
+export const branchRefOf = (row: Pick<WorktreeRow, "branch">): string | null => (row.branch === null ? null : `refs/heads/${row.branch}`);
 
 export type NewWorktreeRow = Omit<WorktreeRow, "id" | "updatedAt">;
 
@@ -79,12 +83,17 @@ function toRow(raw: Record<string, unknown>): WorktreeRow {
   for (const [key, column] of COLUMN_PAIRS) row[key] = raw[column] ?? null;
   for (const key of NUMERIC) if (row[key] !== null) row[key] = Number(row[key]);
   row.createdBranch = Number(raw.created_branch) === 1;
+  if (row.branch === "") row.branch = null;
   return row as unknown as WorktreeRow;
 }
 
-function toSql(value: unknown): unknown {
+function toSql(value: unknown, key?: string): unknown {
+  if (key === "branch" && value === null) return DETACHED;
   return typeof value === "boolean" ? (value ? 1 : 0) : value;
 }
+
+/** The column's value for a detached worktree: the column is NOT NULL since v1, and no branch is named ''. */
+const DETACHED = "";
 
 const LIVE = "lifecycle IN ('creating','active','terminal')";
 
@@ -136,14 +145,14 @@ export async function insertWorktree(sql: Sql, row: NewWorktreeRow): Promise<Wor
   const entries = Object.entries(COLUMNS).filter(([key]) => key !== "updatedAt");
   const now = new Date().toISOString();
   const text = `INSERT INTO worktrees (${entries.map(([, c]) => c).join(", ")}, updated_at) VALUES (${entries.map(() => "?").join(", ")}, ?) RETURNING *`;
-  const values = entries.map(([key]) => toSql(key === "host" ? sql.host : (row as unknown as Record<string, unknown>)[key]));
+  const values = entries.map(([key]) => toSql(key === "host" ? sql.host : (row as unknown as Record<string, unknown>)[key], key));
   return toRow((await sql.get(text, [...values, now])) as Record<string, unknown>);
 }
 
 export async function updateWorktree(sql: Sql, id: number, patch: Partial<Omit<WorktreeRow, "id" | "updatedAt">>): Promise<WorktreeRow> {
   const keys = (Object.keys(patch) as (keyof typeof COLUMNS)[]).filter((key) => key !== "host"); // a worktree never changes host
   const sets = keys.map((key) => `${COLUMNS[key]} = ?`);
-  const values = keys.map((key) => toSql(patch[key as keyof typeof patch]));
+  const values = keys.map((key) => toSql(patch[key as keyof typeof patch], key));
   const raw = await sql.get(`UPDATE worktrees SET ${[...sets, "updated_at = ?"].join(", ")} WHERE id = ? RETURNING *`, [
     ...values,
     new Date().toISOString(),

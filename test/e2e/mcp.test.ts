@@ -207,6 +207,7 @@ describe("orchard mcp", () => {
     expect(list.json.ok).toBe(true);
     expect(list.json.worktrees.map((w: { handle: string }) => w.handle)).toEqual([add.json.handle]);
     expect(list.json).toEqual(s.orchard(["list", "--full"]).json);
+    expect(list.json.worktrees[0].harness).toBeNull(); // an add of Orchard's: no harness's shape (SPEC v5 §1)
 
     const status = await session.call("orchard_status", { target: add.json.handle });
     expect(status.json).toEqual(s.orchard(["status", add.json.handle]).json);

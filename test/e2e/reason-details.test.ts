@@ -135,7 +135,6 @@ describe("the evidence of each reason as produced", () => {
       "dirty",
       "not_active",
       "branch_checked_out",
-      "detached",
       "not_adoptable",
       "terminal",
       "clean",

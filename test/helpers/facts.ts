@@ -25,6 +25,7 @@ export const SAMPLE_FACTS: Facts = {
   lastActivity: null,
   missing: false,
   prunable: null,
+  harness: null,
 };
 
 /** Facts of a husk (a directory under the managed root git no longer lists), for pure tests. */

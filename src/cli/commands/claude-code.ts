@@ -16,8 +16,8 @@ import { globalsOf, openOptions, runWith, warnUnreachable } from "../run.js";
 import { escapeControl } from "../escape.js";
 import type { HookRunner, InstallResult, UninstallResult, WorktreeRemoveResult } from "../../core/claude-code/index.js";
 
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) throw usageError("usage", "this command reads Claude Code's hook input (JSON) on stdin");
+export async function readStdin(harness = "Claude Code"): Promise<string> {
+  if (process.stdin.isTTY) throw usageError("usage", `this command reads ${harness}'s hook input (JSON) on stdin`);
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
@@ -38,7 +38,7 @@ const VIAS = ["bin", "npx", "path"] as const;
  * `npx -y orchard-worktrees` (`--via npx`), never a path. A user install: `orchard` when PATH finds
  * this very program, else this node and script (`--via path`), as before.
  */
-function runnerOf(opts: { command?: string; via?: string; project?: boolean }): HookRunner {
+export function runnerOf(opts: { command?: string; via?: string; project?: boolean }): HookRunner {
   if (opts.command !== undefined) {
     if (opts.via !== undefined) throw usageError("usage", "--command and --via exclude each other");
     if (opts.command.trim() === "") throw usageError("usage", "--command is empty");

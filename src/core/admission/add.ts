@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { readWorktrees } from "../../git/read.js";
 import { dropEarly } from "../../git/run.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
-import type { WorktreeRow } from "../../registry/index.js";
+import { branchRefOf, type WorktreeRow } from "../../registry/index.js";
 import { managedPath, type Ctx } from "../shared/context.js";
 import { handleForBranch } from "../shared/naming/handle.js";
 import {
@@ -46,6 +46,7 @@ import { branchFromTask } from "./branch-from-task.js";
 import { canonicalTask } from "../shared/naming/task.js";
 import { requireText } from "../shared/input/validate.js";
 import { usageError } from "../shared/errors.js";
+import { sweptRootReason } from "../harness/index.js";
 
 export async function add(ctx: Ctx, options: AddOptions): Promise<AddResult> {
   if (options.branch !== undefined) return admit(ctx, { ...options, branch: options.branch });
@@ -103,7 +104,7 @@ async function decideOn(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[])
   // an exact handle's checkout is read while git lists the worktrees (used only if it is still there),
   // with what its snapshot reads: the listing (when there is none yet, nor a focused entry) and the refs
   const reads = row
-    ? { listing: known === undefined && focus === null, refs: focusRefPatterns(ctx.repo, [`refs/heads/${row.branch}`], row), commonDir: ctx.repo.commonDir }
+    ? { listing: known === undefined && focus === null, refs: focusRefPatterns(ctx.repo, [branchRefOf(row)], row), commonDir: ctx.repo.commonDir }
     : undefined;
   const early = row && row.lifecycle !== "creating" ? startDirty(ctx.repo, row.path, reads) : null;
   const status = focus !== null && early ? await early.status : null;
@@ -137,6 +138,9 @@ async function decideOn(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[])
   const candidates = await findCandidates(ctx, request, base, tip);
   const chosen = await applyPolicy(ctx, request, base, candidates);
   if (chosen) return { ...chosen, notes: [...notes, ...chosen.notes], candidates };
+  // never under a root a harness sweeps by count (Cursor's ~/.cursor/worktrees): it would delete ours too
+  const swept = sweptRootReason(request.path);
+  if (swept) return resultFor(request, "refused", { base, reasons: [swept], candidates, notes });
   const low = await diskLow(ctx); // a new worktree takes disk: not below disk.minFree
   if (low) return resultFor(request, "refused", { base, reasons: [low], candidates, notes });
   if (request.dryRun) return resultFor(request, "planned", { base, candidates, notes });

@@ -1,8 +1,11 @@
 // `orchard adopt <path>` (SPEC §3.11): registers a foreign linked worktree as managed, in place.
 // It keeps its path (adopted worktrees are the one kind of managed worktree outside
 // <home>/worktrees) and its lock: a harness that locked it keeps its lock. The handle is the one
-// its branch would get from `add`; base = merge-base with the default branch. Adopting a
-// worktree that is already managed at that path is idempotent (exit 0).
+// its branch would get from `add`; base = merge-base with the default branch. A detached worktree
+// (SPEC v5 §3.11: Codex's, Cursor's, OpenCode's adapter's) is adopted with `branch: null`, a handle
+// named after its path (handleForDetached) and its HEAD as the base: a commit, so its work is proven
+// merged into the default branch, and commits on no ref stay unpushed work. Adopting a worktree
+// that is already managed at that path is idempotent (exit 0).
 import { readMergeBase, readWorktrees, resolveCommit } from "../../git/read.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { WorktreeRow } from "../../registry/index.js";
@@ -10,7 +13,7 @@ import { findAdminDir } from "../shared/repo/admin.js";
 import { writeRowIdentity } from "../shared/rows.js";
 import { newRow, ownershipOf } from "../workspace/index.js";
 import { canonicalTask } from "../shared/naming/task.js";
-import { handleForBranch } from "../shared/naming/handle.js";
+import { handleForBranch, handleForDetached } from "../shared/naming/handle.js";
 import {
   parseLockOwner,
   NO_LEASE,
@@ -44,7 +47,7 @@ export { ADOPT_ACTIONS, type AdoptAction };
 
 /** The shape of an admission result, without what only `add` knows (candidates, notes, bootstrap). */
 export interface AdoptFields extends Pick<AddFields, "path" | "base" | "head" | "task" | "owner" | "lease" | "reasons"> {
-  /** The worktree's handle; on a refusal, the one its branch would have (null: detached). */
+  /** The worktree's handle; on a refusal, the one it would have (null: the primary). */
   handle: string | null;
   branch: string | null;
 }
@@ -100,7 +103,7 @@ export async function adopt(ctx: Ctx, options: AdoptOptions): Promise<AdoptResul
     const entry = all[index];
     if (!entry) throw usageError("not_a_worktree", `${options.path} is not a worktree of ${ctx.repo.primary}`);
     const branch = entry.branch?.replace(/^refs\/heads\//, "") ?? null;
-    const branchHandle = branch ? await handleForBranch(ctx, branch) : null;
+    const branchHandle = branch ? await handleForBranch(ctx, branch) : index > 0 ? handleForDetached(ctx.repo.name, entry.path) : null;
     const fields = (row: WorktreeRow | null, reasons: Reason[] = [], base: AdoptFields["base"] = null) => ({
       handle: row?.handle ?? branchHandle,
       path: entry.path,
@@ -117,25 +120,27 @@ export async function adopt(ctx: Ctx, options: AdoptOptions): Promise<AdoptResul
     if (existing) return view("already_managed", existing);
     const reasons: Reason[] = [];
     if (index === 0 || entry.bare) reasons.push(reason("not_adoptable", { path: entry.path }, "the primary worktree is never managed"));
-    if (!branch) reasons.push(reason("detached", { path: entry.path }));
     // another workspace's worktree is never adopted from here (SPEC v4 §4.11); its own workspace manages it
     const owned = index === 0 ? null : ownershipOf(ctx.repo, entry.path, { lockReason: entry.locked ? entry.lockReason : null });
     if (owned?.kind === "foreign") reasons.push(reason("foreign_workspace", { workspace: owned.workspace }));
-    const taken = branch ? await ctx.registry.worktrees.byHandle(await handleForBranch(ctx, branch)) : undefined;
+    const taken = branchHandle ? await ctx.registry.worktrees.byHandle(branchHandle) : undefined;
     if (taken) reasons.push(reason("handle_taken", { handle: taken.handle, path: taken.path }));
-    if (reasons.length > 0 || !branch) return { ok: false, action: "refused", ...fields(null, reasons) };
-    const base = await readBase(ctx, entry.head);
+    if (reasons.length > 0 || branchHandle === null) return { ok: false, action: "refused", ...fields(null, reasons) };
+    if (!branch && !entry.head)
+      return { ok: false, action: "refused", ...fields(null, [reason("detached", { path: entry.path }, "its HEAD names no commit")]) };
+    // detached: the HEAD is the base (a commit ref: the merge target stays the default branch)
+    const base = branch ? await readBase(ctx, entry.head) : { ref: entry.head as string, commit: entry.head as string };
     const lease = await leaseFor(entry, requester);
-    const row = await insertAdopted(ctx, { entry, branch, base, lease, taskRaw });
+    const row = await insertAdopted(ctx, { entry, handle: branchHandle, branch, base, lease, taskRaw });
     return view("adopted", row);
   });
 }
 
 async function insertAdopted(
   ctx: Ctx,
-  o: { entry: WorktreeEntry; branch: string; base: { ref: string; commit: string } | null; lease: LeaseFields; taskRaw: string | null },
+  o: { entry: WorktreeEntry; handle: string; branch: string | null; base: { ref: string; commit: string } | null; lease: LeaseFields; taskRaw: string | null },
 ): Promise<WorktreeRow> {
-  const handle = await handleForBranch(ctx, o.branch);
+  const handle = o.handle;
   const task = o.taskRaw === null ? null : canonicalTask(o.taskRaw, ctx.repo.identity);
   const row = await ctx.registry.write(async () => {
     const inserted = await ctx.registry.worktrees.insert(
@@ -157,7 +162,7 @@ async function insertAdopted(
       handle,
       task,
       owner: inserted.owner,
-      data: { path: inserted.path, branch: o.branch, base: o.base, lock: o.entry.locked ? o.entry.lockReason : null, inPlace: true },
+      data: { path: inserted.path, branch: o.branch, head: o.entry.head, base: o.base, lock: o.entry.locked ? o.entry.lockReason : null, inPlace: true },
     });
     return inserted;
   });

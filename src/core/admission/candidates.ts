@@ -9,6 +9,7 @@
 // taken by recycle, which starts it afresh at the new base: its old base does not matter, and its
 // own commits need no remote once they are merged (a departure: docs/ARCHITECTURE.md). Order:
 // eligible first, same_task before patch_equivalent, newest activity, then handle — deterministic.
+import { harnessHold } from "../harness/index.js";
 import { countRevs, readMergeBase, readPatchId } from "../../git/read.js";
 import type { Ctx } from "../shared/context.js";
 import type { AddRequest, Candidate, CandidateKind } from "../shared/request.js";
@@ -32,7 +33,9 @@ async function requestedPatchId(ctx: Ctx, tip: string | null, base: string): Pro
 }
 
 function headOf(snapshot: Snapshot, row: WorktreeRow): string | null {
-  return snapshot.entries.find((e) => e.path === row.path)?.head ?? snapshot.refs.get(`refs/heads/${row.branch}`)?.oid ?? null;
+  return (
+    snapshot.entries.find((e) => e.path === row.path)?.head ?? (row.branch !== null ? snapshot.refs.get(`refs/heads/${row.branch}`)?.oid : undefined) ?? null
+  );
 }
 
 async function patchIdOf(ctx: Ctx, head: string, base: string): Promise<string | null> {
@@ -52,6 +55,9 @@ export function assessCandidate(facts: Facts, row: WorktreeRow, request: Request
   };
   const reasons = assessExact(facts, own, { strict: true }).reasons.filter((r) => !(row.lifecycle === "terminal" && mootForRecycle(r, facts)));
   if (facts.missing) reasons.push(reason("missing_directory", { path: facts.path }));
+  if (own.branch === null) reasons.push(reason("detached", { path: facts.path })); // no branch to hand out or recycle from
+  const held = harnessHold(facts.harness); // its harness drops it: never handed out or recycled
+  if (held) reasons.push(held);
   const fp = facts.fingerprints;
   if (!allEstablished(fp) && !fp.drift.includes("fingerprint_failed"))
     reasons.push(reason("fingerprint_unknown", { bootstrap: fp.bootstrap, context: fp.context, runtime: fp.runtime }));

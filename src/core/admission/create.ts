@@ -163,7 +163,7 @@ async function rollBack(ctx: Ctx, row: WorktreeRow, options: { createdBranch: bo
   const { repo, registry } = ctx;
   if (findAdminDir(repo.commonDir, row.path) !== undefined) await removeWorktree(repo.primary, row.path);
   else removeUnregisteredCheckout(ctx, row.path);
-  if (options.createdBranch && (await resolveCommit(repo.primary, `refs/heads/${row.branch}`)) === options.baseCommit)
+  if (options.createdBranch && row.branch !== null && (await resolveCommit(repo.primary, `refs/heads/${row.branch}`)) === options.baseCommit)
     await deleteRef(repo.primary, `refs/heads/${row.branch}`, options.baseCommit);
   if (!options.keepRow) await registry.write(async () => await registry.worktrees.delete(row.id));
   await registry.worktrees.releaseCreation(row.id);

@@ -17,3 +17,5 @@ export type {
 } from "../shared/request.js";
 export { ADD_ACTIONS } from "../shared/request.js";
 export { settleCreating } from "./settle.js";
+// a harness session taking back the worktree it was released from (core/harness-hooks)
+export { renewLease } from "./create.js";

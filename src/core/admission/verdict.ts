@@ -6,7 +6,8 @@ import { reason, type Reason } from "../shared/reasons/reasons.js";
 import type { Facts } from "../shared/types.js";
 
 export interface ExactRequest {
-  branch: string;
+  /** null: a detached candidate (never eligible: candidates.ts). */
+  branch: string | null;
   task: string | null;
   /** Full ref of an explicitly requested base; null when the caller took the default. */
   baseRef: string | null;

@@ -56,7 +56,7 @@ function tail(r: ProcessResult): string {
 function commandEnv(row: WorktreeRow, primary: string): Record<string, string> {
   return {
     ORCHARD_HANDLE: row.handle,
-    ORCHARD_BRANCH: row.branch,
+    ORCHARD_BRANCH: row.branch ?? "",
     ORCHARD_TASK: row.taskRaw ?? row.task ?? "",
     ORCHARD_WORKTREE: row.path,
     ORCHARD_PRIMARY: primary,

@@ -72,12 +72,12 @@ export function shortRef(ref: string | null, commit: string | null): string {
 export function contextVarsOf(row: {
   taskRaw: string | null;
   task: string | null;
-  branch: string;
+  branch: string | null;
   handle: string;
   baseRef: string | null;
   baseCommit: string | null;
 }): ContextVars {
-  return { task: row.taskRaw ?? row.task ?? "", branch: row.branch, handle: row.handle, base: shortRef(row.baseRef, row.baseCommit) };
+  return { task: row.taskRaw ?? row.task ?? "", branch: row.branch ?? "", handle: row.handle, base: shortRef(row.baseRef, row.baseCommit) };
 }
 
 /**

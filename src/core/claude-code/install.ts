@@ -70,7 +70,7 @@ export function settingsFile(scope: InstallOptions["scope"], primary: string): s
   return scope === "user" ? join(process.env.CLAUDE_CONFIG_DIR || join(homedir(), ".claude"), "settings.json") : join(primary, ".claude", "settings.json");
 }
 
-function readSettingsText(file: string): string {
+export function readSettingsText(file: string): string {
   if (!existsSync(file)) return "";
   const stat = lstatSync(file);
   if (!stat.isFile()) throw usageError("invalid_config", `${file} is not a regular file`);
@@ -87,7 +87,7 @@ function readSettingsText(file: string): string {
   return text;
 }
 
-function writeAtomically(file: string, text: string): void {
+export function writeAtomically(file: string, text: string): void {
   mkdirSync(dirname(file), { recursive: true });
   const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o644;
   const temp = `${file}.orchard-tmp`;
@@ -113,7 +113,7 @@ export function runnerCommand(options: Pick<InstallOptions, "scope" | "runner" |
   if (scope === "project" && home !== undefined)
     throw usageError(
       "usage",
-      "a project install never writes a path of this machine, and --home is one: set ORCHARD_HOME where Claude Code runs, install with --user, or give --command",
+      "a project install never writes a path of this machine, and --home is one: set ORCHARD_HOME where the harness runs, install with --user, or give --command",
     );
   const base = runner.via === "bin" ? "orchard" : runner.via === "npx" ? `npx -y ${PACKAGE_NAME}` : `${shellQuote(runner.node)} ${shellQuote(runner.script)}`;
   return home === undefined ? base : `${base} --home ${shellQuote(home)}`;

@@ -4,9 +4,10 @@
 import { reachable } from "./graph.js";
 import { startSnapshotReads, type SnapshotReads } from "../../git/early.js";
 import { existsSync } from "node:fs";
-import { StatusUnknownError, readWorktrees, resolveCommit } from "../../git/read.js";
+import { StatusUnknownError, readReflogOnly, readWorktrees, resolveCommit } from "../../git/read.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
-import type { Registry, WorktreeRow } from "../../registry/index.js";
+import { branchRefOf, type Registry, type WorktreeRow } from "../../registry/index.js";
+import { harnessReader, readHarness, type HarnessFact, type HarnessReader } from "../harness/index.js";
 import { findAdminDir, readAdminActivity, readAdminCreated, readAdminDirs } from "../shared/repo/admin.js";
 import { readDirty, readDirtyState, readDirtyStates, type DirtyState } from "./dirty.js";
 import type { StatusSummary } from "../../git/parse/status.js";
@@ -133,13 +134,23 @@ export async function factsOf(snapshot: Snapshot, entry: WorktreeEntry | null, r
   return facts;
 }
 
+/** One harness reader per snapshot: a file every worktree shares (a repository's marker, a harness's state file) is read once. */
+const harnessReaders = new WeakMap<Snapshot, HarnessReader>();
+
+/** Which harness made the worktree (core/harness): its shape, then the marker files that shape names. */
+function harnessOf(snapshot: Snapshot, w: { path: string; branch: string | null; admin: string | null; missing: boolean }): HarnessFact | null {
+  let reader = harnessReaders.get(snapshot);
+  if (!reader) harnessReaders.set(snapshot, (reader = harnessReader()));
+  return readHarness({ ...w, primary: snapshot.repo.primary, commonDir: snapshot.repo.commonDir }, reader);
+}
+
 /** Every fact but `dirty` and `merged` (what needs no status); `full`: the runtime fingerprint too. */
 async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null, row: WorktreeRow | null, full: boolean): Promise<Facts> {
   const path = entry?.path ?? (row as WorktreeRow).path;
   const admin = snapshot.admins.get(path) ?? null;
   const missing = !existsSync(path);
-  const branchRef = entry ? entry.branch : row ? `refs/heads/${row.branch}` : null;
-  const head = entry ? entry.head : row ? (snapshot.refs.get(`refs/heads/${row.branch}`)?.oid ?? null) : null;
+  const branchRef = entry ? entry.branch : row ? branchRefOf(row) : null;
+  const head = entry ? entry.head : branchRef ? (snapshot.refs.get(branchRef)?.oid ?? null) : null;
   const upstreamRecord = branchRef ? snapshot.refs.get(branchRef) : undefined;
   const facts: Facts = {
     path,
@@ -176,6 +187,7 @@ async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null
     lastActivity: latest(row?.lastActivityAt ?? null, iso(admin ? readAdminActivity(admin) : null)),
     missing,
     prunable: entry?.prunable ?? null,
+    harness: harnessOf(snapshot, { path, branch: branchRef?.replace(/^refs\/heads\//, "") ?? null, admin, missing }),
   };
   // a worktree another workspace made (its identity file or its lock says so): never ours to act on (SPEC v4 §4.11)
   if (!row && entry) {
@@ -194,10 +206,18 @@ async function addFullFacts(snapshot: Snapshot, facts: Facts, options: FactsOpti
     facts.blocked = block;
     facts.dirty = null;
   } else facts.dirty = missing || !admin ? (missing ? MISSING_DIRTY : null) : await (options.dirty ?? readDirty(snapshot.repo, path, admin));
+  await addReflogFact(snapshot.repo, facts, admin);
   if (options.withoutMerged) return;
   // one target for every command (SPEC v4 §3.8): the recorded base branch while it exists, else the default branch
   const targets = factsTargets(snapshot, facts);
   facts.merged = head ? (options.merged ? fromBatch(await options.merged, head, targets) : await readMerged(snapshot, head, targets)) : null;
+}
+
+/** A detached HEAD moved away from its commits keeps them in its reflog alone, which goes with the worktree: `reflogOnly` (SPEC v5 §3.11). */
+export async function addReflogFact(repo: RepoContext, facts: Facts, admin: string | null | undefined): Promise<void> {
+  if (!facts.detached || !admin || facts.missing) return;
+  const only = await readReflogOnly(repo.primary, admin, facts.head);
+  if (only === null || only.count > 0) facts.reflogOnly = only && only.count;
 }
 
 /** The refs a worktree's work is proven merged into (merge-target.ts), from its facts. */
@@ -324,7 +344,8 @@ export async function listFacts(snapshot: Snapshot, options: FactsOptions & { st
   const counted = (f: Facts): Facts => (tick(f), f);
   if (!options.full) return mapLimit(pairs, 16, async ([entry, row]) => counted(await factsOf(snapshot, entry, row, options)));
   const heads = pairs.flatMap(([entry, row]) => {
-    const head = entry ? entry.head : row ? snapshot.refs.get(`refs/heads/${row.branch}`)?.oid : null;
+    const rowRef = row && branchRefOf(row);
+    const head = entry ? entry.head : rowRef ? snapshot.refs.get(rowRef)?.oid : null;
     const branch = entry ? (entry.branch?.replace(/^refs\/heads\//, "") ?? null) : (row?.branch ?? null);
     const baseRef = row?.baseRef && row.baseCommit ? row.baseRef : null; // as baseFacts reads it
     return head ? [{ head, targets: worktreeTargets(snapshot, { baseRef, branch }) }] : [];

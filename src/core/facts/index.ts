@@ -1,7 +1,7 @@
 // The facts of a worktree (SPEC §3.3): one snapshot of git and the registry, then per-worktree
 // dirty state, liveness, merge and push proofs. Every capability decides from these.
 export { MISSING_DIGEST, dirtyDigest, onlyDeletions, treeDigest } from "./dirty-digest.js";
-export { MISSING_DIRTY, factsOf, factsTargets, listFacts, readLiveness, readOneFacts, startDirty, startStatuses } from "./facts.js";
+export { MISSING_DIRTY, addReflogFact, factsOf, factsTargets, listFacts, readLiveness, readOneFacts, startDirty, startStatuses } from "./facts.js";
 export { readSnapshot } from "./snapshot.js";
 export { changedCount, isClean, readDirty, readDirtyState, readDirtyStates } from "./dirty.js";
 export type { DirtyFacts, DirtyState } from "./dirty.js";

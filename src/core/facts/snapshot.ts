@@ -6,7 +6,7 @@ import { SNAPSHOT_REFS } from "../../git/early.js";
 import { dropEarly } from "../../git/run.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { RefRecord } from "../../git/parse/refs.js";
-import type { Registry, WorktreeRow } from "../../registry/index.js";
+import { branchRefOf, type Registry, type WorktreeRow } from "../../registry/index.js";
 import { readAdminDirs } from "../shared/repo/admin.js";
 import { readProcessCwds } from "../ownership/index.js";
 import { readDefaultBranch, targetRefs, type DefaultBranch, type RepoContext } from "../shared/repo/repo.js";
@@ -57,7 +57,7 @@ export interface SnapshotOptions {
  */
 export async function readSnapshot(repo: RepoContext, registry: Registry, listing?: WorktreeEntry[], options: SnapshotOptions = {}): Promise<Snapshot> {
   const focus = options.focus;
-  const focused = focus && focusRefPatterns(repo, [focus.entry?.branch, focus.row && `refs/heads/${focus.row.branch}`], focus.row);
+  const focused = focus && focusRefPatterns(repo, [focus.entry?.branch, focus.row && branchRefOf(focus.row)], focus.row);
   const refsRead = focus ? readFocusRefs(repo, focused ?? null) : readRefs(repo.primary, SNAPSHOT_REFS);
   const linked = options.linked;
   const listed = Promise.all([linked ? [] : (listing ?? readWorktrees(repo.primary)), refsRead]);
@@ -85,8 +85,8 @@ export async function readSnapshot(repo: RepoContext, registry: Registry, listin
   const recovered = await recoverRows(registry, repo, entries, registered, admins);
   const rows = focus?.row ? [focus.row, ...recovered] : [...(registered as WorktreeRow[]), ...recovered];
   // rows git no longer lists still have a branch tip: walk from it too, or its count would read 0
-  const rowHeads = rows.map((r) => refs.get(`refs/heads/${r.branch}`)?.oid);
-  const focusHead = focus && (focus.entry ? focus.entry.head : focus.row ? refs.get(`refs/heads/${focus.row.branch}`)?.oid : null);
+  const rowHeads = rows.map((r) => (r.branch !== null ? refs.get(`refs/heads/${r.branch}`)?.oid : undefined));
+  const focusHead = focus && (focus.entry ? focus.entry.head : focus.row?.branch ? refs.get(`refs/heads/${focus.row.branch}`)?.oid : null);
   const tips = focus ? [focusHead] : [...entries.map((e) => e.head), ...rowHeads];
   const heads = [...new Set(tips.filter((h): h is string => !!h))];
   // by object id: a ref name that is not UTF-8 reads back changed and would name nothing to git

@@ -2,6 +2,8 @@
 //
 // Precedence, first match wins — each step only runs when every earlier one did not apply:
 //   1. live           any live signal (lease, lock pid, a process inside). Keeping wins over all.
+//      idle/unknown   its agent harness still tracks it (harness_tracked) or cannot be read
+//                     (harness_unverified): the harness drops it, never Orchard (core/harness).
 //   2. unknown        liveness could not be established (a foreign host, an unreadable lock…).
 //   3. unknown        a registry row left `creating` (the next add of its handle repairs it).
 //   4. husk           a directory under the managed root that git does not list.
@@ -25,12 +27,16 @@
 import { reason, type Reason } from "../shared/reasons/reasons.js";
 import { blockReason, isClean } from "../facts/index.js";
 import type { Facts, LivenessSignal } from "../shared/types.js";
+import { harnessHold } from "../harness/index.js";
 import type { Disposition, HuskFacts, Subject, Verdict } from "./types.js";
 
 export type Preservation = { state: "yes"; via: "merged" | "pushed" } | { state: "no" } | { state: "unknown"; fact: "merged" | "unpushed" };
 
 /** Work preserved (SPEC §1): merged, or unpushed === 0. Unpushed null and not merged → unknown. */
-export function assessPreservation(facts: Pick<Facts, "merged" | "unpushed">): Preservation {
+export function assessPreservation(facts: Pick<Facts, "merged" | "unpushed" | "reflogOnly">): Preservation {
+  // commits only a detached HEAD's reflog keeps are work whatever HEAD itself proves (SPEC v5 §3.11)
+  if (facts.reflogOnly === null) return { state: "unknown", fact: "unpushed" };
+  if (facts.reflogOnly !== undefined && facts.reflogOnly > 0) return { state: "no" };
   if (facts.merged?.how) return { state: "yes", via: "merged" };
   if (facts.unpushed === 0) return { state: "yes", via: "pushed" };
   if (facts.merged === null || facts.merged === undefined) return { state: "unknown", fact: "merged" };
@@ -46,6 +52,10 @@ export function assessDisposition(subject: Subject): Verdict {
   const f = subject.facts;
   const { state, signals } = f.liveness;
   if (state === "live") return verdict("live", [reason("live_owner", { signals })]);
+  // its harness still tracks it, or cannot be read (SPEC v5 §1): kept for the harness to drop, whatever it holds
+  const held = harnessHold(f.harness);
+  if (held)
+    return verdict(held.code === "harness_tracked" ? "idle" : "unknown", [held, ...(state === "unknown" ? [unknownFact("liveness", { signals })] : [])]);
   if (f.foreignWorkspace !== undefined)
     return verdict("unknown", [
       reason("foreign_workspace", { workspace: f.foreignWorkspace }),

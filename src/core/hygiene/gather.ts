@@ -10,6 +10,7 @@ import { readMergeBase, readPatchIds, WorktreeBlockedError } from "../../git/rea
 import {
   readSnapshot,
   listFacts,
+  addReflogFact,
   factsOf,
   readMergedByTarget,
   mergedFrom,
@@ -156,6 +157,7 @@ export async function gatherRepo(
         else subject.errors.dirty = (error as Error).message;
       }
     } else f.dirty = null;
+    await addReflogFact(ctx.repo, f, admin);
     try {
       const proof = f.head ? mergedFrom(await merged, f.head, factsTargets(snapshot, f)) : null;
       if (proof instanceof Error) throw proof;

@@ -2,6 +2,7 @@
 // the pure verdict (hygiene-assess), measure disk if asked (disk), then the fleet views
 // (hygiene-groups). `assessFleet` is shared with `cleanup plan`, which plans from the same
 // verdicts, so a plan never lists a worktree the report would not.
+import { harnessRoots, sweptRootReason } from "../harness/index.js";
 import { statSync } from "node:fs";
 import { writeFileAtomic } from "../shared/files.js";
 import { dirname, resolve } from "node:path";
@@ -84,6 +85,7 @@ async function huskFacts(path: string, cwds: Map<number, string> | null, now: nu
     lastActivity: mtime,
     missing: false,
     prunable: null,
+    harness: null,
   };
 }
 
@@ -168,6 +170,9 @@ export async function hygiene(ctxs: Ctx[], options: HygieneOptions, scopeNotes: 
     deadline: Date.now() + requireDuration(options.diskBudget, "disk-budget", DEFAULT_DISK_BUDGET_MS),
   });
   fleet.notes.push(...trash.notes, ...floorNotes(ctxs, fleet));
+  // a managed worktree under a root a harness sweeps by count (Cursor's): that harness may delete it
+  const roots = harnessRoots();
+  for (const m of fleet.members) if (m.view.managed) fleet.notes.push(...[sweptRootReason(m.view.path, roots)].filter((r) => r !== null));
   if (fleet.disk && trash.trashBytes !== undefined) fleet.disk.trashBytes = trash.trashBytes;
   const worktrees = fleet.members.map((m) => m.view);
   const summary = summarize(worktrees);

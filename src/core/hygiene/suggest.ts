@@ -16,6 +16,9 @@ export function suggest(f: Pick<Facts, "path" | "handle" | "managed" | "lock" | 
   const path = shellQuote(f.path);
   const target = shellQuote(f.handle ?? f.path);
   const has = (code: string): boolean => v.reasons.some((r) => r.code === code);
+  // its harness drops it (SPEC v5 §1 harness): its own way, never a command of Orchard's or git's
+  const held = v.reasons.find((r) => r.code === "harness_tracked" || r.code === "harness_unverified");
+  if (held && "drop" in held) return { action: held.drop, command: null };
   switch (v.disposition) {
     case "live":
       return { action: "keep", command: null };

@@ -199,7 +199,7 @@ export interface CrossHostMember {
   host: string;
   handle: string;
   path: string;
-  branch: string;
+  branch: string | null;
   owner: string | null;
   lifecycle: Lifecycle;
   heartbeatAt: string | null;

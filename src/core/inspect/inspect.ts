@@ -15,6 +15,7 @@ import { takeListing } from "../shared/repo/repo.js";
 import type { Ctx } from "../shared/context.js";
 import type { Facts } from "../shared/types.js";
 import { dropEarly } from "../../git/run.js";
+import { branchRefOf } from "../../registry/index.js";
 
 export interface StatusResult {
   ok: true;
@@ -31,7 +32,7 @@ export async function status(ctx: Ctx, options: { target: string }): Promise<Sta
   const focus = own && listing === undefined ? registeredAdmin(ctx.repo.commonDir, own.path) : null;
   // with what its snapshot reads: the listing (when there is none yet, nor a focused entry) and the refs
   const reads = row
-    ? { listing: listing === undefined && focus === null, refs: focusRefPatterns(ctx.repo, [`refs/heads/${row.branch}`], row), commonDir: ctx.repo.commonDir }
+    ? { listing: listing === undefined && focus === null, refs: focusRefPatterns(ctx.repo, [branchRefOf(row)], row), commonDir: ctx.repo.commonDir }
     : undefined;
   const early = own ? startDirty(ctx.repo, own.path, reads) : null;
   try {

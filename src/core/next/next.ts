@@ -172,6 +172,10 @@ export function nextStep(r: Reason, w: Where): Step | null {
     // nothing a command does moves these on: wait, decide, edit a file, or it is already done
     case "config_unvetted":
     case "foreign_workspace":
+    // the harness drops its own worktree (the remedy says how): nothing of Orchard's moves it on
+    case "harness_tracked":
+    case "swept_root":
+    case "harness_unverified":
     case "trust_from_agent":
     case "trust_needs_person":
     case "branch_from_task":

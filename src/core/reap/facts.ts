@@ -4,7 +4,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { decodeGitBytes } from "../../git/bytes.js";
 import { readPlainFile } from "../shared/files.js";
 import { join } from "node:path";
-import { isAncestor, resolveCommit } from "../../git/read.js";
+import { isAncestor, readReflogOnly, resolveCommit } from "../../git/read.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import { readAdminWorktreePath, readLockMtime } from "../shared/repo/admin.js";
 import { parseLockOwner, type LockOwner } from "../ownership/index.js";
@@ -126,6 +126,10 @@ export async function readWorkFacts(
   if (tip === null) return facts;
   facts.merged = await readMergedInto(cwd, tip, options.targets, options.mode);
   if (facts.merged.how !== null && !missing && options.dirty) facts.dirty = await readCheckoutDirty(ctx.repo, options.wt.path, options.wt.admin);
+  if (facts.merged.how !== null && !missing && branch === null) {
+    const only = await readReflogOnly(cwd, options.wt.admin, tip);
+    if (only === null || only.count > 0) facts.reflogOnly = only && only.count;
+  }
   return facts;
 }
 

@@ -7,7 +7,9 @@
 // removeLinkedWorktree: renamed into the workspace's trash in one step and git's entry dropped —
 // never unlock-then-remove, so there is no moment in which the worktree is unlocked but still
 // there. Never a repository-wide `worktree prune`.
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { harnessHold, harnessReader, readHarness, type HarnessReader } from "../harness/index.js";
 import { readProcessCwds, withMutationLock, type LockOwner } from "../ownership/index.js";
 import { readDefaultBranch, targetRefs } from "../shared/repo/repo.js";
 import { readCommitRefs, readRefs } from "../../git/read.js";
@@ -82,6 +84,8 @@ interface View {
   refs: RefView;
   /** The registry's current rows by path, read once for the first pass (the second reads each row at use). */
   rows?: ReadonlyMap<string, WorktreeRow>;
+  /** Harness marker files read in this pass (core/harness). */
+  harness?: HarnessReader;
 }
 
 /** Refs and the default branch's targets read now (the second pass reads them again under the lock). */
@@ -103,6 +107,17 @@ async function judge(ctx: Ctx, wt: LockedWorktree, view: View, options: { cwds: 
   const owned = row ? null : ownershipOf(ctx.repo, wt.path, { admin: wt.admin, lockReason: wt.lockText });
   const gone = owned?.kind === "foreign" ? foreignSkip(owned.workspace, lock) : assessOwnerGone(lock);
   if (gone.kind === "skip") return { kind: "skip", entry: { ...base, status: "skipped", reason: gone.reason, ...detail(gone.detail) } };
+  // another harness still tracks it, or cannot be read (SPEC v5 §1): that harness drops it, never the sweep
+  const shape = {
+    path: wt.path,
+    branch: base.branch,
+    primary: ctx.repo.primary,
+    commonDir: ctx.repo.commonDir,
+    admin: wt.admin,
+    missing: !existsSync(wt.path),
+  };
+  const held = harnessHold(readHarness(shape, (view.harness ??= harnessReader())));
+  if (held) return { kind: "skip", entry: { ...base, status: "skipped", reason: held.code, detail: held.drop } };
   // its Claude Code session can still be resumed: `claude --resume` would go on in this worktree (issue 22 item 4)
   const resumable =
     request.includeResumable || row?.lifecycle !== "active"

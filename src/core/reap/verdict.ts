@@ -21,7 +21,9 @@ export type ReapSkipReason =
   | "nested_worktree"
   | "fact_unknown"
   | "session_resumable"
-  | "foreign_workspace";
+  | "foreign_workspace"
+  | "harness_tracked"
+  | "harness_unverified";
 
 export type ReapReason = "pid_dead_and_merged" | "lease_dead_and_merged" | "pid_dead_and_missing";
 
@@ -81,6 +83,8 @@ export interface WorkFacts {
   missing: boolean;
   /** Changes in the checkout and its unique ignored files; `unknown` when they could not be read; absent when not needed. */
   dirty?: { changes: number; operation: Operation | null; ignored: IgnoredFacts; nested?: string[]; bookkeeping?: string[] } | "unknown";
+  /** A detached HEAD's commits only its reflog keeps (SPEC v5 §3.11); absent: none; null: unreadable. */
+  reflogOnly?: number | null;
   salvage: boolean;
 }
 
@@ -91,13 +95,22 @@ export function assessWork(f: WorkFacts, byHeartbeat: boolean): Verdict<{ reason
     return { kind: "skip", reason: "branch_not_merged", ...(f.merged?.target ? { detail: `not merged into ${f.merged.target}` } : {}) };
   if (f.missing) return { kind: "go", reason: "pid_dead_and_missing", salvage: false };
   const reason: ReapReason = byHeartbeat ? "lease_dead_and_merged" : "pid_dead_and_merged";
+  // commits only a detached HEAD's reflog keeps: merged HEAD or not, they go with the worktree unless salvaged
+  const reflogWork = f.reflogOnly !== undefined && f.reflogOnly !== 0;
+  if (reflogWork && !(f.salvage && f.reflogOnly !== null))
+    return {
+      kind: "skip",
+      reason: "branch_not_merged",
+      detail: f.reflogOnly === null ? "its HEAD reflog could not be read" : `${f.reflogOnly} commit(s) only in its HEAD reflog`,
+    };
+
   if (f.dirty === undefined) throw new Error("assessWork needs the dirty fact of an existing, merged checkout");
   if (f.dirty === "unknown") return { kind: "skip", reason: "fact_unknown", detail: "git status could not be read in the worktree" };
   // a nested worktree or repository (§4.14) blocks removal and salvage alike
   if (f.dirty.nested?.length) return { kind: "skip", reason: "nested_worktree", detail: f.dirty.nested.join(", ") };
   const dirty = f.dirty.changes > 0 || f.dirty.operation !== null;
   const ignored = f.dirty.ignored.count > 0;
-  if (!dirty && !ignored) return { kind: "go", reason, salvage: false };
+  if (!dirty && !ignored) return { kind: "go", reason, salvage: reflogWork }; // the salvage keeps the reflog's commits as parents
   if (f.salvage) return { kind: "go", reason, salvage: true };
   // harness bookkeeping alone is not work: saved in the salvage ref and reaped (issue 22 item 8)
   if (f.dirty.bookkeeping) return { kind: "go", reason, salvage: true, bookkeeping: f.dirty.bookkeeping };

@@ -3,6 +3,7 @@
 import { reason, type Reason } from "../shared/reasons/reasons.js";
 import type { Facts } from "../shared/types.js";
 import { blockReason } from "../facts/index.js";
+import { harnessHold } from "../harness/index.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 
@@ -24,7 +25,7 @@ export function assessRecycle(facts: Facts): Reason[] {
     if (dirty.nested?.length) reasons.push(reason("nested_worktree", { paths: dirty.nested }));
   }
   const merged = facts.merged?.how ?? null;
-  if (merged === null && facts.unpushed !== 0)
+  if ((merged === null && facts.unpushed !== 0) || (facts.reflogOnly !== undefined && facts.reflogOnly !== 0))
     reasons.push(
       reason(
         "work_not_preserved",
@@ -33,6 +34,9 @@ export function assessRecycle(facts: Facts): Reason[] {
       ),
     );
   if (facts.lock.locked && facts.lock.owner?.kind !== "orchard") reasons.push(reason("foreign_lock", { reason: facts.lock.reason, owner: facts.lock.owner }));
+  // a worktree its harness tracks (or may) is that harness's to drop, never switched to other work
+  const held = harnessHold(facts.harness);
+  if (held) reasons.push(held);
   return reasons;
 }
 

@@ -7,7 +7,7 @@
 // holds: the caller asked by age. Never silently: every pruned ref is listed with why (and its
 // commit, so `git update-ref <ref> <commit>` brings it back while git keeps the object), every kept
 // ref with its reason. Deletes are compare-and-swap, under the repo's mutation lock.
-import { countNotOnRemotes, readRefs, resolveTree } from "../../git/read.js";
+import { countNotOnRemotes, readRefs, resolveCommit, resolveTree } from "../../git/read.js";
 import { deleteRef } from "../../git/write.js";
 import { distinctTargets, proveMerged } from "../facts/index.js";
 import { withMutationLock } from "../ownership/index.js";
@@ -70,13 +70,24 @@ export async function salvagePrune(ctx: Ctx, options: SalvagePruneOptions): Prom
 
 /** How the salvage's content is preserved elsewhere; null when it is not (or that cannot be proved). */
 async function preservedHow(ctx: Ctx, s: SalvageEntry, targets: Parameters<typeof proveMerged>[2]): Promise<MergedHow | "pushed" | null> {
+  // further parents are commits a HEAD reflog alone kept (salvage.ts): each must be preserved on its own
+  // (the salvage's tree is HEAD's state, so a merge of the salvage would not carry their content)
+  for (let n = 2; n <= 256; n++) {
+    const parent = await resolveCommit(ctx.repo.primary, `${s.commit}^${n}`);
+    if (parent === null) break;
+    if (targets.length === 0 || !(await proveMerged(ctx.repo.primary, parent, targets)).how) return null;
+  }
   if (targets.length > 0) {
     const merged = await proveMerged(ctx.repo.primary, s.commit, targets, { patches: false });
     if (merged.how) return merged.how;
   }
   if (ctx.repo.remotes.length === 0) return null;
-  const [tree, parentTree] = await Promise.all([resolveTree(ctx.repo.primary, s.commit), resolveTree(ctx.repo.primary, `${s.commit}^`)]);
-  if (tree === null || tree !== parentTree || !s.head || !/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(s.head)) return null;
+  const [tree, parentTree, second] = await Promise.all([
+    resolveTree(ctx.repo.primary, s.commit),
+    resolveTree(ctx.repo.primary, `${s.commit}^`),
+    resolveTree(ctx.repo.primary, `${s.commit}^2`), // a further parent: commits a HEAD reflog alone kept (salvage.ts), not proven pushed by HEAD
+  ]);
+  if (tree === null || second !== null || tree !== parentTree || !s.head || !/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(s.head)) return null;
   return (await countNotOnRemotes(ctx.repo.primary, s.head)) === 0 ? "pushed" : null;
 }
 

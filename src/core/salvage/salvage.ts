@@ -9,7 +9,7 @@
 import { existsSync, lstatSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { hasCommitIdentity, isValidBranchName, readGitPath, readStatus, resolveCommit } from "../../git/read.js";
+import { hasCommitIdentity, isValidBranchName, readGitPath, readReflogOnly, readStatus, resolveCommit } from "../../git/read.js";
 import { disposableOf, scanIgnored, type IgnoredFile } from "../facts/index.js";
 import { commitTree, createRef, writeTreeThroughIndex } from "../../git/write.js";
 import { slug } from "../shared/naming/identity.js";
@@ -113,7 +113,9 @@ export async function salvageWorktree(ctx: Ctx, input: SalvageInput): Promise<{ 
       time: now.toISOString(),
     };
     const env = (await hasCommitIdentity(input.path)) ? undefined : FALLBACK_IDENTITY;
-    commit = await commitTree(input.path, { tree, parents: head ? [head] : [], message: salvageMessage(meta), ...(env ? { env } : {}) });
+    // commits only the HEAD reflog keeps (a detached HEAD moved away from them) are kept as further parents (SPEC v5 §3.11)
+    const reflog = (await readReflogOnly(ctx.repo.primary, dirname(index), head))?.tips ?? [];
+    commit = await commitTree(input.path, { tree, parents: [...(head ? [head] : []), ...reflog], message: salvageMessage(meta), ...(env ? { env } : {}) });
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -26,7 +26,8 @@ export type CandidateKind = "same_task" | "patch_equivalent";
 export interface Candidate {
   handle: string;
   path: string;
-  branch: string;
+  /** null: a detached worktree (never eligible). */
+  branch: string | null;
   kind: CandidateKind;
   lifecycle: Lifecycle;
   eligible: boolean;
@@ -73,7 +74,7 @@ export interface AddFields {
   notes: Reason[];
   candidates: Candidate[];
   lineage?: {
-    from: { handle: string; branch: string; head: string | null; task: string | null; owner: string | null };
+    from: { handle: string; branch: string | null; head: string | null; task: string | null; owner: string | null };
     to: { handle: string; branch: string; base: { ref: string; commit: string } | null; task: string | null };
   };
   bootstrap: BootstrapReport;

@@ -35,6 +35,33 @@ export interface LockOwnerFacts {
   host?: string;
 }
 
+/** The agent harnesses Orchard recognises on disk (core/harness: one file of shapes each). */
+export type HarnessName =
+  | "claude-code"
+  | "codex"
+  | "opencode"
+  | "copilot"
+  | "gemini"
+  | "cursor"
+  | "vibe-kanban"
+  | "conductor"
+  | "sculptor"
+  | "workmux"
+  | "ccmanager"
+  | "crystal"
+  | "uzi";
+
+/** Whether the harness still keeps its record of the worktree: `"unknown"` when Orchard cannot read that record. */
+export type Tracked = true | false | "unknown";
+
+/** The `harness` of every worktree row (SPEC v5 §1): null when no harness's shape matches. */
+export interface HarnessFact {
+  name: HarnessName;
+  /** The harness's own name for the worktree's session, thread or workspace, when its shape says. */
+  session?: string;
+  tracked: Tracked;
+}
+
 /** Unique ignored files (SPEC §4.7): not disposable, not identical to the primary's copy. */
 export interface IgnoredFacts {
   count: number;
@@ -75,6 +102,8 @@ export interface Facts {
   blocked?: WorktreeBlock;
   upstream: { ref: string; ahead: number; behind: number } | null;
   unpushed: number | null;
+  /** A detached worktree's commits that only its HEAD reflog keeps (no ref, not HEAD): work lost with the worktree unless salvaged (SPEC v5 §3.11). Present when not 0; null: the reflog could not be read. */
+  reflogOnly?: number | null;
   merged?: { target: string | null; how: MergedHow | null } | null;
   fingerprints: { bootstrap: string | null; context: string | null; runtime: string | null; drift: FingerprintDrift[] };
   createdAt: string | null;
@@ -82,6 +111,8 @@ export interface Facts {
   missing: boolean;
   prunable: string | null;
   disk?: DiskFacts | null;
+  /** Which agent harness made it, from its disk shape, and whether that harness still tracks it (SPEC v5 §1; core/harness). */
+  harness: HarnessFact | null;
 }
 
 /**

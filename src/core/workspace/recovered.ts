@@ -43,7 +43,7 @@ export function ownershipOf(repo: RepoOfWorkspace, path: string, options: { admi
   const ours = repo.workspace.id;
   if (lockWorkspace !== undefined && lockWorkspace !== ours) return { kind: "foreign", workspace: lockWorkspace };
   if (!identity || typeof identity !== "object" || identity.repo !== repo.identity) return { kind: "none" };
-  if (typeof identity.handle !== "string" || typeof identity.branch !== "string") return { kind: "none" };
+  if (typeof identity.handle !== "string" || (typeof identity.branch !== "string" && identity.branch !== null)) return { kind: "none" };
   const named = typeof identity.workspace === "string" ? identity.workspace : null;
   if (named !== null && named !== ours) return { kind: "foreign", workspace: named };
   const inside = isInside(repo.workspace.root, path) && path === `${repo.workspace.root}/${identity.handle}`;

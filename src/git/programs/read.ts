@@ -13,6 +13,7 @@ import { cachedGuard, keptGuardSignature, rememberGuard } from "../warm/guard-ca
 import { ALL_WORKTREES, setWorktreeBlocks, type WorktreeBlock } from "../input/boundary.js";
 import { readConfigFile } from "../input/programs-vet.js";
 import { setWalkConfig } from "../input/walk-vet.js";
+import { readPlainFile } from "../input/plain-file.js";
 import { parseConfigRecords as parse } from "../parse/config.js";
 
 const INCLUDE = /^(include\.path|includeif\..*\.path)$/;
@@ -150,7 +151,7 @@ async function readGuard(cwd: string, commonDir: string): Promise<{ guard: Progr
     }
     for (const raw of read.entries) {
       if (RELOCATION.test(raw.key)) {
-        if (own !== null && !(raw.key === "core.bare" && !BOOLEAN_TRUE.test(raw.value)))
+        if (own !== null && !(raw.key === "core.bare" && !BOOLEAN_TRUE.test(raw.value)) && !namesOwnWorktree(raw, own))
           blocks.set(own, { code: "worktree_relocated", key: raw.key, value: raw.value, file });
         continue;
       }
@@ -164,6 +165,18 @@ async function readGuard(cwd: string, commonDir: string): Promise<{ guard: Progr
   setWorktreeBlocks(realOrSame(commonDir), blocks);
   setWalkConfig(realOrSame(commonDir), walk);
   return { guard: guardFrom(entries), origins: [...origins], includes };
+}
+
+/**
+ * A `core.worktree` that names the worktree's own path (Codex writes one into every worktree's
+ * config.worktree): git's work tree stays where it is, so it is no relocation. Relative values are
+ * git's: against the admin dir. The worktree's path is its admin dir's `gitdir` record, read plain.
+ */
+function namesOwnWorktree(raw: { key: string; value: string }, admin: string): boolean {
+  if (raw.key !== "core.worktree" || raw.value === "") return false;
+  const record = readPlainFile(join(admin, "gitdir"), 4096)?.toString("utf8").replace(/\n$/, "");
+  if (!record || !record.endsWith("/.git")) return false;
+  return realOrSame(resolve(admin, raw.value)) === realOrSame(resolve(admin, dirname(record)));
 }
 
 /** Every file git reads config from for this repository, present or not (warm/guard-cache.ts): the system's, the user's, the repository's and, where git reads them, every config.worktree. */

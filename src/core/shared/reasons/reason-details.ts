@@ -41,7 +41,7 @@ export interface ReasonDetails {
   invalid_branch: NoDetail;
   invalid_argument: NoDetail;
   // admission: exact handle and candidates
-  branch_mismatch: { expected: string; actual: string | null };
+  branch_mismatch: { expected: string | null; actual: string | null };
   task_mismatch: { expected: string | null; actual: string | null };
   base_mismatch: { expected: string | null; actual: string };
   bootstrap_drift: NoDetail;
@@ -216,6 +216,9 @@ export interface ReasonDetails {
   walk_file_special: { file: string; kind: string };
   /** The workspace the worktree's identity file or lock names (its id; null: a file written before workspaces had ids). */
   foreign_workspace: { workspace: string | null };
+  swept_root: { path: string; harness: string; root: string; rule: string };
+  harness_tracked: { harness: string; session: string | null; drop: string };
+  harness_unverified: { harness: string; session: string | null; drop: string };
   /** What showed the caller to be an agent (the worktree it runs in, or the lease it holds). */
   trust_from_agent: { why: string };
   /** Why the caller is not taken for a person (no terminal on stdin, no --yes). */

@@ -154,6 +154,12 @@ export const REASON_TEXT = {
     "an admin file of the worktree (in <common>/worktrees/<id>) is a FIFO, socket, device or link: git would wait on it or read the wrong thing, so the worktree's state is unknown",
   walk_file_special:
     "a file git opens while it walks the worktree (a .gitignore or .gitattributes in it, core.excludesFile, core.attributesFile, info/exclude or info/attributes) is a FIFO, socket or device: every status would wait on it, so the worktree's state is unknown",
+  swept_root:
+    "the worktree is (or would be) under a root that an agent harness sweeps by count, whoever made what is there (Cursor's ~/.cursor/worktrees past cursor.worktreeMaxCount): Orchard never places a worktree there",
+  harness_tracked:
+    "the agent harness that made the worktree still tracks it (docs/harnesses.md): never reclaimable, reaped, cleaned up or removed by Orchard; the harness drops it",
+  harness_unverified:
+    "the worktree has an agent harness's shape but whether that harness still tracks it cannot be read (docs/harnesses.md): kept as if tracked",
   foreign_workspace:
     "the worktree belongs to another Orchard workspace (another --home or registry): it is never adopted, recovered, recycled, reaped or removed from here, and its lease is judged only by a dead pid on this host or a passed expiry",
   trust_from_agent:

@@ -109,7 +109,8 @@ export function readAdminCreated(admin: string): number | null {
 export interface IdentityFile {
   handle: string;
   repo: string;
-  branch: string;
+  /** null: a detached worktree adopted in place. */
+  branch: string | null;
   task: string | null;
   owner: string | null;
   base: { ref: string | null; commit: string | null };
