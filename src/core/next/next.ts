@@ -202,6 +202,7 @@ export function nextStep(r: Reason, w: Where): Step | null {
     case "recycle_planned":
     case "recycled_terminal":
     case "bootstrap_interrupted":
+    case "bootstrap_owed":
     case "recycle_undone":
     case "lock_too_fresh":
     case "lock_age_unknown":

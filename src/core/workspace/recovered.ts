@@ -81,6 +81,9 @@ function rowOf(identity: IdentityFile, path: string): WorktreeRow {
         ? { owner: null }
         : { owner: identity.owner }),
   });
+  const fp = identity.fingerprints;
+  const str = (v: unknown): string | null => (typeof v === "string" && /^([0-9a-f]{64}|failed)$/.test(v) ? v : null);
+  if (fp && typeof fp === "object") Object.assign(fields, { fpBootstrap: str(fp.bootstrap), fpContext: str(fp.context), fpRuntime: str(fp.runtime) });
   return { ...fields, id: nextId--, updatedAt: fields.createdAt };
 }
 

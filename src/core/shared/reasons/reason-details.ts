@@ -87,6 +87,7 @@ export interface ReasonDetails {
   recycle_planned: { from: string; path: string };
   recycled_terminal: NoDetail;
   bootstrap_interrupted: NoDetail;
+  bootstrap_owed: NoDetail;
   recycle_undone: { from: string; to: string; path: string };
   // dependency sharing and disk
   bootstrap_shared: NoDetail;
