@@ -82,6 +82,7 @@ const shapes = lazy(() => {
     orchard_salvage_restore: add.extend({ restoredFrom: z.looseObject({ ref: text, commit: text }) }),
     orchard_release: leaseResult,
     orchard_heartbeat: leaseResult,
+    orchard_bootstrap: z.looseObject({ ok: z.boolean(), action: text, handle: text, path: text, reasons, notes: reasons }),
     orchard_status: z.looseObject({ ok: z.literal(true), worktree: facts }),
     orchard_list: z.looseObject({ ok: z.literal(true), repo: item, worktrees: z.array(facts) }),
     orchard_hygiene: hygiene,

@@ -3,7 +3,7 @@
 // so cleanup keeps them; the trust that went with the registry makes the next bootstrap skip its
 // install, which add says (never "ran"); `orchard bootstrap` runs it once trusted again.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario } from "../helpers/scenario.js";
 import { TRUSTED, installs, setUpShare } from "../helpers/share.js";
@@ -73,5 +73,45 @@ describe("trust went with the registry", () => {
     expect(existsSync(join(adopted.path, "node_modules", "left", "index.js"))).toBe(true);
     expect(installs(s)).toBe(1);
     expect(run(["add", "feat-b"], {}).bootstrap.status).toBe("reused"); // owed no more
+  });
+});
+
+describe("orchard bootstrap", () => {
+  it("runs an existing worktree's bootstrap (by task) once trusted; never over work; a dry run runs nothing", () => {
+    setUpShare(s);
+    const a = s.orchard(["add", "feat-a", "--task", "T-9"]); // untrusted: the install skipped
+    expect(a.json.bootstrap.status).toBe("skipped");
+    const untrusted = s.orchard(["bootstrap", "T-9"]);
+    expect(untrusted.code).toBe(3);
+    expect(untrusted.json).toMatchObject({
+      ok: false,
+      action: "refused",
+      handle: a.json.handle,
+      reasons: [expect.objectContaining({ code: "config_untrusted", next: "orchard trust" })],
+    });
+    expect(installs(s)).toBe(0);
+
+    expect(s.orchard(["trust"]).code).toBe(0);
+    writeFileSync(join(a.json.path, "notes.txt"), "mine\n"); // work
+    const refused = s.orchard(["bootstrap", a.json.handle]);
+    expect(refused.code).toBe(3);
+    expect(refused.json).toMatchObject({ ok: false, action: "refused", reasons: [expect.objectContaining({ code: "dirty" })] });
+    expect(installs(s)).toBe(0);
+    rmSync(join(a.json.path, "notes.txt"));
+
+    const planned = s.orchard(["bootstrap", "feat-a", "--dry-run"]);
+    expect(planned.json).toMatchObject({ ok: true, action: "planned", reasons: [] });
+    expect(installs(s)).toBe(0);
+    const done = s.orchard(["bootstrap", a.json.path]);
+    expect(done.code, done.stdout + done.stderr).toBe(0);
+    expect(done.json).toMatchObject({ ok: true, action: "bootstrapped", bootstrap: { status: "ran", share: { action: "kept" } } });
+    expect(installs(s)).toBe(1);
+    expect(existsSync(join(a.json.path, "node_modules", "left", "index.js"))).toBe(true);
+    expect(run(["add", "feat-a", "--task", "T-9"], {}).bootstrap.status).toBe("reused"); // nothing owed any more
+    // what it installed is its own, not work: its directories gone, a second run takes them from the kept copy
+    rmSync(join(a.json.path, "node_modules"), { recursive: true });
+    expect(s.orchard(["bootstrap", "T-9"]).json).toMatchObject({ action: "bootstrapped", bootstrap: { status: "shared" } });
+    expect(installs(s)).toBe(1);
+    expect(s.orchard(["bootstrap", "no-such-thing"]).code).toBe(2);
   });
 });

@@ -17,3 +17,5 @@ export type {
 } from "../shared/request.js";
 export { ADD_ACTIONS } from "../shared/request.js";
 export { settleCreating } from "./settle.js";
+export { bootstrapWorktree } from "./rebootstrap.js";
+export type { BootstrapOptions, BootstrapResult } from "./rebootstrap.js";

@@ -203,6 +203,7 @@ export function nextStep(r: Reason, w: Where): Step | null {
     case "recycled_terminal":
     case "bootstrap_interrupted":
     case "bootstrap_owed":
+    case "bootstrap_running":
     case "recycle_undone":
     case "lock_too_fresh":
     case "lock_age_unknown":

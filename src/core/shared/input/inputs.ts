@@ -84,6 +84,17 @@ export const HeartbeatInput = lazy(() => {
   return z.object({ target, owner: owner.optional(), ttl: ttl.optional(), pid: ownerPid.optional() }).strict();
 });
 
+export const BootstrapInput = lazy(() => {
+  const { target, owner } = parts();
+  return z
+    .object({
+      target: target.describe("the worktree: a handle, a worktree path, the branch of a managed worktree, or a task"),
+      owner: owner.optional().describe("who asks (default: ORCHARD_OWNER): its own lease does not block"),
+      dryRun: z.boolean().optional().describe("prove and report, run nothing"),
+    })
+    .strict();
+});
+
 export const StatusInput = lazy(() => {
   const { target } = parts();
   return z.object({ target }).strict();

@@ -88,6 +88,7 @@ export interface ReasonDetails {
   recycled_terminal: NoDetail;
   bootstrap_interrupted: NoDetail;
   bootstrap_owed: NoDetail;
+  bootstrap_running: NoDetail;
   recycle_undone: { from: string; to: string; path: string };
   // dependency sharing and disk
   bootstrap_shared: NoDetail;
