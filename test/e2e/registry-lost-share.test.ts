@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Scenario } from "../helpers/scenario.js";
+import { Scenario, git, liveProcess, waitFor } from "../helpers/scenario.js";
 import { TRUSTED, installs, setUpShare } from "../helpers/share.js";
 
 let s: Scenario;
@@ -113,5 +113,27 @@ describe("orchard bootstrap", () => {
     expect(s.orchard(["bootstrap", "T-9"]).json).toMatchObject({ action: "bootstrapped", bootstrap: { status: "shared" } });
     expect(installs(s)).toBe(1);
     expect(s.orchard(["bootstrap", "no-such-thing"]).code).toBe(2);
+  });
+});
+
+describe("one verdict whatever asks, without the registry", () => {
+  it("status resolves a branch; reap-orphans calls a killed agent's worktree dead (as hygiene and status do), not liveness_unknown", async () => {
+    const agent = liveProcess();
+    const a = s.orchard(["add", "feat/killed", "--owner", "agent-1", "--pid", String(agent.pid), "--no-bootstrap"]);
+    expect(a.code, a.stdout + a.stderr).toBe(0);
+    agent.stop();
+    await waitFor(() => s.orchard(["status", a.json.handle]).json.worktree.liveness.state === "dead", "the agent's death");
+    git(s.primary, "worktree", "add", "-q", join(s.root, "plain"), "-b", "plain");
+    expect(s.orchard(["status", "plain"]).json.worktree).toMatchObject({ branch: "plain", managed: false });
+    dropRegistry();
+
+    const st = s.orchard(["status", "feat/killed"]);
+    expect(st.code, st.stdout + st.stderr).toBe(0);
+    expect(st.json.worktree).toMatchObject({ handle: a.json.handle, managed: true, liveness: { state: "dead" } });
+    const h = s.orchard(["hygiene"]);
+    expect(h.json.worktrees.find((w: { handle: string }) => w.handle === a.json.handle).liveness.state).toBe("dead");
+    const reap = s.orchard(["reap-orphans", "--dry-run", "--guard", "0s"]);
+    const entry = reap.json.entries.find((e: { path: string }) => e.path === a.json.path);
+    expect(entry).toMatchObject({ status: "planned", reason: "pid_dead_and_merged" });
   });
 });

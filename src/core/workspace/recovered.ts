@@ -87,6 +87,13 @@ function rowOf(identity: IdentityFile, path: string): WorktreeRow {
   return { ...fields, id: nextId--, updatedAt: fields.createdAt };
 }
 
+/** A row of memory for one of this workspace's identity files (isRecovered): what a verdict reads without the registry. */
+export function recoveredRowOf(identity: IdentityFile, path: string): WorktreeRow {
+  const row = rowOf(identity, path);
+  recovered.add(row);
+  return row;
+}
+
 /** Writes the registry row an identity file stands for (event `adopted`, recoveredFrom orchard.json). */
 export async function restoreRow(registry: Registry, identity: IdentityFile, path: string): Promise<WorktreeRow> {
   const { id: _id, updatedAt: _updated, ...fields } = rowOf(identity, path);
