@@ -130,7 +130,7 @@ const shapes = lazy(() => {
       via: z.enum(["target", "task"]),
     }),
     orchard_merge: wave,
-    orchard_salvage_prune: z.looseObject({ ok: z.literal(true), pruned: z.array(item), kept: z.array(item) }),
+    orchard_salvage_prune: z.looseObject({ ok: z.literal(true), pruned: z.array(item), kept: z.array(item), notes: reasons }),
     orchard_explain: z.looseObject({
       ok: z.literal(true),
       code: text.optional(),

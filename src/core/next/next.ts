@@ -204,6 +204,7 @@ export function nextStep(r: Reason, w: Where): Step | null {
     case "bootstrap_interrupted":
     case "bootstrap_owed":
     case "bootstrap_running":
+    case "salvage_unique_work":
     case "recycle_undone":
     case "lock_too_fresh":
     case "lock_age_unknown":

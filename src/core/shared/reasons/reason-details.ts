@@ -89,6 +89,7 @@ export interface ReasonDetails {
   bootstrap_interrupted: NoDetail;
   bootstrap_owed: NoDetail;
   bootstrap_running: NoDetail;
+  salvage_unique_work: { count: number; refs: string[] };
   recycle_undone: { from: string; to: string; path: string };
   // dependency sharing and disk
   bootstrap_shared: NoDetail;
