@@ -101,15 +101,17 @@ export function renderStatus(r: StatusResult): string {
   return rows.map(([k, v]) => `${k.padEnd(10)} ${escapeControl(v)}`).join("\n");
 }
 
-/** PATH, then LOCK and STATE are hidden first; then a handle gives way in its middle (its unique end stays), a branch at its end. */
+/** PATH, TASK, LOCK, OWNER, then STATE are hidden first; then a handle gives way in its middle (its unique end stays), a branch at its end. */
 export const LIST_COLUMNS: ColumnSpec[] = [
   { header: "HANDLE", shrink: "middle", min: 24, priority: 4 },
   { header: "BRANCH", shrink: "end", min: 16, priority: 5 },
   { header: "LIFECYCLE", priority: 6 },
   { header: "LIVENESS", priority: 7 },
+  { header: "OWNER", shrink: "end", min: 8, optional: true, priority: 3 },
+  { header: "TASK", shrink: "end", min: 8, optional: true, priority: 1 },
   { header: "LOCK", optional: true, priority: 2 },
   { header: "STATE", shrink: "end", min: 8, optional: true, priority: 3 },
-  { header: "PATH", shrink: "middle", min: 20, optional: true, priority: 1 },
+  { header: "PATH", shrink: "middle", min: 20, optional: true, priority: 0 },
 ];
 
 export function renderList(r: ListResult): string {
@@ -119,6 +121,8 @@ export function renderList(r: ListResult): string {
     f.branch ?? `(detached ${short(f.head)})`,
     f.lifecycle ?? "-",
     f.liveness.state,
+    ownerLabel(f) === "-" ? "" : ownerLabel(f), // nobody's: blank, so a list without owners drops the column
+    f.task ?? "",
     f.lock.locked ? (f.lock.owner?.kind ?? "locked") : "-",
     f.missing ? "missing" : dirtyText(f) || "-",
     f.path,

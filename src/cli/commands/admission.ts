@@ -27,7 +27,7 @@ export function register(program: Command): void {
   program
     .command("release")
     .description("end the lease of a worktree; lifecycle becomes terminal (idempotent)")
-    .argument("<handle|path>")
+    .argument("<handle|path|task>")
     .option("--outcome <outcome>", "done | abandoned | failed", "done")
     .option("--owner <id>", "who releases (env ORCHARD_OWNER)")
     .action((target: string, opts: Record<string, unknown>, cmd: Command) =>

@@ -7,8 +7,7 @@
 // journal written first, so a concurrent `add` of the handle waits for it as for any bootstrap.
 import { existsSync } from "node:fs";
 import { findAdminDir } from "../shared/repo/admin.js";
-import { resolveTarget, requireManaged, type Target } from "../shared/repo/target.js";
-import { OrchardError } from "../shared/errors.js";
+import { requireManaged } from "../shared/repo/target.js";
 import { reason, type Reason } from "../shared/reasons/reasons.js";
 import { requireText } from "../shared/input/validate.js";
 import type { BootstrapReport } from "../shared/bootstrap-report.js";
@@ -16,7 +15,7 @@ import type { Ctx } from "../shared/context.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import { readAncestors, releaseMutationLockEarly, withMutationLock } from "../ownership/index.js";
 import { readOneFacts } from "../facts/index.js";
-import { worktreePath } from "../navigate/index.js";
+import { resolveTargetOrTask } from "../navigate/index.js";
 import { beginBootstrapJournal, isTrusted, readBootstrapJournal, runBootstrap } from "../bootstrap/index.js";
 import { assessExact } from "./verdict.js";
 
@@ -45,21 +44,10 @@ export type BootstrapResult =
 
 const DRIFT = new Set(["bootstrap_drift", "context_drift", "runtime_drift", "fingerprint_failed"]);
 
-/** A handle, path or branch; failing that, a task (as `orchard path` reads one). */
-async function resolveAny(ctx: Ctx, text: string): Promise<Target> {
-  try {
-    return await resolveTarget(ctx, text);
-  } catch (error) {
-    if (!(error instanceof OrchardError && error.code === "not_a_worktree")) throw error;
-    const found = await worktreePath(ctx, { target: text }); // not a task either: its not_a_worktree stands
-    return await resolveTarget(ctx, found.path);
-  }
-}
-
 export async function bootstrapWorktree(ctx: Ctx, options: BootstrapOptions): Promise<BootstrapResult> {
   const owner = requireText(options.owner ?? process.env.ORCHARD_OWNER, "owner");
   const decided = await withMutationLock(ctx.repo.commonDir, async () => {
-    const target = await resolveAny(ctx, options.target);
+    const target = await resolveTargetOrTask(ctx, options.target);
     const row = requireManaged(target, "bootstrap");
     const fields: Fields = { handle: row.handle, path: row.path, branch: row.branch, reasons: [], notes: [], bootstrap: null };
     if (!existsSync(row.path) || !target.entry) return { ...fields, reasons: [reason("missing_directory", { registeredWithGit: target.entry !== null })] };

@@ -101,7 +101,13 @@ export interface ReasonDetails {
   share_over_budget: { budget: number };
   share_incomplete: NoDetail;
   /** Free and floor in bytes; what `cleanup run` would free now (worktrees, bytes when measured). */
-  disk_low: { free: number; floor: number; minFree: string; wouldFree?: { worktrees: number; keptCopies: number; bytes: number | null } };
+  disk_low: {
+    free: number;
+    floor: number;
+    minFree: string;
+    wouldFree?: { worktrees: number; keptCopies: number; bytes: number | null };
+    alsoFree?: { needsSalvage: { worktrees: number; bytes: number | null }; keptCopies: { copies: number; bytes: number | null } };
+  };
   until_free_unmet: { free: number; floor: number };
   // reap
   /** The Claude Code session, its transcript, and until when Claude Code keeps it. */
