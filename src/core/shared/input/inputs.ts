@@ -72,7 +72,7 @@ export const ReleaseInput = lazy(() => {
   const { target, owner } = parts();
   return z
     .object({
-      target,
+      target: target.describe("the worktree: a handle, a worktree path, the branch of a managed worktree, or a task (one active worktree)"),
       outcome: z.enum(OUTCOMES).optional().describe("how the work ended (default done)"),
       owner: owner.optional(),
     })
