@@ -16,6 +16,8 @@ export type {
   AdoptResult,
   AdoptFields,
   AdoptAction,
+  BootstrapOptions,
+  BootstrapResult,
 } from "./core/admission/index.js";
 export { ADD_ACTIONS, LEASE_ACTIONS, ADOPT_ACTIONS } from "./core/shared/actions.js";
 export type { LeaseResult, LeaseResultOf, LeaseResultFields, LeaseAction, ReleaseOptions, HeartbeatOptions } from "./core/lifecycle/index.js";

@@ -24,6 +24,7 @@ export const EXAMPLES: Record<string, readonly string[]> = {
   recycle: ["orchard recycle app@fix-typo --branch fix/docs --owner agent-2"],
   lineage: ["orchard lineage app@fix-docs", "orchard lineage o/r#7"],
   trust: ["orchard trust"],
+  bootstrap: ["orchard bootstrap app@feature-login-3f2a1b9c", "orchard bootstrap o/r#7 --dry-run --json"],
   hygiene: ["orchard hygiene", "orchard hygiene --disk --html report.html", "orchard hygiene --wide | less -S"],
   "cleanup plan": ["orchard cleanup plan", "orchard cleanup plan --include needs_salvage --salvage"],
   "cleanup apply": ["orchard cleanup apply <planId> --limit 10"],

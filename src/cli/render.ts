@@ -1,6 +1,7 @@
 // Human renderings of results: short tables and sentences. All human wording of the CLI lives here.
 import { escapeControl } from "./escape.js";
-import type { AddResult } from "../core/admission/index.js";
+import type { AddResult, BootstrapResult } from "../core/admission/index.js";
+import type { BootstrapReport } from "../core/shared/bootstrap-report.js";
 import type { RestoreResult } from "../core/salvage/index.js";
 import type { LeaseResult } from "../core/lifecycle/index.js";
 import type { StatusResult, ListResult } from "../core/inspect/index.js";
@@ -33,16 +34,31 @@ export function renderAdd(r: AddResult | RestoreResult): string {
   if (r.task) lines.push(`  task    ${r.task}`);
   if (r.lease) lines.push(`  lease   ${r.lease.owner ?? "-"}${r.lease.pid ? ` pid ${r.lease.pid}` : ""}, expires ${relativeTime(r.lease.expiresAt)}`);
   if (r.lineage) lines.push(`  from    ${r.lineage.from.handle} (${r.lineage.from.branch} ${short(r.lineage.from.head)})`);
-  if (r.bootstrap.steps.length > 0)
-    lines.push(
-      `  bootstrap ${r.bootstrap.status}${r.bootstrap.share ? ` (${r.bootstrap.share.action} by ${r.bootstrap.share.method})` : ""}: ${r.bootstrap.steps.map((s) => `${s.name} ${s.status}${s.reason && s.status !== "failed" ? ` (${s.reason})` : ""}`).join(", ")}`,
-    );
+  if (r.bootstrap.steps.length > 0) lines.push(bootstrapLine(r.bootstrap));
   const skipped = r.bootstrap.steps.flatMap((s) => (s.reason && s.status === "skipped" ? [{ code: s.reason as Reason["code"] }] : []));
   lines.push(...nextLines(skipped, { branch: r.branch, handle: r.handle }, "    "));
   if ("error" in r) lines.push(`  error   ${r.error.code}: ${r.error.message}`);
   lines.push(...reasonLines("refused:", r.reasons, { branch: r.branch, handle: r.handle, path: r.path }), ...reasonLines("note:", r.notes));
   for (const c of r.candidates)
     lines.push(`  candidate ${c.handle} (${c.kind}, ${c.eligible ? "eligible" : `not eligible: ${c.reasons.map((x) => x.code).join(", ")}`})`);
+  return lines.join("\n");
+}
+
+/** The bootstrap's line of add, recycle and bootstrap: its status, how shared, each step. */
+function bootstrapLine(b: BootstrapReport): string {
+  const steps = b.steps.map((s) => `${s.name} ${s.status}${s.reason && s.status !== "failed" ? ` (${s.reason})` : ""}`).join(", ");
+  return `  bootstrap ${b.status}${b.share ? ` (${b.share.action} by ${b.share.method})` : ""}: ${steps}`;
+}
+
+export function renderBootstrap(r: BootstrapResult): string {
+  const verb =
+    r.action === "bootstrapped" ? "bootstrapped" : r.action === "planned" ? "would bootstrap" : r.action === "failed" ? "bootstrap failed:" : "refused";
+  const lines = [`${verb} ${r.handle}`, `  path    ${r.path}`];
+  if (r.bootstrap) lines.push(bootstrapLine(r.bootstrap));
+  const skipped = (r.bootstrap?.steps ?? []).flatMap((s) => (s.reason && s.status === "skipped" ? [{ code: s.reason as Reason["code"] }] : []));
+  lines.push(...nextLines(skipped, { handle: r.handle }, "    "));
+  if ("error" in r) lines.push(`  error   ${r.error.code}: ${r.error.message}`);
+  lines.push(...reasonLines("refused:", r.reasons, { handle: r.handle, path: r.path }), ...reasonLines("note:", r.notes));
   return lines.join("\n");
 }
 
@@ -92,15 +108,17 @@ function harnessLine(h: NonNullable<Facts["harness"]>): string {
   return `${h.name}${h.session ? ` (session ${h.session})` : ""}, ${tracked}`;
 }
 
-/** PATH, then LOCK and STATE are hidden first; then a handle gives way in its middle (its unique end stays), a branch at its end. */
+/** PATH, TASK, LOCK, OWNER, then STATE are hidden first; then a handle gives way in its middle (its unique end stays), a branch at its end. */
 export const LIST_COLUMNS: ColumnSpec[] = [
   { header: "HANDLE", shrink: "middle", min: 24, priority: 4 },
   { header: "BRANCH", shrink: "end", min: 16, priority: 5 },
   { header: "LIFECYCLE", priority: 6 },
   { header: "LIVENESS", priority: 7 },
+  { header: "OWNER", shrink: "end", min: 8, optional: true, priority: 3 },
+  { header: "TASK", shrink: "end", min: 8, optional: true, priority: 1 },
   { header: "LOCK", optional: true, priority: 2 },
   { header: "STATE", shrink: "end", min: 8, optional: true, priority: 3 },
-  { header: "PATH", shrink: "middle", min: 20, optional: true, priority: 1 },
+  { header: "PATH", shrink: "middle", min: 20, optional: true, priority: 0 },
 ];
 
 export function renderList(r: ListResult): string {
@@ -110,6 +128,8 @@ export function renderList(r: ListResult): string {
     f.branch ?? `(detached ${short(f.head)})`,
     f.lifecycle ?? "-",
     f.liveness.state,
+    ownerLabel(f) === "-" ? "" : ownerLabel(f), // nobody's: blank, so a list without owners drops the column
+    f.task ?? "",
     f.lock.locked ? (f.lock.owner?.kind ?? "locked") : "-",
     f.missing ? "missing" : dirtyText(f) || "-",
     f.path,

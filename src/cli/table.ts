@@ -84,7 +84,10 @@ export function renderTable(specs: readonly ColumnSpec[], rows: readonly (readon
   const shownColumns = columns.filter((_, i) => kept[i]);
   const shownBody = body.map((r) => r.filter((_, i) => kept[i]));
   const hidden = columns.filter((_, i) => !kept[i]).map((c) => c.header.trim());
-  const footer = hidden.length ? [display.paint(`(${hidden.join(", ")} hidden to fit ${display.width} columns; --wide shows every column)`, "dim")] : [];
+  const said = `(${hidden.join(", ")} hidden to fit ${display.width} columns; --wide shows every column)`;
+  // the footer fits too: without its width when that is too long
+  const note = displayWidth(said) <= display.width ? said : `(${hidden.join(", ")} hidden; --wide shows every column)`;
+  const footer = hidden.length ? [display.paint(note, "dim")] : [];
   return [lines(shownColumns, shownBody, widths, display, under), ...footer].join("\n");
 }
 

@@ -13,10 +13,10 @@ import { finishTrash, flushBackground } from "./shared/removal/trash.js";
 import { guardRepoPrograms } from "./shared/program-policy.js";
 import { keepBatchShell } from "../git/run.js";
 import { withNext } from "./next/index.js";
-import type { AddOptions, AddResult, AdoptOptions, AdoptResult } from "./admission/index.js";
+import type { AddOptions, AddResult, AdoptOptions, AdoptResult, BootstrapOptions, BootstrapResult } from "./admission/index.js";
 import type { ReleaseOptions, HeartbeatOptions, LeaseResult } from "./lifecycle/index.js";
 import type { StatusResult, ListResult } from "./inspect/index.js";
-import { AddInput, HeartbeatInput, ListInput, parseInput, ReleaseInput, StatusInput } from "./shared/input/inputs.js";
+import { AddInput, BootstrapInput, HeartbeatInput, ListInput, parseInput, ReleaseInput, StatusInput } from "./shared/input/inputs.js";
 import { AdoptInput, CleanupWaveInput, ReapOrphansInput, SalvageListInput, SalvageRestoreInput } from "./shared/input/inputs.js";
 import type { ReapOptions, ReapResult } from "./reap/index.js";
 import type { RestoreOptions, RestoreResult, SalvageListResult, SalvagePruneOptions, SalvagePruneResult } from "./salvage/index.js";
@@ -136,6 +136,15 @@ export class Orchard {
     const { repo, ...rest } = options;
     const input = parseInput(ReleaseInput(), rest) as ReleaseOptions;
     return withNext("release", options, await this.lockedContext(repo, async (ctx) => release(ctx, input)));
+  }
+
+  /** `orchard bootstrap` (SPEC v5 §3): the bootstrap of an existing worktree, never over work. */
+  async bootstrap(options: BootstrapOptions & RepoOption): Promise<BootstrapResult> {
+    const { bootstrapWorktree } = await import("./admission/index.js");
+    const { repo, ...rest } = options;
+    const input = parseInput(BootstrapInput(), rest) as BootstrapOptions;
+    if (input.dryRun === true) return withNext("bootstrap", options, await bootstrapWorktree(await this.context(repo), input));
+    return withNext("bootstrap", options, await this.lockedContext(repo, async (ctx) => bootstrapWorktree(ctx, input)));
   }
 
   async heartbeat(options: HeartbeatOptions & RepoOption): Promise<LeaseResult> {

@@ -26,6 +26,8 @@ export const ANNOTATIONS = {
   orchard_add: row("Take a worktree", false, true, true),
   orchard_release: row("Release a worktree", false, false, true),
   orchard_heartbeat: row("Renew a lease", false, false, true),
+  // runs the repository's trusted bootstrap in a worktree the proofs find clean and not held by another
+  orchard_bootstrap: row("Run a worktree's bootstrap", false, false, true),
   orchard_status: row("Worktree status", true, false, true),
   orchard_list: row("List worktrees", true, false, true),
   orchard_recycle: row("Recycle a released worktree", false, true, true),

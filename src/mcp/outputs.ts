@@ -85,6 +85,7 @@ const shapes = lazy(() => {
     orchard_salvage_restore: add.extend({ restoredFrom: z.looseObject({ ref: text, commit: text }) }),
     orchard_release: leaseResult,
     orchard_heartbeat: leaseResult,
+    orchard_bootstrap: z.looseObject({ ok: z.boolean(), action: text, handle: text, path: text, reasons, notes: reasons }),
     orchard_status: z.looseObject({ ok: z.literal(true), worktree: facts }),
     orchard_list: z.looseObject({ ok: z.literal(true), repo: item, worktrees: z.array(facts) }),
     orchard_hygiene: hygiene,
@@ -132,7 +133,7 @@ const shapes = lazy(() => {
       via: z.enum(["target", "task"]),
     }),
     orchard_merge: wave,
-    orchard_salvage_prune: z.looseObject({ ok: z.literal(true), pruned: z.array(item), kept: z.array(item) }),
+    orchard_salvage_prune: z.looseObject({ ok: z.literal(true), pruned: z.array(item), kept: z.array(item), notes: reasons }),
     orchard_explain: z.looseObject({
       ok: z.literal(true),
       code: text.optional(),

@@ -140,6 +140,9 @@ describe("reap-orphans", () => {
     const r = ok(s.orchard(["reap-orphans"]));
     expect(entryFor(r, path)).toMatchObject({ status: "skipped", reason: "ignored_files" });
     expect(existsSync(join(path, ".planning/SUMMARY.md"))).toBe(true);
+    // the step that takes it is the sweep with --salvage (the files saved in its salvage ref), not "move them away"
+    expect(JSON.stringify(entryFor(r, path))).toContain("orchard reap-orphans --salvage");
+    expect(s.orchard(["reap-orphans"], { json: false }).stdout).toContain("↳ orchard reap-orphans --salvage");
   });
 
   it("with --salvage the salvage ref holds the ignored file, then the worktree is reaped", () => {

@@ -66,6 +66,7 @@ describe("orchard mcp", () => {
         "orchard_add",
         "orchard_release",
         "orchard_heartbeat",
+        "orchard_bootstrap",
         "orchard_status",
         "orchard_list",
         "orchard_recycle",
@@ -106,6 +107,7 @@ describe("orchard mcp", () => {
     // every `target` takes a handle, a path or a branch name (SPEC §3.12), and says so
     const targets = tools.filter((t) => "target" in (t.inputSchema.properties ?? {}));
     expect(targets.map((t) => t.name).sort()).toEqual([
+      "orchard_bootstrap",
       "orchard_heartbeat",
       "orchard_lineage",
       "orchard_merge",

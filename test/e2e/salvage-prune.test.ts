@@ -33,6 +33,8 @@ describe("orchard salvage prune", () => {
     expect(dry.code, dry.stdout).toBe(0);
     expect(dry.json).toMatchObject({ ok: true, dryRun: true, pruned: [{ ref: landed, why: "preserved", how: "merge_adds_nothing" }], kept: [{ ref: unique }] });
     expect(dry.json.kept[0].reasons.map((r: { code: string }) => r.code)).toEqual(["work_not_preserved"]);
+    expect(dry.json.notes).toEqual([]);
+    expect(dry.json.pruned[0].uniqueWork).toBeUndefined();
     expect(refExists(landed)).toBe(true);
 
     const human = s.orchard(["salvage", "prune"], { json: false });
@@ -45,6 +47,14 @@ describe("orchard salvage prune", () => {
     const young = s.orchard(["salvage", "prune", "--older-than", "30d"]);
     expect(young.json.pruned).toEqual([]);
     expect(young.json.kept[0].reasons.map((r: { code: string }) => r.code)).toEqual(["work_not_preserved", "too_recent"]);
+    // by age, a ref holding work that exists nowhere else is marked, and the result says so (issue 50 item 7)
+    const oldDry = s.orchard(["salvage", "prune", "--older-than", "0s", "--dry-run"]);
+    expect(oldDry.json.pruned).toMatchObject([{ ref: unique, why: "older_than", uniqueWork: true }]);
+    expect(oldDry.json.notes).toEqual([expect.objectContaining({ code: "salvage_unique_work", count: 1, refs: [unique] })]);
+    const oldHuman = s.orchard(["salvage", "prune", "--older-than", "0s", "--dry-run"], { json: false }).stdout;
+    expect(oldHuman).toMatch(/^would prune 1, kept 0 \(1 hold work that exists nowhere else\)$/m);
+    expect(oldHuman).toContain("unique work: exists nowhere else");
+    expect(refExists(unique)).toBe(true);
     const old = s.orchard(["salvage", "prune", "--older-than", "0s"]);
     expect(old.json.pruned).toMatchObject([{ ref: unique, why: "older_than" }]);
     expect(refExists(unique)).toBe(false);

@@ -3,7 +3,8 @@
 // are shared (filefrag), the free space barely drops, and a write in place still reaches no other
 // worktree. Where the machine cannot mount one, the test says why and skips.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario } from "../helpers/scenario.js";
 import { freeBytes, hasSharedExtent, mountCow, type CowMount } from "../helpers/cow.js";
@@ -52,8 +53,27 @@ describe("bootstrap.share on a copy-on-write filesystem", () => {
     expect(readFileSync(join(a.path, "node_modules", "big", "blob")).length).toBe(BIG);
     const c = add("feat-c");
     expect(readFileSync(join(c.path, "node_modules", "big", "blob")).length).toBe(BIG);
+    // disk told truly (issue 50 item 2): the blocks the clones share are read from the kernel (FIEMAP, filefrag)
     const report = s.orchard(["hygiene", "--disk", "--home", home], { env: TRUSTED }).json;
-    const rb = report.worktrees.find((w: { handle: string }) => w.handle === b.handle);
-    expect(rb.disk.reflinks).toBe("unknown"); // clones may share extents: Node cannot tell which
+    const rowOf = (r: any, handle: string): any => r.worktrees.find((w: { handle: string }) => w.handle === handle);
+    const rc = rowOf(report, c.handle);
+    expect(rc.disk.reflinks).toBe("read");
+    expect(rc.disk.allocatedBytes).toBeGreaterThanOrEqual(BIG); // du counts the clone's blocks
+    expect(rc.disk.uniqueBytes).toBeLessThan(BIG / 4); // removing it frees none of the shared ones
+    // the fleet's "on disk" counts each shared extent once: A, C and the kept copy share one blob (B truncated its own)
+    expect(report.summary.disk.allocatedBytes).toBeGreaterThanOrEqual(BIG);
+    expect(report.summary.disk.allocatedBytes).toBeLessThan(1.5 * BIG);
+    const human = s.orchard(["hygiene", "--disk", "--home", home], { json: false, env: TRUSTED }).stdout;
+    expect(human).not.toContain("unknown sharing");
+    // without filefrag the sharing is unknown: said in every view, and no bytes are claimed freed
+    const bin = join(s.root, "bin-without-filefrag");
+    mkdirSync(bin, { recursive: true });
+    for (const tool of ["git", "node"]) symlinkSync(execFileSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).trim(), join(bin, tool));
+    const blind = { ...TRUSTED, PATH: bin };
+    const unknown = s.orchard(["hygiene", "--disk", "--home", home], { env: blind }).json;
+    expect(rowOf(unknown, c.handle).disk.reflinks).toBe("unknown");
+    const blindHuman = s.orchard(["hygiene", "--disk", "--home", home], { json: false, env: blind }).stdout;
+    expect(blindHuman).toMatch(/^unknown sharing: /m);
+    expect(blindHuman).toMatch(new RegExp(`${c.handle}\\s.*\\(\\?\\)`));
   });
 });

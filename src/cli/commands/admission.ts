@@ -1,7 +1,7 @@
 // add, release, heartbeat: taking and giving back worktrees.
 import type { Command } from "commander";
 import { runWith } from "../run.js";
-import { renderAdd, renderLease } from "../render.js";
+import { renderAdd, renderBootstrap, renderLease } from "../render.js";
 
 /** git's first read-only answers start while the library loads (git/early.ts startLockedQueries). */
 const LOCKED = { early: "locked" } as const;
@@ -27,12 +27,22 @@ export function register(program: Command): void {
   program
     .command("release")
     .description("end the lease of a worktree; lifecycle becomes terminal (idempotent)")
-    .argument("<handle|path>")
+    .argument("<handle|path|task>")
     .option("--outcome <outcome>", "done | abandoned | failed", "done")
     .option("--owner <id>", "who releases (env ORCHARD_OWNER)")
     .option("--force", "a person's override: release a live lease held by another process (never for an agent)")
     .action((target: string, opts: Record<string, unknown>, cmd: Command) =>
       runWith(cmd, (o) => o.release({ target, ...(opts as object) }), renderLease, undefined, LOCKED),
+    );
+
+  program
+    .command("bootstrap")
+    .description("run the bootstrap of an existing worktree (one skipped as untrusted, say); refused over work")
+    .argument("<handle|path|task>")
+    .option("--owner <id>", "who asks (env ORCHARD_OWNER): its own lease does not block")
+    .option("--dry-run", "prove and report, run nothing")
+    .action((target: string, opts: Record<string, unknown>, cmd: Command) =>
+      runWith(cmd, (o) => o.bootstrap({ target, ...(opts as object) }), renderBootstrap, undefined, LOCKED),
     );
 
   program

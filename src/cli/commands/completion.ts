@@ -14,6 +14,7 @@ type Kind = (typeof KINDS)[number];
 const DYNAMIC: Record<string, Kind> = {
   release: "handles",
   heartbeat: "handles",
+  bootstrap: "handles",
   status: "handles",
   recycle: "handles",
   lineage: "handles",

@@ -55,7 +55,8 @@ export function renderHygiene(r: HygieneReport, options: { all?: boolean } = {})
     w.branch ?? (w.head ? `(detached ${short(w.head)})` : w.husk ? "(husk)" : "-"),
     ownerLabel(w),
     w.task ?? "-",
-    w.disk ? `${formatBytes(w.disk.bytes)} (${formatBytes(w.disk.uniqueBytes)})` : "",
+    // what removal frees, unless the blocks clones share could not be read: then it is not claimed
+    w.disk ? `${formatBytes(w.disk.bytes)} (${w.disk.reflinks === "unknown" ? "?" : formatBytes(w.disk.uniqueBytes)})` : "",
     // a live worktree whose directory is gone still says so (its reasons are the live owner's)
     reasonCodes(w.reasons, (w.repo && defaults.get(w.repo)) || null) +
       (w.missing && !w.reasons.some((r) => r.code === "missing_directory") ? ", missing_directory" : ""),
@@ -81,6 +82,11 @@ export function renderHygiene(r: HygieneReport, options: { all?: boolean } = {})
     `cleanup backlog: ${r.cleanupBacklog.count} worktree(s)${r.cleanupBacklog.bytes === null ? "" : `, ${formatBytes(r.cleanupBacklog.bytes)} to reclaim`}`,
   );
   if (r.summary.disk) lines.push(`disk: ${diskSummaryLine(r.summary.disk, r.keptCopies?.length ?? 0)}`);
+  if (r.worktrees.some((w) => w.disk?.reflinks === "unknown"))
+    lines.push(
+      "unknown sharing: this filesystem can clone files (reflinks), and which blocks clones share could not be read (filefrag); " +
+        "what removing a worktree frees is shown as ?, and the totals may count shared blocks more than once",
+    );
   for (const k of r.keptCopies ?? [])
     lines.push(
       `kept copy ${k.key.slice(0, 12)} (${escapeControl(k.dirs.join(", ")) || "incomplete"}): ${k.worktrees} worktree(s)${k.disk ? `, ${formatBytes(k.disk.bytes)}` : ""}, ${k.disposition}${k.reasons.length ? ` (${codes(k.reasons)})` : ""}`,

@@ -89,9 +89,13 @@ export function renderWave(r: WaveResult): string {
 
 export function renderSalvagePrune(r: SalvagePruneResult): string {
   const verb = r.dryRun ? "would prune" : "pruned";
-  const lines = [`${verb} ${r.pruned.length}, kept ${r.kept.length}`];
-  for (const p of r.pruned)
-    lines.push(`  ${verb} ${p.ref} (${short(p.commit)}): ${p.why === "preserved" ? `content preserved (${p.how ?? "?"})` : "older than --older-than"}`);
+  const unique = r.pruned.filter((p) => p.uniqueWork).length;
+  const warn = unique > 0 ? ` (${unique} ${r.dryRun ? "hold" : "held"} work that exists nowhere else)` : "";
+  const lines = [`${verb} ${r.pruned.length}, kept ${r.kept.length}${warn}`];
+  for (const p of r.pruned) {
+    const why = p.why === "preserved" ? `content preserved (${p.how ?? "?"})` : "older than --older-than";
+    lines.push(`  ${verb} ${p.ref} (${short(p.commit)}): ${why}${p.uniqueWork ? "; unique work: exists nowhere else" : ""}`);
+  }
   for (const k of r.kept) lines.push(`  kept ${k.ref}: ${k.reasons.map((x) => x.code).join(", ")}`);
   return lines.join("\n");
 }

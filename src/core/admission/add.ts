@@ -35,7 +35,7 @@ import { createWorktree, repairCreating, recoverFromIdentityFile, renewLease, wi
 import { creationInterrupted, finishCheckout } from "./checkout.js";
 import { findAdminDir } from "../shared/repo/admin.js";
 import { writeRowIdentity } from "../shared/rows.js";
-import { markBootstrapInterrupted, readBootstrapJournal, runBootstrap } from "../bootstrap/index.js";
+import { isTrusted, markBootstrapInterrupted, readBootstrapJournal, runBootstrap } from "../bootstrap/index.js";
 import { waitForBootstrap, type BootstrapWait } from "./wait.js";
 import { findCandidates } from "./candidates.js";
 import { applyPolicy } from "./policy.js";
@@ -203,21 +203,25 @@ async function exactHandle(
   if (journal.state === "running" && admin) return { waitFor: admin, pid: journal.pid, host: journal.host };
   const lease = await keepRecordedPid(row, request, await newLease(request));
   const renewed = await renewLease(ctx, row, lease, leaseLockText(row.handle, lease, ctx.workspace.id), "adopted");
-  if (journal.state === "interrupted") {
+  // a bootstrap whose commands were skipped as untrusted is owed: it runs once the repository is trusted
+  const owed = journal.state === "untrusted" && request.bootstrap && (await isTrusted(ctx.repo, ctx.registry));
+  if (journal.state === "interrupted" || owed) {
     // bootstrapped outside the lock like a new worktree; the journal stays until the fingerprints are recorded
     releaseMutationLockEarly(ctx.repo.commonDir);
     const bootstrap = await runBootstrap(ctx, renewed, { enabled: request.bootstrap, rerun: true });
-    const rerun = request.bootstrap ? [reason("bootstrap_interrupted")] : [];
+    const rerun = owed ? [reason("bootstrap_owed")] : request.bootstrap ? [reason("bootstrap_interrupted")] : [];
     return withBootstrap(
       resultFor(request, "adopted", { row: bootstrap.row, head: facts.head, notes: [...allNotes, ...rerun], bootstrap: bootstrap.report }),
       bootstrap,
     );
   }
+  // still untrusted: handed out as it is, its bootstrap said skipped (never "reused" or "ran")
+  const skipped = journal.state === "untrusted";
   return resultFor(request, "adopted", {
     row: renewed,
     head: facts.head,
-    notes: allNotes,
-    bootstrap: { ...SKIPPED_BOOTSTRAP, status: "reused", fingerprint: renewed.fpBootstrap },
+    notes: skipped ? [...allNotes, reason("config_untrusted")] : allNotes,
+    bootstrap: { ...SKIPPED_BOOTSTRAP, status: skipped ? "skipped" : "reused", fingerprint: renewed.fpBootstrap },
   });
 }
 

@@ -19,3 +19,5 @@ export { ADD_ACTIONS } from "../shared/request.js";
 export { settleCreating } from "./settle.js";
 // a harness session taking back the worktree it was released from (core/harness-hooks)
 export { renewLease } from "./create.js";
+export { bootstrapWorktree } from "./rebootstrap.js";
+export type { BootstrapOptions, BootstrapResult } from "./rebootstrap.js";

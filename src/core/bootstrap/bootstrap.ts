@@ -26,7 +26,8 @@ import { FAILED_FINGERPRINT, runtimeFingerprint } from "./fingerprints.js";
 import { isTrusted } from "./trust.js";
 import { parseDuration } from "../shared/input/duration.js";
 import { faultPoint } from "../shared/fault.js";
-import { beginBootstrapJournal, endBootstrapJournal, markBootstrapInterrupted } from "./journal.js";
+import { beginBootstrapJournal, endBootstrapJournal, markBootstrapInterrupted, markBootstrapUntrusted } from "./journal.js";
+import { writeRowIdentity } from "../shared/rows.js";
 
 /** Each command of `bootstrap.run` gets `bootstrap.timeout` (default 10m); its process group is killed after. */
 export const DEFAULT_BOOTSTRAP_TIMEOUT_MS = 10 * 60_000;
@@ -245,8 +246,13 @@ export async function runBootstrap(ctx: Ctx, row: WorktreeRow, options: Bootstra
   // the worktree after the repo's lock is let go, and a concurrent identical add must not meet it for no reason
   const wrote = steps.some((s) => s.status === "ran" && (s.name.startsWith("run") || s.name.startsWith("share")));
   if (admin && ok && !options.rerun && wrote) await recordBootstrapOutput(admin, row.path);
-  if (admin) endBootstrapJournal(admin);
-  const status = !ok ? "failed" : fp.share?.action === "materialised" ? "shared" : options.reuse !== undefined ? "reused" : "ran";
+  // the fingerprints on disk too (orchard.json): which kept copy a worktree uses survives the registry
+  if (admin) writeRowIdentity(admin, updated, ctx.workspace.id);
+  // a command skipped as untrusted leaves the bootstrap owed: the next adoption or `orchard bootstrap` runs it once trusted
+  const untrusted = ok && steps.some((s) => s.status === "skipped" && s.reason === "config_untrusted");
+  if (admin && untrusted) markBootstrapUntrusted(admin);
+  else if (admin) endBootstrapJournal(admin);
+  const status = !ok ? "failed" : untrusted ? "skipped" : fp.share?.action === "materialised" ? "shared" : options.reuse !== undefined ? "reused" : "ran";
   const report: BootstrapReport = { status, fingerprint: fp.bootstrap, steps, ...(fp.share ? { share: fp.share } : {}) };
   const head = fp.head !== undefined ? { head: fp.head } : {};
   const failedStep = steps.find((s) => s.status === "failed");

@@ -5,7 +5,7 @@ export type { BootstrapOutcome } from "./bootstrap.js";
 export { readBootstrapFingerprintAt, readFingerprintBasis, readFingerprintFacts } from "./fingerprint-read.js";
 export type { FingerprintBasis } from "./fingerprint-read.js";
 export { FAILED_FINGERPRINT, allEstablished } from "./fingerprints.js";
-export { trust } from "./trust.js";
+export { isTrusted, trust } from "./trust.js";
 export type { TrustResult } from "./trust.js";
 export { beginBootstrapJournal, endBootstrapJournal, markBootstrapInterrupted, readBootstrapJournal } from "./journal.js";
 export type { BootstrapJournalState } from "./journal.js";

@@ -4,7 +4,9 @@
 // only after the fingerprints are recorded, so a crash anywhere in between leaves it behind with
 // a dead owner: the next `add` of the handle re-runs the bootstrap instead of handing out the
 // worktree as bootstrapped (SPEC §4.10). While its owner runs, a concurrent `add` waits for it.
-import { rmSync, lstatSync } from "node:fs";
+// A bootstrap whose commands were skipped as untrusted ends with the journal saying so
+// (`untrusted`): it is owed, and runs at the next adoption or `orchard bootstrap` once trusted.
+import { readFileSync, rmSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { readPlainText, writeFileAtomic } from "../shared/files.js";
 import { HOST, compareStartTime, pidState, readStartTime } from "../ownership/index.js";
@@ -12,14 +14,17 @@ import { HOST, compareStartTime, pidState, readStartTime } from "../ownership/in
 export const BOOTSTRAP_JOURNAL = "orchard-bootstrap.json";
 
 interface JournalBody {
+  /** `config_untrusted`: ended, its commands skipped as untrusted. */
+  skipped?: "config_untrusted";
   pid: number | null;
   startTime: string | null;
   host: string;
   at: string;
 }
 
-/** `running`: its owner still runs (or cannot be proven gone); `interrupted`: it died or gave up. */
-export type BootstrapJournalState = { state: "none" } | { state: "interrupted" } | { state: "running"; pid: number | null; host: string };
+/** `running`: its owner still runs (or cannot be proven gone); `interrupted`: it died or gave up; `untrusted`: ended with its commands skipped. */
+export type BootstrapJournalState =
+  { state: "none" } | { state: "interrupted" } | { state: "untrusted" } | { state: "running"; pid: number | null; host: string };
 
 function write(admin: string, body: JournalBody): void {
   writeFileAtomic(join(admin, BOOTSTRAP_JOURNAL), JSON.stringify(body) + "\n");
@@ -33,6 +38,11 @@ export async function beginBootstrapJournal(admin: string): Promise<void> {
 /** The bootstrap is unfinished and nobody runs it (a repair, an undone recycle, a step that threw). */
 export function markBootstrapInterrupted(admin: string): void {
   write(admin, { pid: null, startTime: null, host: HOST, at: new Date().toISOString() });
+}
+
+/** The bootstrap ended with its repository commands skipped (config_untrusted): owed until trusted. */
+export function markBootstrapUntrusted(admin: string): void {
+  write(admin, { skipped: "config_untrusted", pid: null, startTime: null, host: HOST, at: new Date().toISOString() });
 }
 
 export function endBootstrapJournal(admin: string): void {
@@ -49,6 +59,7 @@ export async function readBootstrapJournal(admin: string): Promise<BootstrapJour
   } catch {
     return { state: "interrupted" }; // written by rename, so never half-written by us: nobody's bootstrap runs under it
   }
+  if (body?.skipped === "config_untrusted") return { state: "untrusted" };
   const pid = typeof body?.pid === "number" ? body.pid : null;
   if (pid === null) return { state: "interrupted" };
   const host = typeof body?.host === "string" ? body.host : "";

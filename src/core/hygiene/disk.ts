@@ -7,8 +7,13 @@
 // - a directory that is itself another measured worktree is skipped, so nested worktrees are
 //   not counted twice; the fleet total counts each inode once (inodes with several links are
 //   tracked across walks by dev:ino; a single-link inode can only be met once);
-// - the walk stops when the deadline passes: that worktree and the rest get `null`.
+// - the walk stops when the deadline passes: that worktree and the rest get `null`;
+// - on a filesystem that can clone (reflinks), the blocks the kernel flags shared (FIEMAP, read by
+//   one filefrag process per batch: src/git/extents.ts) are never counted as freed by a removal, and
+//   the fleet total counts each shared extent once; where they cannot be read, `reflinks` is
+//   `unknown` and every view says so.
 import { lstatSync, readdirSync, statfsSync } from "node:fs";
+import { readSharing } from "../../git/extents.js";
 import { join } from "node:path";
 import { BACKLOG, type DiskSummary, type HygieneWorktree } from "./types.js";
 import { reason, type Reason } from "../shared/reasons/reasons.js";
@@ -43,6 +48,10 @@ export interface WalkResult extends DiskUsage {
   singleApparent: number;
   /** Inodes with more than one link, by dev:ino. */
   shared: Map<string, Inode>;
+  /** `none`: the filesystem cannot clone; `read`: the kernel's shared flags were read; `unknown`: they could not be. */
+  sharing: "none" | "read" | "unknown";
+  /** Extents shared by reflink (single-link files), by dev:physical offset: their bytes. */
+  extents: Map<string, number>;
 }
 
 const CHECK_EVERY = 2_000;
@@ -57,10 +66,19 @@ export async function walkDisk(roots: readonly string[], options: { deadline: nu
   // files of several links go through the map, so each is counted once however often it is met
   let loneBytes = 0;
   let loneApparent = 0;
-  const count = (st: { dev: number; ino: number; size: number; blocks: number; nlink: number }, directory = false): void => {
+  const firstRoot = roots.find((r) => lstatSync(r, { throwIfNoEntry: false }));
+  const clones = firstRoot !== undefined && reflinksAt(firstRoot) === "unknown";
+  // files whose blocks a clone may share: asked of the kernel after the walk (a path with a newline cannot be: unknown)
+  const asked: { path: string; dev: number; bytes: number }[] = [];
+  let unasked = false;
+  const count = (st: { dev: number; ino: number; size: number; blocks: number; nlink: number }, directory = false, path?: string): void => {
     if (!directory && st.nlink === 1) {
       loneBytes += allocatedBytes(st);
       loneApparent += st.size;
+      if (clones && st.blocks > 0 && path !== undefined) {
+        if (path.includes("\n")) unasked = true;
+        else asked.push({ path, dev: st.dev, bytes: allocatedBytes(st) });
+      }
       return;
     }
     const key = `${st.dev}:${st.ino}`;
@@ -106,19 +124,42 @@ export async function walkDisk(roots: readonly string[], options: { deadline: nu
             count(st, true);
             stack.push(path);
           }
-        } else count(st);
+        } else count(st, false, st.isFile() ? path : undefined);
       }
     }
   }
   if (Date.now() > options.deadline) return null;
+  const extents = new Map<string, number>();
+  let sharing: WalkResult["sharing"] = clones ? "read" : "none";
+  let loneShared = 0;
+  if (clones && asked.length > 0) {
+    const read = await readSharing(
+      asked.map((a) => a.path),
+      options.deadline,
+    );
+    if (read === null && Date.now() > options.deadline) return null;
+    for (const a of asked) {
+      const found = read?.get(a.path);
+      if (!found) {
+        sharing = "unknown";
+        continue;
+      }
+      loneShared += Math.min(found.sharedBytes, a.bytes);
+      for (const e of found.shared) extents.set(`${a.dev}:${e.physical}`, Math.max(e.length, extents.get(`${a.dev}:${e.physical}`) ?? 0));
+    }
+  }
+  if (unasked) sharing = "unknown";
+  // a shared block is freed by no single removal: never in uniqueBytes; in the fleet's total once, by extent
   const result: WalkResult = {
     bytes: loneBytes,
-    uniqueBytes: loneBytes,
+    uniqueBytes: loneBytes - loneShared,
     apparentBytes: loneApparent,
-    singleBytes: loneBytes,
+    singleBytes: loneBytes - loneShared,
     singleApparent: loneApparent,
     partial,
     shared: new Map(),
+    sharing,
+    extents,
   };
   for (const [key, inode] of inodes) {
     result.bytes += inode.size;
@@ -139,9 +180,11 @@ export class DiskLedger {
   private singleApparent = 0;
   private backlogSingle = 0;
   private readonly shared = new Map<string, Inode & { backlogLinks: number }>();
+  private readonly extents = new Map<string, number>();
 
   add(walk: WalkResult, inBacklog: boolean): void {
     this.single += walk.singleBytes;
+    for (const [key, length] of walk.extents) this.extents.set(key, Math.max(length, this.extents.get(key) ?? 0));
     this.singleApparent += walk.singleApparent;
     if (inBacklog) this.backlogSingle += walk.singleBytes;
     for (const [key, inode] of walk.shared) {
@@ -154,7 +197,7 @@ export class DiskLedger {
 
   /** `bytes` allocated here (the walk's unit); measureFleet reports them as `allocatedBytes`. */
   totals(): { bytes: number; apparentBytes: number; backlogBytes: number } {
-    let bytes = this.single;
+    let bytes = this.single + [...this.extents.values()].reduce((n, l) => n + l, 0);
     let apparentBytes = this.singleApparent;
     let backlogBytes = this.backlogSingle;
     for (const inode of this.shared.values()) {
@@ -175,7 +218,7 @@ export interface KeptMeasure {
 export async function measureKept(kept: readonly KeptMeasure[]): Promise<void> {
   for (const k of kept) {
     const walk = await walkDisk([k.view.path], { deadline: Number.MAX_SAFE_INTEGER, skip: new Set() });
-    k.view.disk = walk && diskFacts(walk, k.view.path);
+    k.view.disk = walk && diskFacts(walk);
   }
 }
 
@@ -208,13 +251,13 @@ export async function measureFleet(
     measured++;
     if (walk.partial) partial++;
     ledger.add(walk, inBacklog(item));
-    item.view.disk = diskFacts(walk, item.view.path);
+    item.view.disk = diskFacts(walk);
   }
   for (const k of kept) {
     const walk = outOfTime ? null : await walkDisk([k.view.path], { deadline, skip });
     if (walk) ledger.add(walk, k.view.disposition === "reclaimable");
     else outOfTime = true;
-    k.view.disk = walk && diskFacts(walk, k.view.path);
+    k.view.disk = walk && diskFacts(walk);
   }
   const notes: Reason[] = [];
   const unmeasured = items.length - measured;
@@ -236,7 +279,7 @@ export async function measureFleet(
 /** Filesystems that cannot share extents between files (statfs f_type): ext2/3/4, tmpfs. */
 const NO_REFLINKS = new Set([0xef53, 0x01021994]);
 
-/** Whether files under `path` may share extents by reflink (then `uniqueBytes` cannot be exact). */
+/** Whether files under `path` may share extents by reflink (then the kernel is asked which: walkDisk). */
 export function reflinksAt(path: string): "none" | "unknown" {
   try {
     return NO_REFLINKS.has(statfsSync(path).type) ? "none" : "unknown";
@@ -245,13 +288,13 @@ export function reflinksAt(path: string): "none" | "unknown" {
   }
 }
 
-export function diskFacts(walk: WalkResult, path: string): DiskFacts {
+export function diskFacts(walk: WalkResult): DiskFacts {
   return {
     bytes: walk.apparentBytes,
     allocatedBytes: walk.bytes,
     uniqueBytes: walk.uniqueBytes,
     apparentBytes: walk.apparentBytes,
-    reflinks: reflinksAt(path),
+    reflinks: walk.sharing,
   };
 }
 

@@ -40,6 +40,23 @@ export function assessFloor(home: string, minFree: string | undefined): { free: 
 
 const REMOVED_BY_DEFAULT: readonly Disposition[] = ["reclaimable", "reapable", "missing"];
 
+/**
+ * What else holds space that the default `cleanup run` leaves: worktrees that need salvage (freed by
+ * `cleanup run --include …,needs_salvage --salvage`, their work saved in salvage refs first) and the
+ * kept copies still in use (freed by dropping bootstrap.share or lowering disk.shareBudget). Bytes
+ * null when a member was not measured.
+ */
+export function alsoFree(fleet: { members: readonly { view: HygieneWorktree }[]; kept: readonly { view: KeptCopyView }[] }): {
+  needsSalvage: { worktrees: number; bytes: number | null };
+  keptCopies: { copies: number; bytes: number | null };
+} {
+  const sum = (views: readonly (HygieneWorktree | KeptCopyView)[]): number | null =>
+    views.every((v) => v.disk) ? views.reduce((n, v) => n + (v.disk?.uniqueBytes ?? 0), 0) : null;
+  const salvage = fleet.members.filter((m) => m.view.disposition === "needs_salvage").map((m) => m.view);
+  const kept = fleet.kept.filter((k) => k.view.disposition !== "reclaimable").map((k) => k.view);
+  return { needsSalvage: { worktrees: salvage.length, bytes: sum(salvage) }, keptCopies: { copies: kept.length, bytes: sum(kept) } };
+}
+
 /** What `cleanup run` (default --include) would free now, from a measured fleet; bytes null when a member was not measured. */
 export function wouldFree(fleet: { members: readonly { view: HygieneWorktree }[]; kept: readonly { view: KeptCopyView }[] }): {
   worktrees: number;

@@ -28,6 +28,6 @@ export type {
   Subject,
   Suggestion,
 } from "./types.js";
-export { assessFloor, floorBytes, readFreeSpace, requireFloor, wouldFree } from "./free.js";
+export { alsoFree, assessFloor, floorBytes, readFreeSpace, requireFloor, wouldFree } from "./free.js";
 export type { FreeSpace } from "./free.js";
 export type { KeptAssessment } from "./kept.js";

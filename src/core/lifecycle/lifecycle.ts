@@ -6,7 +6,8 @@ import { writeRowIdentity } from "../shared/rows.js";
 import { unlockWorktree } from "../../git/write.js";
 import { parseLockOwner, NO_LEASE, leaseLockText, leaseView, newLease, readCallerHolds, writeLock, withMutationLock } from "../ownership/index.js";
 import { readLiveness } from "../facts/index.js";
-import { resolveManaged, resolveTarget, requireManaged } from "../shared/repo/target.js";
+import { resolveManaged, requireManaged } from "../shared/repo/target.js";
+import { resolveTargetOrTask } from "../navigate/index.js";
 import { requireTtl, requireOneOf, requirePid, requireText } from "../shared/input/validate.js";
 import { takeLockedListing } from "../shared/repo/repo.js";
 import { reason, type Reason } from "../shared/reasons/reasons.js";
@@ -89,7 +90,7 @@ export async function release(ctx: Ctx, options: ReleaseOptions): Promise<LeaseR
   const owner = requireText(options.owner ?? process.env.ORCHARD_OWNER, "owner");
   const listed = takeLockedListing(ctx.repo); // read under the lock this call still holds (Orchard took it first)
   return withMutationLock(ctx.repo.commonDir, async () => {
-    const target = await resolveTarget(ctx, options.target, listed);
+    const target = await resolveTargetOrTask(ctx, options.target, listed); // a task too, as path and cd read one
     const row = requireManaged(target, "release");
     if (row.lifecycle === "terminal") return clearLeftoverLease(ctx, row, target.entry?.locked ? target.entry.lockReason : null);
     // --force is a person's override of both checks (docs/commands.md); an agent is told `orchard status`

@@ -13,6 +13,7 @@ import { shellQuote } from "../shared/shell-quote.js";
 import { HOST } from "../ownership/index.js";
 import type { Ctx } from "../shared/context.js";
 import type { WorktreeRow } from "../../registry/index.js";
+import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 
 export interface PathOptions {
   /** A handle, a worktree path, the branch of a managed worktree, or a task. */
@@ -38,6 +39,26 @@ export async function worktreePath(ctx: Ctx, options: PathOptions): Promise<Path
   if (existsSync(found.path)) return { ok: true, ...found };
   const next = found.branch ? `orchard add ${shellQuote(found.branch)}` : null;
   return { ok: false, action: "refused", ...found, reasons: [reason("missing_directory", { registeredWithGit: true })], next };
+}
+
+/**
+ * A `<handle|path|task>` argument of a verb that acts on one worktree (release, bootstrap): as
+ * resolveTarget reads it, failing that as a task — refused (exit 2) when the task names more than
+ * one active worktree, since acting on one of them is a guess.
+ */
+export async function resolveTargetOrTask(ctx: Ctx, text: string, known?: WorktreeEntry[]): Promise<Target> {
+  try {
+    return await resolveTarget(ctx, text, known);
+  } catch (error) {
+    if (!(error instanceof OrchardError && error.code === "not_a_worktree")) throw error;
+    const found = await byTask(ctx, text);
+    if (!found) throw error;
+    const rows = await ctx.registry.worktrees.current(ctx.repo.identity);
+    const active = rows.filter((r) => r.task === found.task && r.lifecycle === "active" && (r.host === null || r.host === HOST));
+    if (active.length > 1)
+      throw usageError("invalid_argument", `the task ${text} names ${active.length} active worktrees (${active.map((r) => r.handle).join(", ")}): name one`);
+    return await resolveTarget(ctx, found.path, known);
+  }
 }
 
 async function byTarget(ctx: Ctx, text: string): Promise<PathFields | null> {

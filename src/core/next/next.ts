@@ -65,7 +65,10 @@ export function nextStep(r: Reason, w: Where): Step | null {
       // add takes over a dirty worktree of its own task with --resume; recycle never takes work over
       return w.verb === "add" ? addAgain(w, { resume: true }) : null;
     case "ignored_files":
-      return w.verb === "add" ? addAgain(w, { resume: true }) : isCleanup(w) ? cleanupFor(w) : null;
+      if (w.verb === "add") return addAgain(w, { resume: true });
+      // the sweep reaps such a worktree with --salvage: the files are saved in its salvage ref first
+      if (w.verb === "reapOrphans") return orchard("reap-orphans", null, { salvage: true });
+      return isCleanup(w) ? cleanupFor(w) : null;
     case "base_mismatch":
       return w.verb === "add" && (text(w.input.branch) ?? w.branch)
         ? orchard("add", text(w.input.branch) ?? w.branch, { task: text(w.input.task), owner: text(w.input.owner) })
@@ -162,8 +165,13 @@ export function nextStep(r: Reason, w: Where): Step | null {
     case "admin_file_special":
     case "walk_file_special":
       return shell("rm", "--", shellQuote(r.file));
-    case "disk_low":
+    case "disk_low": {
+      // the default cleanup would not meet the floor while worktrees needing salvage hold space: the run that takes them
+      const short = r.wouldFree && (r.wouldFree.bytes === null || r.free + r.wouldFree.bytes < r.floor);
+      if (short && (r.alsoFree?.needsSalvage.worktrees ?? 0) > 0)
+        return orchard("cleanup run", null, { include: "reclaimable,reapable,missing,needs_salvage", salvage: true, "until-free": r.minFree });
       return orchard("cleanup run", null, { "until-free": r.minFree });
+    }
     case "share_unused":
     case "share_over_budget":
     case "share_incomplete":
@@ -210,6 +218,9 @@ export function nextStep(r: Reason, w: Where): Step | null {
     case "recycle_planned":
     case "recycled_terminal":
     case "bootstrap_interrupted":
+    case "bootstrap_owed":
+    case "bootstrap_running":
+    case "salvage_unique_work":
     case "recycle_undone":
     case "lock_too_fresh":
     case "lock_age_unknown":

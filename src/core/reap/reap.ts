@@ -32,7 +32,7 @@ import {
   type RefView,
 } from "./facts.js";
 import { assessOwnerGone, assessWork, isLiveReason, type LockFacts, type MergeMode, type ReapReason, type ReapSkipReason } from "./verdict.js";
-import { ownershipOf } from "../workspace/index.js";
+import { ownershipOf, recoveredRowOf } from "../workspace/index.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import type { Ctx } from "../shared/context.js";
 import { MERGE_MODES } from "../shared/input/inputs.js";
@@ -99,12 +99,14 @@ async function readView(ctx: Ctx, request: Request, defaultRefs: readonly string
  */
 async function judge(ctx: Ctx, wt: LockedWorktree, view: View, options: { cwds: Map<number, string> | null; dirty: boolean }): Promise<Judgement> {
   const { request } = view;
-  const row = view.rows ? (view.rows.get(wt.path) ?? null) : await rowAt(ctx, wt.path);
+  const registered = view.rows ? (view.rows.get(wt.path) ?? null) : await rowAt(ctx, wt.path);
+  // another workspace's worktree is never reaped from here, whatever its lease (SPEC v4 §4.11)
+  const owned = registered ? null : ownershipOf(ctx.repo, wt.path, { admin: wt.admin, lockReason: wt.lockText });
+  // one liveness verdict whatever asks: without its registry row, our worktree's lease is its identity file's, as hygiene and status read it
+  const row = registered ?? (owned?.kind === "ours" ? recoveredRowOf(owned.identity, wt.path) : null);
   const lock = await readLockFacts({ wt, row, guardMs: request.guardMs, cwds: options.cwds, now: Date.now() });
   const owner = ownerView(lock.ownerParsed);
   const base = { path: wt.path, branch: branchOf(wt), ...(owner ? { owner } : {}) };
-  // another workspace's worktree is never reaped from here, whatever its lease (SPEC v4 §4.11)
-  const owned = row ? null : ownershipOf(ctx.repo, wt.path, { admin: wt.admin, lockReason: wt.lockText });
   const gone = owned?.kind === "foreign" ? foreignSkip(owned.workspace, lock) : assessOwnerGone(lock);
   if (gone.kind === "skip") return { kind: "skip", entry: { ...base, status: "skipped", reason: gone.reason, ...detail(gone.detail) } };
   // another harness still tracks it, or cannot be read (SPEC v5 §1): that harness drops it, never the sweep

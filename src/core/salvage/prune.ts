@@ -4,7 +4,7 @@
 // blobs are the branch's: byte-equal trees; facts/merged.ts), or it salvaged nothing beyond its
 // HEAD and that HEAD is on a remote. Never by patch-id (SPEC v5 §4): a commit of main that only
 // re-indents the salvaged file is another program. With `--older-than <d>` a ref older than that goes too, whatever it
-// holds: the caller asked by age. Never silently: every pruned ref is listed with why (and its
+// holds: the caller asked by age, and each such ref is marked `uniqueWork` (a note counts them). Never silently: every pruned ref is listed with why (and its
 // commit, so `git update-ref <ref> <commit>` brings it back while git keeps the object), every kept
 // ref with its reason. Deletes are compare-and-swap, under the repo's mutation lock.
 import { countNotOnRemotes, readRefs, resolveCommit, resolveTree } from "../../git/read.js";
@@ -28,6 +28,8 @@ export interface PrunedSalvage extends SalvageEntry {
   /** `preserved`: its content is in the default branch (`how`) or on a remote (`how: "pushed"`); `older_than`: asked by age. */
   why: "preserved" | "older_than";
   how?: MergedHow | "pushed";
+  /** Pruned by age while its content is preserved nowhere else: the work it holds goes with it. */
+  uniqueWork?: true;
 }
 
 export interface KeptSalvage extends SalvageEntry {
@@ -38,6 +40,8 @@ export interface SalvagePruneResult {
   ok: true;
   pruned: PrunedSalvage[];
   kept: KeptSalvage[];
+  /** `salvage_unique_work` when a ref pruned by age holds work that exists nowhere else. */
+  notes: Reason[];
   dryRun?: true;
 }
 
@@ -54,10 +58,10 @@ export async function salvagePrune(ctx: Ctx, options: SalvagePruneOptions): Prom
   for (const s of salvages) {
     const how = await preservedHow(ctx, s, targets);
     if (how) pruned.push({ ...s, why: "preserved", how });
-    else if (olderThanMs !== null && s.at !== null && Date.parse(s.at) <= now - olderThanMs) pruned.push({ ...s, why: "older_than" });
+    else if (olderThanMs !== null && s.at !== null && Date.parse(s.at) <= now - olderThanMs) pruned.push({ ...s, why: "older_than", uniqueWork: true });
     else kept.push({ ...s, reasons: keptReasons(s, olderThanMs) });
   }
-  if (options.dryRun) return { ok: true, pruned, kept, dryRun: true };
+  if (options.dryRun) return { ok: true, pruned, kept, notes: uniqueNotes(pruned), dryRun: true };
   const gone: PrunedSalvage[] = [];
   await withMutationLock(ctx.repo.commonDir, async () => {
     for (const p of pruned) {
@@ -65,7 +69,13 @@ export async function salvagePrune(ctx: Ctx, options: SalvagePruneOptions): Prom
       else kept.push({ ...p, reasons: [reason("precondition_changed", { field: "ref", planned: p.commit, now: null })] });
     }
   });
-  return { ok: true, pruned: gone, kept };
+  return { ok: true, pruned: gone, kept, notes: uniqueNotes(gone) };
+}
+
+/** Said once in the result: how many of the refs pruned by age took work that exists nowhere else. */
+function uniqueNotes(pruned: readonly PrunedSalvage[]): Reason[] {
+  const unique = pruned.filter((p) => p.uniqueWork).map((p) => p.ref);
+  return unique.length === 0 ? [] : [reason("salvage_unique_work", { count: unique.length, refs: unique })];
 }
 
 /** How the salvage's content is preserved elsewhere; null when it is not (or that cannot be proved). */

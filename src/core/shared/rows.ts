@@ -6,7 +6,8 @@ import { writeIdentityFile } from "./repo/admin.js";
 /**
  * Writes the row's identity into `orchard.json` in the worktree's admin dir: who it is, the
  * workspace it belongs to, and what a recovery without the registry restores (its lifecycle,
- * outcome, last owner and lease; SPEC v4 §4.11). Written again whenever any of these changes.
+ * outcome, last owner and lease; SPEC v4 §4.11) and its fingerprints (v5: which kept copy it uses).
+ * Written again whenever any of these changes.
  */
 export function writeRowIdentity(admin: string, row: WorktreeRow, workspace: string): void {
   writeIdentityFile(admin, {
@@ -24,6 +25,7 @@ export function writeRowIdentity(admin: string, row: WorktreeRow, workspace: str
       row.owner === null && row.pid === null
         ? null
         : { owner: row.owner, pid: row.pid, pidStart: row.pidStart, host: row.host, heartbeatAt: row.heartbeatAt, ttlMs: row.ttlMs },
+    fingerprints: { bootstrap: row.fpBootstrap, context: row.fpContext, runtime: row.fpRuntime },
   });
 }
 

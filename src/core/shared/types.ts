@@ -120,15 +120,16 @@ export interface Facts {
  * files hold), `allocatedBytes` on disk (st_blocks × 512, `du`), `uniqueBytes` what removing it
  * frees (allocated bytes of inodes whose every hard link is inside). `apparentBytes` = `bytes`
  * (its name before v4). `reflinks`: `none` on a filesystem that cannot clone (ext4, tmpfs), so
- * `uniqueBytes` is exact; `unknown` elsewhere — a reflinked extent is shared, and Node cannot
- * read FIEMAP's shared flag, so `uniqueBytes` may overstate what removal frees there.
+ * `uniqueBytes` is exact; `read` where it can and the kernel's shared flags (FIEMAP) were read, so
+ * blocks a clone shares are not in `uniqueBytes`; `unknown` where they could not be read (no
+ * filefrag): `uniqueBytes` may then overstate what removal frees, and every view says so.
  */
 export interface DiskFacts {
   bytes: number;
   allocatedBytes: number;
   uniqueBytes: number;
   apparentBytes: number;
-  reflinks: "none" | "unknown";
+  reflinks: "none" | "read" | "unknown";
 }
 
 export interface Lease {

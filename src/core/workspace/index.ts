@@ -12,5 +12,5 @@ export {
   type Workspace,
 } from "./workspace.js";
 export { workspaceId } from "./id.js";
-export { identityOf, isRecovered, ownershipOf, recoverRows, restoreRow, type Ownership } from "./recovered.js";
+export { identityOf, isRecovered, ownershipOf, recoveredRowOf, recoverRows, restoreRow, type Ownership } from "./recovered.js";
 export { newRow } from "./rows.js";

@@ -81,7 +81,17 @@ function rowOf(identity: IdentityFile, path: string): WorktreeRow {
         ? { owner: null }
         : { owner: identity.owner }),
   });
+  const fp = identity.fingerprints;
+  const str = (v: unknown): string | null => (typeof v === "string" && /^([0-9a-f]{64}|failed)$/.test(v) ? v : null);
+  if (fp && typeof fp === "object") Object.assign(fields, { fpBootstrap: str(fp.bootstrap), fpContext: str(fp.context), fpRuntime: str(fp.runtime) });
   return { ...fields, id: nextId--, updatedAt: fields.createdAt };
+}
+
+/** A row of memory for one of this workspace's identity files (isRecovered): what a verdict reads without the registry. */
+export function recoveredRowOf(identity: IdentityFile, path: string): WorktreeRow {
+  const row = rowOf(identity, path);
+  recovered.add(row);
+  return row;
 }
 
 /** Writes the registry row an identity file stands for (event `adopted`, recoveredFrom orchard.json). */

@@ -72,7 +72,7 @@ export const ReleaseInput = lazy(() => {
   const { target, owner } = parts();
   return z
     .object({
-      target,
+      target: target.describe("the worktree: a handle, a worktree path, the branch of a managed worktree, or a task (one active worktree)"),
       outcome: z.enum(OUTCOMES).optional().describe("how the work ended (default done)"),
       owner: owner.optional(),
       force: z.boolean().optional().describe("a person's override: release a live lease this process does not hold"),
@@ -83,6 +83,17 @@ export const ReleaseInput = lazy(() => {
 export const HeartbeatInput = lazy(() => {
   const { target, owner, ownerPid, ttl } = parts();
   return z.object({ target, owner: owner.optional(), ttl: ttl.optional(), pid: ownerPid.optional() }).strict();
+});
+
+export const BootstrapInput = lazy(() => {
+  const { target, owner } = parts();
+  return z
+    .object({
+      target: target.describe("the worktree: a handle, a worktree path, the branch of a managed worktree, or a task"),
+      owner: owner.optional().describe("who asks (default: ORCHARD_OWNER): its own lease does not block"),
+      dryRun: z.boolean().optional().describe("prove and report, run nothing"),
+    })
+    .strict();
 });
 
 export const StatusInput = lazy(() => {

@@ -88,6 +88,9 @@ export interface ReasonDetails {
   recycle_planned: { from: string; path: string };
   recycled_terminal: NoDetail;
   bootstrap_interrupted: NoDetail;
+  bootstrap_owed: NoDetail;
+  bootstrap_running: NoDetail;
+  salvage_unique_work: { count: number; refs: string[] };
   recycle_undone: { from: string; to: string; path: string };
   // dependency sharing and disk
   bootstrap_shared: NoDetail;
@@ -101,7 +104,13 @@ export interface ReasonDetails {
   /** What showed the change (the copy's path and what differs). */
   share_modified: { why: string };
   /** Free and floor in bytes; what `cleanup run` would free now (worktrees, bytes when measured). */
-  disk_low: { free: number; floor: number; minFree: string; wouldFree?: { worktrees: number; keptCopies: number; bytes: number | null } };
+  disk_low: {
+    free: number;
+    floor: number;
+    minFree: string;
+    wouldFree?: { worktrees: number; keptCopies: number; bytes: number | null };
+    alsoFree?: { needsSalvage: { worktrees: number; bytes: number | null }; keptCopies: { copies: number; bytes: number | null } };
+  };
   until_free_unmet: { free: number; floor: number };
   // reap
   /** The Claude Code session, its transcript, and until when Claude Code keeps it. */

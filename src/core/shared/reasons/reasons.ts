@@ -50,6 +50,10 @@ export const REASON_TEXT = {
   recycle_planned: "dry run: the request would recycle a terminal worktree",
   recycled_terminal: "a terminal worktree was recycled instead of creating a new one",
   bootstrap_interrupted: "the worktree's last bootstrap was interrupted (a crash); it was run again before the worktree was handed out",
+  bootstrap_owed:
+    "the worktree's bootstrap had skipped its commands while the repository was untrusted; now trusted, it ran before the worktree was handed out",
+  bootstrap_running: "another process runs this worktree's bootstrap now: it is not run twice",
+  salvage_unique_work: "salvage refs pruned by age hold work that exists nowhere else (not merged, not on a remote): it goes with them",
   recycle_undone: "an earlier recycle of this worktree was interrupted (a crash); it was undone first",
   // dependency sharing (bootstrap.share) and disk
   bootstrap_shared: "the shared directories were materialised from the pristine copy kept for this fingerprint: the install did not run",

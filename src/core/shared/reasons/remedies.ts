@@ -21,6 +21,8 @@ export const REASON_REMEDY: Partial<Record<ReasonCode, string>> = {
   branch_checked_out: "release that worktree, or take another branch",
   bootstrap_failed: "fix the command in .orchard.json, then orchard add <branch> again",
   config_untrusted: "orchard trust",
+  bootstrap_running: "wait for it, then orchard status <handle>",
+  salvage_unique_work: "orchard salvage restore <ref> first to keep the work",
   worktree_relocated: "in the worktree: git config --worktree --unset <key>; then orchard status <path> reads it again",
   config_unvetted: "make <file> a plain config file (or remove the include that names it), then orchard status <path>",
   admin_file_special: "remove <file> (git keeps only plain files there), then orchard status <path>",

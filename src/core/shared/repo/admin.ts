@@ -122,6 +122,8 @@ export interface IdentityFile {
   lastOwner?: string | null;
   /** The lease as the registry held it when this was written (heartbeatAt + ttlMs: its expiry). */
   lease?: { owner: string | null; pid: number | null; pidStart: string | null; host: string | null; heartbeatAt: string | null; ttlMs: number | null } | null;
+  /** v5: the recorded fingerprints, so what a verdict needs of them (a kept copy in use) survives the registry. */
+  fingerprints?: { bootstrap: string | null; context: string | null; runtime: string | null };
 }
 
 export function writeIdentityFile(admin: string, identity: IdentityFile): void {

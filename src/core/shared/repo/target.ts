@@ -1,6 +1,7 @@
 // Resolving a `<handle|path|branch>` argument to a worktree of the repo: a handle names a registry
 // row; anything else is a path, compared by realpath with what git lists; failing that, the branch
-// of a managed worktree.
+// of a managed worktree, then the branch git has checked out in a linked worktree (so a branch
+// resolves without the registry too).
 import { readWorktrees } from "../../../git/read.js";
 import type { WorktreeEntry } from "../../../git/parse/worktrees.js";
 import type { WorktreeRow } from "../../../registry/index.js";
@@ -27,12 +28,14 @@ export async function resolveTarget(ctx: Ctx, target: string, known?: WorktreeEn
     return { path: byHandle.path, entry: entries.find((e) => e.path === byHandle.path) ?? null, row: byHandle, listing };
   const wanted = realOrAbsolute(target);
   const rows = await ctx.registry.worktrees.current(ctx.repo.identity);
-  const entry = entries.find((e) => e.path === wanted || realOrAbsolute(e.path) === wanted) ?? null;
+  let entry = entries.find((e) => e.path === wanted || realOrAbsolute(e.path) === wanted) ?? null;
   const row = rows.find((r) => r.path === (entry?.path ?? wanted)) ?? null;
   if (!entry && !row) {
     // not a path of a worktree: the branch name of a managed worktree (an agent knows its branch)
     const byBranch = rows.find((r) => r.branch === target && r.lifecycle !== "removed");
     if (byBranch) return { path: byBranch.path, entry: entries.find((e) => e.path === byBranch.path) ?? null, row: byBranch, listing };
+    // or the branch git has checked out in a linked worktree: a foreign one, or a managed one whose row is gone (its identity file below)
+    entry = entries.find((e) => e.branch === `refs/heads/${target}`) ?? null;
   }
   if (!entry && !row) {
     const recovered = target.includes("@") ? await fromIdentityFile(ctx, entries, (identity) => identity.handle === target) : null;
