@@ -30,7 +30,7 @@ export interface BootstrapOptions {
 interface Fields {
   handle: string;
   path: string;
-  branch: string;
+  branch: string | null;
   reasons: Reason[];
   notes: Reason[];
   /** What ran; null when nothing did (refused, planned). */

@@ -6,7 +6,7 @@
 // worktree as bootstrapped (SPEC §4.10). While its owner runs, a concurrent `add` waits for it.
 // A bootstrap whose commands were skipped as untrusted ends with the journal saying so
 // (`untrusted`): it is owed, and runs at the next adoption or `orchard bootstrap` once trusted.
-import { readFileSync, rmSync, lstatSync } from "node:fs";
+import { rmSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { readPlainText, writeFileAtomic } from "../shared/files.js";
 import { HOST, compareStartTime, pidState, readStartTime } from "../ownership/index.js";
