@@ -45,6 +45,20 @@ function configPath(value: string, worktree: string): string {
  * `admin` is the worktree's git dir (realpath), `commonDir` the repository's (realpath).
  */
 export function specialWalkFile(worktree: string, admin: string, commonDir: string): SpecialWalkFile | null {
+  // one command asks for the same worktree's facts, status and state within moments: one look serves them
+  const key = `${worktree}\0${admin}`;
+  const seen = recent.get(key);
+  if (seen && performance.now() - seen.at < RECENT_MS) return seen.found;
+  const found = lookFor(worktree, admin, commonDir);
+  recent.set(key, { at: performance.now(), found });
+  return found;
+}
+
+/** A look is trusted this long (the check is a look before git's open, never a lock: git's timeout is the backstop). */
+const RECENT_MS = 1_000;
+const recent = new Map<string, { at: number; found: SpecialWalkFile | null }>();
+
+function lookFor(worktree: string, admin: string, commonDir: string): SpecialWalkFile | null {
   const byConfig = named.get(commonDir);
   const configured = [...(byConfig?.get("*") ?? []), ...(byConfig?.get(admin) ?? [])].map((v) => configPath(v, worktree));
   const info = [admin, commonDir].flatMap((dir) => [join(dir, "info", "exclude"), join(dir, "info", "attributes")]);
