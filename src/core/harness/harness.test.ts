@@ -1,7 +1,10 @@
 // The shapes, table-driven (no git, no disk): which harness each worktree shape names, and what
 // its marker files make of `tracked`.
 import { describe, expect, it } from "vitest";
-import { PROBES } from "./read.js";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PROBES, readCodexThread } from "./read.js";
 import { harnessRoots } from "./roots.js";
 import { parseCodexThread } from "./codex.js";
 import { ccmanagerPath } from "./ccmanager.js";
@@ -109,6 +112,21 @@ describe("codex-thread.json", () => {
     expect(parseCodexThread("{")).toEqual({ invalid: "not JSON" });
     expect(parseCodexThread('{"version":1}')).toEqual({ invalid: "no ownerThreadId" });
     expect(parseCodexThread("null")).toEqual({ invalid: "no ownerThreadId" });
+  });
+});
+
+describe("readCodexThread", () => {
+  it("reads the thread of a plain marker; null for none, a directory or a bad one", () => {
+    const admin = mkdtempSync(join(tmpdir(), "orchard-codex-"));
+    try {
+      expect(readCodexThread(admin)).toBeNull();
+      writeFileSync(join(admin, "codex-thread.json"), '{"version":1,"ownerThreadId":"019a"}');
+      expect(readCodexThread(admin)).toBe("019a");
+      writeFileSync(join(admin, "codex-thread.json"), "{");
+      expect(readCodexThread(admin)).toBeNull();
+    } finally {
+      rmSync(admin, { recursive: true, force: true });
+    }
   });
 });
 

@@ -3,9 +3,10 @@
 // device is never followed or opened) and bounded (git/input/plain-file.ts). One reader per
 // command: files every worktree shares (a repository's marker, a harness's state file) are read once.
 import { lstatSync } from "node:fs";
+import { join } from "node:path";
 import { readPlainFile } from "../../git/input/plain-file.js";
 import { harnessRoots } from "./roots.js";
-import { codex } from "./codex.js";
+import { CODEX_MARKER, codex, parseCodexThread } from "./codex.js";
 import { opencode } from "./opencode.js";
 import { vibeKanban } from "./vibe-kanban.js";
 import { cursor } from "./cursor.js";
@@ -75,4 +76,12 @@ export function readHarness(w: WorktreeShape, reader: HarnessReader): HarnessFac
     return { name: claim.name, ...(session !== undefined ? { session } : {}), tracked: judged.tracked };
   }
   return null;
+}
+
+/** The Codex thread that owns the worktree whose admin dir is `admin` (its `codex-thread.json`, vetted), or null (for the Codex session hooks). */
+export function readCodexThread(admin: string): string | null {
+  const marker = readMarker(join(admin, CODEX_MARKER));
+  if (marker.kind !== "text") return null;
+  const parsed = parseCodexThread(marker.text);
+  return "thread" in parsed ? parsed.thread : null;
 }
