@@ -20,7 +20,19 @@ export type {
 export { ADD_ACTIONS, LEASE_ACTIONS, ADOPT_ACTIONS } from "./core/shared/actions.js";
 export type { LeaseResult, LeaseResultOf, LeaseResultFields, LeaseAction, ReleaseOptions, HeartbeatOptions } from "./core/lifecycle/index.js";
 export type { StatusResult, ListResult, RepoSummary } from "./core/inspect/index.js";
-export type { DiskFacts, Facts, Lease, LivenessState, LivenessSignal, MergedHow, Operation, FingerprintDrift } from "./core/shared/types.js";
+export type {
+  DiskFacts,
+  Facts,
+  HarnessFact,
+  HarnessName,
+  Lease,
+  LivenessState,
+  LivenessSignal,
+  MergedHow,
+  Operation,
+  FingerprintDrift,
+  Tracked,
+} from "./core/shared/types.js";
 export type { Reason, ReasonCode, ReasonOf } from "./core/shared/reasons/reasons.js";
 export type {
   ReasonDetails,

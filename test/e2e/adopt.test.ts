@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { Scenario, deadPid, git } from "../helpers/scenario.js";
+import { Scenario, deadPid, git, liveProcess } from "../helpers/scenario.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -136,6 +136,27 @@ describe("adopt", () => {
     const entry = reaped.json.entries.find((e: { path: string }) => e.path === other);
     expect(entry).toMatchObject({ status: "reaped" });
     expect(git(s.primary, "merge-base", "--is-ancestor", lost2, entry.salvageRef)).toBe("");
+  });
+
+  it("adopting a managed worktree again with an owner takes the lease (a session starting again), unless another owner holds it live", () => {
+    const path = join(s.root, "codex", "0a0b", "app");
+    git(s.primary, "worktree", "add", "-q", "--detach", path, "main");
+    const live = liveProcess();
+    try {
+      const first = s.orchard(["adopt", path, "--owner", "codex:s1", "--pid", String(live.pid)]);
+      expect(first.json).toMatchObject({ ok: true, action: "adopted", owner: "codex:s1" });
+      const taken = s.orchard(["adopt", path, "--owner", "codex:s2"]);
+      expect(taken.code, taken.stdout).toBe(3);
+      expect(taken.json.reasons.map((x: { code: string }) => x.code)).toEqual(["live_owner"]);
+      expect(s.orchard(["release", first.json.handle, "--owner", "codex:s1"]).code).toBe(0);
+      const again = s.orchard(["adopt", path, "--owner", "codex:s2"]);
+      expect(again.json).toMatchObject({ ok: true, action: "adopted", handle: first.json.handle, owner: "codex:s2" });
+      expect(s.orchard(["status", first.json.handle]).json.worktree).toMatchObject({ lifecycle: "active", owner: "codex:s2" });
+      const lock = readFileSync(join(s.adminDir(path), "locked"), "utf8");
+      expect(JSON.parse(lock.replace(/^orchard-lease /, ""))).toMatchObject({ owner: "codex:s2" });
+    } finally {
+      live.stop();
+    }
   });
 
   it("refuses when another managed worktree holds the handle", () => {

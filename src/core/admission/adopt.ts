@@ -5,7 +5,8 @@
 // (SPEC v5 §3.11: Codex's, Cursor's, OpenCode's adapter's) is adopted with `branch: null`, a handle
 // named after its path (handleForDetached) and its HEAD as the base: a commit, so its work is proven
 // merged into the default branch, and commits on no ref stay unpushed work. Adopting a worktree
-// that is already managed at that path is idempotent (exit 0).
+// that is already managed at that path is idempotent (exit 0); asked with an owner or a pid, it
+// takes the lease over unless another owner holds it live (readopt.ts).
 import { readMergeBase, readWorktrees, resolveCommit } from "../../git/read.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import type { WorktreeRow } from "../../registry/index.js";
@@ -33,6 +34,7 @@ import { reason, type Reason } from "../shared/reasons/reasons.js";
 import type { Ctx } from "../shared/context.js";
 import type { AddFields } from "../shared/request.js";
 import { realOrAbsolute } from "../shared/repo/paths.js";
+import { readopt } from "./readopt.js";
 
 export interface AdoptOptions {
   path: string;
@@ -117,7 +119,12 @@ export async function adopt(ctx: Ctx, options: AdoptOptions): Promise<AdoptResul
     });
     const view = (action: Exclude<AdoptAction, "refused">, row: WorktreeRow): AdoptResult => ({ ok: true, action, ...fields(row), handle: row.handle });
     const existing = (await ctx.registry.worktrees.current(ctx.repo.identity)).find((r) => r.path === entry.path);
-    if (existing) return view("already_managed", existing);
+    if (existing && requester.owner === null && requester.pid === null) return view("already_managed", existing);
+    if (existing) {
+      // asked with an owner or a pid: the lease goes to the requester (a harness's session starting again), unless held live
+      const taken = await readopt(ctx, { entry, row: existing, listing: all, requester });
+      return "row" in taken ? view("adopted", taken.row) : { ok: false, action: "refused", ...fields(existing, taken.reasons) };
+    }
     const reasons: Reason[] = [];
     if (index === 0 || entry.bare) reasons.push(reason("not_adoptable", { path: entry.path }, "the primary worktree is never managed"));
     // another workspace's worktree is never adopted from here (SPEC v4 §4.11); its own workspace manages it
