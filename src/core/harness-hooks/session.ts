@@ -11,7 +11,8 @@ import type { Reason } from "../shared/reasons/reasons.js";
 import { readPlainFile } from "../shared/files.js";
 import { readAdminWorktreePath } from "../shared/repo/admin.js";
 import { renewLease } from "../admission/index.js";
-import { leaseLockText, newLease, withMutationLock, type ClientProcess } from "../ownership/index.js";
+import { DEFAULT_TTL_MS, leaseLockText, newLease, withMutationLock, type ClientProcess } from "../ownership/index.js";
+import { reason } from "../shared/reasons/reasons.js";
 
 export type HarnessHookName = "codex" | "copilot" | "gemini";
 
@@ -117,15 +118,23 @@ export async function adoptForSession(orchard: Orchard, ref: SessionRef, host: C
       renewed.ok ? { action: "renewed", handle: row.handle } : { action: "refused", handle: row.handle, reasons: renewed.reasons },
     );
   }
-  // released at the end of this session (or another's): the session's own worktree is leased to it again
+  // released (at the end of this session, or another's): the session's own worktree is leased to it again,
+  // decided on the row as it is under the repo's lock
   return withMutationLock(ctx.repo.commonDir, async () => {
+    const now = (await ctx.registry.worktrees.current(ctx.repo.identity)).find((r) => r.path === path);
+    if (now?.lifecycle !== "terminal")
+      return result(ref, "session-start", {
+        action: "refused",
+        handle: row.handle,
+        reasons: [reason("not_active", { lifecycle: now?.lifecycle ?? "removed" })],
+      });
     const lease = await newLease({
       owner,
       pid: host?.pid ?? null,
       ...(host?.startTime ? { pidStart: host.startTime } : {}),
-      ttlMs: row.ttlMs ?? 2 * 60 * 60 * 1000,
+      ttlMs: now.ttlMs ?? DEFAULT_TTL_MS,
     });
-    const renewed = await renewLease(ctx, row, lease, leaseLockText(row.handle, lease, ctx.workspace.id), "adopted");
+    const renewed = await renewLease(ctx, now, lease, leaseLockText(now.handle, lease, ctx.workspace.id), "adopted");
     return result(ref, "session-start", { action: "adopted", handle: renewed.handle });
   });
 }
