@@ -22,7 +22,8 @@ describe("next steps", () => {
     const refused = human(["release", a.handle]);
     expect(refused.code).toBe(3);
     expect(refused.stdout).toContain("refused: live_owner");
-    expect(refused.stdout).toContain("↳ pass --owner agent-1");
+    expect(refused.stdout).toContain(`↳ orchard status ${a.handle}`); // who holds it, never how to take it (SPEC v5)
+    expect(refused.stdout).not.toContain("--owner");
     // a 2 h lease read a moment later: 1h59m, or 2h00m when less than half a second has passed (seconds round)
     expect(refused.stdout).toMatch(/expires in (1h5\dm|2h00m)\n/);
     expect(refused.stdout).not.toMatch(/\d{4}-\d\d-\d\dT/); // no ISO time in human output
@@ -36,7 +37,7 @@ describe("next steps", () => {
   it("orchard explain prints the sentence and the remedy; an unknown code is exit 2", () => {
     const r = human(["explain", "config_untrusted"]);
     expect(r.stdout).toBe("config_untrusted: the repository's commands run only after `orchard trust`\n↳ orchard trust\n");
-    expect(s.orchard(["explain", "live_owner"]).json).toMatchObject({ ok: true, code: "live_owner", remedy: expect.stringContaining("--owner") });
+    expect(s.orchard(["explain", "live_owner"]).json).toMatchObject({ ok: true, code: "live_owner", remedy: expect.stringContaining("orchard status") });
     expect(human(["explain", "no_such_code"]).code).toBe(2);
   });
 });

@@ -65,6 +65,18 @@ describe("a live lease is its holder's to release", () => {
     expect(forced.json).toMatchObject({ ok: true, action: "released" });
   });
 
+  it("reuse-compatible does not take another process's live worktree by its owner's name", () => {
+    const pid = agentProcess();
+    const a = s.orchard(["add", "feat-a", "--task", "T-1", "--owner", "agentA", "--pid", String(pid)]).json;
+    const b = s.orchard(["add", "feat-b", "--task", "T-1", "--owner", "agentA", "--pid", String(agentProcess()), "--policy", "reuse-compatible"]);
+    expect(b.code, b.stdout).toBe(0);
+    expect(b.json.action).toBe("created");
+    expect(b.json.candidates).toEqual([
+      expect.objectContaining({ handle: a.handle, eligible: false, reasons: [expect.objectContaining({ code: "live_owner", holderPid: pid })] }),
+    ]);
+    expect(s.orchard(["status", a.handle]).json.worktree).toMatchObject({ lifecycle: "active", owner: "agentA" });
+  });
+
   it("the holder itself (an ancestor of the caller) releases by its name", () => {
     // this test process is an ancestor of the CLI it spawns: it holds the lease
     const wt = s.orchard(["add", "feat-a", "--owner", "agentA", "--pid", String(process.pid)]).json;

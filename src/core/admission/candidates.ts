@@ -21,9 +21,9 @@ import { allEstablished } from "../bootstrap/index.js";
 import { mapLimit, DEFAULT_PARALLELISM } from "../shared/pool.js";
 import type { Facts } from "../shared/types.js";
 import { leaseLive } from "./exclusive.js";
-import { readAncestors } from "../ownership/index.js";
+import { readAncestors, readCallerHolds } from "../ownership/index.js";
 
-type Request = Pick<AddRequest, "branch" | "task" | "explicitBase" | "owner"> & { ancestors?: readonly number[] };
+type Request = Pick<AddRequest, "branch" | "task" | "explicitBase" | "owner"> & { pid?: number | null; ancestors?: readonly number[] };
 
 /** The requested branch's cumulative patch-id, when it exists (at `tip`) with commits beyond the base. */
 async function requestedPatchId(ctx: Ctx, tip: string | null, base: string): Promise<string | null> {
@@ -111,6 +111,10 @@ export async function findCandidates(ctx: Ctx, request: Request, base: { ref: st
     const entry = snapshot.entries.find((e) => e.path === row.path) ?? null;
     const facts = await factsOf(snapshot, entry, row, { full: true });
     const reasons = assessCandidate(facts, row, { ...request, ancestors });
+    // the owner's name with another pid would take a live lease over: only its holder may (SPEC v5)
+    const repoints = request.pid !== undefined && request.pid !== null && row.pid !== null && request.pid !== row.pid && row.lifecycle === "active";
+    if (reasons.length === 0 && repoints && !(await readCallerHolds(row)))
+      reasons.push(reason("live_owner", { owner: row.owner, signals: facts.liveness.signals, holderPid: row.pid }, `the lease is held by pid ${row.pid}`));
     return {
       handle: row.handle,
       path: row.path,
