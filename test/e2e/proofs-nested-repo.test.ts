@@ -71,8 +71,18 @@ describe("a nested repository committed as a gitlink without .gitmodules", () =>
       const r = ok(s.orchard(args), 3);
       expect(r.json.ok).toBe(false);
       expect(hasNestedReason(r.json.reasons, "sub"), JSON.stringify(r.json.reasons)).toBe(true);
+      expect(r.json.next).toBeNull(); // a nested repository is not Orchard's to remove: no `orchard remove sub`
       kept(w.dir);
     }
+  });
+
+  it("remove's next step for a nested worktree names it by its full path", () => {
+    const w = ok(s.orchard(["add", "feat-outer", "--owner", "agent-1", "--no-bootstrap"])).json as { handle: string; path: string };
+    ok(s.orchard(["release", w.handle, "--owner", "agent-1"]));
+    const inner = join(w.path, "agents", "one");
+    git(s.primary, "worktree", "add", "-q", "-b", "agent-one", inner, "main");
+    const r = ok(s.orchard(["remove", w.handle]), 3);
+    expect(r.json.next).toBe(`orchard remove ${inner}`);
   });
 
   it("cleanup run keeps it (with --salvage and every disposition included)", () => {
