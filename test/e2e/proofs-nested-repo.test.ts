@@ -4,7 +4,7 @@
 // commits that exist nowhere else. Every destructive path keeps it and names it; a gitlink whose
 // `.git` is a file (its repository lives elsewhere) has its own status read, as a submodule's.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git, deadPid, type CliResult } from "../helpers/scenario.js";
 
@@ -71,8 +71,18 @@ describe("a nested repository committed as a gitlink without .gitmodules", () =>
       const r = ok(s.orchard(args), 3);
       expect(r.json.ok).toBe(false);
       expect(hasNestedReason(r.json.reasons, "sub"), JSON.stringify(r.json.reasons)).toBe(true);
+      expect(r.json.next).toBeNull(); // a nested repository is not Orchard's to remove: no `orchard remove sub`
       kept(w.dir);
     }
+  });
+
+  it("remove's next step for a nested worktree names it by its full path", () => {
+    const w = ok(s.orchard(["add", "feat-outer", "--owner", "agent-1", "--no-bootstrap"])).json as { handle: string; path: string };
+    ok(s.orchard(["release", w.handle, "--owner", "agent-1"]));
+    const inner = join(w.path, "agents", "one");
+    git(s.primary, "worktree", "add", "-q", "-b", "agent-one", inner, "main");
+    const r = ok(s.orchard(["remove", w.handle]), 3);
+    expect(r.json.next).toBe(`orchard remove ${inner}`);
   });
 
   it("cleanup run keeps it (with --salvage and every disposition included)", () => {
@@ -132,6 +142,15 @@ describe("a nested repository committed as a gitlink without .gitmodules", () =>
     const r = ok(s.orchard(["remove", w.handle]), 3);
     expect(hasNestedReason(r.json.reasons, "lib"), JSON.stringify(r.json.reasons)).toBe(true);
     expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("uncommitted work in the linked repository\n");
+  });
+
+  it("a gitlink's directory holding files without a .git (its repository moved away) is kept: the outer status never lists them", () => {
+    const w = mergedWithNested("feat-bare");
+    rmSync(join(w.dir, ".git"), { recursive: true, force: true });
+    expect(git(w.path, "status", "--porcelain")).toBe(""); // git sees nothing there
+    expect(ok(s.orchard(["status", w.handle])).json.worktree.dirty.nested).toEqual(["sub"]);
+    ok(s.orchard(["remove", w.handle]), 3);
+    expect(readFileSync(join(w.dir, "notes.txt"), "utf8")).toBe("uncommitted work in the nested repository\n");
   });
 
   it("without the nested repository the same merged worktree is removed (the control)", () => {

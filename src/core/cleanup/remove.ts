@@ -5,6 +5,8 @@
 // dirty, unpushed, unknown, nested, foreign), names every reason, and says the next step; with
 // `--salvage` the work is saved to a salvage ref first. The branch goes with it only when cleanup
 // would delete it (orchard made it, merged by reachability).
+import { lstatSync } from "node:fs";
+import { join } from "node:path";
 import { resolveTarget } from "../shared/repo/target.js";
 import { usageError, failure } from "../shared/errors.js";
 import { shellQuote } from "../shared/shell-quote.js";
@@ -76,7 +78,12 @@ export async function removeWorktree(ctx: Ctx, options: RemoveOptions): Promise<
 function nextStep(ctx: Ctx, options: RemoveOptions, { path }: { path: string }, reasons: readonly Reason[]): string | null {
   const again = `orchard remove ${shellQuote(options.target)}`;
   const nested = findReason([...reasons], "held_by_nested") ?? findReason([...reasons], "nested_worktree");
-  if (nested && "paths" in nested && nested.paths[0]) return `orchard remove ${shellQuote(nested.paths[0])}`;
+  if (nested && "paths" in nested && nested.paths[0]) {
+    // a nested worktree is removed by its path (from anywhere); a nested repository (its `.git` a
+    // directory: a clone, a `git init`, an embedded gitlink) is not Orchard's to remove
+    const inner = join(path, nested.paths[0]);
+    return lstatSync(join(inner, ".git"), { throwIfNoEntry: false })?.isFile() ? `orchard remove ${shellQuote(inner)}` : null;
+  }
   if (hasCode(reasons, "salvage_not_requested")) return `${again} --salvage`;
   if (hasCode(reasons, "not_managed") || hasCode(reasons, "foreign_lock")) return `orchard adopt ${shellQuote(path)}`;
   const live = findReason([...reasons], "live_owner");

@@ -72,21 +72,23 @@ export async function submoduleWork(worktree: string, depth = 0): Promise<string
   if (depth >= MAX_DEPTH) return [];
   const { gitlinks, dirs } = await readIndexShape(worktree);
   const declared = lstatSync(join(worktree, ".gitmodules"), { throwIfNoEntry: false })?.isFile() ? await declaredPaths(worktree) : [];
-  const out: string[] = [];
-  for (const path of new Set([...gitlinks, ...declared])) if (await holdsWork(worktree, path, depth)) out.push(`${path}/`);
+  const out = new Set<string>();
+  const links = new Set(gitlinks);
+  for (const path of new Set([...gitlinks, ...declared])) if (await holdsWork(worktree, path, { depth, gitlink: links.has(path) })) out.add(`${path}/`);
   // a `.git` in a directory with tracked files: git's status skips it, and its repository's commits live there alone
-  for (const dir of dirs) if (lstatSync(onDisk(worktree, dir, ".git"), { throwIfNoEntry: false })) out.push(`${dir}/`);
-  return out.sort();
+  for (const dir of dirs) if (lstatSync(onDisk(worktree, dir, ".git"), { throwIfNoEntry: false })) out.add(`${dir}/`);
+  return [...out].sort();
 }
 
 /** Whether the submodule at `path` holds work that must stay: its own repository, uncommitted work, or content git cannot place. */
-async function holdsWork(worktree: string, path: string, depth: number): Promise<boolean> {
+async function holdsWork(worktree: string, path: string, options: { depth: number; gitlink: boolean }): Promise<boolean> {
   const dir = join(worktree, path);
   const dotGit = lstatSync(onDisk(worktree, path, ".git"), { throwIfNoEntry: false });
   if (!dotGit) {
-    // not populated: nothing of it is in the worktree, unless files sit where its checkout would be
+    // not populated: nothing of it is in the worktree — unless files sit where a gitlink's checkout
+    // would be, which the outer status never lists (a path `.gitmodules` names alone is plain tree)
     const st = lstatSync(onDisk(worktree, path), { throwIfNoEntry: false });
-    return st?.isDirectory() === true && readdirSync(onDisk(worktree, path)).length > 0;
+    return options.gitlink && st?.isDirectory() === true && readdirSync(onDisk(worktree, path)).length > 0;
   }
   if (!dotGit.isFile()) return true; // its repository lives in the worktree
   const common = commonDirOf(dir);
@@ -94,5 +96,5 @@ async function holdsWork(worktree: string, path: string, depth: number): Promise
   setProgramPolicy(common, await readProgramGuard(dir, common));
   const r = await git(statusArgs(false), { cwd: dir, ok: [0, 128] });
   const changed = r.exitCode !== 0 || r.stdout.split("\0").some((field) => field !== "" && !field.startsWith("# "));
-  return changed || (await submoduleWork(dir, depth + 1)).length > 0;
+  return changed || (await submoduleWork(dir, options.depth + 1)).length > 0;
 }
