@@ -1,7 +1,7 @@
 // Copying one directory tree by a share method (bootstrap.shareMethod). Contract:
 // - the target must not exist (mkdir without `recursive`): a tree is never merged into another;
 // - symbolic links are recreated as links (never followed); directories get their source's mode;
-//   files keep their mode (copyFileSync), hard links share the inode; anything else (a FIFO, a
+//   files keep their mode (copyFile), hard links share the inode; anything else (a FIFO, a
 //   socket, a device) fails the copy;
 // - `clone` is a reflink (FICLONE: btrfs, XFS, APFS via libuv): the blocks are shared until one
 //   side writes, and a write never reaches the other file; `copy` writes the bytes again;
