@@ -138,13 +138,11 @@ export class Orchard {
     return withNext("release", options, await this.lockedContext(repo, async (ctx) => release(ctx, input)));
   }
 
-  /** `orchard bootstrap` (SPEC v5 §3): the bootstrap of an existing worktree, never over work. */
   async bootstrap(options: BootstrapOptions & RepoOption): Promise<BootstrapResult> {
     const { bootstrapWorktree } = await import("./admission/index.js");
     const { repo, ...rest } = options;
     const input = parseInput(BootstrapInput(), rest) as BootstrapOptions;
-    if (input.dryRun === true) return withNext("bootstrap", options, await bootstrapWorktree(await this.context(repo), input));
-    return withNext("bootstrap", options, await this.lockedContext(repo, async (ctx) => bootstrapWorktree(ctx, input)));
+    return withNext("bootstrap", options, await this.lockedContext(repo, (ctx) => bootstrapWorktree(ctx, input)));
   }
 
   async heartbeat(options: HeartbeatOptions & RepoOption): Promise<LeaseResult> {
@@ -181,12 +179,8 @@ export class Orchard {
         // a repo that moved or was deleted since it was recorded: nothing to list there
       }
     }
-    return withNext("list", options, {
-      ok: true,
-      repo: main.repo,
-      worktrees: [...main.worktrees, ...others.flatMap((o) => o.worktrees)],
-      repos: [main, ...others],
-    });
+    const worktrees = [...main.worktrees, ...others.flatMap((o) => o.worktrees)];
+    return withNext("list", options, { ok: true, repo: main.repo, worktrees, repos: [main, ...others] });
   }
 
   /**
@@ -198,11 +192,8 @@ export class Orchard {
     const { repo, ...rest } = options;
     const parsed = parseInput(ReapOrphansInput(), rest) as ReapOptions;
     requireReapCommandLine(parsed); // before the repository's config: a bad .orchard.json is not the caller's mistake
-    return withNext(
-      "reapOrphans",
-      options,
-      this.noteUnreachable(await reapOrphans(await this.context(repo), this.unreachable === null ? parsed : { ...parsed, dryRun: true })),
-    );
+    const result = await reapOrphans(await this.context(repo), this.unreachable === null ? parsed : { ...parsed, dryRun: true });
+    return withNext("reapOrphans", options, this.noteUnreachable(result));
   }
 
   async salvageList(options: RepoOption = {}): Promise<SalvageListResult> {

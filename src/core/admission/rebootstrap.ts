@@ -1,9 +1,9 @@
 // `orchard bootstrap <handle|path|task>` (SPEC v5 §3): runs the bootstrap of an existing managed
 // worktree — one whose commands were skipped as untrusted, or whose installed directories went —
-// never over work, and only once the repository is trusted (config_untrusted). The proofs are the exact handle's (verdict.ts) for the requester: nobody else
-// live in it, its liveness known, no operation in progress, clean (no tracked or untracked change,
-// no unique ignored file); a drifted fingerprint does not block, since the bootstrap records the
-// fingerprints anew. Decided under the repo's mutation lock; the bootstrap runs outside it, its
+// never over work, and only once the repository is trusted (config_untrusted). The proofs are the
+// exact handle's (verdict.ts) for the requester: nobody else live in it, its liveness known, no
+// operation in progress, clean (no tracked or untracked change, no unique ignored file); a drifted
+// fingerprint does not block, since the bootstrap records the fingerprints anew. Decided under the repo's mutation lock; the bootstrap runs outside it, its
 // journal written first, so a concurrent `add` of the handle waits for it as for any bootstrap.
 import { existsSync } from "node:fs";
 import { findAdminDir } from "../shared/repo/admin.js";
@@ -57,6 +57,7 @@ export async function bootstrapWorktree(ctx: Ctx, options: BootstrapOptions): Pr
     const verdict = assessExact(facts, exact, { strict: false });
     const admin = findAdminDir(ctx.repo.commonDir, row.path);
     const reasons = verdict.reasons.filter((r) => !DRIFT.has(r.code));
+    if (!admin) reasons.push(reason("fact_unknown", { fact: "admin" }, "git's admin dir of the worktree could not be found"));
     if (admin && (await readBootstrapJournal(admin)).state === "running") reasons.push(reason("bootstrap_running"));
     const { bootstrap, runtime } = ctx.repo.config.config;
     const commands = (bootstrap?.run ?? []).length + (runtime?.probe ?? []).length > 0;
@@ -67,9 +68,9 @@ export async function bootstrapWorktree(ctx: Ctx, options: BootstrapOptions): Pr
     releaseMutationLockEarly(ctx.repo.commonDir);
     return { ...fields, notes, row, admin };
   });
-  const { row, admin, ...fields } = decided as Fields & { row?: WorktreeRow; admin?: string };
+  const { row, admin: _admin, ...fields } = decided as Fields & { row?: WorktreeRow; admin?: string };
   if (fields.reasons.length > 0) return { ok: false, action: "refused", ...fields };
-  if (!row || !admin || options.dryRun) return { ok: true, action: "planned", ...fields };
+  if (!row || options.dryRun) return { ok: true, action: "planned", ...fields };
   // the proofs found no work in it (clean, no unique ignored file): what the bootstrap leaves is its own, recorded as such
   const outcome = await runBootstrap(ctx, row, { enabled: true });
   const done = { ...fields, bootstrap: outcome.report };

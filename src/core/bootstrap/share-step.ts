@@ -71,9 +71,9 @@ export async function materialiseStep(plan: SharePlan & { copy: KeptCopy }, step
   const made = await step(
     steps,
     "share",
-    () => {
+    async () => {
       try {
-        return Promise.resolve(materialise(plan.copy, plan.request.worktree, plan.request.method));
+        return await materialise(plan.copy, plan.request.worktree, plan.request.method);
       } catch (error) {
         return cloneProblem(error);
       }
@@ -96,10 +96,10 @@ export async function keepStep(plan: SharePlan, steps: BootstrapStep[]): Promise
     return { ok: true };
   }
   const started = performance.now();
-  const kept = await step(steps, "share: keep", () => {
+  const kept = await step(steps, "share: keep", async () => {
     try {
       if (plan.modified) removeKept(plan.modified.copy.path); // the fresh copy takes its key; worktrees keep their own links
-      return Promise.resolve(keepCopy(plan.request));
+      return await keepCopy(plan.request);
     } catch (error) {
       return cloneProblem(error);
     }

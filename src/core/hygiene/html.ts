@@ -168,7 +168,7 @@ function details(w: HygieneWorktree): string {
     fact(
       "disk",
       w.disk
-        ? `${formatBytes(w.disk.bytes)} apparent, ${formatBytes(w.disk.allocatedBytes)} on disk, ${formatBytes(w.disk.uniqueBytes)} freed by removing it${w.disk.reflinks === "unknown" ? " (reflinked extents: unknown sharing)" : ""}`
+        ? `${formatBytes(w.disk.bytes)} apparent, ${formatBytes(w.disk.allocatedBytes)} on disk, ${w.disk.reflinks === "unknown" ? "? freed by removing it (reflinked extents: unknown sharing)" : `${formatBytes(w.disk.uniqueBytes)} freed by removing it`}`
         : "not measured",
     ),
   ].join("")}</dl><ul class="reasons">${reasons}</ul>`;

@@ -77,7 +77,7 @@ function absoluteLinkInside(worktree: string, root: string): string | null {
 const isRealDir = (path: string): boolean => lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 
 /** Keeps a pristine copy of the worktree's shared directories under their key (a whole copy, or none). */
-export function keepCopy(request: ShareRequest): KeepResult {
+export async function keepCopy(request: ShareRequest): Promise<KeepResult> {
   for (const dir of request.dirs) {
     if (!isRealDir(join(request.worktree, dir))) return { kept: false, problem: "missing", why: `the install made no directory ${dir}` };
     const problem = relocationProblem(request.worktree, dir);
@@ -92,7 +92,7 @@ export function keepCopy(request: ShareRequest): KeepResult {
     mkdirSync(join(build, "dirs"));
     for (const dir of request.dirs) {
       requireParents(join(build, "dirs"), dir);
-      const copied = copyTree(join(request.worktree, dir), keptTree(build, dir), continueWith(request.method, method), "share.copying");
+      const copied = await copyTree(join(request.worktree, dir), keptTree(build, dir), continueWith(request.method, method), "share.copying");
       method = copied.method;
       files += copied.files;
     }
@@ -116,12 +116,12 @@ export function keepCopy(request: ShareRequest): KeepResult {
 }
 
 /** Gives the worktree each shared directory of the copy; the worktree must have none of them yet. */
-export function materialise(copy: KeptCopy, worktree: string, method: ShareMethod): { method: UsedMethod; files: number } {
+export async function materialise(copy: KeptCopy, worktree: string, method: ShareMethod): Promise<{ method: UsedMethod; files: number }> {
   let used: UsedMethod = method === "auto" ? "clone" : method;
   let files = 0;
   for (const dir of copy.marker?.dirs ?? []) {
     requireParents(worktree, dir);
-    const copied = copyTree(keptTree(copy.path, dir), join(worktree, dir), continueWith(method, used));
+    const copied = await copyTree(keptTree(copy.path, dir), join(worktree, dir), continueWith(method, used));
     used = copied.method;
     files += copied.files;
   }
