@@ -236,6 +236,12 @@ export class Orchard {
     return worktreePath(await this.context(repo), parseInput(PathInput(), rest));
   }
 
+  /** The handles a TAB completes: the registry's rows of the repo (one `git worktree list` where it has none), never a status. */
+  async handles(options: RepoOption = {}): Promise<string[]> {
+    const { worktreeHandles } = await import("./navigate/index.js");
+    return worktreeHandles(await this.context(options.repo));
+  }
+
   /** Merges one worktree's branch back into the target and removes it: cleanup-wave's one-entry form. */
   async merge(options: MergeOptions & RepoOption): Promise<WaveResult> {
     const { mergeOne } = await import("./wave/index.js");

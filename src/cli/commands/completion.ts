@@ -97,7 +97,7 @@ async function candidates(kind: Kind, cmd: Command): Promise<string[]> {
   const { Orchard } = await import("../../core/orchard.js");
   const orchard = await Orchard.open(openOptions(globalsOf(cmd), true));
   try {
-    if (kind === "handles") return (await orchard.list()).worktrees.flatMap((w) => (w.handle ? [w.handle] : []));
+    if (kind === "handles") return await orchard.handles();
     if (kind === "plans") return orchard.registry.plans.openIds();
     return (await orchard.salvageList()).salvages.map((s) => s.ref);
   } finally {
