@@ -1,7 +1,8 @@
 // The library (SPEC §7): one object per workspace; each method takes one options object and
 // resolves to the same object as the CLI's --json. It never prints and never exits. Each method
 // imports its capability when called, so a process pays only for the commands it runs.
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { setProofCacheDir } from "../git/warm/proof-cache.js";
 import { Registry, RegistryError } from "../registry/index.js";
 import { registryUrl } from "./shared/registry-url.js";
 import { locateRepo, refreshRepo, repoStamp, resolveRepo, type RepoContext, type RepoLocation } from "./shared/repo/repo.js";
@@ -61,6 +62,8 @@ export class Orchard {
     if (options.warm === true) keepBatchShell();
     // git's first answer (where the repo keeps its git dirs) is asked for now and arrives while
     // the registry opens; a failure is the first context's to report, as it was
+    // what the boundary's checks proved is kept in the workspace, by each file's identity (git/warm/proof-cache.ts)
+    setProofCacheDir(join(resolve(options.home ?? defaultHome()), "cache"));
     const located = locateRepo(repoPath);
     located.catch(() => undefined);
     const url = registryUrl(options.registry ?? (process.env.ORCHARD_REGISTRY || undefined));

@@ -15,11 +15,18 @@ import { readPlainFile } from "./plain-file.js";
 import { commonDirOf, setProgramPolicy } from "../programs/policy.js";
 import { readProgramGuard } from "../programs/read.js";
 import { statusArgs } from "../status-args.js";
+import { provedOnce } from "../warm/proof-cache.js";
 
 const MAX_DEPTH = 8;
 
+/** The `path` of every submodule `.gitmodules` declares (kept while the file is the same: warm/proof-cache.ts). */
+function declaredPaths(worktree: string): Promise<string[]> {
+  const file = join(worktree, ".gitmodules");
+  return provedOnce("gitmodules", file, [file], () => readDeclaredPaths(worktree));
+}
+
 /** The `path` of every submodule `.gitmodules` declares, read from a private copy (never through git's own discovery). */
-async function declaredPaths(worktree: string): Promise<string[]> {
+async function readDeclaredPaths(worktree: string): Promise<string[]> {
   const bytes = readPlainFile(join(worktree, ".gitmodules"), 1024 * 1024);
   if (bytes === null) return [];
   const scratch = mkdtempSync(join(tmpdir(), "orchard-gitmodules-"));

@@ -9,6 +9,7 @@ import { homedir } from "node:os";
 import { git } from "../run.js";
 import { commonDirOf, guardFrom, PROGRAM_KEYS_REGEXP, type ConfigEntry, type ProgramGuard } from "./policy.js";
 import { cachedGuard, keptGuardSignature, rememberGuard } from "../warm/guard-cache.js";
+import { keepProof, keptProof } from "../warm/proof-cache.js";
 import { ALL_WORKTREES, setWorktreeBlocks, type WorktreeBlock } from "../input/boundary.js";
 import { readConfigFile } from "../input/programs-vet.js";
 import { parseConfigRecords as parse } from "../parse/config.js";
@@ -37,10 +38,33 @@ export async function readProgramGuard(cwd: string, commonDir: string): Promise<
   const files = configFiles(commonDir);
   const cached = cachedGuard(cwd, commonDir, files);
   if (cached) return cached;
+  // kept on disk by an earlier command (warm/proof-cache.ts), with the worktree blocks that reading found
+  const key = guardKey(cwd, commonDir);
+  const proved = keptProof<KeptGuard>("guard", key, files);
+  if (proved) {
+    setWorktreeBlocks(realOrSame(commonDir), new Map(proved.blocks));
+    return proved.guard;
+  }
   const readAt = Date.now();
-  const { guard, origins, includes } = await readGuard(cwd, commonDir);
+  const { guard, origins, includes, blocks } = await readGuard(cwd, commonDir);
   rememberGuard(cwd, commonDir, [...files, ...origins], { guard, readAt, includes });
+  // (an include could change what git reads without any of these files changing: never kept, as in memory)
+  if (!includes) keepProof("guard", key, [...files, ...origins], { guard, blocks: [...blocks] } satisfies KeptGuard, readAt);
   return guard;
+}
+
+interface KeptGuard {
+  guard: ProgramGuard;
+  blocks: [string, WorktreeBlock][];
+}
+
+/** A guard's key: the repository, and the environment that points git at its config files. */
+function guardKey(cwd: string, commonDir: string): string {
+  const env = Object.keys(process.env)
+    .filter((k) => /^(GIT_CONFIG|HOME$|XDG_CONFIG_HOME$)/.test(k))
+    .sort()
+    .map((k) => `${k}=${process.env[k]}`);
+  return [cwd, commonDir, ...env].join("\0");
 }
 
 /**
@@ -92,7 +116,10 @@ export async function refuseWedgedConfig(path: string): Promise<void> {
   if (wedged) throw new ConfigWedgedError(wedged.file, wedged.why);
 }
 
-async function readGuard(cwd: string, commonDir: string): Promise<{ guard: ProgramGuard; origins: string[]; includes: boolean }> {
+async function readGuard(
+  cwd: string,
+  commonDir: string,
+): Promise<{ guard: ProgramGuard; origins: string[]; includes: boolean; blocks: Map<string, WorktreeBlock> }> {
   const blocks = new Map<string, WorktreeBlock>();
   // an include every git of the repository would wait on: fail now, naming it, instead of after each git's timeout
   const wedged = await unvettedInclude(commonDir);
@@ -143,7 +170,7 @@ async function readGuard(cwd: string, commonDir: string): Promise<{ guard: Progr
     }
   }
   setWorktreeBlocks(realOrSame(commonDir), blocks);
-  return { guard: guardFrom(entries), origins: [...origins], includes };
+  return { guard: guardFrom(entries), origins: [...origins], includes, blocks };
 }
 
 /** Every file git reads config from for this repository, present or not (warm/guard-cache.ts): the system's, the user's, the repository's and, where git reads them, every config.worktree. */
