@@ -31,7 +31,8 @@ const BIG = Number(flag("big", 400));
 const CLI = resolve(flag("cli", join(here, "../dist/bin/orchard.js")));
 const ONLY = flag("only", "").split(",").filter(Boolean);
 const JSON_OUT = process.argv.includes("--json");
-const wanted = (row) => ONLY.length === 0 || ONLY.some((w) => row.startsWith(w));
+// a name ending in a digit is one row (`remove-40` is not `remove-400`); otherwise a prefix (`remove`: both)
+const wanted = (row) => ONLY.length === 0 || ONLY.some((w) => row === w || (!/\d$/.test(w) && row.startsWith(w)));
 const say = (line) => process.stderr.write(`${line}\n`);
 const loadAtStart = loadavg().map((x) => Math.round(x * 10) / 10);
 
@@ -94,7 +95,9 @@ function row(id, measure, baseline, goal, pair) {
     a.push(x);
     b.push(y);
   }
-  rows.push({ id, measure, baseline, goal, a: median(a), b: median(b), ratio: median(a.map((x, i) => x / b[i])), runs: RUNS, batch: BATCH });
+  const r = { id, measure, baseline, goal, a: median(a), b: median(b), ratio: median(a.map((x, i) => x / b[i])), runs: RUNS, batch: BATCH };
+  rows.push(r);
+  say(`  ${id}: ${r.a.toFixed(1)} ms vs ${r.b.toFixed(1)} ms, ${r.ratio.toFixed(2)}× (goal ${goal})`);
 }
 
 const node0 = () => Array.from({ length: BATCH }, () => [process.execPath, ["-e", "0"]]);
