@@ -1,8 +1,7 @@
 // The library (SPEC §7): one object per workspace; each method takes one options object and
 // resolves to the same object as the CLI's --json. It never prints and never exits. Each method
 // imports its capability when called, so a process pays only for the commands it runs.
-import { join, resolve } from "node:path";
-import { setProofCacheDir } from "../git/warm/proof-cache.js";
+import { resolve } from "node:path";
 import { Registry, RegistryError } from "../registry/index.js";
 import { registryUrl } from "./shared/registry-url.js";
 import { locateRepo, refreshRepo, repoStamp, resolveRepo, type RepoContext, type RepoLocation } from "./shared/repo/repo.js";
@@ -60,14 +59,12 @@ export class Orchard {
   static async open(options: OpenOptions = {}): Promise<Orchard> {
     const repoPath = resolve(options.repo ?? process.cwd());
     if (options.warm === true) keepBatchShell();
-    // git's first answer (where the repo keeps its git dirs) is asked for now and arrives while
-    // the registry opens; a failure is the first context's to report, as it was
-    // what the boundary's checks proved is kept in the workspace, by each file's identity (git/warm/proof-cache.ts)
-    setProofCacheDir(join(resolve(options.home ?? defaultHome()), "cache"));
-    const located = locateRepo(repoPath);
-    located.catch(() => undefined);
     const url = registryUrl(options.registry ?? (process.env.ORCHARD_REGISTRY || undefined));
     const workspace = openWorkspace(options.home ?? defaultHome(), options.home !== undefined || Boolean(process.env.ORCHARD_HOME), { url, host: HOST });
+    // git's first answer (where the repo keeps its git dirs) is asked for now and arrives while
+    // the registry opens; a failure is the first context's to report, as it was
+    const located = locateRepo(repoPath);
+    located.catch(() => undefined);
     const hooks = { canonicalTask };
     if (url === null) requireNotMoved(workspace.home);
     finishTrash(workspace.home); // what a crashed removal left (trash.ts)
@@ -237,12 +234,6 @@ export class Orchard {
     const { worktreePath } = await import("./navigate/index.js");
     const { repo, ...rest } = options;
     return worktreePath(await this.context(repo), parseInput(PathInput(), rest));
-  }
-
-  /** The handles a TAB completes: the registry's rows of the repo (one `git worktree list` where it has none), never a status. */
-  async handles(options: RepoOption = {}): Promise<string[]> {
-    const { worktreeHandles } = await import("./navigate/index.js");
-    return worktreeHandles(await this.context(options.repo));
   }
 
   /** Merges one worktree's branch back into the target and removes it: cleanup-wave's one-entry form. */

@@ -54,7 +54,11 @@ describe("orchard remove", () => {
     expect(r.json).toMatchObject({ ok: true, action: "removed", handle: w.handle });
     const traced = r.stderr.split("\n").filter((l) => l.startsWith("[orchard trace] "));
     expect(traced.some((l) => l.includes(w.path))).toBe(true); // its own status ran
-    for (const o of others) expect(traced.filter((l) => l.includes(o.path)), o.path).toEqual([]);
+    for (const o of others)
+      expect(
+        traced.filter((l) => l.includes(o.path)),
+        o.path,
+      ).toEqual([]);
     for (const o of others) expect(existsSync(o.path)).toBe(true);
   });
 

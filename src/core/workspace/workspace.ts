@@ -9,6 +9,7 @@ import { dirname, join, relative, isAbsolute, resolve } from "node:path";
 import { homedir } from "node:os";
 import { failure, usageError } from "../shared/errors.js";
 import { workspaceId } from "./id.js";
+import { setProofCacheDir } from "../../git/warm/proof-cache.js";
 
 export interface Workspace {
   home: string;
@@ -76,6 +77,7 @@ export function openWorkspace(home: string, explicit = true, registry: { url: st
   const root = join(real, "worktrees");
   requireWorkspaceDir(root, { create: true });
   requireWorkspaceDir(trashDir(real), { create: false });
+  setProofCacheDir(join(real, "cache")); // what the boundary's checks prove is kept here, by file identity (git/warm/proof-cache.ts)
   return { home: real, root, id: workspaceId(real, registry) };
 }
 
