@@ -43,19 +43,24 @@ export async function readProgramGuard(cwd: string, commonDir: string): Promise<
   const proved = keptProof<KeptGuard>("guard", key, files);
   if (proved) {
     setWorktreeBlocks(realOrSame(commonDir), new Map(proved.blocks));
+    // kept in memory as well, as a read would be: a warm process checks what it keeps against its signature (keptConfigSignature)
+    rememberGuard(cwd, commonDir, proved.files, { guard: proved.guard, readAt: Date.now(), includes: false });
     return proved.guard;
   }
   const readAt = Date.now();
   const { guard, origins, includes, blocks } = await readGuard(cwd, commonDir);
   rememberGuard(cwd, commonDir, [...files, ...origins], { guard, readAt, includes });
   // (an include could change what git reads without any of these files changing: never kept, as in memory)
-  if (!includes) keepProof("guard", key, [...files, ...origins], { guard, blocks: [...blocks] } satisfies KeptGuard, readAt);
+  const all = [...new Set([...files, ...origins])];
+  if (!includes) keepProof("guard", key, all, { guard, blocks: [...blocks], files: all } satisfies KeptGuard, readAt);
   return guard;
 }
 
 interface KeptGuard {
   guard: ProgramGuard;
   blocks: [string, WorktreeBlock][];
+  /** Every file it was read from (the proof's stamps hold the same). */
+  files: string[];
 }
 
 /** A guard's key: the repository, and the environment that points git at its config files. */

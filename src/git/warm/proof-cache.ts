@@ -18,7 +18,7 @@ import { RACY_MS, stamp } from "./guard-cache.js";
 
 const MAX_CACHE_BYTES = 4 * 1024 * 1024;
 const MAX_ENTRIES = 2_000;
-const VERSION = 1;
+const VERSION = 2;
 
 let dir: string | null = null;
 
