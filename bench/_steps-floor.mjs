@@ -22,7 +22,7 @@
 //     configuration or the graph changed (src/git/warm/refs-kept.ts), and walks the history again
 //     only for new object ids (src/core/facts/graphs.ts): a repeat of the same call does none.
 //   A heartbeat of a handle runs no git (the lease and its lock text are the row's): it has no steps floor.
-import { PROGRAM_KEYS_REGEXP } from "../dist/git/programs.js";
+import { PROGRAM_KEYS_REGEXP } from "../dist/git/programs/policy.js";
 import { REF_FORMAT } from "../dist/git/parse/refs.js";
 
 const q = (word) => `'${String(word).replaceAll("'", "'\\''")}'`;

@@ -23,7 +23,7 @@ for (let i = 0; i < args.length; i++) {
 }
 // `--scale` (and `--scale-2000`): the scale table of issue 25 (bench/scale.mjs) instead, a long run
 const scale = flags.includes("--scale") || flags.includes("--scale-2000");
-const wanted = names.length ? names : scale ? ["scale"] : ["table", "registry"];
+const wanted = names.length ? names : scale ? ["scale"] : ["table", "everyday", "registry"];
 const scripts = readdirSync(here)
   .filter((f) => f.endsWith(".mjs") && f !== "run.mjs" && !f.startsWith("_"))
   .filter((f) => wanted.some((w) => f.startsWith(w)));

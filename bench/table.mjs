@@ -198,13 +198,13 @@ if (["list", "hygiene", "create", "adopt", "floor-statuses", "floor-list", "floo
     () => [orchard(...args), statusLoop(paths), compared(...args)];
   const also = (what) => (COMPARE === null ? null : `${what}, ${COMPARE}`);
   const none = () => undefined;
-  row("list", `\`list\` (${N}) vs a sequential \`git status -uall\` loop`, "status loop", "≤ 0.08×", vs("list", "--json"), none, also(`\`list\` (${N})`), "~");
+  row("list", `\`list\` (${N}) vs a sequential \`git status -uall\` loop`, "status loop", "≤ 0.10×", vs("list", "--json"), none, also(`\`list\` (${N})`), "~");
   row("list-full", `\`list --full\` (${N}) vs the same loop`, "status loop", "—", vs("list", "--full", "--json"), none, also(`\`list --full\` (${N})`), "~");
   row(
     "hygiene",
     `\`hygiene\` (${N}) vs the same loop`,
     "status loop",
-    "≤ 1.05× of floor-statuses",
+    "≤ 0.75× (the statuses in parallel: floor-statuses)",
     vs("hygiene", "--json"),
     none,
     also(`\`hygiene\` (${N})`),
@@ -255,7 +255,7 @@ row(
   "create",
   "`add`, create, vs `git worktree add`",
   "git worktree add",
-  "≤ 1.3× of floor-create",
+  "≤ 1.5× of floor-create (node start + `git worktree add`)",
   () => [orchard("add", `bench/c${creates++}`, "--owner", "bench"), gitWorktreeAdd(), compared("add", `bench/c${creates++}`, "--owner", "bench")],
   () => undefined,
   alsoCompared("`add`, create"),

@@ -50,7 +50,7 @@ await build({
   entryPoints: { orchard: join(root, "dist/cli/main.js") },
   outdir: join(root, "dist/bin"),
   format: "cjs",
-  external: ["./program.js"],
+  external: ["./program.js", "./quick.js"],
   define: { "import.meta.url": "__orchardEntryUrl" },
   banner: { js: 'const __orchardEntryUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
@@ -72,6 +72,21 @@ const result = await build({
   define: { "import.meta.url": "__orchardModuleUrl" },
   banner: { js: 'const __orchardModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
   plugins: [zodEnglishOnly],
+  metafile: process.argv.includes("--analyze"),
+});
+// The quick command line (dist/bin/orchard-quick.cjs, src/cli/quick.ts): `orchard path` and `orchard
+// __complete handles` from the registry alone, run before the whole command line (main.ts). Only
+// what it uses is in it (the registry's read-only peek, the driver, the task's canonical form):
+// every `orchard cd` and TAB pays a node start and little more.
+await build({
+  ...common,
+  entryPoints: { "orchard-quick": join(root, "dist/cli/quick.js") },
+  outdir: join(root, "dist/bin"),
+  outExtension: { ".js": ".cjs" },
+  format: "cjs",
+  external: [],
+  define: { "import.meta.url": "__orchardModuleUrl" },
+  banner: { js: 'const __orchardModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
   metafile: process.argv.includes("--analyze"),
 });
 copyFileSync(join(root, "src/index.cjs"), join(root, "dist/index.cjs"));

@@ -65,7 +65,7 @@ function writeCache(dir: string, file: string, prefix: string, data: Buffer): vo
  * Loads the CommonJS bundle at `bundle` (its code cache used or made) and returns its `main`; null
  * when the bundle is not there (a tree built by tsc alone), so the caller imports the modules.
  */
-export function loadBundle(bundle: string): Main | null {
+export function loadBundle<M = Main>(bundle: string): M | null {
   let source: string;
   let st: ReturnType<typeof statSync>;
   try {
@@ -88,7 +88,7 @@ export function loadBundle(bundle: string): Main | null {
     process.stderr.write(
       `[orchard trace] code cache ${cachedData === undefined ? "none" : rejected ? "rejected" : "used"}: ${dir ? join(dir, file) : "off"}\n`,
     );
-  const module = { exports: {} as { main?: Main } };
+  const module = { exports: {} as { main?: M } };
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
   if (dir && (cachedData === undefined || rejected))
     // made at exit, so it holds the functions this command compiled, not only the top level

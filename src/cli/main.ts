@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { loadBundle } from "./code-cache.js";
+import type { QuickMain } from "./quick.js";
 
 // a reader that went away (`orchard list | head -1`) ends the output, not the command: the rest of
 // what it prints is dropped, the work and its exit code stay as they are (no stack trace)
@@ -14,10 +15,16 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 const args = process.argv.slice(2);
+/** `orchard path …` and `orchard __complete handles`: answered from the registry by the quick bundle, when it can (quick.ts). */
+const quickCandidate = args.includes("path") || (args.includes("__complete") && args.includes("handles"));
 if (args.length === 1 && args[0] === "--version") process.stdout.write(`${version}\n`);
 else void run(); // no top-level await: the build makes this file CommonJS (scripts/bundle.mjs)
 
 async function run(): Promise<void> {
+  if (quickCandidate) {
+    const quick = loadBundle<QuickMain>(fileURLToPath(new URL("./orchard-quick.cjs", import.meta.url))) ?? (await import("./quick.js")).main;
+    if (await quick(process.argv)) return;
+  }
   const main = loadBundle(fileURLToPath(new URL("./orchard-cli.cjs", import.meta.url))) ?? (await import("./program.js")).main;
   await main(process.argv, version);
 }

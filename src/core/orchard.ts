@@ -59,12 +59,12 @@ export class Orchard {
   static async open(options: OpenOptions = {}): Promise<Orchard> {
     const repoPath = resolve(options.repo ?? process.cwd());
     if (options.warm === true) keepBatchShell();
+    const url = registryUrl(options.registry ?? (process.env.ORCHARD_REGISTRY || undefined));
+    const workspace = openWorkspace(options.home ?? defaultHome(), options.home !== undefined || Boolean(process.env.ORCHARD_HOME), { url, host: HOST });
     // git's first answer (where the repo keeps its git dirs) is asked for now and arrives while
     // the registry opens; a failure is the first context's to report, as it was
     const located = locateRepo(repoPath);
     located.catch(() => undefined);
-    const url = registryUrl(options.registry ?? (process.env.ORCHARD_REGISTRY || undefined));
-    const workspace = openWorkspace(options.home ?? defaultHome(), options.home !== undefined || Boolean(process.env.ORCHARD_HOME), { url, host: HOST });
     const hooks = { canonicalTask };
     if (url === null) requireNotMoved(workspace.home);
     finishTrash(workspace.home); // what a crashed removal left (trash.ts)

@@ -25,6 +25,9 @@ export async function readStatus(worktree: string, options: { ignored?: boolean 
  * record marks the end. A worktree whose git failed, a slice that failed as a whole, and any host
  * without `sh` (Windows) get readStatus of their own, so its error says what git said.
  */
+/** How many chunks each status shell takes in turn (readStatuses). */
+const CHUNKS_PER_SHELL = 4;
+
 export async function readStatuses(
   worktrees: readonly string[],
   options: { ignored?: boolean; slices: number; signal?: AbortSignal },
@@ -33,45 +36,52 @@ export async function readStatuses(
   const out: (StatusSummary | Error | null)[] = worktrees.map((w) => worktreeBlockError(w));
   const asked = worktrees.flatMap((_, i) => (out[i] === null ? [i] : []));
   if (process.platform !== "win32" && asked.length > 1) {
-    const size = Math.ceil(asked.length / Math.max(1, options.slices));
+    // `slices` shells at a time, each taking the next chunk of a few worktrees when it is done: a shell
+    // whose worktrees are quick takes more (no core idles while another shell still has a long list),
+    // and each chunk's answers are parsed while the next chunks run
+    const running = Math.max(1, options.slices);
+    const size = Math.max(1, Math.ceil(asked.length / (running * CHUNKS_PER_SHELL)));
     // each worktree comes with its git dir: the status is pinned to it, as every git call is (pin.ts)
     const status = statusArgs(options.ignored ?? false).join(" ");
     const script = `while [ $# -gt 0 ]; do d=$1; g=$2; shift 2; if [ -n "$g" ]; then git -C "$d" "--git-dir=$g" "--work-tree=$d" ${status} 2>/dev/null; else git -C "$d" ${status} 2>/dev/null; fi; printf '\\0%s\\0' "$?"; done`;
     const slices = Array.from({ length: Math.ceil(asked.length / size) }, (_, k) => k * size);
-    await Promise.all(
-      slices.map(async (start) => {
-        const indices = asked.slice(start, start + size);
-        const slice = indices.map((i) => worktrees[i] as string);
-        const pairs = slice.flatMap((d) => [d, pinArgs(d)[0]?.slice("--git-dir=".length) ?? ""]);
-        const r = await runProcess("sh", ["-c", script, "sh", ...pairs], {
-          cwd: "/",
-          env: gitEnv(slice[0]!, { read: true }), // one repository's worktrees: one policy
-          timeoutMs: DEFAULT_GIT_TIMEOUT_MS + 2_000 * slice.length,
-          ...(options.signal ? { signal: options.signal } : {}),
-        }).catch(() => null);
-        if (!r || r.exitCode !== 0 || r.timedOut) return; // each worktree of the slice is read alone below (unless aborted)
-        const tokens = r.stdout.split("\0");
-        let at = 0;
-        for (let k = 0; k < slice.length && at < tokens.length; k++) {
-          const end = tokens.indexOf("", at);
-          if (end < 0 || tokens[end + 1] !== "0") {
-            at = end < 0 ? tokens.length : end + 2;
-            continue; // this git failed: read alone below
-          }
-          try {
-            out[indices[k] as number] = parseStatusV2(
-              tokens
-                .slice(at, end)
-                .map((t) => `${t}\0`)
-                .join(""),
-            );
-          } catch {
-            // not what status prints: read alone below
-          }
-          at = end + 2;
+    let next = 0;
+    const shell = async (): Promise<void> => {
+      while (next < slices.length && !options.signal?.aborted) await chunk(slices[next++] as number);
+    };
+    const chunk = async (start: number): Promise<void> => {
+      const indices = asked.slice(start, start + size);
+      const slice = indices.map((i) => worktrees[i] as string);
+      const pairs = slice.flatMap((d) => [d, pinArgs(d)[0]?.slice("--git-dir=".length) ?? ""]);
+      const r = await runProcess("sh", ["-c", script, "sh", ...pairs], {
+        cwd: "/",
+        env: gitEnv(slice[0]!, { read: true }), // one repository's worktrees: one policy
+        timeoutMs: DEFAULT_GIT_TIMEOUT_MS + 2_000 * slice.length,
+        ...(options.signal ? { signal: options.signal } : {}),
+      }).catch(() => null);
+      if (!r || r.exitCode !== 0 || r.timedOut) return; // each worktree of the slice is read alone below (unless aborted)
+      const tokens = r.stdout.split("\0");
+      let at = 0;
+      for (let k = 0; k < slice.length && at < tokens.length; k++) {
+        const end = tokens.indexOf("", at);
+        if (end < 0 || tokens[end + 1] !== "0") {
+          at = end < 0 ? tokens.length : end + 2;
+          continue; // this git failed: read alone below
         }
-      }),
-    );
+        try {
+          out[indices[k] as number] = parseStatusV2(
+            tokens
+              .slice(at, end)
+              .map((t) => `${t}\0`)
+              .join(""),
+          );
+        } catch {
+          // not what status prints: read alone below
+        }
+        at = end + 2;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(running, slices.length) }, shell));
   }
   if (options.signal?.aborted) return out.map((s) => s ?? new Error("not read: the statuses were no longer wanted")); // no one-by-one reads
   return Promise.all(

@@ -68,8 +68,10 @@ describe("readStatuses", () => {
     const all = [...repos, missing, ...repos];
     for (const slices of [1, 2, 3]) {
       const { got, traced } = await tracedStatuses(all, { ignored: true, slices });
-      // one shell per slice; git alone only for the worktree that failed
-      expect(traced.filter((t) => t.startsWith("[orchard trace] sh ")).length).toBe(slices);
+      // `slices` shells at a time, each taking the next chunk (a few chunks each); git alone only for the worktree that failed
+      const shells = traced.filter((t) => t.startsWith("[orchard trace] sh ")).length;
+      expect(shells).toBeGreaterThanOrEqual(Math.min(slices, all.length));
+      expect(shells).toBeLessThanOrEqual(slices * 4);
       expect(traced.filter((t) => t.startsWith("[orchard trace] git ")).length).toBe(1);
       expect(got).toHaveLength(all.length);
       for (const [i, path] of all.entries()) {

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git } from "../helpers/scenario.js";
+import { pathWithoutOrchard } from "../helpers/env.js";
 import { FakeMessagesApi, mentions, scripted, type Turn } from "../helpers/fake-messages-api.js";
 import { startClaude, installInProject } from "../helpers/claude-code.js";
 
@@ -85,7 +86,11 @@ describe("a project install on a machine without orchard", () => {
   });
 
   it("claude --worktree gets the worktree native Claude Code makes (path, branch, base); ExitWorktree removes it when clean and keeps work", async () => {
-    expect(process.env.PATH?.split(":").some((dir) => existsSync(join(dir, "orchard")))).toBe(false);
+    expect(
+      pathWithoutOrchard()
+        .split(":")
+        .some((dir) => existsSync(join(dir, "orchard"))),
+    ).toBe(false); // the PATH the hooks run with
     // native: the same repository without Orchard's hooks
     const native = Scenario.create();
     let nativeWorktrees: ReturnType<typeof worktrees>;

@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, CLI } from "../helpers/scenario.js";
-import { hermeticEnv } from "../helpers/env.js";
+import { hermeticEnv, pathWithoutOrchard } from "../helpers/env.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -110,7 +110,7 @@ describe("help and completion", () => {
     chmodSync(join(bin, "orchard"), 0o755);
     const complete = (...words: string[]) => {
       const script = `source <(orchard completion bash); COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _orchard; printf '%s\\n' "\${COMPREPLY[@]}"`;
-      const r = spawnSync("bash", ["-c", script], { cwd: s.primary, env: hermeticEnv({ PATH: `${bin}:${process.env.PATH}` }), encoding: "utf8" });
+      const r = spawnSync("bash", ["-c", script], { cwd: s.primary, env: hermeticEnv({ PATH: `${bin}:${pathWithoutOrchard()}` }), encoding: "utf8" });
       expect(r.status, r.stderr).toBe(0);
       return r.stdout.split("\n").filter(Boolean);
     };

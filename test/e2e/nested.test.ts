@@ -106,6 +106,16 @@ describe("nested worktrees", () => {
     survived(inner);
   });
 
+  it("orchard remove of the outer one, which judges that worktree alone, keeps both (held_by_nested)", () => {
+    const { path } = releasedWorktree("feat-outer");
+    const inner = nestInside(path);
+    const r = ok(s.orchard(["remove", path]), 3);
+    expect(r.json).toMatchObject({ ok: false, action: "refused" });
+    expect(r.json.reasons).toContainEqual(expect.objectContaining({ code: "held_by_nested" }));
+    expect(existsSync(path)).toBe(true);
+    survived(inner);
+  });
+
   it("without a nested worktree the same released worktree is removed (the test's control)", () => {
     const w = releasedWorktree("feat-outer");
     ok(s.orchard(["cleanup", "run"]));

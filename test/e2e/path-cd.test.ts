@@ -61,6 +61,50 @@ describe("orchard path", () => {
   });
 });
 
+describe("orchard path resolves without assessing (SPEC v5 §3)", () => {
+  /** The git processes a command ran (its trace on stderr). */
+  const gits = (stderr: string): string[] => stderr.split("\n").filter((l) => l.startsWith("[orchard trace] git "));
+
+  it("answers a handle, a path, a branch and a task from the registry: no git process, the full path's answer", () => {
+    const a = add("feat-q", "--task", "T-17");
+    add("feat-other");
+    for (const name of [a.handle, a.path, "feat-q", "t-17"]) {
+      const quick = s.orchard(["path", name], { env: { ORCHARD_TRACE: "1" } });
+      expect(quick.code, quick.stderr).toBe(0);
+      expect(gits(quick.stderr), `${name}: ${quick.stderr}`).toEqual([]);
+      // the whole command line answers the same (`--` is a spelling the quick path leaves to it)
+      const full = s.orchard(["path", "--", name], { env: { ORCHARD_TRACE: "1" } });
+      expect(gits(full.stderr).length, name).toBeGreaterThan(0);
+      expect(quick.json, name).toEqual(full.json);
+    }
+    const handles = s.orchard(["__complete", "handles"], { json: false, env: { ORCHARD_TRACE: "1" } });
+    expect(gits(handles.stderr)).toEqual([]);
+    expect(handles.stdout.trim().split("\n").sort()).toEqual(
+      s
+        .orchard(["list"])
+        .json.worktrees.flatMap((w: { handle: string | null }) => (w.handle ? [w.handle] : []))
+        .sort(),
+    );
+  });
+
+  it("no target, ^ and the default branch are the primary", () => {
+    add("feat-p");
+    for (const args of [["path"], ["path", "^"], ["path", "main"]]) {
+      const text = s.orchard(args, { json: false });
+      expect(text.stdout, args.join(" ")).toBe(`${s.primary}\n`);
+      expect(s.orchard(args).json, args.join(" ")).toEqual({ ok: true, path: s.primary, handle: null, branch: "main", task: null, via: "primary" });
+    }
+  });
+
+  it("a worktree the registry does not know is found by git's listing; nothing is assessed", () => {
+    const plain = `${s.root}/plain-wt`;
+    s.git("worktree", "add", "-q", "-b", "plain", plain);
+    const r = s.orchard(["path", plain], { env: { ORCHARD_TRACE: "1" } });
+    expect(r.json).toMatchObject({ ok: true, path: plain, handle: null, branch: "plain", via: "target" });
+    expect(gits(r.stderr).some((l) => l.includes('"status"'))).toBe(false);
+  });
+});
+
 describe("orchard shell-init and orchard cd", () => {
   it("bash: `orchard cd` changes the shell's directory; other verbs pass through; a failure leaves it where it was", () => {
     const a = add("feat-cd", "--task", "T-42");

@@ -45,6 +45,23 @@ describe("orchard remove", () => {
     expect(again.json.error.code).toBe("not_a_worktree");
   });
 
+  it("judges the one worktree it names: no other worktree's status, row or history is read (SPEC v5 §3)", () => {
+    const others = [add("other-a"), released("other-b")];
+    s.makeDirty(others[0]!.path);
+    const w = released("feat-one");
+    const r = s.orchard(["remove", w.handle], { env: { ORCHARD_TRACE: "1" } });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.json).toMatchObject({ ok: true, action: "removed", handle: w.handle });
+    const traced = r.stderr.split("\n").filter((l) => l.startsWith("[orchard trace] "));
+    expect(traced.some((l) => l.includes(w.path))).toBe(true); // its own status ran
+    for (const o of others)
+      expect(
+        traced.filter((l) => l.includes(o.path)),
+        o.path,
+      ).toEqual([]);
+    for (const o of others) expect(existsSync(o.path)).toBe(true);
+  });
+
   it("refuses a dirty worktree with the next step, and --salvage saves the work first", () => {
     const w = released("wip-a");
     s.makeDirty(w.path);

@@ -7,7 +7,7 @@ import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 import { expect } from "vitest";
 import { CLI, git, type Scenario } from "./scenario.js";
-import { hermeticEnv } from "./env.js";
+import { hermeticEnv, pathWithoutOrchard } from "./env.js";
 import { PROCESS_TIMEOUT_MS } from "./time.js";
 
 export const CLAUDE_CODE_VERSION = "2.1.332";
@@ -103,7 +103,7 @@ export function orchardOnPath(root: string, home: string): Record<string, string
     mkdirSync(bin, { recursive: true });
     symlinkSync(CLI, join(bin, "orchard"));
   }
-  return { PATH: `${bin}${delimiter}${process.env.PATH ?? ""}`, ORCHARD_HOME: home };
+  return { PATH: `${bin}${delimiter}${pathWithoutOrchard()}`, ORCHARD_HOME: home };
 }
 
 /** `orchard claude-code install --project` in the scenario's primary (portable: no `--home`), committed and pushed as a team would. */

@@ -1,8 +1,8 @@
 // Hermetic environment for every git and orchard process a test starts: an empty global config,
 // no system config, a fixed identity, C locale, no prompts, and a private HOME.
-import { mkdtempSync, writeFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync, realpathSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), "orchard-test-env-")));
 const emptyConfig = join(base, "gitconfig");
@@ -23,7 +23,29 @@ export const HERMETIC_ENV: Record<string, string> = {
   NO_COLOR: "1",
 };
 
-/** process.env without anything that could point git or orchard elsewhere, plus the hermetic values. */
+let orchardlessPath: string | undefined;
+
+/**
+ * This machine's PATH, on which no `orchard` is found: a test that needs one puts it there itself
+ * (claude-code.ts orchardOnPath). Where a directory of PATH holds an `orchard` (`npm link` puts it
+ * beside node), that directory is replaced by a private one with a link to each of its other programs.
+ */
+export function pathWithoutOrchard(): string {
+  if (orchardlessPath !== undefined) return orchardlessPath;
+  const dirs = (process.env.PATH ?? "").split(delimiter);
+  orchardlessPath = dirs
+    .map((dir, i) => {
+      if (dir === "" || !existsSync(join(dir, "orchard"))) return dir;
+      const copy = join(base, `path-${i}`);
+      mkdirSync(copy, { recursive: true });
+      for (const name of readdirSync(dir)) if (name !== "orchard" && !existsSync(join(copy, name))) symlinkSync(join(dir, name), join(copy, name));
+      return copy;
+    })
+    .join(delimiter);
+  return orchardlessPath;
+}
+
+/** process.env without anything that could point git or orchard elsewhere (no `orchard` on PATH), plus the hermetic values. */
 export function hermeticEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
@@ -36,7 +58,7 @@ export function hermeticEnv(extra: Record<string, string> = {}): NodeJS.ProcessE
     if (key === "NODE_EXTRA_CA_CERTS") continue;
     env[key] = value;
   }
-  return { ...env, ...HERMETIC_ENV, ...extra };
+  return { ...env, PATH: pathWithoutOrchard(), ...HERMETIC_ENV, ...extra };
 }
 
 /** For tests that call the library in-process (it starts git with process.env): this process's environment made hermetic too. */

@@ -98,7 +98,8 @@ async function candidates(kind: Kind, cmd: Command): Promise<string[]> {
   const { Orchard } = await import("../../core/orchard.js");
   const orchard = await Orchard.open(openOptions(globalsOf(cmd), true));
   try {
-    if (kind === "handles") return (await orchard.list()).worktrees.flatMap((w) => (w.handle ? [w.handle] : []));
+    // the registry's rows of the repo (one `git worktree list` where it has none), never a status
+    if (kind === "handles") return await (await import("../../core/navigate/index.js")).worktreeHandles(await orchard.context());
     if (kind === "plans") return orchard.registry.plans.openIds();
     return (await orchard.salvageList()).salvages.map((s) => s.ref);
   } finally {

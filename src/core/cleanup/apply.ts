@@ -13,6 +13,7 @@ import { readCheckedOutBranches } from "../shared/repo/checkouts.js";
 import { withMutationLock, hasMutationWaiters, yieldToWaiters, HOST } from "../ownership/index.js";
 import { pausePoint } from "../shared/fault.js";
 import { readDefaultBranch, targetRefs } from "../shared/repo/repo.js";
+import { focusedPatterns } from "../shared/repo/default-refs.js";
 import { mapLimit } from "../shared/pool.js";
 import { OrchardError, usageError } from "../shared/errors.js";
 import { reason, type Reason } from "../shared/reasons/reasons.js";
@@ -96,12 +97,16 @@ async function readBatchView(ctx: Ctx, batch: readonly PlanItemRow[]): Promise<B
     merged: new Set(),
     repos: await ctx.registry.repos.all(),
   };
-  const main = await readDefaultBranch(ctx.repo);
+  // the default branch's candidates, origin/HEAD and origin's branches in one read (one process, not a symbolic-ref and a for-each-ref)
+  const patterns = focusedPatterns(ctx.repo, [], "refs/remotes/origin");
+  const known = patterns ? new Map((await readRefs(ctx.repo.primary, patterns)).map((r) => [r.ref, r])) : null;
+  const main = await readDefaultBranch(ctx.repo, known ?? undefined);
   if (main) {
     view.defaultBranch = main.name;
     const wanted = targetRefs(ctx.repo, main.name, new Set([`refs/heads/${main.name}`, `refs/remotes/origin/${main.name}`]));
-    const refs = new Map((await readRefs(ctx.repo.primary, wanted)).map((r) => [r.ref, r]));
-    view.targets = distinctTargets(targetRefs(ctx.repo, main.name, new Set(refs.keys())), refs);
+    const refs = known && wanted.every((ref) => patterns?.some((p) => ref === p || ref.startsWith(`${p}/`))) ? known : null;
+    const read = refs ?? new Map((await readRefs(ctx.repo.primary, wanted)).map((r) => [r.ref, r]));
+    view.targets = distinctTargets(targetRefs(ctx.repo, main.name, new Set(read.keys())), read);
   }
   const deletes = batch.filter((i) => i.action === "delete_branch" && branchRef(i) !== "refs/heads/");
   if (deletes.length > 0) {

@@ -98,6 +98,11 @@ function addHuskDigests(fleet: Fleet, include: readonly Includable[]): void {
     }
 }
 
+/** The one worktree a plan scoped to one path judges: only it is assessed (hygiene.ts assessFleet's focus). */
+function focusOf(options: CleanupPlanOptions): string | undefined {
+  return options.paths?.length === 1 ? options.paths[0] : undefined;
+}
+
 export async function cleanupPlan(main: Ctx, ctxs: Ctx[], options: CleanupPlanOptions, notes: Reason[] = []): Promise<PlanResult> {
   return (await planWithFleet(main, ctxs, options, notes)).plan;
 }
@@ -111,7 +116,11 @@ async function planWithFleet(
 ): Promise<{ plan: PlanResult; fleet: Fleet }> {
   const include = parseInclude(options.include);
   const olderThanMs = options.olderThan === undefined ? null : requireDuration(options.olderThan, "older-than", 0);
-  const fleet = await assessFleet(ctxs, { includeResumable: options.includeResumable, disk: options.measure ?? false, verifyShare: !options.paths });
+  const fleet = await assessFleet(
+    ctxs,
+    { includeResumable: options.includeResumable, disk: options.measure ?? false, verifyShare: !options.paths },
+    focusOf(options),
+  );
   addHuskDigests(fleet, include);
   const defaultBranches = new Map(fleet.gathers.map((g) => [g.ctx.repo.identity, g.summary.defaultBranch]));
   const members = options.paths ? fleet.members.filter((m) => options.paths?.includes(m.view.path)) : fleet.members;
@@ -226,8 +235,11 @@ export async function cleanupRun(
     } while (floor && applied.remaining > 0 && !floor.met() && applied.notes.some((n) => n.code === "limit_reached"));
     if (applied.status !== "completed" && !floor?.met()) result.status = "needs_resume";
     if (applied.done === 0 || applied.status !== "completed") break; // nothing changed: a fixed point (or a crash to resume)
+    // one worktree's plan holds all its steps: what it did leaves nothing else of it to plan (and no kept copy goes with it)
+    if (focusOf(options) !== undefined) fleet = { generatedAt: new Date().toISOString(), gathers: [], members: [], notes: [], kept: [] };
+    if (fleet) break;
   }
-  fleet ??= await assessFleet(ctxs, { includeResumable: options.includeResumable, verifyShare: !options.paths });
+  fleet ??= await assessFleet(ctxs, { includeResumable: options.includeResumable, verifyShare: !options.paths }, focusOf(options));
   // `orchard remove <worktree>` (paths given) removes that worktree and nothing else: no kept copy goes with it
   result.keptCopies = await reclaimKeptCopies(main.workspace.home, fleet, {
     more: () => !options.paths && !floor?.met(),

@@ -39,7 +39,9 @@ export type RemoveResult =
   | (RemoveFields & { ok: false; action: "refused"; disposition: string | null; dryRun?: true });
 
 export async function removeWorktree(ctx: Ctx, options: RemoveOptions): Promise<RemoveResult> {
-  const target = await resolveTarget(ctx, options.target);
+  // a handle of this repo is its row (as resolveTarget reads it first): no listing of its own; the plan's is the one read under the lock
+  const byHandle = options.target.includes("@") && !options.target.startsWith("-") ? await ctx.registry.worktrees.byHandle(options.target) : undefined;
+  const target = byHandle && byHandle.repo === ctx.repo.identity ? { path: byHandle.path, row: byHandle } : await resolveTarget(ctx, options.target);
   const { path } = target;
   const handle = target.row?.handle ?? null;
   const scope = { paths: [path], include: [...INCLUDABLE], salvage: options.salvage ?? false, includeResumable: true, explicit: true };

@@ -6,7 +6,8 @@
 // proofs) and run beside the statuses. Patch-ids for patchEquivalentGroups are batched (three
 // processes for the repo), their merge-bases read off the graph when it has a single boundary.
 import { basename, dirname } from "node:path";
-import { readMergeBase, readPatchIds, WorktreeBlockedError } from "../../git/read.js";
+import { existsSync } from "node:fs";
+import { readMergeBase, readPatchIds, readWorktrees, WorktreeBlockedError } from "../../git/read.js";
 import {
   readSnapshot,
   listFacts,
@@ -18,11 +19,13 @@ import {
   distinctTargets,
   dirtyDigest,
   readDirtyState,
+  readDirtyStates,
   startStatuses,
   MISSING_DIGEST,
   MISSING_DIRTY,
   type Snapshot,
   type MergeTarget,
+  type DirtyState,
 } from "../facts/index.js";
 import { mapLimit, DEFAULT_PARALLELISM, STATUS_PARALLELISM } from "../shared/pool.js";
 import { isInside, type Ctx } from "../shared/context.js";
@@ -34,7 +37,8 @@ import { readResumable } from "../shared/claude/resumable.js";
 import { realOrAbsolute } from "../shared/repo/paths.js";
 import { takeListing } from "../shared/repo/repo.js";
 import { parseDuration } from "../shared/input/duration.js";
-import { readLockMtime } from "../shared/repo/admin.js";
+import { findAdminDir, readLockMtime } from "../shared/repo/admin.js";
+import { readProcessCwds } from "../ownership/index.js";
 
 export interface RepoGather {
   ctx: Ctx;
@@ -101,16 +105,48 @@ function reapGuardMs(ctx: Ctx): number {
   return configured ? parseDuration(configured) : DEFAULT_REAP_GUARD_MS;
 }
 
+/** What a gather decides on: the snapshot, each worktree's facts, and their statuses under way. */
+interface Read {
+  snapshot: Snapshot;
+  facts: Facts[];
+  states: Promise<Map<string, DirtyState | Error>>;
+}
+
+/** Every worktree of the repo: one status per listed, present worktree, by a few shells. */
+async function readWhole(ctx: Ctx): Promise<Read> {
+  // started before the rest of the snapshot so that its processes and the per-worktree facts run beside them
+  const { listing, cwds, admins, states } = await startStatuses(ctx.repo, takeListing(ctx.repo));
+  const snapshot = await readSnapshot(ctx.repo, ctx.registry, listing, { cwds, admins });
+  return { snapshot, facts: await listFacts(snapshot, { full: false }), states };
+}
+
+/**
+ * The one worktree at `path` (SPEC v5 §3: a one-worktree verb costs one worktree): git's listing
+ * (one process) for its entry, its own admin dir, row and status, and a snapshot focused on it (its
+ * branch, its merge targets' refs, the walks from its head alone). Nothing of another worktree is
+ * read; a worktree nested inside it shows in its own status, as in the whole gather.
+ */
+async function readFocused(ctx: Ctx, path: string): Promise<Read> {
+  const listing = takeListing(ctx.repo) ?? (await readWorktrees(ctx.repo.primary));
+  const entry = listing.slice(1).find((e) => !e.bare && e.path === path) ?? null;
+  const row = (await ctx.registry.worktrees.atPath(ctx.repo.identity, path)) ?? null;
+  const cwds = await readProcessCwds(); // before the status starts: its git is not this process's child
+  const admin = entry ? findAdminDir(ctx.repo.commonDir, entry.path) : undefined;
+  const admins = new Map(admin === undefined ? [] : [[path, admin]]);
+  const states = readDirtyStates(ctx.repo, admin !== undefined && existsSync(path) ? [{ path, admin }] : []);
+  states.catch(() => undefined); // awaited per worktree by the caller
+  const read = await readSnapshot(ctx.repo, ctx.registry, listing, { cwds, admins, focus: { entry, row }, linked: entry ? [entry] : [] });
+  // (without a row of its own the snapshot holds every row of the repo: only the one at this path is in focus)
+  const snapshot = { ...read, rows: read.rows.filter((r) => r.path === path) };
+  return { snapshot, facts: await listFacts(snapshot, { full: false }), states };
+}
+
 export async function gatherRepo(
   ctx: Ctx,
   repos: readonly KnownRepo[],
-  options: { includeResumable: boolean } = { includeResumable: false },
+  options: { includeResumable: boolean; focus?: string | undefined } = { includeResumable: false },
 ): Promise<RepoGather> {
-  // one status per listed, present worktree, by a few shells, started before the rest of the
-  // snapshot so that its processes and the per-worktree facts run beside them
-  const { listing, cwds, admins, states } = await startStatuses(ctx.repo, takeListing(ctx.repo));
-  const snapshot = await readSnapshot(ctx.repo, ctx.registry, listing, { cwds, admins });
-  const facts = await listFacts(snapshot, { full: false });
+  const { snapshot, facts, states } = options.focus === undefined ? await readWhole(ctx) : await readFocused(ctx, options.focus);
   const listed = new Set(snapshot.entries.map((e) => e.path));
   // rows left `creating` that git does not list: listFacts leaves them out, hygiene reports them
   for (const row of snapshot.rows) if (row.lifecycle === "creating" && !listed.has(row.path)) facts.push(await factsOf(snapshot, null, row, { full: false }));
@@ -169,7 +205,7 @@ export async function gatherRepo(
     if (!subject.listed && !f.missing) await describeUnlisted(ctx, subject, repos);
     return subject;
   });
-  const patchIds = await readPatchGroupsInput(snapshot, facts);
+  const patchIds = options.focus === undefined ? await readPatchGroupsInput(snapshot, facts) : new Map<string, string>(); // hygiene's groups only
   return {
     ctx,
     snapshot,

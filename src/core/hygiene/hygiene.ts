@@ -125,15 +125,20 @@ function viewOf(subject: Subject, verdict: Verdict, repoPrimary: string | null):
   return view;
 }
 
-export async function assessFleet(ctxs: Ctx[], options: HygieneOptions & { verifyShare?: boolean }): Promise<Fleet> {
+/**
+ * `focus`: the one worktree path a one-worktree verb (`remove`) judges: only it is gathered (its
+ * listing entry, row, status and history; gather.ts readFocused), no husk is scanned and no kept
+ * copy weighed. Its verdict is the one the whole fleet's assessment gives it.
+ */
+export async function assessFleet(ctxs: Ctx[], options: HygieneOptions & { verifyShare?: boolean }, focus?: string): Promise<Fleet> {
   const generatedAt = new Date().toISOString();
   const budgetMs = requireDuration(options.diskBudget, "disk-budget", DEFAULT_DISK_BUDGET_MS); // invalid input fails before any work
   const repos = await knownRepos(ctxs[0] as Ctx);
   const gathers: RepoGather[] = [];
-  for (const ctx of ctxs) gathers.push(await gatherRepo(ctx, repos, { includeResumable: options.includeResumable ?? false }));
+  for (const ctx of ctxs) gathers.push(await gatherRepo(ctx, repos, { includeResumable: options.includeResumable ?? false, focus }));
   const primaries = new Map(ctxs.map((c) => [c.repo.identity, c.repo.primary]));
   const several = ctxs.length > 1;
-  const subjects = [...gathers.flatMap((g) => g.subjects), ...(await scanHusks(ctxs, gathers, repos))];
+  const subjects = [...gathers.flatMap((g) => g.subjects), ...(focus === undefined ? await scanHusks(ctxs, gathers, repos) : [])];
   const digests = new Map(gathers.flatMap((g) => [...g.digests]));
   const members = subjects.map((subject): FleetMember => {
     const verdict = assessDisposition(subject);
@@ -143,6 +148,7 @@ export async function assessFleet(ctxs: Ctx[], options: HygieneOptions & { verif
   const fleet: Fleet = { generatedAt, gathers, members, notes: [], kept: [] };
   const others = [...new Set(subjects.flatMap((s) => (s.otherPrimary ? [s.otherPrimary] : [])))];
   if (others.length > 0) fleet.notes.push(reason("duplicate_primary", { primaries: [...ctxs.map((c) => c.repo.primary), ...others] }));
+  if (focus !== undefined) return fleet; // one worktree's verdict: no kept copy, no disk measured
   fleet.kept = gatherKept(
     ctxs,
     members.map((m) => m.view),

@@ -2,40 +2,43 @@
 // defines `orchard cd` on it). The argument is resolved as every `<handle|path>` is (a handle, a
 // path, the branch of a managed worktree); failing that, as a task in any of its spellings: the
 // managed worktrees of this repo on this host with that canonical task, active before released,
-// the most recently used first. A worktree whose directory is gone is refused (exit 3), never
-// printed: a `cd` into it would fail, or land in whatever took its place.
+// the most recently used first. No target, `^` or the default branch is the primary (SPEC v5 §3).
+// A worktree whose directory is gone is refused (exit 3), never printed: a `cd` into it would
+// fail, or land in whatever took its place. The command line answers from quick.ts first.
 import { existsSync } from "node:fs";
 import { resolveTarget, type Target } from "../shared/repo/target.js";
 import { canonicalTask } from "../shared/naming/task.js";
 import { OrchardError, usageError } from "../shared/errors.js";
 import { reason, type Reason } from "../shared/reasons/reasons.js";
 import { shellQuote } from "../shared/shell-quote.js";
+import { realOrAbsolute } from "../shared/repo/paths.js";
+import { readDefaultBranch, takeListing } from "../shared/repo/repo.js";
+import { readWorktrees } from "../../git/read.js";
 import { HOST } from "../ownership/index.js";
 import type { Ctx } from "../shared/context.js";
 import type { WorktreeRow } from "../../registry/index.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
+import { pathFields, RANK, type PathFields } from "./fields.js";
 
 export interface PathOptions {
-  /** A handle, a worktree path, the branch of a managed worktree, or a task. */
-  target: string;
-}
-
-interface PathFields {
-  path: string;
-  handle: string | null;
-  branch: string | null;
-  task: string | null;
-  /** How the argument was read: as a handle, path or branch, or as a task. */
-  via: "target" | "task";
-  /** Other worktrees of the same task (task lookup only), most recently used first. */
-  others?: string[];
+  /** A handle, a worktree path, the branch of a managed worktree, or a task; none (or `^`, or the default branch): the primary. */
+  target?: string | undefined;
 }
 
 export type PathResult = (PathFields & { ok: true }) | (PathFields & { ok: false; action: "refused"; reasons: Reason[]; next: string | null });
 
+/**
+ * The registry first (a handle, a row's path, a managed branch): no git process. git's listing is
+ * read only when the registry has no row for the argument (an unmanaged worktree, an identity file
+ * to recover, the default branch), as SPEC v5 §3 says: `path` assesses nothing.
+ */
 export async function worktreePath(ctx: Ctx, options: PathOptions): Promise<PathResult> {
-  const found = (await byTarget(ctx, options.target)) ?? (await byTask(ctx, options.target));
-  if (!found) throw usageError("not_a_worktree", `${options.target} is not a handle, worktree path, managed branch or task of ${ctx.repo.primary}`);
+  const text = options.target;
+  const found =
+    text === undefined || text === "^"
+      ? await primary(ctx)
+      : ((await fromRegistry(ctx, text)) ?? (await byTarget(ctx, text)) ?? (await byDefaultBranch(ctx, text)) ?? (await byTask(ctx, text)));
+  if (!found) throw usageError("not_a_worktree", `${text ?? ""} is not a handle, worktree path, managed branch or task of ${ctx.repo.primary}`);
   if (existsSync(found.path)) return { ok: true, ...found };
   const next = found.branch ? `orchard add ${shellQuote(found.branch)}` : null;
   return { ok: false, action: "refused", ...found, reasons: [reason("missing_directory", { registeredWithGit: true })], next };
@@ -61,10 +64,35 @@ export async function resolveTargetOrTask(ctx: Ctx, text: string, known?: Worktr
   }
 }
 
+/** A handle of this repo, the path of a row, or the branch of one (when no directory is at that path). */
+async function fromRegistry(ctx: Ctx, text: string): Promise<PathFields | null> {
+  if (!text || text.startsWith("-")) return null; // resolveTarget refuses it
+  const row = text.includes("@") ? await ctx.registry.worktrees.byHandle(text) : undefined;
+  if (row && row.repo === ctx.repo.identity) return pathFields(row, "target");
+  const rows = await ctx.registry.worktrees.current(ctx.repo.identity);
+  const wanted = realOrAbsolute(text);
+  const atPath = rows.find((r) => r.path === wanted);
+  if (atPath) return pathFields(atPath, "target");
+  if (existsSync(wanted)) return null; // a directory git may list without a row
+  const byBranch = rows.find((r) => r.branch === text && r.lifecycle !== "removed");
+  return byBranch ? pathFields(byBranch, "target") : null;
+}
+
+async function primary(ctx: Ctx): Promise<PathFields> {
+  const listing = takeListing(ctx.repo) ?? (await readWorktrees(ctx.repo.primary));
+  const branch = listing[0]?.branch?.replace(/^refs\/heads\//, "") ?? null;
+  return { path: ctx.repo.primary, handle: null, branch, task: null, via: "primary" };
+}
+
+async function byDefaultBranch(ctx: Ctx, text: string): Promise<PathFields | null> {
+  const main = await readDefaultBranch(ctx.repo);
+  return main && main.name === text ? primary(ctx) : null;
+}
+
 async function byTarget(ctx: Ctx, text: string): Promise<PathFields | null> {
   let target: Target;
   try {
-    target = await resolveTarget(ctx, text);
+    target = await resolveTarget(ctx, text, takeListing(ctx.repo));
   } catch (error) {
     if (error instanceof OrchardError && error.code === "not_a_worktree") return null; // not a handle, path or branch: a task, perhaps
     throw error;
@@ -72,8 +100,6 @@ async function byTarget(ctx: Ctx, text: string): Promise<PathFields | null> {
   const branch = target.row?.branch ?? target.entry?.branch?.replace(/^refs\/heads\//, "") ?? null;
   return { path: target.path, handle: target.row?.handle ?? null, branch, task: target.row?.task ?? null, via: "target" };
 }
-
-const RANK: Record<string, number> = { active: 0, terminal: 1 };
 
 async function byTask(ctx: Ctx, text: string): Promise<PathFields | null> {
   if (!text.trim()) return null;

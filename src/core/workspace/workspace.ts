@@ -10,6 +10,7 @@ import { homedir } from "node:os";
 import { failure, usageError } from "../shared/errors.js";
 import { readPlainText } from "../shared/files.js";
 import { workspaceId } from "./id.js";
+import { setProofCacheDir } from "../../git/warm/proof-cache.js";
 
 export interface Workspace {
   home: string;
@@ -77,6 +78,7 @@ export function openWorkspace(home: string, explicit = true, registry: { url: st
   const root = join(real, "worktrees");
   requireWorkspaceDir(root, { create: true });
   requireWorkspaceDir(trashDir(real), { create: false });
+  setProofCacheDir(join(real, "cache")); // what the boundary's checks prove is kept here, by file identity (git/warm/proof-cache.ts)
   return { home: real, root, id: workspaceId(real, registry) };
 }
 

@@ -42,8 +42,25 @@ export function specialListedFile(admin: string): SpecialAdminFile | null {
   return null;
 }
 
-/** Every admin dir of the repository whose listed files git would wait on or misread (a few lstats a worktree). */
+/** The last scan, for the rest of the same synchronous run (a listing checks before it asks git, and git() checks again at once). */
+let scanned: { commonDir: string; found: SpecialAdminFile[] } | null = null;
+
+/**
+ * Every admin dir of the repository whose listed files git would wait on or misread (a few lstats a
+ * worktree). Asked again within the same synchronous run (nothing of this process can have changed a
+ * file between), the same scan answers; the next turn of the event loop scans anew.
+ */
 export function specialAdminFiles(commonDir: string): SpecialAdminFile[] {
+  if (scanned?.commonDir === commonDir) return scanned.found;
+  const found = scanAdminFiles(commonDir);
+  scanned = { commonDir, found };
+  queueMicrotask(() => {
+    scanned = null;
+  });
+  return found;
+}
+
+function scanAdminFiles(commonDir: string): SpecialAdminFile[] {
   let ids: string[];
   try {
     ids = readdirSync(join(commonDir, "worktrees"));

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { git } from "../run.js";
 import { PROGRAM_KEYS_REGEXP } from "../programs/policy.js";
 import { readPlainFile } from "./plain-file.js";
+import { provedOnce } from "../warm/proof-cache.js";
 import { parseConfigRecords, type ConfigRecord } from "../parse/config.js";
 
 const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -34,7 +35,12 @@ const WORDS = [
 
 export type ConfigFileRead = { kind: "absent" } | { kind: "unvetted"; why: string } | { kind: "read"; entries: ConfigRecord[] };
 
+/** The file's vetting, kept while the file is the same file (warm/proof-cache.ts): a stat, not a git, for an unchanged one. */
 export async function readConfigFile(file: string): Promise<ConfigFileRead> {
+  return provedOnce("config", file, [file], () => vetConfigFile(file));
+}
+
+async function vetConfigFile(file: string): Promise<ConfigFileRead> {
   const bytes = readPlainFile(file, MAX_CONFIG_BYTES);
   if (bytes === null) return existsSync(file) ? { kind: "unvetted", why: "not a plain file of at most 1 MiB" } : { kind: "absent" };
   const text = bytes.toString("latin1").toLowerCase();

@@ -24,11 +24,18 @@ import { pinArgs } from "./pin.js";
 
 /** An index larger than this is listed by git (a repository of ~1M files). */
 const MAX_INDEX_BYTES = 128 * 1024 * 1024;
+import { provedOnce } from "../warm/proof-cache.js";
 
 const MAX_DEPTH = 8;
 
+/** The `path` of every submodule `.gitmodules` declares (kept while the file is the same: warm/proof-cache.ts). */
+function declaredPaths(worktree: string): Promise<string[]> {
+  const file = join(worktree, ".gitmodules");
+  return provedOnce("gitmodules", file, [file], () => readDeclaredPaths(worktree));
+}
+
 /** The `path` of every submodule `.gitmodules` declares, read from a private copy (never through git's own discovery). */
-async function declaredPaths(worktree: string): Promise<string[]> {
+async function readDeclaredPaths(worktree: string): Promise<string[]> {
   const bytes = readPlainFile(join(worktree, ".gitmodules"), 1024 * 1024);
   if (bytes === null) return [];
   const scratch = mkdtempSync(join(tmpdir(), "orchard-gitmodules-"));

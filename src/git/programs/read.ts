@@ -10,6 +10,7 @@ import { homedir } from "node:os";
 import { git } from "../run.js";
 import { commonDirOf, guardFrom, PROGRAM_KEYS_REGEXP, type ConfigEntry, type ProgramGuard } from "./policy.js";
 import { cachedGuard, keptGuardSignature, rememberGuard } from "../warm/guard-cache.js";
+import { keepProof, keptProof } from "../warm/proof-cache.js";
 import { ALL_WORKTREES, setWorktreeBlocks, type WorktreeBlock } from "../input/boundary.js";
 import { readConfigFile } from "../input/programs-vet.js";
 import { setWalkConfig } from "../input/walk-vet.js";
@@ -50,10 +51,42 @@ export async function readProgramGuard(cwd: string, commonDir: string): Promise<
   const files = configFiles(commonDir);
   const cached = cachedGuard(cwd, commonDir, files);
   if (cached) return cached;
+  // kept on disk by an earlier command (warm/proof-cache.ts), with the worktree blocks that reading found
+  const key = guardKey(cwd, commonDir);
+  const proved = keptProof<KeptGuard>("guard", key, files);
+  // (a proof kept before the walk files were part of it is read again)
+  if (proved && Array.isArray(proved.walk)) {
+    setWorktreeBlocks(realOrSame(commonDir), new Map(proved.blocks));
+    setWalkConfig(realOrSame(commonDir), new Map(proved.walk));
+    // kept in memory as well, as a read would be: a warm process checks what it keeps against its signature (keptConfigSignature)
+    rememberGuard(cwd, commonDir, proved.files, { guard: proved.guard, readAt: Date.now(), includes: false });
+    return proved.guard;
+  }
   const readAt = Date.now();
-  const { guard, origins, includes } = await readGuard(cwd, commonDir);
+  const { guard, origins, includes, blocks, walk } = await readGuard(cwd, commonDir);
   rememberGuard(cwd, commonDir, [...files, ...origins], { guard, readAt, includes });
+  // (an include could change what git reads without any of these files changing: never kept, as in memory)
+  const all = [...new Set([...files, ...origins])];
+  if (!includes) keepProof("guard", key, all, { guard, blocks: [...blocks], walk: [...walk], files: all } satisfies KeptGuard, readAt);
   return guard;
+}
+
+interface KeptGuard {
+  guard: ProgramGuard;
+  blocks: [string, WorktreeBlock][];
+  /** The walk files (core.excludesFile, core.attributesFile) each worktree's config names (input/walk-vet.ts). */
+  walk: [string, string[]][];
+  /** Every file it was read from (the proof's stamps hold the same). */
+  files: string[];
+}
+
+/** A guard's key: the repository, and the environment that points git at its config files. */
+function guardKey(cwd: string, commonDir: string): string {
+  const env = Object.keys(process.env)
+    .filter((k) => /^(GIT_CONFIG|HOME$|XDG_CONFIG_HOME$)/.test(k))
+    .sort()
+    .map((k) => `${k}=${process.env[k]}`);
+  return [cwd, commonDir, ...env].join("\0");
 }
 
 /**
@@ -105,7 +138,10 @@ export async function refuseWedgedConfig(path: string): Promise<void> {
   if (wedged) throw new ConfigWedgedError(wedged.file, wedged.why);
 }
 
-async function readGuard(cwd: string, commonDir: string): Promise<{ guard: ProgramGuard; origins: string[]; includes: boolean }> {
+async function readGuard(
+  cwd: string,
+  commonDir: string,
+): Promise<{ guard: ProgramGuard; origins: string[]; includes: boolean; blocks: Map<string, WorktreeBlock>; walk: Map<string, string[]> }> {
   const blocks = new Map<string, WorktreeBlock>();
   const walk = new Map<string, string[]>(); // admin dir (realpath) or "*" → the walk files its config names
   const walkFile = (key: string, value: string): void => void walk.set(key, [...(walk.get(key) ?? []), value]);
@@ -164,7 +200,7 @@ async function readGuard(cwd: string, commonDir: string): Promise<{ guard: Progr
   }
   setWorktreeBlocks(realOrSame(commonDir), blocks);
   setWalkConfig(realOrSame(commonDir), walk);
-  return { guard: guardFrom(entries), origins: [...origins], includes };
+  return { guard: guardFrom(entries), origins: [...origins], includes, blocks, walk };
 }
 
 /**

@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+// The verbs a person types by hand (issue 48), in CPU time (user + sys of the command and its
+// children), each against its baseline in the same run, A B A B …, as the median of the pairwise
+// ratios, with the goal beside it:
+//   path         `orchard path T-17` (what every `orchard cd` runs), 40 worktrees   vs `node -e 0`        ≤ 1.3×
+//   complete     `orchard __complete handles` (one TAB), 40 worktrees              vs `node -e 0`        ≤ 1.3×
+//   remove-40    `orchard remove <one clean released worktree>`, 40 worktrees      vs `node -e 0` then `git worktree remove`  ≤ 2×
+//   remove-400   the same at 400 worktrees                                          vs the same           ≤ 2×
+// CPU is read from /proc (this process's waited-for children), in clock ticks: each sample runs a
+// call BATCH times in a row (default 5) and divides, so a tick (10 ms) is a fraction of a call.
+// Linux only (the /proc accounting). The repository has FILES files (default 200: 400 worktrees
+// are checked out for the remove rows).
+//   npm run build && node bench/everyday.mjs [--runs 7] [--batch 5] [--files 200] [--big 400] [--only path,remove] [--json]
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { hermeticRoot } from "./_hermetic.mjs";
+import { cpuNow, median } from "./_measure.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const flag = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const RUNS = Math.max(5, Number(flag("runs", 7)));
+const BATCH = Math.max(1, Number(flag("batch", 5)));
+const FILES = Number(flag("files", 200));
+const BIG = Number(flag("big", 400));
+const CLI = resolve(flag("cli", join(here, "../dist/bin/orchard.js")));
+const ONLY = flag("only", "").split(",").filter(Boolean);
+const JSON_OUT = process.argv.includes("--json");
+// a name ending in a digit is one row (`remove-40` is not `remove-400`); otherwise a prefix (`remove`: both)
+const wanted = (row) => ONLY.length === 0 || ONLY.some((w) => row === w || (!/\d$/.test(w) && row.startsWith(w)));
+const say = (line) => process.stderr.write(`${line}\n`);
+const loadAtStart = loadavg().map((x) => Math.round(x * 10) / 10);
+
+const root = hermeticRoot("everyday");
+const git = (cwd, ...args) => execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+
+function makeRepo(dir) {
+  const origin = join(dir, "origin.git");
+  const primary = join(dir, "app");
+  mkdirSync(dir, { recursive: true });
+  git(dir, "init", "-q", "--bare", "-b", "main", origin);
+  git(dir, "init", "-q", "-b", "main", primary);
+  for (let d = 0; d < 10; d++) {
+    mkdirSync(join(primary, "src", `d${d}`), { recursive: true });
+    for (let f = 0; f < FILES / 10; f++) writeFileSync(join(primary, "src", `d${d}`, `f${f}.ts`), `export const v${f} = ${d * 1000 + f};\n`.repeat(20));
+  }
+  git(primary, "add", "-A");
+  git(primary, "commit", "-q", "-m", "initial");
+  git(primary, "remote", "add", "origin", origin);
+  git(primary, "push", "-q", "-u", "origin", "main");
+  git(primary, "remote", "set-head", "origin", "main");
+  return { primary, home: join(dir, "home") };
+}
+
+/** A repository with `n` managed worktrees (every third released), `task` T-<i> each. */
+function fleet(name, n) {
+  const repo = makeRepo(join(root, name));
+  say(`${name}: building ${n} managed worktrees…`);
+  for (let i = 0; i < n; i++) {
+    const handle = cli(repo, ["--json", "add", `fleet/w${i}`, "--owner", `agent-${i}`, "--task", `T-${i}`]).handle;
+    if (i % 3 === 0) cli(repo, ["release", handle, "--owner", `agent-${i}`]);
+  }
+  return repo;
+}
+function cli({ primary, home }, args) {
+  const out = execFileSync(process.execPath, [CLI, "--home", home, ...args], { cwd: primary, encoding: "utf8" });
+  return args.includes("--json") ? JSON.parse(out) : out;
+}
+
+/** CPU ms of `calls` (each [cmd, args]) run one after another in `cwd`, divided by `per` (default: per call); throws on a failure. */
+function cpuOf(cwd, calls, per = calls.length) {
+  const before = cpuNow();
+  for (const [cmd, args] of calls) {
+    const r = spawnSync(cmd, args, { cwd, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+  }
+  return (cpuNow() - before) / per;
+}
+
+const rows = [];
+/** `pair(i)` returns [A ms, B ms] of CPU per call; one warm-up pair, then RUNS counted. */
+function row(id, measure, baseline, goal, pair) {
+  if (!wanted(id)) return;
+  say(`measuring ${id}…`);
+  pair(-1);
+  const a = [];
+  const b = [];
+  for (let i = 0; i < RUNS; i++) {
+    const [x, y] = pair(i);
+    a.push(x);
+    b.push(y);
+  }
+  const r = { id, measure, baseline, goal, a: median(a), b: median(b), ratio: median(a.map((x, i) => x / b[i])), runs: RUNS, batch: BATCH };
+  rows.push(r);
+  say(`  ${id}: ${r.a.toFixed(1)} ms vs ${r.b.toFixed(1)} ms, ${r.ratio.toFixed(2)}× (goal ${goal})`);
+}
+
+const node0 = () => Array.from({ length: BATCH }, () => [process.execPath, ["-e", "0"]]);
+if (wanted("path") || wanted("complete")) {
+  const small = fleet("path", 40);
+  const orchard = (...args) => Array.from({ length: BATCH }, () => [process.execPath, [CLI, "--home", small.home, ...args]]);
+  row("path", "`orchard path T-17` (every `orchard cd`), 40 worktrees, CPU", "node -e 0", "≤ 1.3×", () => [
+    cpuOf(small.primary, orchard("path", "T-17")),
+    cpuOf(small.primary, node0()),
+  ]);
+  row("complete", "`orchard __complete handles` (one TAB), 40 worktrees, CPU", "node -e 0", "≤ 1.3×", () => [
+    cpuOf(small.primary, orchard("__complete", "handles")),
+    cpuOf(small.primary, node0()),
+  ]);
+}
+
+/** `orchard remove` of released worktrees, BATCH a sample, against `node -e 0` + `git worktree remove` of as many plain ones. */
+function removeRow(n) {
+  const id = `remove-${n}`;
+  if (!wanted(id)) return;
+  const repo = fleet(id, n);
+  let made = 0;
+  const released = () =>
+    Array.from({ length: BATCH }, () => {
+      const i = made++;
+      const w = cli(repo, ["--json", "add", `gone/r${i}`, "--owner", "bench"]);
+      cli(repo, ["release", w.handle, "--owner", "bench"]);
+      return w.handle;
+    });
+  const plain = () =>
+    Array.from({ length: BATCH }, () => {
+      const path = join(root, "plain", `${id}-${made++}`);
+      git(repo.primary, "worktree", "add", "-q", "-b", `plain/${id}-${made}`, path, "main");
+      return path;
+    });
+  row(id, `\`orchard remove <one clean released worktree>\`, ${n} worktrees, CPU`, "node -e 0 + git worktree remove", "≤ 2×", () => {
+    const handles = released();
+    const paths = plain();
+    return [
+      cpuOf(
+        repo.primary,
+        handles.map((h) => [process.execPath, [CLI, "--home", repo.home, "remove", h]]),
+      ),
+      cpuOf(repo.primary, [...node0(), ...paths.map((p) => ["git", ["worktree", "remove", p]])], BATCH), // a node start and a removal each
+    ];
+  });
+}
+removeRow(40);
+removeRow(BIG);
+
+const loadAtEnd = loadavg().map((x) => Math.round(x * 10) / 10);
+const info = { cpus: cpus().length, model: cpus()[0]?.model ?? "?", node: process.version, files: FILES, runs: RUNS, batch: BATCH, loadAtStart, loadAtEnd };
+if (JSON_OUT) process.stdout.write(JSON.stringify({ machine: info, rows }, null, 2) + "\n");
+else {
+  process.stdout.write(
+    `\n${info.cpus} cores (${info.model}), node ${info.node}, load ${loadAtStart.join(" ")} → ${loadAtEnd.join(" ")}; ${FILES} files, ` +
+      `medians of ${RUNS} samples of ${BATCH} calls, CPU (user + sys, children included)\n\n| measure | orchard | baseline | ratio | goal |\n| --- | --- | --- | --- | --- |\n`,
+  );
+  for (const r of rows)
+    process.stdout.write(`| ${r.measure} | ${r.a.toFixed(1)} ms | ${r.b.toFixed(1)} ms (${r.baseline}) | ${r.ratio.toFixed(2)}× | ${r.goal} |\n`);
+}
+execFileSync("rm", ["-rf", root]);
