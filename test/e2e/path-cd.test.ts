@@ -1,12 +1,13 @@
 // `orchard path`, `orchard shell-init` and the `orchard cd` it defines, in the real shells: bash
 // evals the emitted function and `pwd` after `orchard cd` is the worktree. zsh and fish run the same
-// way where they are installed; where one is not, its test is skipped and says so.
+// way (test/helpers/shells.ts: skipped loudly where one is missing, a failure under CI).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { Scenario } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
 import { orchardOnPath } from "../helpers/claude-code.js";
+import { requireShell, shellRuns } from "../helpers/shells.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -19,10 +20,6 @@ const add = (...args: string[]): { handle: string; path: string; branch: string 
   expect(r.code, r.stdout + r.stderr).toBe(0);
   return r.json;
 };
-
-function installed(shell: string): boolean {
-  return spawnSync("sh", ["-c", `command -v ${shell}`], { encoding: "utf8" }).status === 0;
-}
 
 /** Runs `script` in `shell` with `orchard` on PATH and the scenario's workspace; stdout, stderr and status. */
 function inShell(shell: string, script: string): { stdout: string; stderr: string; status: number | null } {
@@ -82,9 +79,8 @@ describe("orchard shell-init and orchard cd", () => {
   });
 
   for (const shell of ["zsh", "fish"]) {
-    const present = installed(shell);
-    if (!present) console.warn(`path-cd.test.ts: ${shell} is not installed here: its orchard cd test is SKIPPED`);
-    it.skipIf(!present)(`${shell}: the emitted function parses and \`orchard cd\` changes the directory`, () => {
+    it.runIf(shellRuns(shell, "path-cd.test.ts"))(`${shell}: the emitted function parses and \`orchard cd\` changes the directory`, () => {
+      requireShell(shell);
       const a = add("feat-cd", "--task", "T-43");
       const script =
         shell === "fish" ? "orchard shell-init fish | source; orchard cd t-43; and pwd" : 'eval "$(orchard shell-init zsh)"; orchard cd t-43 && pwd';
