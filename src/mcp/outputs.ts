@@ -126,7 +126,7 @@ const shapes = lazy(() => {
       handle: orNull(text),
       branch: orNull(text),
       task: orNull(text),
-      via: z.enum(["target", "task"]),
+      via: z.enum(["target", "task", "primary"]),
     }),
     orchard_merge: wave,
     orchard_salvage_prune: z.looseObject({ ok: z.literal(true), pruned: z.array(item), kept: z.array(item) }),

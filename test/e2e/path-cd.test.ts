@@ -39,6 +39,16 @@ describe("orchard path", () => {
     expect(s.orchard(["path", "acme/app#7"]).json).toMatchObject({ ok: true, path: a.path, handle: a.handle, via: "task", task: "github.com/acme/app#7" });
   });
 
+  it("no target, ^ or the default branch: the primary", () => {
+    add("feat-p");
+    for (const args of [["path"], ["path", "^"], ["path", "main"]]) {
+      const r = s.orchard(args, { json: false });
+      expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toBe(`${s.primary}\n`);
+    }
+    expect(s.orchard(["path"]).json).toMatchObject({ ok: true, path: s.primary, handle: null, branch: "main", via: "primary" });
+  });
+
   it("prefers the active worktree of a task over a released one", () => {
     const old = add("old-1", "--task", "T-9", "--owner", "a");
     expect(s.orchard(["release", old.handle, "--owner", "a"]).code).toBe(0);
@@ -63,9 +73,9 @@ describe("orchard shell-init and orchard cd", () => {
     const a = add("feat-cd", "--task", "T-42");
     const r = inShell(
       "bash",
-      `set -u; eval "$(orchard shell-init bash)"; orchard cd t-42 && pwd; orchard cd no-such-thing; echo "status $? in $(pwd)"; orchard --version >/dev/null && echo passed`,
+      `set -u; eval "$(orchard shell-init bash)"; orchard cd t-42 && pwd; orchard cd no-such-thing; echo "status $? in $(pwd)"; orchard --version >/dev/null && echo passed; orchard cd && pwd; orchard cd t-42 && orchard cd ^ && pwd; orchard cd t-42 && orchard cd main && pwd`,
     );
-    expect(r.stdout.split("\n")).toEqual([a.path, `status 2 in ${a.path}`, "passed", ""]);
+    expect(r.stdout.split("\n")).toEqual([a.path, `status 2 in ${a.path}`, "passed", s.primary, s.primary, s.primary, ""]);
     expect(r.stderr).toContain("no-such-thing");
   });
 
@@ -83,9 +93,11 @@ describe("orchard shell-init and orchard cd", () => {
       requireShell(shell);
       const a = add("feat-cd", "--task", "T-43");
       const script =
-        shell === "fish" ? "orchard shell-init fish | source; orchard cd t-43; and pwd" : 'eval "$(orchard shell-init zsh)"; orchard cd t-43 && pwd';
+        shell === "fish"
+          ? "orchard shell-init fish | source; orchard cd t-43; and pwd; and orchard cd; and pwd; and orchard cd t-43; and orchard cd ^; and pwd"
+          : 'eval "$(orchard shell-init zsh)"; orchard cd t-43 && pwd && orchard cd && pwd && orchard cd t-43 && orchard cd ^ && pwd';
       const r = inShell(shell, script);
-      expect(r.stdout.trim().split("\n")[0]).toBe(a.path);
+      expect(r.stdout.trim().split("\n"), r.stderr).toEqual([a.path, s.primary, s.primary]);
     });
   }
 });

@@ -65,17 +65,17 @@ function renderRemove(r: RemoveResult): string {
 export function register(program: Command): void {
   program
     .command("path")
-    .description("print the path of a worktree, named by handle, path, branch or task")
-    .argument("<handle|task>")
-    .action((target: string, _opts: unknown, cmd: Command) => runWith(cmd, (o) => o.path({ target }), renderPath, undefined, { local: true }));
+    .description("print the path of a worktree, named by handle, path, branch or task; none, ^ or the default branch: the primary")
+    .argument("[handle|task]")
+    .action((target: string | undefined, _opts: unknown, cmd: Command) => runWith(cmd, (o) => o.path({ target }), renderPath, undefined, { local: true }));
 
   program
     .command("cd")
-    .description("change the shell's directory to a worktree (needs the shell function: orchard shell-init)")
-    .argument("<handle|task>")
-    .action((target: string, _opts: unknown, cmd: Command) => {
+    .description("change the shell's directory to a worktree; none, ^ or the default branch: the primary (needs the shell function: orchard shell-init)")
+    .argument("[handle|task]")
+    .action((target: string | undefined, _opts: unknown, cmd: Command) => {
       const json = (cmd.optsWithGlobals() as { json?: boolean }).json === true;
-      const hint = `orchard cd needs the shell function (a program cannot change its shell's directory): eval "$(orchard shell-init bash)" (or zsh; fish: orchard shell-init fish | source), or cd "$(orchard path ${target})"`;
+      const hint = `orchard cd needs the shell function (a program cannot change its shell's directory): eval "$(orchard shell-init bash)" (or zsh; fish: orchard shell-init fish | source), or cd "$(orchard path${target === undefined ? "" : ` ${target}`})"`;
       printUsageError(hint, { json }, "usage");
     });
 

@@ -159,7 +159,13 @@ export const RemoveInput = lazy(() => {
 
 export const PathInput = lazy(() => {
   const { text } = parts();
-  return z.object({ target: text.describe("a handle, a worktree path, the branch of a managed worktree, or a task (any spelling)") }).strict();
+  return z
+    .object({
+      target: text
+        .optional()
+        .describe("a handle, a worktree path, the branch of a managed worktree, or a task (any spelling); none, `^` or the default branch: the primary"),
+    })
+    .strict();
 });
 
 export const SalvagePruneInput = lazy(() => {
