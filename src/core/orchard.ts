@@ -20,7 +20,7 @@ import { AddInput, HeartbeatInput, ListInput, parseInput, ReleaseInput, StatusIn
 import { AdoptInput, CleanupWaveInput, ReapOrphansInput, SalvageListInput, SalvageRestoreInput } from "./shared/input/inputs.js";
 import type { ReapOptions, ReapResult } from "./reap/index.js";
 import type { RestoreOptions, RestoreResult, SalvageListResult, SalvagePruneOptions, SalvagePruneResult } from "./salvage/index.js";
-import type { MergeOptions, WaveOptions, WaveResult } from "./wave/index.js";
+import type { MergeOptions, MergeResult, WaveOptions, WaveResult } from "./wave/index.js";
 import { LineageInput, RecycleInput, TrustInput, RemoveInput, PathInput, MergeInput, SalvagePruneInput } from "./shared/input/inputs.js";
 import type { RemoveOptions, RemoveResult } from "./cleanup/index.js";
 import type { PathOptions, PathResult } from "./navigate/index.js";
@@ -237,10 +237,10 @@ export class Orchard {
   }
 
   /** Merges one worktree's branch back into the target and removes it: cleanup-wave's one-entry form. */
-  async merge(options: MergeOptions & RepoOption): Promise<WaveResult> {
+  async merge(options: MergeOptions & RepoOption): Promise<MergeResult> {
     const { mergeOne } = await import("./wave/index.js");
     const { repo, ...rest } = options;
-    return mergeOne(await this.context(repo), parseInput(MergeInput(), rest) as MergeOptions);
+    return withNext("merge", options, await mergeOne(await this.context(repo), parseInput(MergeInput(), rest) as MergeOptions));
   }
 
   /** Deletes salvage refs whose work is kept elsewhere, or older than `olderThan` (listed). */

@@ -33,6 +33,7 @@ export {
   readMergedBranches,
   countNotOnRemotes,
   findFirstParentCommit,
+  readSquashedLog,
 } from "./history/commits.js";
 export { readCommitTrees, readTrackedState } from "./state.js";
 export { hasTrackedChanges, readStatus, readStatuses } from "./status.js";

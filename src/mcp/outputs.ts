@@ -128,7 +128,15 @@ const shapes = lazy(() => {
       task: orNull(text),
       via: z.enum(["target", "task", "primary"]),
     }),
-    orchard_merge: wave,
+    orchard_merge: z.looseObject({
+      ok: z.boolean(),
+      action: z.enum(["merged", "already_merged", "already_done", "planned", "blocked", "branch_kept"]),
+      handle: text.nullable(),
+      path: text,
+      branch: text,
+      strategy: z.enum(["merge", "squash", "rebase"]),
+      reasons,
+    }),
     orchard_salvage_prune: z.looseObject({ ok: z.literal(true), pruned: z.array(item), kept: z.array(item) }),
     orchard_explain: z.looseObject({
       ok: z.literal(true),

@@ -142,8 +142,14 @@ const mergeFlags = lazy(() => {
 });
 
 export const MergeInput = lazy(() => {
-  const { target } = parts();
-  return z.object({ target: target.describe("the worktree to merge back and remove: a handle, a path, or its branch"), ...mergeFlags() }).strict();
+  const { target, text } = parts();
+  return z
+    .object({
+      target: target.describe("the worktree to merge back and remove: a handle, a path, or its branch"),
+      ...mergeFlags(),
+      message: text.optional().describe("the commit message (default git's: Merge branch '<branch>', or a squash's list of the squashed commits)"),
+    })
+    .strict();
 });
 
 export const RemoveInput = lazy(() => {

@@ -123,7 +123,8 @@ export interface ReasonDetails {
   already_done: NoDetail;
   branch_contains_deletions: NoDetail;
   deletion_check_failed: NoDetail;
-  merge_conflict: NoDetail;
+  /** `into`: the target's branch (`orchard merge`: the step merges it into the worktree's branch). */
+  merge_conflict: { conflicts?: string[]; into?: string | null };
   merge_failed: NoDetail;
   worktree_remove_failed: NoDetail;
   worktree_remove_incomplete: NoDetail;
