@@ -5,6 +5,8 @@ import type { Command } from "commander";
 import { runWith } from "../run.js";
 import { printUsageError } from "../output.js";
 import { reasonLines } from "../render.js";
+import { stdoutDisplay } from "../terminal.js";
+import { escapeControl } from "../escape.js";
 import type { PathResult } from "../../core/navigate/index.js";
 import type { RemoveResult } from "../../core/cleanup/index.js";
 
@@ -56,9 +58,13 @@ function renderRemove(r: RemoveResult): string {
     if (r.action === "removed" && r.salvageRef) lines.push(`  salvage ${r.salvageRef}`);
     return lines.join("\n");
   }
-  const lines = [`kept ${name}${r.disposition ? ` (${r.disposition})` : ""}`, `  path    ${r.path}`];
-  for (const x of r.reasons) lines.push(`  refused: ${x.code}: ${x.message}`);
-  lines.push(r.next ? `  ↳ ${r.next}` : "  ↳ nothing yet: wait until the worktree is free");
+  const paint = stdoutDisplay().paint;
+  const lines = [`${paint("kept", "red")} ${name}${r.disposition ? ` (${r.disposition})` : ""}`, `  path    ${r.path}`];
+  for (const x of r.reasons) {
+    lines.push(`  ${paint("refused:", "red")} ${x.code}: ${escapeControl(x.message)}`);
+    if ("files" in x && Array.isArray(x.files)) lines.push(...x.files.map((f) => `      ${escapeControl(f)}`));
+  }
+  lines.push(paint(`  ↳ ${r.next ? escapeControl(r.next) : "nothing yet: wait until the worktree is free"}`, "cyan"));
   return lines.join("\n");
 }
 

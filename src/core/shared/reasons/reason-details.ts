@@ -18,6 +18,8 @@ export interface DirtyCounts {
   tracked: number;
   untracked: number;
   conflicted: number;
+  /** `orchard remove`: the changed paths as `git status --short` names them (`?? "new file.txt"`), at most 20. */
+  files?: string[];
 }
 
 /** The worktree's status could not be read. */
