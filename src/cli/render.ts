@@ -85,10 +85,14 @@ export function renderStatus(r: StatusResult): string {
   return rows.map(([k, v]) => `${k.padEnd(10)} ${escapeControl(v)}`).join("\n");
 }
 
-/** PATH, then LOCK and STATE are hidden first; then a handle gives way in its middle (its unique end stays), a branch at its end. */
+/**
+ * A handle and a branch take at most a quarter of the width each (one long branch hides nothing
+ * else); then PATH, LOCK and STATE are hidden first; then a handle gives way in its middle (its
+ * unique end stays), a branch at its end.
+ */
 export const LIST_COLUMNS: ColumnSpec[] = [
-  { header: "HANDLE", shrink: "middle", min: 24, priority: 4 },
-  { header: "BRANCH", shrink: "end", min: 16, priority: 5 },
+  { header: "HANDLE", shrink: "middle", min: 24, priority: 4, maxShare: 0.25 },
+  { header: "BRANCH", shrink: "end", min: 16, priority: 5, maxShare: 0.25 },
   { header: "LIFECYCLE", priority: 6 },
   { header: "LIVENESS", priority: 7 },
   { header: "LOCK", optional: true, priority: 2 },
