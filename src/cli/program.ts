@@ -17,6 +17,7 @@ import * as explain from "./commands/explain.js";
 import * as completion from "./commands/completion.js";
 import * as navigate from "./commands/navigate.js";
 import * as merge from "./commands/merge.js";
+import * as doctor from "./commands/doctor.js";
 
 export function buildProgram(version: string): Command {
   const program = new Command("orchard")
@@ -31,7 +32,7 @@ export function buildProgram(version: string): Command {
     .showHelpAfterError(false)
     .configureOutput({ outputError: () => undefined }) // printed once, by printUsageError
     .exitOverride();
-  for (const module of [admission, navigate, inspect, recycle, merge, hygiene, reap, claudeCode, registry, mcp, demo, explain, completion])
+  for (const module of [admission, navigate, inspect, recycle, merge, hygiene, reap, claudeCode, registry, mcp, demo, explain, completion, doctor])
     module.register(program);
   program.commands.forEach((c) => c.exitOverride());
   addExamples(program);

@@ -34,6 +34,7 @@ export {
   countNotOnRemotes,
   findFirstParentCommit,
   readSquashedLog,
+  readGitVersion,
 } from "./history/commits.js";
 export { readCommitTrees, readTrackedState } from "./state.js";
 export { hasTrackedChanges, readStatus, readStatuses } from "./status.js";

@@ -181,3 +181,13 @@ export async function readSquashedLog(cwd: string, target: string, tip: string):
   const r = await git(["log", "--no-color", "--no-decorate", "--no-show-signature", "--pretty=medium", "--end-of-options", tip, `^${target}`, "--"], { cwd });
   return r.stdout;
 }
+
+/** `git --version`'s number (`2.39.5`), or null when git does not run. */
+export async function readGitVersion(cwd: string): Promise<string | null> {
+  try {
+    const r = await git(["--version"], { cwd });
+    return /(\d+\.\d+(?:\.\d+)?)/.exec(r.stdout)?.[1] ?? null;
+  } catch {
+    return null; // no git on PATH, or it fails to start: doctor says so
+  }
+}
