@@ -54,8 +54,8 @@ function tool(name: ToolName, method: ToolMethod, input: z.ZodObject, descriptio
   return { name, method, description, input: input.extend({ repo: RepoField }), annotations: ANNOTATIONS[name] };
 }
 
-/** hygiene's input without `html`: the report alone, which writes nothing (orchard_hygiene_html writes the page). */
-const ReportInput = (): z.ZodObject => HygieneInput().omit({ html: true });
+/** hygiene's input without `html` or `publish`: the report alone, which writes nothing, the registry included (orchard_hygiene_html writes the page; orchard_hygiene_fleet publishes). */
+const ReportInput = (): z.ZodObject => HygieneInput().omit({ html: true, publish: true });
 
 const ExplainInput = z
   .object({ code: z.string().optional().describe("a reason code (dirty, live_owner…) or a disposition (needs_salvage…); none: every code") })
@@ -102,7 +102,9 @@ export const TOOLS: readonly Tool[] = [
   tool(
     "orchard_hygiene_html",
     "hygiene",
-    HygieneInput().extend({ html: z.string().min(1).describe("the file to write the self-contained HTML page to (replaced if it exists)") }),
+    HygieneInput()
+      .omit({ publish: true })
+      .extend({ html: z.string().min(1).describe("the file to write the self-contained HTML page to (replaced if it exists)") }),
     "The hygiene report, also written as a self-contained HTML page to the file html names (for a person to open). The result is the same report as orchard_hygiene's, with html set to the file written.",
   ),
   tool(

@@ -335,7 +335,7 @@ export function register(program: Command): void {
         ? runWith(cmd, (o) => o.hygieneFleet(rest), renderFleet, undefined, { early: "statuses", progress: "hygiene" })
         : runWith(
             cmd,
-            (o) => o.hygiene(rest),
+            (o) => o.hygiene({ ...rest, publish: true }), // the CLI's report publishes this host's summary for --fleet
             (r) => renderHygiene(r, { all: all === true }),
             undefined,
             { early: "statuses", progress: "hygiene" },

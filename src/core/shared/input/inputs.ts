@@ -242,6 +242,10 @@ export const HygieneInput = lazy(() => {
       disk: z.boolean().optional().describe("measure bytes per worktree"),
       diskBudget: text.optional().describe("stop measuring after this long, e.g. 2m (default 5m)"),
       html: text.optional().describe("also write a self-contained HTML page to this file"),
+      publish: z
+        .boolean()
+        .optional()
+        .describe("also publish this host's summary for hygiene --fleet (the CLI's hygiene does; the report alone writes nothing)"),
     })
     .strict();
 });
