@@ -128,6 +128,7 @@ export async function hygieneFleet(ctxs: Ctx[], options: HygieneOptions, scopeNo
       bytes: published.every((p) => typeof p.summary.backlog.bytes === "number") ? published.reduce((n, p) => n + (p.summary.backlog.bytes ?? 0), 0) : null,
       byHost: published,
     },
+    keptCopies: local.keptCopies ?? [],
     notes,
   };
   if (html) {
