@@ -9,7 +9,7 @@ import type { Reason } from "../core/shared/reasons/reasons.js";
 import { renderTable, type ColumnSpec, type TableOptions } from "./table.js";
 import { nextLines, nextLine } from "./next.js";
 import { stdoutDisplay } from "./terminal.js";
-import { relativeTime } from "./time.js";
+import { humanTimes, relativeTime } from "./time.js";
 import { ownerLabel } from "../core/ownership/index.js";
 
 export function short(sha: string | null | undefined): string {
@@ -73,7 +73,7 @@ export function renderStatus(r: StatusResult): string {
     ["task", f.task ?? "-"],
     ["owner", ownerLabel(f)],
     ["liveness", `${f.liveness.state}${f.liveness.signals.length ? ` (${f.liveness.signals.map((s) => s.code).join(", ")})` : ""}`],
-    ["lock", f.lock.locked ? `${f.lock.owner?.kind ?? "?"}: ${f.lock.reason ?? ""}` : "unlocked"],
+    ["lock", f.lock.locked ? `${f.lock.owner?.kind ?? "?"}: ${humanTimes(f.lock.reason ?? "")}` : "unlocked"],
     ["dirty", dirtyText(f)],
     ["unpushed", f.unpushed === null ? "unknown (no remote)" : String(f.unpushed)],
     ["merged", mergedLine(f.merged)],

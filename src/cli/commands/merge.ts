@@ -4,19 +4,9 @@
 import type { Command } from "commander";
 import { runWith } from "../run.js";
 import { reasonLines } from "../render.js";
-import { relativeTime } from "../time.js";
+import { humanTimes } from "../time.js";
 import { stdoutDisplay } from "../terminal.js";
 import type { MergeOptions, MergeResult } from "../../core/wave/index.js";
-
-/** A time in a reason's words (a lease's expiry) as the rest of the human output has it: relative. */
-const ISO = /\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\b/;
-const humanTimes = (text: string): string =>
-  text
-    .replace(new RegExp(`until (${ISO.source})`, "g"), (_, iso: string) => {
-      const rel = relativeTime(iso);
-      return rel.startsWith("in ") ? `for another ${rel.slice(3)}` : `until ${rel}`;
-    })
-    .replace(new RegExp(ISO.source, "g"), (iso) => relativeTime(iso));
 
 function renderMerge(r: MergeResult): string {
   const name = r.handle ?? r.branch;
