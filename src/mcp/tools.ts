@@ -178,13 +178,13 @@ export const TOOLS: readonly Tool[] = [
     "orchard_path",
     "path",
     PathInput(),
-    "The absolute path of a worktree, named by handle, path, branch, or task (any spelling of it: the most recently used active worktree of that task).",
+    "The absolute path of a worktree, named by handle, path, branch, or task (any spelling of it: the most recently used active worktree of that task); no target, `^` or the default branch: the primary.",
   ),
   tool(
     "orchard_merge",
     "merge",
     MergeInput(),
-    "Merge one worktree's branch back into the target (default: the primary's branch), then remove the worktree and delete the branch, under cleanup-wave's proofs (clean, nobody inside, no deletions unless allowDeletions, a conflict touches nothing). strategy: merge (a merge commit, default), squash or rebase. Call it again after fixing a block: it finishes what is left.",
+    "Merge one worktree's branch back into the target (default: the primary's branch), then remove the worktree and delete the branch, under cleanup-wave's proofs (clean, nobody inside, no deletions unless allowDeletions, a conflict touches nothing). strategy: merge (a merge commit, default), squash or rebase; the commit carries git's message (Merge branch '<b>'; a squash lists its commits) unless message is given. The result is this one worktree's (action, reasons with next). Call it again after fixing a block: it finishes what is left.",
   ),
   tool(
     "orchard_salvage_prune",
