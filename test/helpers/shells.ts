@@ -64,8 +64,16 @@ function lines(r: ReturnType<typeof spawnSync>, shell: string): string[] {
   return String(r.stdout).split("\n").filter(Boolean).sort();
 }
 
-/** compinit's dump, shared by every zsh of this test process (the first builds it). */
+/** compinit's dump, shared by every zsh of this test process (the first builds it), removed when the process ends. */
 let zcompdump: string | undefined;
+function zcompdumpFile(): string {
+  if (zcompdump === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), "orchard-zcomp-"));
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    zcompdump = join(dir, "zcompdump");
+  }
+  return zcompdump;
+}
 
 /** An interactive zsh on a zpty: the line, then ^T (every match inserted), then ^X (the buffer written to a file). */
 function zshComplete(line: string, cwd: string, env: NodeJS.ProcessEnv): string[] {
@@ -73,7 +81,7 @@ function zshComplete(line: string, cwd: string, env: NodeJS.ProcessEnv): string[
   const out = join(dir, "buffer");
   const setup = [
     "PS1='> '",
-    "autoload -U compinit && compinit -u -d " + q((zcompdump ??= join(mkdtempSync(join(tmpdir(), "orchard-zcomp-")), "zcompdump"))),
+    "autoload -U compinit && compinit -u -d " + q(zcompdumpFile()),
     "source <(orchard completion zsh)",
     `orchard-dump() { print -r -- "$BUFFER" > ${q(out)} }`,
     "zle -N orchard-dump",
