@@ -53,7 +53,7 @@ export type { SalvageEntry, SalvageListResult, RestoreOptions, RestoreResult, Re
 export type { SalvagePruneOptions, SalvagePruneResult, PrunedSalvage, KeptSalvage } from "./core/salvage/index.js";
 export type { RemoveOptions, RemoveResult } from "./core/cleanup/index.js";
 export type { PathOptions, PathResult } from "./core/navigate/index.js";
-export type { MergeOptions } from "./core/wave/index.js";
+export type { MergeOptions, MergeResult } from "./core/wave/index.js";
 export type { Strategy } from "./core/shared/input/inputs.js";
 export type {
   WaveOptions,

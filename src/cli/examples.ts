@@ -47,6 +47,7 @@ export const EXAMPLES: Record<string, readonly string[]> = {
     "orchard completion fish > ~/.config/fish/completions/orchard.fish",
   ],
   demo: ["orchard demo", "orchard demo --dir /tmp/orchard-demo --json"],
+  doctor: ["orchard doctor", "orchard doctor --json"],
   mcp: ["claude mcp add orchard -- orchard mcp"],
   "claude-code install": ["orchard claude-code install --project", "orchard claude-code install --dry-run"],
   "registry migrate": ["orchard registry migrate --from ~/.orchard/orchard.db --to postgres://orchard@db/fleet"],

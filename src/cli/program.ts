@@ -19,6 +19,7 @@ import * as explain from "./commands/explain.js";
 import * as completion from "./commands/completion.js";
 import * as navigate from "./commands/navigate.js";
 import * as merge from "./commands/merge.js";
+import * as doctor from "./commands/doctor.js";
 
 export function buildProgram(version: string): Command {
   const program = new Command("orchard")
@@ -33,7 +34,23 @@ export function buildProgram(version: string): Command {
     .showHelpAfterError(false)
     .configureOutput({ outputError: () => undefined }) // printed once, by printUsageError
     .exitOverride();
-  for (const module of [admission, navigate, inspect, recycle, merge, hygiene, reap, claudeCode, harnessHooks, registry, mcp, demo, explain, completion])
+  for (const module of [
+    admission,
+    navigate,
+    inspect,
+    recycle,
+    merge,
+    hygiene,
+    reap,
+    claudeCode,
+    harnessHooks,
+    registry,
+    mcp,
+    demo,
+    explain,
+    completion,
+    doctor,
+  ])
     module.register(program);
   program.commands.forEach((c) => c.exitOverride());
   addExamples(program);

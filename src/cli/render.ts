@@ -10,7 +10,7 @@ import type { Reason } from "../core/shared/reasons/reasons.js";
 import { renderTable, type ColumnSpec, type TableOptions } from "./table.js";
 import { nextLines, nextLine } from "./next.js";
 import { stdoutDisplay } from "./terminal.js";
-import { relativeTime } from "./time.js";
+import { humanTimes, relativeTime } from "./time.js";
 import { ownerLabel } from "../core/ownership/index.js";
 
 export function short(sha: string | null | undefined): string {
@@ -89,7 +89,7 @@ export function renderStatus(r: StatusResult): string {
     ["task", f.task ?? "-"],
     ["owner", ownerLabel(f)],
     ["liveness", `${f.liveness.state}${f.liveness.signals.length ? ` (${f.liveness.signals.map((s) => s.code).join(", ")})` : ""}`],
-    ["lock", f.lock.locked ? `${f.lock.owner?.kind ?? "?"}: ${f.lock.reason ?? ""}` : "unlocked"],
+    ["lock", f.lock.locked ? `${f.lock.owner?.kind ?? "?"}: ${humanTimes(f.lock.reason ?? "")}` : "unlocked"],
     ["dirty", dirtyText(f)],
     ["unpushed", f.unpushed === null ? "unknown (no remote)" : String(f.unpushed)],
     ["merged", mergedLine(f.merged)],
@@ -108,10 +108,14 @@ function harnessLine(h: NonNullable<Facts["harness"]>): string {
   return `${h.name}${h.session ? ` (session ${h.session})` : ""}, ${tracked}`;
 }
 
-/** PATH, TASK, LOCK, OWNER, then STATE are hidden first; then a handle gives way in its middle (its unique end stays), a branch at its end. */
+/**
+ * A handle and a branch take at most a quarter of the width each (one long branch hides nothing
+ * else); then PATH, TASK, LOCK, OWNER and STATE are hidden first; then a handle gives way in its
+ * middle (its unique end stays), a branch at its end.
+ */
 export const LIST_COLUMNS: ColumnSpec[] = [
-  { header: "HANDLE", shrink: "middle", min: 24, priority: 4 },
-  { header: "BRANCH", shrink: "end", min: 16, priority: 5 },
+  { header: "HANDLE", shrink: "middle", min: 24, priority: 4, maxShare: 0.25 },
+  { header: "BRANCH", shrink: "end", min: 16, priority: 5, maxShare: 0.25 },
   { header: "LIFECYCLE", priority: 6 },
   { header: "LIVENESS", priority: 7 },
   { header: "OWNER", shrink: "end", min: 8, optional: true, priority: 3 },

@@ -17,6 +17,11 @@ export interface Column {
   priority?: number;
   /** Dropped (lowest priority first) when the row cannot fit even with every column at its minimum. */
   optional?: boolean;
+  /**
+   * The largest share of the terminal's width the column takes (0–1; never below its minimum), so
+   * one long cell (an 81-character branch) does not push the columns after it off the screen.
+   */
+  maxShare?: number;
   /** Styles of a cell, from its text. */
   style?: (text: string, row: number) => Style[];
 }
@@ -42,12 +47,15 @@ function columnOf(spec: ColumnSpec): Column {
  * hidden instead when even at its minimum the row would not fit; then, if need be, below the minimum.
  */
 export function fitWidths(columns: readonly Column[], natural: readonly number[], limit: number): number[] {
-  const widths = [...natural];
+  const min = (i: number): number => (columns[i]?.shrink ? Math.min(natural[i] as number, columns[i]?.min ?? 8) : (natural[i] as number));
+  const widths = natural.map((w, i) => {
+    const share = columns[i]?.maxShare;
+    return share !== undefined && columns[i]?.shrink && Number.isFinite(limit) ? Math.min(w, Math.max(min(i), Math.floor(limit * share))) : w;
+  });
   const total = (): number => {
     const shown = widths.flatMap((w, i) => (w > 0 || natural[i] === 0 ? [w] : []));
     return shown.reduce((a, w) => a + w, 0) + GAP.length * (shown.length - 1);
   };
-  const min = (i: number): number => (columns[i]?.shrink ? Math.min(natural[i] as number, columns[i]?.min ?? 8) : (natural[i] as number));
   const byPriority = columns.map((c, i) => ({ c, i })).sort((a, b) => (a.c.priority ?? -a.i) - (b.c.priority ?? -b.i));
   for (const { c, i } of byPriority) {
     const excess = total() - limit;

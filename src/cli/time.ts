@@ -10,6 +10,21 @@ function span(ms: number): string {
   return `${Math.floor(h / 24)} days`;
 }
 
+const ISO = /\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\b/;
+
+/**
+ * Every ISO time in a sentence (a lock's text, a liveness signal's detail) as a relative one:
+ * "valid until <ISO>" reads "valid for another 1h59m", any other "3 min ago" or "in 5 min".
+ */
+export function humanTimes(text: string, now = Date.now()): string {
+  return text
+    .replace(new RegExp(`until (${ISO.source})`, "g"), (_, iso: string) => {
+      const rel = relativeTime(iso, now);
+      return rel.startsWith("in ") ? `for another ${rel.slice(3)}` : `until ${rel}`;
+    })
+    .replace(new RegExp(ISO.source, "g"), (iso) => relativeTime(iso, now));
+}
+
 /** "in 1h59m", "3 min ago", "now"; "never" for no time; the text itself when it is not a time. */
 export function relativeTime(iso: string | null, now = Date.now()): string {
   if (iso === null) return "never";

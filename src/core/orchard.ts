@@ -7,6 +7,7 @@ import { registryUrl } from "./shared/registry-url.js";
 import { locateRepo, refreshRepo, repoStamp, resolveRepo, type RepoContext, type RepoLocation } from "./shared/repo/repo.js";
 import { withMutationLockIfFree, HOST } from "./ownership/index.js";
 import { canonicalTask } from "./shared/naming/task.js";
+import { resolving } from "./resolving.js";
 import { defaultHome, openWorkspace, type Ctx, type Workspace } from "./shared/context.js";
 import { requireNotMoved } from "./workspace/index.js";
 import { finishTrash, flushBackground } from "./shared/removal/trash.js";
@@ -20,7 +21,7 @@ import { AddInput, BootstrapInput, HeartbeatInput, ListInput, parseInput, Releas
 import { AdoptInput, CleanupWaveInput, ReapOrphansInput, SalvageListInput, SalvageRestoreInput } from "./shared/input/inputs.js";
 import type { ReapOptions, ReapResult } from "./reap/index.js";
 import type { RestoreOptions, RestoreResult, SalvageListResult, SalvagePruneOptions, SalvagePruneResult } from "./salvage/index.js";
-import type { MergeOptions, WaveOptions, WaveResult } from "./wave/index.js";
+import type { MergeOptions, MergeResult, WaveOptions, WaveResult } from "./wave/index.js";
 import { LineageInput, RecycleInput, TrustInput, RemoveInput, PathInput, MergeInput, SalvagePruneInput } from "./shared/input/inputs.js";
 import type { RemoveOptions, RemoveResult } from "./cleanup/index.js";
 import type { PathOptions, PathResult } from "./navigate/index.js";
@@ -56,6 +57,14 @@ export class Orchard {
     private located: Promise<RepoLocation> | null = null,
   ) {}
 
+  /**
+   * Opens the workspace (`~/.orchard`, or `home`, or `ORCHARD_HOME`) and its registry, for the
+   * repository around `repo` (default: the current directory). Call {@link Orchard.close} when done.
+   * Throws `registry_unreachable` when a fleet registry does not answer (unless `whenUnreachable: "local"`).
+   * @example
+   * const orchard = await Orchard.open({ repo: "/src/app" });
+   * try { const wt = await orchard.add({ branch: "feat-login", owner: "agent-1" }); } finally { await orchard.close(); }
+   */
   static async open(options: OpenOptions = {}): Promise<Orchard> {
     const repoPath = resolve(options.repo ?? process.cwd());
     if (options.warm === true) keepBatchShell();
@@ -122,6 +131,10 @@ export class Orchard {
     return withMutationLockIfFree(located?.commonDir ?? (cached as RepoContext).commonDir, async () => fn(await this.context(repo, located)));
   }
 
+  /**
+   * Takes a worktree for `branch` (or one derived from `task`), created or reused under `policy`, leased to `owner`, bootstrapped.
+   * @returns `ok: true` with `handle`, `path`, `lease`; or a refusal, `ok: false` with `reasons` (each with `next`).
+   */
   async add(options: AddOptions & RepoOption): Promise<AddResult> {
     const { add } = await import("./admission/index.js");
     const { repo, ...rest } = options;
@@ -237,10 +250,10 @@ export class Orchard {
   }
 
   /** Merges one worktree's branch back into the target and removes it: cleanup-wave's one-entry form. */
-  async merge(options: MergeOptions & RepoOption): Promise<WaveResult> {
+  async merge(options: MergeOptions & RepoOption): Promise<MergeResult> {
     const { mergeOne } = await import("./wave/index.js");
     const { repo, ...rest } = options;
-    return mergeOne(await this.context(repo), parseInput(MergeInput(), rest) as MergeOptions);
+    return withNext("merge", options, await mergeOne(await this.context(repo), parseInput(MergeInput(), rest) as MergeOptions));
   }
 
   /** Deletes salvage refs whose work is kept elsewhere, or older than `olderThan` (listed). */
@@ -276,23 +289,9 @@ export class Orchard {
   async hygiene(options: HygieneOptions & RepoOption = {}): Promise<HygieneReport> {
     const { repo, ...rest } = options;
     const parsed = parseInput(HygieneInput(), rest);
-    const source = this.resolving(repo); // git resolves the repo while the capability loads
+    const source = resolving((asked) => this.context(asked), repo);
     const { runHygiene } = await import("./cleanup/index.js");
     return withNext("hygiene", options, await runHygiene(source, repo, parsed));
-  }
-
-  /** A context source whose first context of `repo` is already under way (started now). */
-  private resolving(repo: string | undefined): { context(repo?: string): Promise<Ctx> } {
-    let first: Promise<Ctx> | null = this.context(repo);
-    first.catch(() => undefined); // awaited by the first caller
-    return {
-      context: (asked?: string) => {
-        if (first === null || asked !== repo) return this.context(asked);
-        const started = first;
-        first = null;
-        return started;
-      },
-    };
   }
 
   /** `hygiene --fleet` (SPEC §5): this host's hygiene (published), then duplicate tasks, preventable duplicates and backlog across hosts. */
@@ -392,6 +391,7 @@ export class Orchard {
     flushBackground(this.workspace.home);
   }
 
+  /** Finishes background work (a removed tree's purge) and closes the registry; the instance is not used after. */
   async close(): Promise<void> {
     this.flushBackground();
     await this.registry.close();

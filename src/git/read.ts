@@ -33,6 +33,8 @@ export {
   readMergedBranches,
   countNotOnRemotes,
   findFirstParentCommit,
+  readSquashedLog,
+  readGitVersion,
 } from "./history/commits.js";
 export { readCommitTrees, readTrackedState } from "./state.js";
 export { readReflogOnly, parseReflogTips } from "./history/reflog.js";

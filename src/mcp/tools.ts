@@ -55,8 +55,8 @@ function tool(name: ToolName, method: ToolMethod, input: z.ZodObject, descriptio
   return { name, method, description, input: input.extend({ repo: RepoField }), annotations: ANNOTATIONS[name] };
 }
 
-/** hygiene's input without `html`: the report alone, which writes nothing (orchard_hygiene_html writes the page). */
-const ReportInput = (): z.ZodObject => HygieneInput().omit({ html: true });
+/** hygiene's input without `html` or `publish`: the report alone, which writes nothing, the registry included (orchard_hygiene_html writes the page; orchard_hygiene_fleet publishes). */
+const ReportInput = (): z.ZodObject => HygieneInput().omit({ html: true, publish: true });
 
 const ExplainInput = z
   .object({ code: z.string().optional().describe("a reason code (dirty, live_owner…) or a disposition (needs_salvage…); none: every code") })
@@ -114,7 +114,9 @@ export const TOOLS: readonly Tool[] = [
   tool(
     "orchard_hygiene_html",
     "hygiene",
-    HygieneInput().extend({ html: z.string().min(1).describe("the file to write the self-contained HTML page to (replaced if it exists)") }),
+    HygieneInput()
+      .omit({ publish: true })
+      .extend({ html: z.string().min(1).describe("the file to write the self-contained HTML page to (replaced if it exists)") }),
     "The hygiene report, also written as a self-contained HTML page to the file html names (for a person to open). The result is the same report as orchard_hygiene's, with html set to the file written.",
   ),
   tool(
@@ -188,13 +190,13 @@ export const TOOLS: readonly Tool[] = [
     "orchard_path",
     "path",
     PathInput(),
-    "The absolute path of a worktree, named by handle, path, branch, or task (any spelling of it: the most recently used active worktree of that task).",
+    "The absolute path of a worktree, named by handle, path, branch, or task (any spelling of it: the most recently used active worktree of that task); no target, `^` or the default branch: the primary.",
   ),
   tool(
     "orchard_merge",
     "merge",
     MergeInput(),
-    "Merge one worktree's branch back into the target (default: the primary's branch), then remove the worktree and delete the branch, under cleanup-wave's proofs (clean, nobody inside, no deletions unless allowDeletions, a conflict touches nothing). strategy: merge (a merge commit, default), squash or rebase. Call it again after fixing a block: it finishes what is left.",
+    "Merge one worktree's branch back into the target (default: the primary's branch), then remove the worktree and delete the branch, under cleanup-wave's proofs (clean, nobody inside, no deletions unless allowDeletions, a conflict touches nothing). strategy: merge (a merge commit, default), squash or rebase; the commit carries git's message (Merge branch '<b>'; a squash lists its commits) unless message is given. The result is this one worktree's (action, reasons with next). Call it again after fixing a block: it finishes what is left.",
   ),
   tool(
     "orchard_salvage_prune",

@@ -11,3 +11,4 @@ export type { PlanRow, PlanItemRow, PlanStatus, ItemState, NewPlanItem } from ".
 export type { RegistryDump, TableCounts, RepoOutcome } from "./transfer.js";
 export { countsOf, hostsOf } from "./transfer.js";
 export type { Snapshot } from "./sqlite.js";
+export { chooseSqliteDriver } from "./sqlite-driver.js";

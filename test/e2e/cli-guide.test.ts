@@ -1,12 +1,10 @@
 // What the command line tells a person next: the next step under a refusal, `orchard explain`,
-// relative lease times, `cleanup run --dry-run` and its counts, examples and global options in
-// every --help, and shell completion with live handles, plan ids and salvage refs.
+// relative lease times, `cleanup run --dry-run` and its counts, and the examples and global options
+// in every --help (shell completion: completion.test.ts).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Scenario, CLI } from "../helpers/scenario.js";
-import { hermeticEnv, pathWithoutOrchard } from "../helpers/env.js";
+import { Scenario } from "../helpers/scenario.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -93,34 +91,5 @@ describe("help and completion", () => {
       expect(r.stdout, command.join(" ")).toMatch(/Examples:\n {2}\$ orchard /);
       for (const flag of ["--json", "--repo", "--home"]) expect(r.stdout, `${command.join(" ")} ${flag}`).toContain(flag);
     }
-  });
-
-  it("bash completion offers commands, live handles, plan ids and salvage refs", () => {
-    const a = s.orchard(["add", "billing", "--owner", "agent-1"]).json;
-    const wip = s.orchard(["add", "wip", "--owner", "me"]).json;
-    s.makeDirty(wip.path);
-    s.orchard(["release", wip.handle, "--owner", "me"]);
-    const plan = s.orchard(["cleanup", "plan", "--include", "needs_salvage", "--salvage"]).json;
-    expect(s.orchard(["cleanup", "apply", plan.planId]).code).toBe(0);
-    const ref = s.orchard(["salvage", "list"]).json.salvages[0].ref as string;
-    const open = s.orchard(["cleanup", "plan"]).json.planId as string;
-    const bin = join(s.root, "bin");
-    mkdirSync(bin);
-    writeFileSync(join(bin, "orchard"), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" --home "${s.home}" "$@"\n`);
-    chmodSync(join(bin, "orchard"), 0o755);
-    const complete = (...words: string[]) => {
-      const script = `source <(orchard completion bash); COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _orchard; printf '%s\\n' "\${COMPREPLY[@]}"`;
-      const r = spawnSync("bash", ["-c", script], { cwd: s.primary, env: hermeticEnv({ PATH: `${bin}:${pathWithoutOrchard()}` }), encoding: "utf8" });
-      expect(r.status, r.stderr).toBe(0);
-      return r.stdout.split("\n").filter(Boolean);
-    };
-    expect(complete("orchard", "cle")).toEqual(expect.arrayContaining(["cleanup", "cleanup-wave"]));
-    expect(complete("orchard", "release", "")).toContain(a.handle);
-    for (const verb of ["remove", "merge", "path", "cd"]) expect(complete("orchard", verb, ""), verb).toContain(a.handle);
-    expect(complete("orchard", "cleanup", "apply", "")).toContain(open);
-    expect(complete("orchard", "salvage", "restore", "")).toContain(ref);
-    expect(complete("orchard", "add", "--ow")).toEqual(["--owner"]);
-    for (const shell of ["zsh", "fish"]) expect(human(["completion", shell]).stdout).toContain("__complete handles");
-    expect(human(["completion", "tcsh"]).code).toBe(2);
   });
 });

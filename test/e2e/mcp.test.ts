@@ -183,12 +183,14 @@ describe("orchard mcp", () => {
     git(add.json.path, "commit", "-q", "-m", "feature");
     // the lease is this client's own (SPEC v3 §3.12): live, so remove names who holds it (never how to take it, SPEC v5)
     const held = await session.call("orchard_remove", { target: add.json.handle });
-    expect(held.json).toMatchObject({ ok: false, action: "refused", disposition: "live", next: `orchard status ${add.json.handle}` });
+    expect(held.json).toMatchObject({ ok: false, action: "refused", disposition: "live", next: `orchard_status {"target":"${add.json.handle}"}` });
     expect((await session.call("orchard_release", { target: add.json.handle })).json.ok).toBe(true);
     const refused = await session.call("orchard_remove", { target: add.json.handle });
-    expect(refused.json).toMatchObject({ ok: false, action: "refused", next: `orchard remove ${add.json.handle} --salvage` });
+    expect(refused.json).toMatchObject({ ok: false, action: "refused", next: `orchard_remove {"target":"${add.json.handle}","salvage":true}` });
+    expect(refused.json.reasons.map((r: { next: string | null }) => r.next).filter(Boolean)).not.toContainEqual(expect.stringMatching(/^orchard /));
     const merged = await session.call("orchard_merge", { target: add.json.handle, strategy: "squash" });
-    expect(merged.json).toMatchObject({ ok: true, strategy: "squash", result: { entries: [{ branch: "app-31", status: "merged_removed", reason: "ok" }] } });
+    expect(merged.json).toMatchObject({ ok: true, action: "merged", branch: "app-31", strategy: "squash" });
+    expect(merged.json).not.toHaveProperty("plan");
     expect(readFileSync(join(s.primary, "feature.txt"), "utf8")).toBe("feature\n");
     const other = await session.call("orchard_add", { branch: "feat/done" });
     await session.call("orchard_release", { target: other.json.handle });

@@ -25,10 +25,8 @@ const parents = (rev: string) => git(s.primary, "rev-list", "--parents", "-n", "
 const nothingInProgress = (...dirs: string[]) => {
   for (const d of dirs) for (const f of ["MERGE_HEAD", "rebase-merge", "rebase-apply"]) expect(existsSync(join(d, f)), `${d}/${f}`).toBe(false);
 };
-const entry = (r: { json: { result: { entries: { status: string; reason: string }[] } } }) => {
-  const [e] = r.json.result.entries;
-  return `${e?.status}:${e?.reason}`;
-};
+/** What `orchard merge` did: its action, and the code of what blocked it. */
+const entry = (r: { json: { action: string; reasons: { code: string }[] } }) => [r.json.action, ...r.json.reasons.map((x) => x.code)].join(":");
 
 /** A managed worktree with two commits of its own, while main moves on by one commit. */
 function diverged(branch: string): { handle: string; path: string } {
@@ -44,26 +42,29 @@ describe("orchard merge", () => {
     const w = diverged("feat-m");
     const r = s.orchard(["merge", w.handle]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.json).toMatchObject({ ok: true, strategy: "merge" });
-    expect(entry(r)).toBe("merged_removed:ok");
-    expect(subjects(1)).toEqual(["chore: merge executor worktree (feat-m)"]);
+    expect(r.json).toMatchObject({ ok: true, action: "merged", handle: w.handle, branch: "feat-m", into: { branch: "main" }, strategy: "merge" });
+    expect(r.json).not.toHaveProperty("plan"); // one worktree's result, not a wave's
+    expect(subjects(1)).toEqual(["Merge branch 'feat-m'"]);
     expect(parents("main")).toBe(2);
     expect(existsSync(w.path)).toBe(false);
     expect(branchExists("feat-m")).toBe(false);
     // a rerun finds it done (the wave's record of the removal), changes nothing, exits 0
     const again = s.orchard(["merge", w.handle]);
     expect(again.code, again.stdout).toBe(0);
-    expect(entry(again)).toBe("merged_removed:already_done");
-    expect(subjects(1)).toEqual(["chore: merge executor worktree (feat-m)"]);
+    expect(entry(again)).toBe("already_done");
+    expect(subjects(1)).toEqual(["Merge branch 'feat-m'"]);
     expect(s.orchard(["merge", "app@never-was"]).code).toBe(2);
   });
 
-  it("squash: one commit with the branch's changes on the target's tip", () => {
+  it("squash: one commit with the branch's changes on the target's tip, its message listing the squashed commits as git's", () => {
     const w = diverged("feat-s");
+    const log = git(w.path, "log", "--pretty=medium", "main..HEAD");
     const r = s.orchard(["merge", w.handle, "--strategy", "squash"]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(entry(r)).toBe("merged_removed:ok");
-    expect(subjects(2)).toEqual(["chore: squash executor worktree (feat-s)", "main moves"]);
+    expect(entry(r)).toBe("merged");
+    expect(subjects(2)).toEqual(["Squashed commit of the following:", "main moves"]);
+    expect(git(s.primary, "log", "-1", "--format=%B", "main").trimEnd()).toBe(`Squashed commit of the following:\n\n${log}`);
+    expect(log).toMatch(/^commit [0-9a-f]{40}\nAuthor: .*\nDate: .*\n\n {4}feat-s two\n\ncommit [0-9a-f]{40}\n/);
     expect(parents("main")).toBe(1);
     expect(readFileSync(join(s.primary, "feat-s-2.txt"), "utf8")).toBe("feat-s-2.txt\n");
     expect(git(s.primary, "status", "--porcelain")).toBe("");
@@ -71,11 +72,27 @@ describe("orchard merge", () => {
     expect(branchExists("feat-s")).toBe(false);
   });
 
+  it("--message is the commit's message; into a branch other than main or master git's message names it", () => {
+    const w = diverged("feat-msg");
+    expect(s.orchard(["merge", w.handle, "--message", "feat: the billing page (#12)"]).code).toBe(0);
+    expect(git(s.primary, "log", "-1", "--format=%B", "main")).toBe("feat: the billing page (#12)");
+    const q = add("feat-sq");
+    s.commit({ in: q.path, file: "sq.txt" });
+    expect(s.orchard(["merge", q.handle, "--strategy", "squash", "--message", "feat: squashed"]).code).toBe(0);
+    expect(subjects(1)).toEqual(["feat: squashed"]);
+    git(s.primary, "checkout", "-q", "-b", "release");
+    const d = add("feat-dev");
+    s.commit({ in: d.path, file: "dev.txt" });
+    s.commit({ file: "release-moves.txt" });
+    expect(s.orchard(["merge", d.handle]).code).toBe(0);
+    expect(git(s.primary, "log", "-1", "--format=%s", "release")).toBe("Merge branch 'feat-dev' into release");
+  });
+
   it("rebase: the branch's commits replayed onto the target, which fast-forwards", () => {
     const w = diverged("feat-r");
     const r = s.orchard(["merge", w.handle, "--strategy", "rebase"]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(entry(r)).toBe("merged_removed:ok");
+    expect(entry(r)).toBe("merged");
     expect(subjects(3)).toEqual(["feat-r two", "feat-r one", "main moves"]);
     expect(parents("main")).toBe(1);
     expect(existsSync(w.path)).toBe(false);
@@ -92,7 +109,7 @@ describe("orchard merge", () => {
       const r = s.orchard(["merge", w.handle, "--strategy", strategy]);
       expect(r.code, `${strategy}: ${r.stdout}`).toBe(3);
       expect(entry(r)).toBe("blocked:merge_conflict");
-      expect(r.json.result.entries[0].conflicts).toEqual(["README.md"]);
+      expect(r.json.reasons[0].conflicts).toEqual(["README.md"]);
       expect(git(s.primary, "rev-parse", "main")).toBe(main);
       expect(git(w.path, "rev-parse", "HEAD")).toBe(tip);
       nothingInProgress(join(s.primary, ".git"), s.adminDir(w.path));
@@ -128,7 +145,7 @@ describe("orchard merge", () => {
     git(w.path, "stash", "-u", "-q");
     const dry = s.orchard(["merge", w.handle, "--strategy", "rebase", "--dry-run"]);
     expect(dry.code).toBe(0);
-    expect(dry.json.result.entries[0]).toMatchObject({ status: "planned", steps: ["merge", "remove", "delete_branch"] });
+    expect(dry.json).toMatchObject({ action: "planned", dryRun: true, steps: ["merge", "remove", "delete_branch"] });
     expect(git(s.primary, "rev-parse", "main")).toBe(main);
     const bad = s.orchard(["merge", w.handle, "--strategy", "octopus"]);
     expect(bad.code).toBe(2);

@@ -1,12 +1,13 @@
 // `orchard path`, `orchard shell-init` and the `orchard cd` it defines, in the real shells: bash
 // evals the emitted function and `pwd` after `orchard cd` is the worktree. zsh and fish run the same
-// way where they are installed; where one is not, its test is skipped and says so.
+// way (test/helpers/shells.ts: skipped loudly where one is missing, a failure under CI).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { Scenario } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
 import { orchardOnPath } from "../helpers/claude-code.js";
+import { requireShell, shellRuns } from "../helpers/shells.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -19,10 +20,6 @@ const add = (...args: string[]): { handle: string; path: string; branch: string 
   expect(r.code, r.stdout + r.stderr).toBe(0);
   return r.json;
 };
-
-function installed(shell: string): boolean {
-  return spawnSync("sh", ["-c", `command -v ${shell}`], { encoding: "utf8" }).status === 0;
-}
 
 /** Runs `script` in `shell` with `orchard` on PATH and the scenario's workspace; stdout, stderr and status. */
 function inShell(shell: string, script: string): { stdout: string; stderr: string; status: number | null } {
@@ -40,6 +37,16 @@ describe("orchard path", () => {
       expect(r.stdout).toBe(`${a.path}\n`);
     }
     expect(s.orchard(["path", "acme/app#7"]).json).toMatchObject({ ok: true, path: a.path, handle: a.handle, via: "task", task: "github.com/acme/app#7" });
+  });
+
+  it("no target, ^ or the default branch: the primary", () => {
+    add("feat-p");
+    for (const args of [["path"], ["path", "^"], ["path", "main"]]) {
+      const r = s.orchard(args, { json: false });
+      expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toBe(`${s.primary}\n`);
+    }
+    expect(s.orchard(["path"]).json).toMatchObject({ ok: true, path: s.primary, handle: null, branch: "main", via: "primary" });
   });
 
   it("prefers the active worktree of a task over a released one", () => {
@@ -110,9 +117,9 @@ describe("orchard shell-init and orchard cd", () => {
     const a = add("feat-cd", "--task", "T-42");
     const r = inShell(
       "bash",
-      `set -u; eval "$(orchard shell-init bash)"; orchard cd t-42 && pwd; orchard cd no-such-thing; echo "status $? in $(pwd)"; orchard --version >/dev/null && echo passed`,
+      `set -u; eval "$(orchard shell-init bash)"; orchard cd t-42 && pwd; orchard cd no-such-thing; echo "status $? in $(pwd)"; orchard --version >/dev/null && echo passed; orchard cd && pwd; orchard cd t-42 && orchard cd ^ && pwd; orchard cd t-42 && orchard cd main && pwd`,
     );
-    expect(r.stdout.split("\n")).toEqual([a.path, `status 2 in ${a.path}`, "passed", ""]);
+    expect(r.stdout.split("\n")).toEqual([a.path, `status 2 in ${a.path}`, "passed", s.primary, s.primary, s.primary, ""]);
     expect(r.stderr).toContain("no-such-thing");
   });
 
@@ -126,14 +133,15 @@ describe("orchard shell-init and orchard cd", () => {
   });
 
   for (const shell of ["zsh", "fish"]) {
-    const present = installed(shell);
-    if (!present) console.warn(`path-cd.test.ts: ${shell} is not installed here: its orchard cd test is SKIPPED`);
-    it.skipIf(!present)(`${shell}: the emitted function parses and \`orchard cd\` changes the directory`, () => {
+    it.runIf(shellRuns(shell, "path-cd.test.ts"))(`${shell}: the emitted function parses and \`orchard cd\` changes the directory`, () => {
+      requireShell(shell);
       const a = add("feat-cd", "--task", "T-43");
       const script =
-        shell === "fish" ? "orchard shell-init fish | source; orchard cd t-43; and pwd" : 'eval "$(orchard shell-init zsh)"; orchard cd t-43 && pwd';
+        shell === "fish"
+          ? "orchard shell-init fish | source; orchard cd t-43; and pwd; and orchard cd; and pwd; and orchard cd t-43; and orchard cd ^; and pwd"
+          : 'eval "$(orchard shell-init zsh)"; orchard cd t-43 && pwd && orchard cd && pwd && orchard cd t-43 && orchard cd ^ && pwd';
       const r = inShell(shell, script);
-      expect(r.stdout.trim().split("\n")[0]).toBe(a.path);
+      expect(r.stdout.trim().split("\n"), r.stderr).toEqual([a.path, s.primary, s.primary]);
     });
   }
 });

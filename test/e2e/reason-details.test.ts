@@ -34,7 +34,7 @@ type Spec<C extends ReasonCode> = { readonly [K in KeysOf<ReasonDetails[C]>]-?: 
 
 const SPECS: { readonly [C in ReasonCode]?: Spec<C> } = {
   live_owner: { owner: ["string", "null"], signals: ["array"], holderPid: ["number", "null"] },
-  dirty: { tracked: ["number"], untracked: ["number"], conflicted: ["number"], unknown: ["boolean"] },
+  dirty: { tracked: ["number"], untracked: ["number"], conflicted: ["number"], unknown: ["boolean"], files: ["array"] },
   unpushed_commits: { count: ["number"], unknown: ["boolean"] },
   not_active: { lifecycle: ["string"] },
   branch_checked_out: { path: ["string"], branch: ["string"] },

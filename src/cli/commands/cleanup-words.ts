@@ -34,7 +34,7 @@ export function willDo(command: string, event: ProgressEvent): string | null {
     [n(c, "remove") + n(c, "salvage_remove"), (k: number) => `remove ${k} worktree(s)`],
     [n(c, "salvage_remove"), (k: number) => `salvage ${k} of them first`],
     [n(c, "reap"), (k: number) => `reap ${k} orphan(s)`],
-    [n(c, "prune"), (k: number) => `prune ${k} entries`],
+    [n(c, "prune"), (k: number) => `prune ${k} ${k === 1 ? "entry" : "entries"}`],
     [n(c, "delete_branch"), (k: number) => `delete ${k} merged branch(es)`],
   ] as const;
   const what = parts.flatMap(([k, say]) => (k ? [say(k)] : [])).join(", ");

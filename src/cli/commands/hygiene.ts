@@ -1,6 +1,7 @@
 // hygiene and cleanup plan|apply|resume|run: the report, and the converging cleanup. Human
 // renderings live here with the commands; progress of a long apply goes to stderr on a TTY only.
 import type { Command } from "commander";
+import { relativeTime } from "../time.js";
 import { runWith } from "../run.js";
 import { actingOn, keptCopiesLine, willDo } from "./cleanup-words.js";
 import { table, short } from "../render.js";
@@ -89,7 +90,7 @@ export function renderHygiene(r: HygieneReport, options: { all?: boolean } = {})
     );
   for (const k of r.keptCopies ?? [])
     lines.push(
-      `kept copy ${k.key.slice(0, 12)} (${escapeControl(k.dirs.join(", ")) || "incomplete"}): ${k.worktrees} worktree(s)${k.disk ? `, ${formatBytes(k.disk.bytes)}` : ""}, ${k.disposition}${k.reasons.length ? ` (${codes(k.reasons)})` : ""}`,
+      `kept copy ${k.key.slice(0, 12)} (${escapeControl(k.dirs.join(", ")) || "incomplete"}): ${k.worktrees} worktree${k.worktrees === 1 ? "" : "s"}${k.disk ? `, ${formatBytes(k.disk.bytes)}` : ""}${k.disposition === "kept" ? "" : `; ${k.disposition}`}${k.reasons.length ? ` (${codes(k.reasons)})` : ""}`,
     );
   for (const g of r.duplicateTaskGroups)
     lines.push(
@@ -154,7 +155,7 @@ export function renderFleet(r: FleetHygieneReport): string {
         r.backlog.byHost.map((b) => [
           b.host,
           r.repos.find((x) => x.identity === b.repo)?.name ?? b.repo,
-          b.publishedAt,
+          relativeTime(b.publishedAt),
           ageText(b.ageMs),
           String(b.summary.worktrees),
           String(b.summary.backlog.count),
@@ -178,7 +179,7 @@ export function renderFleet(r: FleetHygieneReport): string {
           m.owner ?? "-",
           m.lifecycle,
           `${m.liveness.state} (${m.liveness.from})`,
-          m.expiresAt ?? "-",
+          m.expiresAt ? relativeTime(m.expiresAt) : "-",
           m.disposition ?? "-",
         ]),
       ),
@@ -341,7 +342,7 @@ export function register(program: Command): void {
         ? runWith(cmd, (o) => o.hygieneFleet(rest), renderFleet, undefined, { early: "statuses", progress: "hygiene" })
         : runWith(
             cmd,
-            (o) => o.hygiene(rest),
+            (o) => o.hygiene({ ...rest, publish: true }), // the CLI's report publishes this host's summary for --fleet
             (r) => renderHygiene(r, { all: all === true }),
             undefined,
             { early: "statuses", progress: "hygiene" },

@@ -5,6 +5,8 @@ import type { Command } from "commander";
 import { runWith } from "../run.js";
 import { printUsageError } from "../output.js";
 import { reasonLines } from "../render.js";
+import { stdoutDisplay } from "../terminal.js";
+import { escapeControl } from "../escape.js";
 import type { PathResult } from "../../core/navigate/index.js";
 import type { RemoveResult } from "../../core/cleanup/index.js";
 
@@ -56,25 +58,29 @@ function renderRemove(r: RemoveResult): string {
     if (r.action === "removed" && r.salvageRef) lines.push(`  salvage ${r.salvageRef}`);
     return lines.join("\n");
   }
-  const lines = [`kept ${name}${r.disposition ? ` (${r.disposition})` : ""}`, `  path    ${r.path}`];
-  for (const x of r.reasons) lines.push(`  refused: ${x.code}: ${x.message}`);
-  lines.push(r.next ? `  ↳ ${r.next}` : "  ↳ nothing yet: wait until the worktree is free");
+  const paint = stdoutDisplay().paint;
+  const lines = [`${paint("kept", "red")} ${name}${r.disposition ? ` (${r.disposition})` : ""}`, `  path    ${r.path}`];
+  for (const x of r.reasons) {
+    lines.push(`  ${paint("refused:", "red")} ${x.code}: ${escapeControl(x.message)}`);
+    if ("files" in x && Array.isArray(x.files)) lines.push(...x.files.map((f) => `      ${escapeControl(f)}`));
+  }
+  lines.push(paint(`  ↳ ${r.next ? escapeControl(r.next) : "nothing yet: wait until the worktree is free"}`, "cyan"));
   return lines.join("\n");
 }
 
 export function register(program: Command): void {
   program
     .command("path")
-    .description("print the path of a worktree, named by handle, path, branch or task")
-    .argument("[handle|task]", "none, ^ or the default branch: the primary")
+    .description("print the path of a worktree, named by handle, path, branch or task; none, ^ or the default branch: the primary")
+    .argument("[handle|task]")
     .action((target: string | undefined, _opts: unknown, cmd: Command) =>
       runWith(cmd, (o) => o.path(target === undefined ? {} : { target }), renderPath, undefined, { local: true }),
     );
 
   program
     .command("cd")
-    .description("change the shell's directory to a worktree (needs the shell function: orchard shell-init)")
-    .argument("[handle|task]", "none, ^ or the default branch: the primary")
+    .description("change the shell's directory to a worktree; none, ^ or the default branch: the primary (needs the shell function: orchard shell-init)")
+    .argument("[handle|task]")
     .action((target: string | undefined, _opts: unknown, cmd: Command) => {
       const json = (cmd.optsWithGlobals() as { json?: boolean }).json === true;
       const hint = `orchard cd needs the shell function (a program cannot change its shell's directory): eval "$(orchard shell-init bash)" (or zsh; fish: orchard shell-init fish | source), or cd "$(orchard path${target === undefined ? "" : ` ${target}`})"`;

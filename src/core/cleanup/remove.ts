@@ -7,6 +7,7 @@
 // would delete it (orchard made it, merged by reachability).
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
+import { readStatus } from "../../git/read.js";
 import { resolveTarget } from "../shared/repo/target.js";
 import { usageError, failure } from "../shared/errors.js";
 import { shellQuote } from "../shared/shell-quote.js";
@@ -58,7 +59,15 @@ export async function removeWorktree(ctx: Ctx, options: RemoveOptions): Promise<
       return { ok: true, action: "planned", dryRun: true, ...base, steps: items.map((i) => i.action), reasons, next: null };
     }
     if (!kept) throw unjudged();
-    return { ok: false, action: "refused", dryRun: true, ...base, disposition: kept.disposition, reasons: kept.reasons, next: next(kept.reasons) };
+    return {
+      ok: false,
+      action: "refused",
+      dryRun: true,
+      ...base,
+      disposition: kept.disposition,
+      reasons: await blocking(kept.reasons, path),
+      next: next(kept.reasons),
+    };
   }
   const run = await cleanupRun(ctx, [ctx], () => Promise.resolve(ctx), scope);
   const items = run.items.filter((i) => i.path === path);
@@ -73,7 +82,51 @@ export async function removeWorktree(ctx: Ctx, options: RemoveOptions): Promise<
   const kept = run.kept.find((k) => k.path === path);
   const reasons = [...(main?.reasons ?? []), ...(kept?.reasons ?? [])];
   if (!main && !kept) throw unjudged();
-  return { ok: false, action: "refused", ...base, disposition: kept?.disposition ?? null, reasons, next: next(reasons) };
+  const blockers = await blocking(reasons, path);
+  return { ok: false, action: "refused", ...base, disposition: kept?.disposition ?? null, reasons: blockers, next: next(reasons) };
+}
+
+/** Facts in the worktree's favour, which cleanup records beside its blockers: a refusal lists only what blocks. */
+const IN_FAVOUR = new Set<Reason["code"]>(["not_live", "clean", "work_preserved", "dead_owner", "merged", "terminal"]);
+
+/** The reasons that block, the dirty files named as git names them, the caller's own shell named as that. */
+async function blocking(reasons: readonly Reason[], path: string): Promise<Reason[]> {
+  const out: Reason[] = [];
+  for (const r of reasons) {
+    if (IN_FAVOUR.has(r.code)) continue;
+    if (r.code === "dirty" && "tracked" in r) out.push({ ...r, files: await changedFiles(path) });
+    else if (r.code === "live_owner" && callerInside(path) && (r.signals ?? []).every((s) => s.code === "process_in_worktree"))
+      out.push({ ...r, message: `the shell you run orchard from works inside the worktree (${process.cwd()})` });
+    else out.push(r);
+  }
+  return out;
+}
+
+const callerInside = (path: string): boolean => process.cwd() === path || process.cwd().startsWith(`${path}/`);
+
+const SHOWN = 20;
+
+/** `git status --short`'s lines for the worktree's changes: its two status letters and git's quoting of the path. */
+async function changedFiles(path: string): Promise<string[]> {
+  try {
+    const status = await readStatus(path);
+    const lines = status.paths
+      .filter((p) => p.kind !== "ignored")
+      .map((p) => `${p.kind === "untracked" ? "??" : ("xy" in p ? p.xy : "  ").replace(/\./g, " ")} ${gitQuoted(p.path)}`);
+    return lines.length > SHOWN ? [...lines.slice(0, SHOWN), `… and ${lines.length - SHOWN} more`] : lines;
+  } catch {
+    return []; // the status could not be read again: the counts stand alone
+  }
+}
+
+/** A path as git prints it (core.quotePath): in double quotes, C-escaped, when it holds a space, a quote, a backslash, a control or non-ASCII byte. */
+export function gitQuoted(path: string): string {
+  if (!/[\s"\\\x00-\x1f\x7f-\uffff]/.test(path)) return path;
+  const named: Record<number, string> = { 7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r", 34: '\\"', 92: "\\\\" };
+  let out = "";
+  for (const byte of Buffer.from(path, "utf8"))
+    out += named[byte] ?? (byte < 0x20 || byte >= 0x7f ? `\\${byte.toString(8).padStart(3, "0")}` : String.fromCharCode(byte));
+  return `"${out}"`;
 }
 
 /** The one command a person (or agent) would type next about a refused removal. */

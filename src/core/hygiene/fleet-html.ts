@@ -1,7 +1,7 @@
 // The `hygiene --fleet` report as one self-contained HTML page (pure: report → string), in the
 // style of the hygiene page (html.ts): no network, a Content-Security-Policy that fetches nothing,
 // every value escaped through `text()`.
-import { COLORS, STYLE, TIME_SCRIPT, badge, card, text, timeHtml } from "./html.js";
+import { COLORS, STYLE, TIME_SCRIPT, badge, card, keptCopiesSection, text, timeHtml } from "./html.js";
 import { formatBytes } from "../shared/format.js";
 import { formatDuration } from "../shared/input/duration.js";
 import type { CrossHostGroup, FleetHygieneReport, HostBacklog } from "./types.js";
@@ -76,6 +76,7 @@ export function renderFleetHtml(r: FleetHygieneReport): string {
 <div class="cards">${cards}</div>
 <section><h2>Backlog by host</h2><p class="muted">Each host's last published <code>orchard hygiene</code>; the age says how old it is.</p>${backlogChart(r.backlog.byHost)}${backlogTable(r.backlog.byHost, name)}</section>
 <section><h2>Duplicate tasks (${r.duplicateTaskGroups.length})</h2><p class="muted">Current worktrees sharing a task. Another host's liveness is its lease's heartbeat alone; its work is a fact only that host can read.</p>${r.duplicateTaskGroups.map((g) => group(g, name)).join("") || `<p class="muted">none</p>`}</section>
+${keptCopiesSection(r.keptCopies)}
 <section class="grid2"><div><h2>Preventable duplicates (${r.preventableDuplicates.count})</h2><ul>${byHost || "<li class=muted>none</li>"}</ul></div><div><h2>Recent</h2><ul>${recent || "<li class=muted>none</li>"}</ul>${notes ? `<h2>Notes</h2><ul>${notes}</ul>` : ""}</div></section>
 </main><script>(function(){${TIME_SCRIPT}})();</script></body></html>
 `;

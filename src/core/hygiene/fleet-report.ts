@@ -81,7 +81,7 @@ function backlogOf(
 export async function hygieneFleet(ctxs: Ctx[], options: HygieneOptions, scopeNotes: Reason[] = []): Promise<FleetHygieneReport> {
   const { html, ...rest } = options;
   if (html !== undefined) requireHtmlPath(html); // invalid input fails before any work
-  const local = await hygiene(ctxs, rest, scopeNotes);
+  const local = await hygiene(ctxs, { ...rest, publish: true }, scopeNotes); // the fleet view publishes this host's summary first
   const registry = (ctxs[0] as Ctx).registry;
   const host = registry.host;
   const now = Date.now();
@@ -128,6 +128,7 @@ export async function hygieneFleet(ctxs: Ctx[], options: HygieneOptions, scopeNo
       bytes: published.every((p) => typeof p.summary.backlog.bytes === "number") ? published.reduce((n, p) => n + (p.summary.backlog.bytes ?? 0), 0) : null,
       byHost: published,
     },
+    keptCopies: local.keptCopies ?? [],
     notes,
   };
   if (html) {

@@ -34,6 +34,11 @@ export interface HygieneOptions {
   html?: string | undefined;
   /** Judge worktrees whose Claude Code session can still be resumed like any other (cleanup --include-resumable). */
   includeResumable?: boolean | undefined;
+  /**
+   * Publish this host's summary for `hygiene --fleet` (SPEC v5 §3.12: its own step). The CLI's
+   * `hygiene` and `hygiene --fleet` do; the report alone (orchard_hygiene) writes nothing.
+   */
+  publish?: boolean | undefined;
 }
 
 export interface FleetMember {
@@ -202,7 +207,7 @@ export async function hygiene(ctxs: Ctx[], options: HygieneOptions, scopeNotes: 
     keptCopies: fleet.kept.map((k) => k.view),
     notes: [...scopeNotes, ...fleet.notes],
   };
-  await publishSummaries(ctxs, report);
+  if (options.publish) await publishSummaries(ctxs, report);
   if (options.html) {
     const { renderHygieneHtml } = await import("./html.js"); // the renderer loads for --html only
     report.html = writeHtml(options.html, (path) => renderHygieneHtml({ ...report, html: path }));

@@ -243,6 +243,8 @@ export interface FleetHygieneReport {
   preventableDuplicates: { count: number; byHost: Record<string, number>; recent: (PreventableEvent & { host: string | null })[] };
   /** The sum of each host's last published backlog; `bytes` null unless every host measured its backlog. */
   backlog: { count: number; bytes: number | null; byHost: HostBacklog[] };
+  /** This host's kept copies of bootstrap.share (as its hygiene lists them). */
+  keptCopies: KeptCopyView[];
   notes: Reason[];
   html?: string;
 }

@@ -7,12 +7,21 @@ import { identityOf } from "../workspace/index.js";
 import type { Ctx } from "../shared/context.js";
 
 export async function worktreeHandles(ctx: Ctx): Promise<string[]> {
+  return (await namesOf(ctx)).map((n) => n.handle).sort();
+}
+
+/** What `cd`, `path` and `merge` complete: every handle, task and branch of the same rows (or identity files). */
+export async function worktreeTargets(ctx: Ctx): Promise<string[]> {
+  const names = (await namesOf(ctx)).flatMap((n) => [n.handle, n.task, n.branch].filter((x): x is string => !!x));
+  return [...new Set(names)].sort();
+}
+
+async function namesOf(ctx: Ctx): Promise<{ handle: string; task: string | null; branch: string | null }[]> {
   const rows = await ctx.registry.worktrees.current(ctx.repo.identity);
-  if (rows.length > 0) return rows.map((r) => r.handle).sort();
+  if (rows.length > 0) return rows.filter((r) => r.lifecycle !== "removed");
   const listing = takeListing(ctx.repo) ?? (await readWorktrees(ctx.repo.primary));
-  const handles = listing.slice(1).flatMap((e) => {
+  return listing.slice(1).flatMap((e) => {
     const identity = identityOf(ctx.repo, e.path, { lockReason: e.locked ? e.lockReason : null });
-    return identity ? [identity.handle] : [];
+    return identity ? [{ handle: identity.handle, task: identity.task ?? null, branch: e.branch?.replace(/^refs\/heads\//, "") ?? null }] : [];
   });
-  return handles.sort();
 }

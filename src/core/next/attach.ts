@@ -4,7 +4,7 @@
 // that names a handle, path or branch; the error object of a failed call is left as it is.
 import { REASON_TEXT, type Reason } from "../shared/reasons/reasons.js";
 import { nextStep, type Where } from "./next.js";
-import { spell, type Surface } from "./step.js";
+import { spell, stepOf, type Surface } from "./step.js";
 
 const isCode = (v: unknown): v is Reason["code"] => typeof v === "string" && Object.hasOwn(REASON_TEXT, v);
 
@@ -49,5 +49,10 @@ export function withNext<R>(verb: string, input: object, result: R, surface: Sur
   if (verb === "recycle" && typeof target === "string" && result !== null && typeof result === "object")
     for (const [key, v] of Object.entries(result)) key !== "error" && visit(v, { ...where, handle: target }, surface);
   else visit(result, where, surface);
+  // a result's own top-level `next` (remove's, path's) is spelt for the surface too: a tool call for MCP
+  if (surface === "mcp" && result !== null && typeof result === "object" && "next" in result) {
+    const top = result as { next: unknown };
+    if (typeof top.next === "string") top.next = spell(stepOf(top.next), surface);
+  }
   return result;
 }

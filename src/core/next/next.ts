@@ -57,6 +57,23 @@ const waveAgain = (w: Where, flag?: string): Step | null =>
     ? orchard("cleanup-wave", null, { manifest: text(w.input.manifest), into: text(w.input.into), ...(flag ? { [flag]: true } : {}) })
     : null;
 
+/** `orchard merge` of the same worktree again, as it was asked, with `flag` (its waiver). */
+const mergeAgain = (w: Where, flag?: string): Step | null =>
+  w.verb === "merge" && (w.handle ?? w.path)
+    ? orchard("merge", w.handle ?? w.path, { strategy: text(w.input.strategy), into: text(w.input.into), ...(flag ? { [flag]: true } : {}) })
+    : null;
+
+/** `orchard merge` refused for a conflict: bring the target into the branch, in its worktree, and resolve there. */
+function resolveConflict(r: Reason, w: Where): Step | null {
+  const into = "into" in r && typeof r.into === "string" ? r.into : null;
+  if (w.verb !== "merge" || !w.path || !into) return null;
+  return shell("git", "-C", shellQuote(w.path), w.input.strategy === "rebase" ? "rebase" : "merge", shellQuote(into));
+}
+
+/** `orchard merge` refused for uncommitted work: commit it on the branch, so the merge takes it. */
+const commitWork = (w: Where): Step | null =>
+  w.path ? shell(`git -C ${shellQuote(w.path)} add -A && git -C ${shellQuote(w.path)} commit -m ${shellQuote("work in progress")}`) : null;
+
 export function nextStep(r: Reason, w: Where): Step | null {
   // a hygiene row's reasons all move on by the row's one suggested command
   if (w.suggestion !== undefined && r.code !== "trash_not_deleted") return w.suggestion === null ? null : stepOf(w.suggestion);
@@ -118,15 +135,20 @@ export function nextStep(r: Reason, w: Where): Step | null {
       if (w.managed) return orchard("cleanup run", null, { include: "reapable,needs_salvage", salvage: true });
       return w.path ? orchard("adopt", w.path) : null;
     case "worktree_dirty":
-      return orchard("reap-orphans", null, { salvage: true });
+      return w.verb === "merge" ? commitWork(w) : orchard("reap-orphans", null, { salvage: true });
     case "repo_busy":
       return orchard("reap-orphans");
     case "branch_contains_deletions":
-      return waveAgain(w, "allowDeletions");
+      return mergeAgain(w, "allowDeletions") ?? waveAgain(w, "allowDeletions");
     case "live_process":
-      return waveAgain(w, "allowLive");
+      return mergeAgain(w, "allowLive") ?? waveAgain(w, "allowLive");
     case "worktree_remove_incomplete":
-      return waveAgain(w);
+      return mergeAgain(w) ?? waveAgain(w);
+    case "merge_conflict":
+      return resolveConflict(r, w);
+    case "live_owner":
+      // who holds it and until when; taking it over is its owner's act (never suggested)
+      return w.verb === "merge" ? statusOf(w) : null;
     case "not_adoptable":
       return w.path ? orchard("status", w.path) : null;
     case "precondition_changed":
@@ -234,7 +256,6 @@ export function nextStep(r: Reason, w: Where): Step | null {
     case "remove_failed":
     case "already_done":
     case "deletion_check_failed":
-    case "merge_conflict":
     case "merge_failed":
     case "worktree_remove_failed":
     case "not_a_worktree":

@@ -44,6 +44,9 @@ const MCP_VERBS = new Set([
   "lineage",
   "salvage list",
   "salvage restore",
+  "merge",
+  "remove",
+  "path",
 ]);
 
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

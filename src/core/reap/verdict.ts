@@ -120,7 +120,7 @@ export function assessWork(f: WorkFacts, byHeartbeat: boolean): Verdict<{ reason
   return {
     kind: "skip",
     reason: "worktree_dirty",
-    detail: `${f.dirty.changes} change(s)${f.dirty.operation ? `, ${f.dirty.operation} in progress` : ""}${also}`,
+    detail: `${f.dirty.changes} change${f.dirty.changes === 1 ? "" : "s"}${f.dirty.operation ? `, ${f.dirty.operation} in progress` : ""}${also}`,
   };
 }
 

@@ -18,7 +18,8 @@ import type { Strategy } from "../shared/input/inputs.js";
 import type { WaveEntry } from "./manifest.js";
 import type { Ctx } from "../shared/context.js";
 import { locateBranch, locateWorktree } from "../shared/repo/checkouts.js";
-import { incompleteRemoval, listFiles, mergeMessage, provenDone, recordStep, removeLeftover, uniqueLeftovers } from "./leftover.js";
+import { mergeMessage, type Wording } from "./messages.js";
+import { incompleteRemoval, listFiles, provenDone, recordStep, removeLeftover, uniqueLeftovers } from "./leftover.js";
 import { blocked, someFiles, stderrOf, type Done, type WaveOutcome } from "./outcome.js";
 import { land } from "./strategy.js";
 import { advanceBatch, stillListed, targetTipNow, type WaveBatch } from "./batch.js";
@@ -45,6 +46,8 @@ export interface EntryOptions {
   allowLive: boolean;
   dryRun: boolean;
   strategy: Strategy;
+  /** Whose words the commits carry: git's (`orchard merge`) or GSD's (`cleanup-wave`). */
+  wording: Wording;
   /**
    * --dry-run: the target as the earlier planned merges would leave it (an unreferenced commit of
    * the merge-tree result), so each entry is judged against what the real run would see.
@@ -189,7 +192,7 @@ export async function processEntry(
     if (dirty === "unknown") return blocked("worktree_dirty", "the worktree's status could not be read");
     if (dirty.nested?.length) return blocked("nested_worktree", dirty.nested.join(", "));
     if (dirty.changes > 0 || dirty.operation)
-      return blocked("worktree_dirty", `${dirty.changes} change(s)${dirty.operation ? `, ${dirty.operation} in progress` : ""}`);
+      return blocked("worktree_dirty", `${dirty.changes} change${dirty.changes === 1 ? "" : "s"}${dirty.operation ? `, ${dirty.operation} in progress` : ""}`);
     if (dirty.ignored.count > 0) return blocked("ignored_files", describeIgnored(dirty.ignored));
     if (!options.allowLive) {
       const live = await liveBlock(ctx, wt.path);
@@ -206,7 +209,7 @@ export async function processEntry(
       options.simulated.tip = await commitTree(cwd, {
         tree: preview.tree,
         parents: options.strategy === "merge" ? [targetTip, tip] : [targetTip],
-        message: mergeMessage(entry.branch),
+        message: mergeMessage(options.wording, entry.branch, target.branch),
         env: SIMULATION_IDENTITY,
       });
       options.simulated.tree = preview.tree;
@@ -224,7 +227,17 @@ export async function processEntry(
     if (problems === RETRY) return RETRY; // the target moved since the batch's facts; nothing done yet: judged again, alone
     const first = problems[0];
     if (first) return blocked(first.code, problems.map((p) => p.detail).join("; "));
-    const result = await land(ctx, { strategy: options.strategy, target, entry, targetTip, tip, base: proof.base, tree, worktree: wt?.path ?? null });
+    const result = await land(ctx, {
+      strategy: options.strategy,
+      wording: options.wording,
+      target,
+      entry,
+      targetTip,
+      tip,
+      base: proof.base,
+      tree,
+      worktree: wt?.path ?? null,
+    });
     if ("outcome" in result) return result.outcome;
     landed = result.tip;
     if (facts) await advanceBatch(ctx, facts, tip);

@@ -4,4 +4,4 @@ export type { InvalidEntry, InvalidReason, WaveEntry, WavePlan } from "./manifes
 export { cleanupWave } from "./wave.js";
 export type { WaveFields, WaveItem, WaveOptions, WaveResult, WaveResultEntry, WaveRun } from "./wave.js";
 export { mergeOne } from "./merge-one.js";
-export type { MergeOptions } from "./merge-one.js";
+export type { MergeOptions, MergeResult } from "./merge-one.js";

@@ -6,6 +6,7 @@
 // worktree nor a branch was really done rather than never there. A rerun finishes a leftover under
 // the husk rules: every file in it must be byte-identical to the removed worktree's HEAD (so its
 // content is in the merged commit); anything else is reported and kept.
+import { mergeSubjects } from "./messages.js";
 import { lstatSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { findFirstParentCommit, hashFiles, readTreeBlobs } from "../../git/read.js";
@@ -13,8 +14,6 @@ import { retireRow } from "../shared/rows.js";
 import type { Ctx } from "../shared/context.js";
 import type { WaveEntry } from "./manifest.js";
 import { readPlainText } from "../shared/files.js";
-
-export const mergeMessage = (branch: string): string => `chore: merge executor worktree (${branch})`;
 
 export type RemovalStep = "removed" | "incomplete" | "done";
 
@@ -83,7 +82,9 @@ export async function incompleteRemoval(ctx: Ctx, entry: WaveEntry): Promise<{ t
 /** Evidence that an entry with no worktree and no branch was finished: a wave record, or the wave's merge commit on the target. */
 export async function provenDone(ctx: Ctx, entry: WaveEntry, targetRef: string): Promise<boolean> {
   if ((await records(ctx, entry)).some((r) => r.step !== "incomplete")) return true;
-  return (await findFirstParentCommit(ctx.repo.primary, targetRef, mergeMessage(entry.branch))) !== null;
+  for (const subject of mergeSubjects(entry.branch, targetRef.replace(/^refs\/heads\//, "")))
+    if ((await findFirstParentCommit(ctx.repo.primary, targetRef, subject)) !== null) return true;
+  return false;
 }
 
 /** Files (and symbolic links) under a directory, relative, never following links; at most `limit`. */

@@ -24,13 +24,12 @@ import type { Strategy } from "../shared/input/inputs.js";
 import type { Ctx } from "../shared/context.js";
 import type { WaveEntry } from "./manifest.js";
 import { blocked, stderrOf, type WaveOutcome } from "./outcome.js";
-import { mergeMessage } from "./leftover.js";
-
-export const squashMessage = (branch: string): string => `chore: squash executor worktree (${branch})`;
+import { mergeMessage, squashMessage, type Wording } from "./messages.js";
 
 export interface Landing {
   strategy: Strategy;
-  target: { path: string; gitDir: string };
+  wording: Wording;
+  target: { path: string; gitDir: string; branch: string };
   entry: WaveEntry;
   targetTip: string;
   tip: string;
@@ -50,7 +49,7 @@ export async function land(ctx: Ctx, l: Landing): Promise<{ tip: string } | { ou
       const merge = await commitTree(ctx.repo.primary, {
         tree: l.tree,
         parents: [l.targetTip, l.tip],
-        message: mergeMessage(l.entry.branch),
+        message: mergeMessage(l.wording, l.entry.branch, l.target.branch),
         asConfigured: true,
       });
       faultPoint("wave.merge");
@@ -59,7 +58,11 @@ export async function land(ctx: Ctx, l: Landing): Promise<{ tip: string } | { ou
       return { tip: l.tip };
     }
     if (l.strategy === "squash") {
-      const commit = await commitTree(ctx.repo.primary, { tree: l.tree, parents: [l.targetTip], message: squashMessage(l.entry.branch) });
+      const commit = await commitTree(ctx.repo.primary, {
+        tree: l.tree,
+        parents: [l.targetTip],
+        message: await squashMessage(ctx.repo.primary, l.wording, { branch: l.entry.branch, targetTip: l.targetTip, tip: l.tip }),
+      });
       await fastForward(l.target.path, commit);
       return { tip: l.tip };
     }

@@ -17,7 +17,7 @@ import { DEFAULT_BRANCH_PATTERN, readManifestFile, validateManifest, type WaveEn
 import { checkTarget, processEntry, RETRY, type EntryOptions, type PendingDelete, type WaveOutcome, type WaveTarget } from "./entry.js";
 import { readBatch, type PatchIdCache } from "./batch.js";
 import { finishDeletes } from "./deletes.js";
-import { mergeMessage } from "./leftover.js";
+import { GSD_WORDING, mergeSubjects, type Wording } from "./messages.js";
 import type { Ctx } from "../shared/context.js";
 import { realOrAbsolute } from "../shared/repo/paths.js";
 import type { Strategy } from "../shared/input/inputs.js";
@@ -107,7 +107,7 @@ export async function runWave(
   ctx: Ctx,
   raw: unknown[],
   target: { path: string; branch: string | null },
-  options: Omit<WaveOptions, "manifest">,
+  options: Omit<WaveOptions, "manifest"> & { wording?: Wording; progress?: string },
   branchPattern: string,
 ): Promise<WaveResult> {
   const waveConfig = ctx.repo.config.config.wave;
@@ -162,10 +162,11 @@ export async function runWave(
     allowLive: options.allowLive ?? false,
     dryRun,
     strategy,
+    wording: options.wording ?? GSD_WORDING,
     ...(dryRun ? { simulated: { tip: null, tree: "" } } : {}),
   };
   const done: WaveResultEntry[] = [];
-  const tick = progressCounter(dryRun ? "checking the wave" : "merging the wave", entries.length);
+  const tick = progressCounter(options.progress ?? (dryRun ? "checking the wave" : "merging the wave"), entries.length);
   const stopOnBlock = !options.continueOnBlock && !dryRun;
   if (dryRun)
     for (const entry of entries) {
@@ -245,7 +246,7 @@ async function ownUnfinishedMerge(ctx: Ctx, targetPath: string, entries: readonl
   if (!mergeHead) return null;
   const message = firstLine(join(gitDir, "MERGE_MSG"));
   for (const e of entries)
-    if (message === mergeMessage(e.branch) && (await resolveCommit(ctx.repo.primary, `refs/heads/${e.branch}`)) === mergeHead)
+    if (message !== null && mergeSubjects(e.branch, null).includes(message) && (await resolveCommit(ctx.repo.primary, `refs/heads/${e.branch}`)) === mergeHead)
       return { branch: e.branch, mergeHead };
   return null;
 }

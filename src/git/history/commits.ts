@@ -191,3 +191,23 @@ export async function findFirstParentCommit(cwd: string, ref: string, text: stri
 }
 
 /** Every blob of a commit's tree: path → object id (symbolic links included, as their target text). */
+
+/**
+ * The commits `git merge --squash` lists in its message: those of `tip` not on `target`, newest
+ * first, each as `git log` prints it (medium: commit, Author, Date, the message indented). No
+ * signature is checked (no gpg runs), no colour, no decoration.
+ */
+export async function readSquashedLog(cwd: string, target: string, tip: string): Promise<string> {
+  const r = await git(["log", "--no-color", "--no-decorate", "--no-show-signature", "--pretty=medium", "--end-of-options", tip, `^${target}`, "--"], { cwd });
+  return r.stdout;
+}
+
+/** `git --version`'s number (`2.39.5`), or null when git does not run. */
+export async function readGitVersion(cwd: string): Promise<string | null> {
+  try {
+    const r = await git(["--version"], { cwd });
+    return /(\d+\.\d+(?:\.\d+)?)/.exec(r.stdout)?.[1] ?? null;
+  } catch {
+    return null; // no git on PATH, or it fails to start: doctor says so
+  }
+}

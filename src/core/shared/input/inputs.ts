@@ -154,8 +154,14 @@ const mergeFlags = lazy(() => {
 });
 
 export const MergeInput = lazy(() => {
-  const { target } = parts();
-  return z.object({ target: target.describe("the worktree to merge back and remove: a handle, a path, or its branch"), ...mergeFlags() }).strict();
+  const { target, text } = parts();
+  return z
+    .object({
+      target: target.describe("the worktree to merge back and remove: a handle, a path, or its branch"),
+      ...mergeFlags(),
+      message: text.optional().describe("the commit message (default git's: Merge branch '<branch>', or a squash's list of the squashed commits)"),
+    })
+    .strict();
 });
 
 export const RemoveInput = lazy(() => {
@@ -175,7 +181,7 @@ export const PathInput = lazy(() => {
     .object({
       target: text
         .optional()
-        .describe("a handle, a worktree path, the branch of a managed worktree, or a task (any spelling); none, ^ or the default branch: the primary"),
+        .describe("a handle, a worktree path, the branch of a managed worktree, or a task (any spelling); none, `^` or the default branch: the primary"),
     })
     .strict();
 });
@@ -250,6 +256,10 @@ export const HygieneInput = lazy(() => {
       disk: z.boolean().optional().describe("measure bytes per worktree"),
       diskBudget: text.optional().describe("stop measuring after this long, e.g. 2m (default 5m)"),
       html: text.optional().describe("also write a self-contained HTML page to this file"),
+      publish: z
+        .boolean()
+        .optional()
+        .describe("also publish this host's summary for hygiene --fleet (the CLI's hygiene does; the report alone writes nothing)"),
     })
     .strict();
 });

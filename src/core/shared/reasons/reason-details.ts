@@ -18,6 +18,8 @@ export interface DirtyCounts {
   tracked: number;
   untracked: number;
   conflicted: number;
+  /** `orchard remove`: the changed paths as `git status --short` names them (`?? "new file.txt"`), at most 20. */
+  files?: string[];
 }
 
 /** The worktree's status could not be read. */
@@ -135,7 +137,8 @@ export interface ReasonDetails {
   already_done: NoDetail;
   branch_contains_deletions: NoDetail;
   deletion_check_failed: NoDetail;
-  merge_conflict: NoDetail;
+  /** `into`: the target's branch (`orchard merge`: the step merges it into the worktree's branch). */
+  merge_conflict: { conflicts?: string[]; into?: string | null };
   merge_failed: NoDetail;
   worktree_remove_failed: NoDetail;
   worktree_remove_incomplete: NoDetail;
