@@ -56,15 +56,26 @@ function scopeOf(opts: { user?: boolean; project?: boolean }): "user" | "project
   return opts.project ? "project" : "user";
 }
 
+/** The hook script's line (install wrote it beside the settings; uninstall removes it unless edited). */
+function scriptLine(r: InstallResult | UninstallResult): string {
+  const s = r.script;
+  if (s === null || s.action === "unchanged") return "";
+  if (s.action === "kept") return `kept ${s.file}: it is not the script install wrote (edited); remove it yourself if it is no longer wanted\n`;
+  const verb = s.action === "planned" ? ("command" in r ? "would write" : "would remove") : s.action === "written" ? "wrote" : "removed";
+  return `${verb} ${s.file} (the hooks' fallback where PATH has no orchard: commit it with the settings)\n`;
+}
+
 function renderInstall(r: InstallResult): string {
   const notes = r.notes.map((n) => `note: ${n.message}\n`).join("");
   if (r.action === "unchanged") return `${notes}${r.file}: Orchard's hooks are already installed (they run \`${r.command}\`)`;
-  return `${notes}${r.action === "planned" ? "would write" : "wrote"} ${r.file} (the hooks run \`${r.command}\`)\n${r.diff}`;
+  const settings = r.diff === "" ? "" : `${r.action === "planned" ? "would write" : "wrote"} ${r.file} (the hooks run \`${r.command}\`)\n${r.diff}`;
+  return `${notes}${scriptLine(r)}${settings}`.replace(/\n$/, "");
 }
 
 function renderUninstall(r: UninstallResult): string {
-  if (r.action === "not_installed") return `${r.file}: no hook of Orchard's to remove`;
-  return `${r.action === "planned" ? "would write" : "wrote"} ${r.file}\n${r.diff}`;
+  if (r.action === "not_installed") return `${scriptLine(r)}${r.file}: no hook of Orchard's to remove`;
+  const settings = r.diff === "" ? "" : `${r.action === "planned" ? "would write" : "wrote"} ${r.file}\n${r.diff}`;
+  return `${scriptLine(r)}${settings}`.replace(/\n$/, "");
 }
 
 /** One line of a hook's stderr (Claude Code shows it to the person): what the repository wrote is shown, never obeyed, and cut at 2,000 characters. */
