@@ -132,6 +132,25 @@ describe("the installed command is short: a refusal reads as Orchard's sentence"
   });
 });
 
+describe("an unknown worktree.baseRef: warned, ignored and said, as Claude Code does (issue 49 item 14)", () => {
+  it("the session gets its worktree from the default branch; the person reads the warning, the model reads it in additionalContext", () => {
+    install();
+    git(s.primary, "switch", "-q", "-c", "feat");
+    git(s.primary, "commit", "-q", "--allow-empty", "-m", "feature");
+    writeFileSync(join(s.primary, ".claude", "settings.local.json"), JSON.stringify({ worktree: { baseRef: "main" } }));
+    const r = hook("WorktreeCreate", payload("WorktreeCreate", { name: "b1" }), { cwd: s.primary, orchard: true });
+    expect(r.code, r.stderr).toBe(0);
+    const path = r.stdout.trim();
+    expect(git(path, "rev-parse", "HEAD")).toBe(git(s.primary, "rev-parse", "main"));
+    expect(r.stderr).toContain(`settings.local.json: worktree.baseRef "main" is neither "fresh" nor "head": ignored, as Claude Code ignores it`);
+    const start = hook("SessionStart", payload("SessionStart", { cwd: path, source: "startup" }), { cwd: path, orchard: true });
+    expect(start.code, start.stderr).toBe(0);
+    const context = JSON.parse(start.stdout).hookSpecificOutput.additionalContext as string;
+    expect(context).toContain("without one of Claude Code's settings, as Claude Code itself would");
+    expect(context).toContain('worktree.baseRef \\"main\\" is neither');
+  });
+});
+
 describe("install writes the script beside the settings; uninstall removes it byte-exact", () => {
   it("install is idempotent; uninstall gives the directory back; an edited script is kept and said", () => {
     mkdirSync(join(s.primary, ".claude"));
