@@ -132,6 +132,24 @@ describe("the installed command is short: a refusal reads as Orchard's sentence"
   });
 });
 
+describe("Orchard keeps work on ExitWorktree remove: one line with the reason and the next step (issue 49 item 15)", () => {
+  it("a dirty worktree: exit 1, and stderr is one line naming what holds it and what to run", () => {
+    install();
+    const made = hook("WorktreeCreate", payload("WorktreeCreate", { name: "k1" }), { cwd: s.primary, orchard: true });
+    expect(made.code, made.stderr).toBe(0);
+    const path = made.stdout.trim();
+    writeFileSync(join(path, "half-done.txt"), "precious\n");
+    const r = hook("WorktreeRemove", payload("WorktreeRemove", { cwd: path, worktree_path: path }), { cwd: path, orchard: true });
+    expect(r.code).toBe(1);
+    const handle = (s.orchard(["status", path]).json.worktree as { handle: string }).handle;
+    expect(r.stderr).toBe(
+      `orchard: kept ${path}: dirty (the worktree has tracked changes or untracked files); nothing was lost. ` +
+        `Next: commit and push the work in ${path}, or \`orchard remove ${handle} --salvage\` (keeps it in a salvage ref, then removes the worktree)\n`,
+    );
+    expect(readFileSync(join(path, "half-done.txt"), "utf8")).toBe("precious\n");
+  });
+});
+
 describe("an unknown worktree.baseRef: warned, ignored and said, as Claude Code does (issue 49 item 14)", () => {
   it("the session gets its worktree from the default branch; the person reads the warning, the model reads it in additionalContext", () => {
     install();

@@ -14,6 +14,7 @@ import { OrchardError, usageError } from "../../core/shared/errors.js";
 import type { ReapResult } from "../../core/reap/index.js";
 import { globalsOf, openOptions, runWith, warnUnreachable } from "../run.js";
 import { escapeControl } from "../escape.js";
+import { remedyOf } from "../../core/shared/reasons/remedies.js";
 import type { HookRunner, InstallResult, UninstallResult, WorktreeRemoveResult } from "../../core/claude-code/index.js";
 
 export async function readStdin(harness = "Claude Code"): Promise<string> {
@@ -84,10 +85,22 @@ function hookLine(text: string): string {
   return `orchard: ${escapeControl(chars.length > 2_000 ? `${chars.slice(0, 2_000).join("")}… (cut: ${chars.length} characters in all)` : text)}\n`;
 }
 
-/** Why a worktree was kept, for the hook's stderr (the session ends either way). */
+/** Codes that say the worktree holds work found nowhere else: the next step saves it. */
+const WORK = new Set(["dirty", "worktree_dirty", "unpushed_commits", "work_not_preserved", "needs_salvage"]);
+
+/**
+ * Why a worktree was kept, for the hook's stderr (the session ends either way): one line, the reasons
+ * that hold it (not `terminal`: that is the release just done) and the one next step.
+ */
 function keptMessage(r: WorktreeRemoveResult): string {
-  const why = r.reasons.map((x) => `${x.code} (${x.message})`).join("; ") || "its work is not preserved elsewhere";
-  return `orchard: kept ${r.path}${r.disposition ? ` (${r.disposition})` : ""}: ${why}\n`;
+  const holding = r.reasons.filter((x) => x.code !== "terminal");
+  const why = holding.map((x) => `${x.code} (${x.message})`).join("; ") || "its work is not preserved elsewhere";
+  const work = r.disposition === "needs_salvage" || holding.length === 0 || holding.some((x) => WORK.has(x.code));
+  const other = holding.map((x) => x.next ?? remedyOf(x)).find((n) => n !== null);
+  const next = work
+    ? `commit and push the work in ${r.path}, or \`orchard remove ${r.handle ?? r.path} --salvage\` (keeps it in a salvage ref, then removes the worktree)`
+    : (other ?? `\`orchard status ${r.handle ?? r.path}\``);
+  return hookLine(`kept ${r.path}: ${why}; nothing was lost. Next: ${next}`);
 }
 
 function renderRemove(r: WorktreeRemoveResult): string {
