@@ -121,11 +121,20 @@ describe("a project install on a machine without orchard", () => {
     const again = await claude(s.primary, ["--worktree", "team/f1", "-p", "hello", "--allowedTools", "Bash", "ExitWorktree"], [write, exit]);
     expect(again.code, again.stderr).toBe(0);
     expect(readFileSync(join(path, "half-done.txt"), "utf8")).toBe("precious\n");
+    // the model is told the truth (issue 49 item 12): the fallback exits 1 when it keeps work, so
+    // ExitWorktree answers "could not remove it", never "Exited and removed worktree"
+    const answer = JSON.stringify(again.requests.at(-1)?.messages);
+    expect(answer).toContain(`Exited worktree but could not remove it. It is kept at \u201c${path}\u201d.`);
+    expect(answer).not.toContain("Exited and removed worktree");
+    expect(git(s.primary, "branch", "--list", "worktree-team+f1")).not.toBe("");
 
     // clean: ExitWorktree removes it, as native does
     const clean = await claude(s.primary, ["--worktree", "f2", "-p", "hello", "--allowedTools", "ExitWorktree"], [exit]);
     expect(clean.code, clean.stderr).toBe(0);
     expect(existsSync(join(s.primary, ".claude", "worktrees", "f2"))).toBe(false);
     expect(worktrees(s.primary).map((x) => x.path)).toEqual([".claude/worktrees/team+f1"]);
+    // and its branch with it, as native does (the hook runs inside the worktree it removes: the delete runs from the primary)
+    expect(git(s.primary, "branch", "--list", "worktree-f2")).toBe("");
+    expect(JSON.stringify(clean.requests.at(-1)?.messages)).toContain("Exited and removed worktree");
   });
 });
