@@ -150,17 +150,20 @@ describe("Orchard keeps work on ExitWorktree remove: one line with the reason an
   });
 });
 
-describe("an unknown worktree.baseRef: warned, ignored and said, as Claude Code does (issue 49 item 14)", () => {
+describe("an unknown worktree.baseRef: warned, its file set aside and said, as Claude Code does (issue 49 item 14)", () => {
   it("the session gets its worktree from the default branch; the person reads the warning, the model reads it in additionalContext", () => {
     install();
     git(s.primary, "switch", "-q", "-c", "feat");
     git(s.primary, "commit", "-q", "--allow-empty", "-m", "feature");
-    writeFileSync(join(s.primary, ".claude", "settings.local.json"), JSON.stringify({ worktree: { baseRef: "main" } }));
+    // Claude Code sets the whole file aside: its other worktree settings (one Orchard would refuse) are not read either
+    writeFileSync(join(s.primary, ".claude", "settings.local.json"), JSON.stringify({ worktree: { baseRef: "main", symlinkDirectories: ["../out"] } }));
     const r = hook("WorktreeCreate", payload("WorktreeCreate", { name: "b1" }), { cwd: s.primary, orchard: true });
     expect(r.code, r.stderr).toBe(0);
     const path = r.stdout.trim();
     expect(git(path, "rev-parse", "HEAD")).toBe(git(s.primary, "rev-parse", "main"));
-    expect(r.stderr).toContain(`settings.local.json: worktree.baseRef "main" is neither "fresh" nor "head": ignored, as Claude Code ignores it`);
+    expect(r.stderr).toContain(
+      `settings.local.json: worktree.baseRef "main" is neither "fresh" nor "head": Claude Code does not load that file's settings, and Orchard applies none of its worktree settings either`,
+    );
     const start = hook("SessionStart", payload("SessionStart", { cwd: path, source: "startup" }), { cwd: path, orchard: true });
     expect(start.code, start.stderr).toBe(0);
     const context = JSON.parse(start.stdout).hookSpecificOutput.additionalContext as string;
