@@ -120,7 +120,7 @@ export function register(program: Command): void {
     .option("--dry-run", "print the diff, write nothing")
     .addHelpText(
       "after",
-      "\nA project install writes `orchard` (or `npx -y orchard-worktrees` with --via npx), never a path of this\nmachine; a user install writes `orchard` when PATH finds this program, else this node and script.",
+      "\nA project install writes `orchard` (or `npx -y orchard-worktrees` with --via npx), never a path of this\nmachine; a user install writes `orchard` when PATH finds this program, else this node and script.\nWith `orchard` (--via bin) the hooks run orchard-hook.sh, written beside the settings (commit it with\nthem): orchard where PATH has it, else Claude Code's own worktrees. uninstall removes it unless edited.",
     )
     .action((opts: { user?: boolean; project?: boolean; via?: string; policy?: string; command?: string; dryRun?: boolean }, cmd: Command) =>
       runWith(
