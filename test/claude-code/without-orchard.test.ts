@@ -2,7 +2,8 @@
 // `orchard` through PATH, and on a machine that has none the hooks fall back to what Claude Code does
 // natively — the same worktree path and branch from the same base, ExitWorktree removing a clean
 // one — instead of failing every session with "WorktreeCreate hook failed … orchard: not found".
-// Proven against the real Claude Code with no `orchard` on PATH, beside Claude Code without hooks.
+// Proven against the real Claude Code with no `orchard` on PATH, beside Claude Code without hooks; a clean
+// worktree goes with its branch (ExitWorktree, a finished subagent) and kept work is said kept (issue 49 item 12).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -126,11 +127,42 @@ describe("a project install on a machine without orchard", () => {
     const again = await claude(s.primary, ["--worktree", "team/f1", "-p", "hello", "--allowedTools", "Bash", "ExitWorktree"], [write, exit]);
     expect(again.code, again.stderr).toBe(0);
     expect(readFileSync(join(path, "half-done.txt"), "utf8")).toBe("precious\n");
+    // the model is told the truth (issue 49 item 12): the fallback exits 1 when it keeps work, so
+    // ExitWorktree answers "could not remove it", never "Exited and removed worktree"
+    const answer = JSON.stringify(again.requests.at(-1)?.messages);
+    expect(answer).toContain(`Exited worktree but could not remove it. It is kept at \u201c${path}\u201d.`);
+    expect(answer).not.toContain("Exited and removed worktree");
+    expect(git(s.primary, "branch", "--list", "worktree-team+f1")).not.toBe("");
 
     // clean: ExitWorktree removes it, as native does
     const clean = await claude(s.primary, ["--worktree", "f2", "-p", "hello", "--allowedTools", "ExitWorktree"], [exit]);
     expect(clean.code, clean.stderr).toBe(0);
     expect(existsSync(join(s.primary, ".claude", "worktrees", "f2"))).toBe(false);
     expect(worktrees(s.primary).map((x) => x.path)).toEqual([".claude/worktrees/team+f1"]);
+    // and its branch with it, as native does (the hook runs inside the worktree it removes: the delete runs from the primary)
+    expect(git(s.primary, "branch", "--list", "worktree-f2")).toBe("");
+    expect(JSON.stringify(clean.requests.at(-1)?.messages)).toContain("Exited and removed worktree");
+  });
+
+  it("a finished subagent's clean worktree goes with its branch, as native does (issue 49 item 12)", async () => {
+    installInProject(s);
+    const home = join(s.root, "claude-home");
+    mkdirSync(home, { recursive: true });
+    const subagent: Turn = {
+      tool: "Agent",
+      input: {
+        description: "isolated work",
+        prompt: "SUBAGENT-TASK: change nothing",
+        subagent_type: "general-purpose",
+        isolation: "worktree",
+        run_in_background: false,
+      },
+    };
+    api = await FakeMessagesApi.start((request, index) => (index === 0 ? subagent : { text: mentions(request, "SUBAGENT-TASK") ? "nothing to do" : "done" }));
+    const r = await startClaude(["-p", "start an isolated subagent", "--allowedTools", "Agent"], { cwd: s.primary, home, apiUrl: api.url }).done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(api.requests.some((q) => mentions(q, "SUBAGENT-TASK"))).toBe(true);
+    expect(worktrees(s.primary)).toEqual([]);
+    expect(git(s.primary, "branch", "--list", "worktree-agent-*")).toBe("");
   });
 });

@@ -7,12 +7,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git } from "../helpers/scenario.js";
-import { FakeMessagesApi, scripted, type Turn } from "../helpers/fake-messages-api.js";
+import { FakeMessagesApi, mentions, scripted, type Turn } from "../helpers/fake-messages-api.js";
 import { orchardOnPath, startClaude, installInProject } from "../helpers/claude-code.js";
 
 let s: Scenario;
 let api: FakeMessagesApi | undefined;
 let claudeHome: string;
+let requests: FakeMessagesApi["requests"] = [];
 
 beforeEach(() => {
   s = Scenario.create();
@@ -44,6 +45,7 @@ async function claude(args: string[], turns: Turn[] = []) {
   const run = startClaude(args, { cwd: s.primary, home: claudeHome, apiUrl: api.url, env: orchardOnPath(s.root, s.home) });
   const result = await run.done;
   api.close();
+  requests = api.requests;
   return result;
 }
 
@@ -64,6 +66,20 @@ describe("worktree.baseRef", () => {
     expect(git(w.path, "rev-parse", "HEAD")).toBe(feat);
     expect(readFileSync(join(w.path, "feature.txt"), "utf8")).toBe("unpushed work\n");
     expect(w.base).toMatchObject({ ref: "refs/heads/feat", commit: feat });
+  });
+
+  it("a value Claude Code does not know: its file is set aside with a warning, as Claude Code does, and the session goes on; the model is told (issue 49 item 14)", async () => {
+    // in a layer of its own: Claude Code 2.1.332 sets aside a settings file with an invalid value, hooks and all
+    writeFileSync(join(s.primary, ".claude", "settings.local.json"), JSON.stringify({ worktree: { baseRef: "bogus" } }));
+    const main = git(s.primary, "rev-parse", "HEAD");
+    git(s.primary, "switch", "-q", "-c", "feat");
+    git(s.primary, "commit", "-q", "--allow-empty", "-m", "feature work");
+    const r = await claude(["--worktree", "f1", "-p", "hello"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("settings.local.json (worktree.baseRef): Invalid value"); // Claude Code's own warning
+    const [w] = managed();
+    expect(git(w.path, "rev-parse", "HEAD")).toBe(main);
+    expect(requests.some((q) => mentions(q, "without one of Claude Code's settings, as Claude Code itself would"))).toBe(true);
   });
 
   it('"fresh" (and unset) starts from the default branch', async () => {
@@ -135,6 +151,11 @@ describe("worktree.sparsePaths", () => {
     const r = await claude(["--worktree", "f1", "-p", "hello"]);
     expect(r.code).not.toBe(0);
     expect(r.stdout + r.stderr).toContain('worktree.sparsePaths entry "../elsewhere" climbs out of the repository');
+    // what the person reads: the short installed command, then Orchard's sentence (issue 49 item 13)
+    const failed = (r.stdout + r.stderr).split("\n").find((l) => l.includes("WorktreeCreate hook failed")) ?? "";
+    expect(failed.slice(0, failed.indexOf("orchard: "))).toMatch(
+      /WorktreeCreate hook failed: sh "\$\{CLAUDE_PROJECT_DIR:-\.\}\/\.claude\/orchard-hook\.sh" claude-code worktree-create: $/,
+    );
     expect(managed()).toEqual([]);
     const before = readFileSync(join(s.primary, ".claude", "settings.json"), "utf8");
     const install = s.orchard(["claude-code", "install", "--project", "--policy", "reuse-compatible"], { noHome: true, json: false });

@@ -25,7 +25,8 @@ describe("install --project writes a portable command", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.json).toMatchObject({ action: "installed", file: projectFile(), command: "orchard" });
     // each falls back to Claude Code's native behaviour where PATH has no orchard (a teammate without it)
-    const orchardFirst = (sub: string) => expect.stringMatching(new RegExp(`^command -v orchard >/dev/null 2>&1 && exec orchard ${sub} \\|\\| \\{ .*; \\}$`));
+    // through the script install writes beside the settings (committed with them): a short command
+    const orchardFirst = (sub: string) => `sh "\${CLAUDE_PROJECT_DIR:-.}/.claude/orchard-hook.sh" ${sub}`;
     expect(commandsIn(projectFile())).toEqual([
       orchardFirst("claude-code worktree-create"),
       orchardFirst("claude-code worktree-remove"),
@@ -85,7 +86,7 @@ describe("install --policy (issue 20 item 10)", () => {
     expect(existsSync(marker)).toBe(false);
     const ok = s.orchard(["claude-code", "install", "--project", "--policy", "exclusive-task"], { noHome: true });
     expect(ok.code, ok.stderr).toBe(0);
-    expect(commandsIn(projectFile())[0]).toContain("&& exec orchard claude-code worktree-create --policy exclusive-task || {");
+    expect(commandsIn(projectFile())[0]).toContain('orchard-hook.sh" claude-code worktree-create --policy exclusive-task');
   });
 
   it("a --home with a quote or a space is one shell word in a user install's command", () => {
@@ -114,7 +115,7 @@ describe("uninstall removes exactly what install wrote", () => {
       else {
         const diff = installed.stdout.split("\n").slice(1);
         expect(diff.filter((l) => l.startsWith("- "))).toEqual([]);
-        expect(diff.filter((l) => l.startsWith("+ ")).join("\n")).toContain("exec orchard claude-code worktree-create ||");
+        expect(diff.filter((l) => l.startsWith("+ ")).join("\n")).toContain('orchard-hook.sh\\" claude-code worktree-create"');
       }
       const removed = s.orchard(["claude-code", "uninstall", "--project"]);
       expect(removed.code, removed.stderr).toBe(0);

@@ -14,6 +14,7 @@ import { OrchardError, usageError } from "../../core/shared/errors.js";
 import type { ReapResult } from "../../core/reap/index.js";
 import { globalsOf, openOptions, runWith, warnUnreachable } from "../run.js";
 import { escapeControl } from "../escape.js";
+import { remedyOf } from "../../core/shared/reasons/remedies.js";
 import type { HookRunner, InstallResult, UninstallResult, WorktreeRemoveResult } from "../../core/claude-code/index.js";
 
 export async function readStdin(harness = "Claude Code"): Promise<string> {
@@ -56,15 +57,26 @@ function scopeOf(opts: { user?: boolean; project?: boolean }): "user" | "project
   return opts.project ? "project" : "user";
 }
 
+/** The hook script's line (install wrote it beside the settings; uninstall removes it unless edited). */
+function scriptLine(r: InstallResult | UninstallResult): string {
+  const s = r.script;
+  if (s === null || s.action === "unchanged") return "";
+  if (s.action === "kept") return `kept ${s.file}: it is not the script install wrote (edited); remove it yourself if it is no longer wanted\n`;
+  const verb = s.action === "planned" ? ("command" in r ? "would write" : "would remove") : s.action === "written" ? "wrote" : "removed";
+  return `${verb} ${s.file} (the hooks' fallback where PATH has no orchard: commit it with the settings)\n`;
+}
+
 function renderInstall(r: InstallResult): string {
   const notes = r.notes.map((n) => `note: ${n.message}\n`).join("");
   if (r.action === "unchanged") return `${notes}${r.file}: Orchard's hooks are already installed (they run \`${r.command}\`)`;
-  return `${notes}${r.action === "planned" ? "would write" : "wrote"} ${r.file} (the hooks run \`${r.command}\`)\n${r.diff}`;
+  const settings = r.diff === "" ? "" : `${r.action === "planned" ? "would write" : "wrote"} ${r.file} (the hooks run \`${r.command}\`)\n${r.diff}`;
+  return `${notes}${scriptLine(r)}${settings}`.replace(/\n$/, "");
 }
 
 function renderUninstall(r: UninstallResult): string {
-  if (r.action === "not_installed") return `${r.file}: no hook of Orchard's to remove`;
-  return `${r.action === "planned" ? "would write" : "wrote"} ${r.file}\n${r.diff}`;
+  if (r.action === "not_installed") return `${scriptLine(r)}${r.file}: no hook of Orchard's to remove`;
+  const settings = r.diff === "" ? "" : `${r.action === "planned" ? "would write" : "wrote"} ${r.file}\n${r.diff}`;
+  return `${scriptLine(r)}${settings}`.replace(/\n$/, "");
 }
 
 /** One line of a hook's stderr (Claude Code shows it to the person): what the repository wrote is shown, never obeyed, and cut at 2,000 characters. */
@@ -73,10 +85,22 @@ function hookLine(text: string): string {
   return `orchard: ${escapeControl(chars.length > 2_000 ? `${chars.slice(0, 2_000).join("")}… (cut: ${chars.length} characters in all)` : text)}\n`;
 }
 
-/** Why a worktree was kept, for the hook's stderr (the session ends either way). */
+/** Codes that say the worktree holds work found nowhere else: the next step saves it. */
+const WORK = new Set(["dirty", "worktree_dirty", "unpushed_commits", "work_not_preserved", "needs_salvage"]);
+
+/**
+ * Why a worktree was kept, for the hook's stderr (the session ends either way): one line, the reasons
+ * that hold it (not `terminal`: that is the release just done) and the one next step.
+ */
 function keptMessage(r: WorktreeRemoveResult): string {
-  const why = r.reasons.map((x) => `${x.code} (${x.message})`).join("; ") || "its work is not preserved elsewhere";
-  return `orchard: kept ${r.path}${r.disposition ? ` (${r.disposition})` : ""}: ${why}\n`;
+  const holding = r.reasons.filter((x) => x.code !== "terminal");
+  const why = holding.map((x) => `${x.code} (${x.message})`).join("; ") || "its work is not preserved elsewhere";
+  const work = r.disposition === "needs_salvage" || holding.length === 0 || holding.some((x) => WORK.has(x.code));
+  const other = holding.map((x) => x.next ?? remedyOf(x)).find((n) => n !== null);
+  const next = work
+    ? `commit and push the work in ${r.path}, or \`orchard remove ${r.handle ?? r.path} --salvage\` (keeps it in a salvage ref, then removes the worktree)`
+    : (other ?? `\`orchard status ${r.handle ?? r.path}\``);
+  return hookLine(`kept ${r.path}: ${why}; nothing was lost. Next: ${next}`);
 }
 
 function renderRemove(r: WorktreeRemoveResult): string {
@@ -96,7 +120,7 @@ export function register(program: Command): void {
     .option("--dry-run", "print the diff, write nothing")
     .addHelpText(
       "after",
-      "\nA project install writes `orchard` (or `npx -y orchard-worktrees` with --via npx), never a path of this\nmachine; a user install writes `orchard` when PATH finds this program, else this node and script.",
+      "\nA project install writes `orchard` (or `npx -y orchard-worktrees` with --via npx), never a path of this\nmachine; a user install writes `orchard` when PATH finds this program, else this node and script.\nWith `orchard` (--via bin) the hooks run orchard-hook.sh, written beside the settings (commit it with\nthem): orchard where PATH has it, else Claude Code's own worktrees. uninstall removes it unless edited.",
     )
     .action((opts: { user?: boolean; project?: boolean; via?: string; policy?: string; command?: string; dryRun?: boolean }, cmd: Command) =>
       runWith(

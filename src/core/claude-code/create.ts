@@ -61,7 +61,8 @@ export async function worktreeCreate(ctx: Ctx, payload: CreatePayload, options: 
   if (host.state === "gone") throw failure("refused", `Claude Code (pid ${host.pid}), which ran this hook, is gone: no worktree was made for ${payload.name}`);
   // Claude Code's worktree settings, through Orchard's own configuration (worktree-settings.ts)
   const flag = await readSettingsFlag(host, payload.cwd);
-  const settings = readClaudeWorktreeSettings(payload.cwd, flag.flag);
+  const ignored: string[] = []; // what Claude Code warns about and ignores (an unknown baseRef): so does Orchard, and says it
+  const settings = readClaudeWorktreeSettings(payload.cwd, flag.flag, (message) => ignored.push(message));
   const branch = branchForName(payload.name);
   const base = settings.baseRef === "head" ? await headBase(ctx, payload, branch) : undefined;
   const config = withClaudeSettings(ctx.repo.config, settings);
@@ -100,10 +101,10 @@ export async function worktreeCreate(ctx: Ctx, payload: CreatePayload, options: 
   recordSession(ctx, result.path, payload);
   const untrusted = untrustedNote(result, ctx.repo.primary);
   // for the session's SessionStart hook, which tells the model (session-start.ts)
-  const notes = sessionNotesOf(result, ctx.repo.primary);
+  const notes = [...ignored.map((message) => ({ kind: "setting_ignored" as const, message })), ...sessionNotesOf(result, ctx.repo.primary)];
   const admin = notes.length > 0 ? findAdminDir(ctx.repo.commonDir, result.path) : undefined;
   if (admin) recordSessionNotes(admin, { sessionId: payload.sessionId, path: result.path, notes });
-  return { path: result.path, result, notes: [...(flag.note === null ? [] : [flag.note]), ...(untrusted === null ? [] : [untrusted])] };
+  return { path: result.path, result, notes: [...(flag.note === null ? [] : [flag.note]), ...ignored, ...(untrusted === null ? [] : [untrusted])] };
 }
 
 /**

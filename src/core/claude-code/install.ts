@@ -14,6 +14,7 @@ import { shellQuote } from "../shared/shell-quote.js";
 import { readClaudeWorktreeSettings } from "./worktree-settings.js";
 import { hookCommands, installIntoText, lineDiff, uninstallFromText } from "./settings.js";
 import { readPlainText } from "../shared/files.js";
+import { HOOK_SCRIPT, HOOK_SCRIPT_TEXT, isOurScript } from "./fallback.js";
 
 /**
  * How the hooks run orchard: `bin` the command `orchard` found through PATH; `npx` the published
@@ -49,6 +50,14 @@ export interface InstallResult {
   command: string;
   diff: string;
   notes: InstallNote[];
+  /** The hook script beside the settings (fallback.ts), for a `--via bin` install; null otherwise. */
+  script: ScriptChange | null;
+}
+
+/** What install or uninstall did (or would do: `planned`) to the hook script. */
+export interface ScriptChange {
+  file: string;
+  action: "written" | "unchanged" | "removed" | "kept" | "planned";
 }
 
 export interface UninstallOptions {
@@ -62,6 +71,8 @@ export interface UninstallResult {
   action: "uninstalled" | "not_installed" | "planned";
   file: string;
   diff: string;
+  /** The hook script install wrote: removed when byte for byte install's, kept (and said) when edited; null when there is none. */
+  script: ScriptChange | null;
 }
 
 const MAX_BYTES = 1024 * 1024;
@@ -135,30 +146,66 @@ function runnerNotes(runner: HookRunner): InstallNote[] {
   return [];
 }
 
+/** The hook script's path beside `file`, and the shell word a hook command names it with (a project's: wherever it is checked out). */
+function scriptOf(scope: InstallOptions["scope"], file: string): { path: string; word: string } {
+  const path = join(dirname(file), HOOK_SCRIPT);
+  return { path, word: scope === "project" ? `"\${CLAUDE_PROJECT_DIR:-.}/.claude/${HOOK_SCRIPT}"` : shellQuote(path) };
+}
+
+/** The hook script's text as it is on disk, or null when there is none; a file there that is not a regular file is an error naming it. */
+function readScript(path: string): string | null {
+  if (!existsSync(path) && !isLink(path)) return null;
+  const text = lstatSync(path).isFile() ? readPlainText(path, MAX_BYTES) : null;
+  if (text === null) throw usageError("invalid_config", `${path} is not a regular file; move it away first (nothing was written)`);
+  return text;
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 export function installHooks(options: InstallOptions): InstallResult {
   const file = settingsFile(options.scope, options.primary);
   // Claude Code's worktree settings the hooks would meet: what Orchard cannot honour is refused now (nothing written)
   readClaudeWorktreeSettings(options.scope === "project" ? options.primary : null);
   const command = runnerCommand(options);
-  // `orchard` through PATH: where a machine has none (a teammate without Orchard), Claude Code's native behaviour
-  const commands = hookCommands(command, { policy: options.policy, fallback: options.runner.via === "bin" });
+  // `orchard` through PATH: where a machine has none (a teammate without Orchard), Claude Code's native behaviour, from the script
+  const script = options.runner.via === "bin" ? scriptOf(options.scope, file) : null;
+  const commands = hookCommands(command, { policy: options.policy, script: script?.word });
   const before = readSettingsText(file);
   const after = installIntoText(before, commands);
   const notes = runnerNotes(options.runner);
-  if (after === before) return { ok: true, action: "unchanged", file, command, diff: "", notes };
+  const scriptBefore = script === null ? null : readScript(script.path);
+  if (script !== null && scriptBefore !== null && !isOurScript(scriptBefore))
+    throw usageError("hook_conflict", `${script.path} is not Orchard's hook script; move it away first (nothing was written)`);
+  const writeScript = script !== null && scriptBefore !== HOOK_SCRIPT_TEXT;
+  const scriptChange = (action: ScriptChange["action"]): ScriptChange | null => (script === null ? null : { file: script.path, action });
+  if (after === before && !writeScript) return { ok: true, action: "unchanged", file, command, diff: "", notes, script: scriptChange("unchanged") };
   const diff = lineDiff(before.replace(/\n$/, ""), after.replace(/\n$/, ""));
-  if (options.dryRun) return { ok: true, action: "planned", file, command, diff, notes };
-  writeAtomically(file, after);
-  return { ok: true, action: "installed", file, command, diff, notes };
+  if (options.dryRun) return { ok: true, action: "planned", file, command, diff, notes, script: scriptChange(writeScript ? "planned" : "unchanged") };
+  // the script first: the settings never name a script that is not there
+  if (writeScript) writeAtomically(script.path, HOOK_SCRIPT_TEXT);
+  if (after !== before) writeAtomically(file, after);
+  return { ok: true, action: "installed", file, command, diff, notes, script: scriptChange(writeScript ? "written" : "unchanged") };
 }
 
 export function uninstallHooks(options: UninstallOptions): UninstallResult {
   const file = settingsFile(options.scope, options.primary);
   const before = readSettingsText(file);
   const after = uninstallFromText(before);
-  if (after === before) return { ok: true, action: "not_installed", file, diff: "" };
-  const diff = lineDiff(before.replace(/\n$/, ""), after.replace(/\n$/, ""));
-  if (options.dryRun) return { ok: true, action: "planned", file, diff };
-  writeAtomically(file, after);
-  return { ok: true, action: "uninstalled", file, diff };
+  const path = join(dirname(file), HOOK_SCRIPT);
+  const text = readScript(path);
+  // only the bytes install wrote go: an edited script is the user's now, kept and said
+  const script: ScriptChange | null =
+    text === null ? null : { file: path, action: text !== HOOK_SCRIPT_TEXT ? "kept" : options.dryRun ? "planned" : "removed" };
+  if (after === before && script?.action !== "removed" && script?.action !== "planned") return { ok: true, action: "not_installed", file, diff: "", script };
+  const diff = after === before ? "" : lineDiff(before.replace(/\n$/, ""), after.replace(/\n$/, ""));
+  if (options.dryRun) return { ok: true, action: "planned", file, diff, script };
+  if (after !== before) writeAtomically(file, after);
+  if (script?.action === "removed") rmSync(path);
+  return { ok: true, action: "uninstalled", file, diff, script };
 }

@@ -19,7 +19,7 @@ import { usageError } from "../shared/errors.js";
 import { capContext, oneLine, quoted, quotedList } from "./quote.js";
 
 /** What the WorktreeCreate hook did that the session's model should know, by kind. */
-export type SessionNote = { kind: "bootstrap_untrusted"; primary: string; commands: string[] };
+export type SessionNote = { kind: "bootstrap_untrusted"; primary: string; commands: string[] } | { kind: "setting_ignored"; message: string };
 
 interface SessionRecord {
   sessionId: string;
@@ -74,7 +74,11 @@ export function readSessionNotes(cwd: string, sessionId: string): SessionNote[] 
   try {
     const record = JSON.parse(text) as Partial<SessionRecord>;
     if (record.sessionId !== sessionId || typeof record.path !== "string" || real(record.path) !== here || !Array.isArray(record.notes)) return [];
-    return record.notes.filter((n) => n?.kind === "bootstrap_untrusted" && Array.isArray(n.commands) && typeof n.primary === "string");
+    return record.notes.filter(
+      (n) =>
+        (n?.kind === "bootstrap_untrusted" && Array.isArray(n.commands) && typeof n.primary === "string") ||
+        (n?.kind === "setting_ignored" && typeof n.message === "string"),
+    );
   } catch {
     return []; // damaged: nothing to say rather than something untrue
   }
@@ -99,6 +103,11 @@ export function parseSessionStartPayload(input: string): SessionStartPayload {
 
 function noteText(note: SessionNote, cwd: string): string {
   switch (note.kind) {
+    case "setting_ignored":
+      return (
+        `Orchard made this worktree (${quoted(cwd)}) without one of Claude Code's settings, as Claude Code itself would: ${quoted(note.message)}. ` +
+        `If the person meant the worktree to start from the checked-out branch, tell them: worktree.baseRef takes "fresh" (the default branch) or "head".`
+      );
     case "bootstrap_untrusted":
       return (
         `Orchard made this worktree (${quoted(cwd)}) but did not run its bootstrap.run commands: ` +

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { hookCommands, installIntoText, lineDiff, uninstallFromText } from "./settings.js";
 
 const commands = hookCommands("orchard");
+const SCRIPT = `"\${CLAUDE_PROJECT_DIR:-.}/.claude/orchard-hook.sh"`;
 
 const USER_HOOK = { matcher: "Bash", hooks: [{ type: "command", command: "echo hi" }] };
 
@@ -111,8 +112,11 @@ describe("install then uninstall", () => {
     expect(changed).toEqual(['+ "command": "orchard claude-code session-start"', '- "command": "orchard reap-orphans --json"']);
     expect(uninstallFromText(old)).toBe(FILES["two spaces"]);
     // the older wrapped one too; a user's own sweep with other options (docs/recipes.md) is not Orchard's
-    const wrapped = hookCommands("orchard", { fallback: true });
-    const oldWrapped = installIntoText("", wrapped).replace("exec orchard claude-code session-start", "exec orchard reap-orphans --json");
+    // an earlier release wrapped the fallback inline: `command -v orchard … && exec orchard <args> || { …; }`
+    const wrapped = hookCommands("orchard", { script: SCRIPT });
+    const inline = new Map([...commands].map(([event, command]) => [event, `command -v orchard >/dev/null 2>&1 && exec ${command} || { exit 0; }`]));
+    const oldWrapped = installIntoText("", inline).replace("exec orchard claude-code session-start", "exec orchard reap-orphans --json");
+    expect(installIntoText(installIntoText("", inline), wrapped)).toBe(installIntoText("", wrapped));
     expect(installIntoText(oldWrapped, wrapped)).toBe(installIntoText("", wrapped));
     expect(uninstallFromText(oldWrapped)).toBe("{}\n");
     for (const command of ["orchard reap-orphans --salvage --json", 'orchard reap-orphans --json --repo "$CLAUDE_PROJECT_DIR"']) {
@@ -141,13 +145,12 @@ describe("hook commands", () => {
 });
 
 describe("the native fallback (a teammate without Orchard)", () => {
-  const wrapped = hookCommands("orchard", { fallback: true });
+  const wrapped = hookCommands("orchard", { script: SCRIPT });
 
-  it("each command runs orchard when PATH has it, else Claude Code's native behaviour; recognised as Orchard's", () => {
+  it("each command is short: sh, the script beside the settings, and orchard's arguments; recognised as Orchard's", () => {
     for (const [event, command] of wrapped) {
-      expect(command.startsWith("command -v orchard >/dev/null 2>&1 && exec orchard ")).toBe(true);
-      expect(command).toContain(` || { `);
-      expect(commands.get(event) && command.includes(`exec ${commands.get(event)} ||`)).toBe(true);
+      expect(command).toBe(`sh ${SCRIPT}${(commands.get(event) as string).slice("orchard".length)}`);
+      expect(command.length).toBeLessThan(100);
     }
   });
 

@@ -10,7 +10,7 @@
 import { usageError } from "../shared/errors.js";
 import { POLICIES } from "../shared/request.js";
 import { shellQuote } from "../shared/shell-quote.js";
-import { withNativeFallback } from "./fallback.js";
+import { throughScript } from "./fallback.js";
 import { addMember, appendItem, detectStyle, parseJsonTree, removeItem, removeMember, replaceValue, type JsonNode } from "./json-text.js";
 
 /** The hook events Orchard installs, with the subcommand each runs. */
@@ -40,16 +40,17 @@ type ArrayNode = Extract<JsonNode, { kind: "array" }>;
 
 /**
  * The command each event's hook runs: `base` (how to run orchard) and the subcommand, every value
- * shell-quoted; with `fallback`, Claude Code's native behaviour where PATH has no orchard (fallback.ts).
+ * shell-quoted; with `script` (a shell word naming the hook script), run through it: Claude Code's native
+ * behaviour where PATH has no orchard (fallback.ts).
  */
-export function hookCommands(base: string, options: { policy?: string | undefined; fallback?: boolean } = {}): Map<Hook["event"], string> {
+export function hookCommands(base: string, options: { policy?: string | undefined; script?: string | undefined } = {}): Map<Hook["event"], string> {
   if (options.policy !== undefined && !(POLICIES as readonly string[]).includes(options.policy))
     throw usageError("invalid_argument", `--policy must be one of ${POLICIES.join(", ")}, got ${JSON.stringify(options.policy)}`);
   return new Map(
     ORCHARD_HOOKS.map((hook) => {
       const policy = hook.event === "WorktreeCreate" && options.policy ? ` --policy ${shellQuote(options.policy)}` : "";
       const command = `${base} ${hook.args}${policy}`;
-      return [hook.event, options.fallback ? withNativeFallback(hook.event, command) : command];
+      return [hook.event, options.script === undefined ? command : throughScript(options.script, command)];
     }),
   );
 }

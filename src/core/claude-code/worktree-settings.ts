@@ -9,7 +9,9 @@
 // - `sparsePaths`: the sparse set (`bootstrap.sparse`: the bootstrap's `sparse` step, cone mode),
 //   covered by the bootstrap fingerprint, so a worktree of another set is never reused for it.
 // Anything Claude Code itself would not accept, or Orchard cannot honour, is an error naming the
-// file and the key: install writes nothing (exit 2), the hook fails the session with that message.
+// file and the key: install writes nothing (exit 2), the hook fails the session with that message —
+// except a `baseRef` Claude Code does not know: Claude Code warns and does not load that file's settings
+// (hooks and all), and goes on; so does Orchard (issue 49 item 14), and the session's model is told (session-start.ts).
 import { usageError } from "../shared/errors.js";
 import { claudeSettingsLayers, settingFrom, type FlagSettings, type SettingsFile } from "../shared/claude/claude-settings.js";
 import { linkNameProblem } from "../shared/primary-link.js";
@@ -23,6 +25,8 @@ export interface ClaudeWorktreeSettings {
   sparsePaths: string[];
 }
 
+const isBaseRef = (value: unknown): value is ClaudeWorktreeSettings["baseRef"] => (BASE_REFS as readonly unknown[]).includes(value);
+
 const worktreeKey = (key: string) => (v: Record<string, unknown>) => {
   const w = v.worktree;
   return typeof w === "object" && w !== null && !Array.isArray(w) ? (w as Record<string, unknown>)[key] : undefined;
@@ -35,17 +39,32 @@ function stringList(found: { value: unknown; file: string } | null, key: string)
   return found.value as string[];
 }
 
-/** The worktree settings Claude Code would apply to a session started in `project`; throws (invalid_config) on what cannot be honoured. */
-export function readClaudeWorktreeSettings(project: string | null, flag: FlagSettings | null = null): ClaudeWorktreeSettings {
-  const files: SettingsFile[] = claudeSettingsLayers(project, flag);
-  for (const f of files)
+/**
+ * The worktree settings Claude Code would apply to a session started in `project`; throws (invalid_config)
+ * on what cannot be honoured. A `baseRef` Claude Code does not know is what Claude Code makes of it: a
+ * warning (to `warn`), that file's settings set aside (the other layers apply), and the session goes on.
+ */
+export function readClaudeWorktreeSettings(
+  project: string | null,
+  flag: FlagSettings | null = null,
+  warn: (message: string) => void = () => {},
+): ClaudeWorktreeSettings {
+  const layers: SettingsFile[] = claudeSettingsLayers(project, flag);
+  for (const f of layers)
     if (f.problem) throw usageError("invalid_config", `${f.file} ${f.problem}: Orchard cannot tell which worktree settings Claude Code applies (fix the file)`);
+  // Claude Code 2.1.332 sets aside a whole file whose baseRef it does not know ("These settings did not load"): so does Orchard
+  const files = layers.filter((f) => {
+    const value = f.value === null ? undefined : worktreeKey("baseRef")(f.value);
+    if (value === undefined || isBaseRef(value)) return true;
+    warn(
+      `${f.file}: worktree.baseRef ${JSON.stringify(value)} is neither "fresh" nor "head": Claude Code does not load that file's settings, and Orchard applies none of its worktree settings either`,
+    );
+    return false;
+  });
   const worktree = settingFrom(files, (v) => v.worktree);
   if (worktree && (typeof worktree.value !== "object" || worktree.value === null || Array.isArray(worktree.value)))
     throw usageError("invalid_config", `${worktree.file}: worktree must be an object`);
   const base = settingFrom(files, worktreeKey("baseRef"));
-  if (base && !(BASE_REFS as readonly unknown[]).includes(base.value))
-    throw usageError("invalid_config", `${base.file}: worktree.baseRef must be "fresh" or "head", got ${JSON.stringify(base.value)}`);
   const links = settingFrom(files, worktreeKey("symlinkDirectories"));
   const symlinkDirectories = stringList(links, "symlinkDirectories");
   for (const name of symlinkDirectories) {
