@@ -24,10 +24,10 @@ const line = (r: { json: { checks: { name: string; ok: boolean; fix: string | nu
   if (!found) throw new Error(`no ${name} check`);
   return found;
 };
-/** A fix as a person types it: in a shell, with orchard on PATH and this workspace. */
+/** A fix as a person types it: in a shell on a terminal (util-linux `script` gives it a pty: `orchard trust` is a person's act), with orchard on PATH and this workspace. */
 function runFix(fix: string | null): void {
   expect(fix).toEqual(expect.any(String));
-  const r = spawnSync("sh", ["-c", fix as string], {
+  const r = spawnSync("script", ["-qec", fix as string, "/dev/null"], {
     cwd: s.primary,
     env: hermeticEnv({ ...orchardOnPath(s.root, s.home), ...env() }),
     encoding: "utf8",
