@@ -148,7 +148,8 @@ describe("adopt", () => {
       const taken = s.orchard(["adopt", path, "--owner", "codex:s2"]);
       expect(taken.code, taken.stdout).toBe(3);
       expect(taken.json.reasons.map((x: { code: string }) => x.code)).toEqual(["live_owner"]);
-      expect(s.orchard(["release", first.json.handle, "--owner", "codex:s1"]).code).toBe(0);
+      // the test stands in for session s1's own hook (a child of its Codex process): a person's --force
+      expect(s.orchard(["release", first.json.handle, "--owner", "codex:s1", "--force"]).code).toBe(0);
       const again = s.orchard(["adopt", path, "--owner", "codex:s2"]);
       expect(again.json).toMatchObject({ ok: true, action: "adopted", handle: first.json.handle, owner: "codex:s2" });
       expect(s.orchard(["status", first.json.handle]).json.worktree).toMatchObject({ lifecycle: "active", owner: "codex:s2" });

@@ -118,7 +118,7 @@ describe("a live lease is its holder's to release", () => {
         return JSON.parse((r.content as { text: string }[])[0]?.text ?? "");
       };
       const removed = await call("orchard_remove", { target: wt.handle });
-      expect(removed.next).toBe(`orchard status ${wt.handle}`);
+      expect(removed.next).toBe(`orchard_status {"target":"${wt.handle}"}`);
       const released = await call("orchard_release", { target: wt.handle, owner: "agentA" });
       expect(released).toMatchObject({ ok: false, action: "refused", reasons: [{ code: "live_owner", holderPid: pid }] });
       const forced = await call("orchard_release", { target: wt.handle, owner: "agentA", force: true });
