@@ -109,7 +109,7 @@ describe.skipIf(!pgAvailable())("hygiene --fleet across two hosts of one Postgre
     const table = hostA(["hygiene", "--fleet"], false);
     expect(table.code).toBe(0);
     expect(table.stdout).toContain(`duplicate task ${a.task} across host-a, host-b: 2 worktrees, 1 live`);
-    expect(table.stdout).toMatch(/host-b\s+app\s+\S+\s+\S+\s+4\s+1\s+1\s+0/); // host-b's backlog row
+    expect(table.stdout).toMatch(/host-b\s+app\s+(now|\S+ ago)\s+\S+\s+4\s+1\s+1\s+0/); // host-b's backlog row
     expect(table.stdout).toMatch(new RegExp(`host-b\\s+${b.handle}\\s+<i>bob</i>\\s+active\\s+dead \\(heartbeat\\)`));
     expect(table.stdout).toContain("preventable duplicates: 1 (host-b 1)");
 

@@ -255,6 +255,7 @@ console.log(JSON.stringify({ exports: Object.keys(safety).sort(), listed: listed
     const out = JSON.parse(r.stdout) as { exports: string[]; listed: number; reaped: boolean; plan: string };
     expect(out.exports).toEqual(
       [
+        "OrchardUnavailable", // thrown where the registry cannot open (docs/gsd.md), never an ok answer
         "cmdWorktreeCleanupWave",
         "cmdWorktreeReapOrphans",
         "configure",
