@@ -14,15 +14,15 @@ const list = (cols: number) =>
   orchardInPty(["--home", s.home, "--repo", s.primary, "list"], { cols, cwd: s.primary, env: { NO_COLOR: "1" } }).screen.filter(Boolean);
 
 describe("list fits one long branch", () => {
-  it("LOCK and STATE stay at 120 columns, PATH too at 200; the long branch is cut at its end", () => {
+  it("OWNER, LOCK and STATE stay at 120 columns, PATH too at 200; the long branch is cut at its end", () => {
     const long = `feat/${"x".repeat(37)}-billing-page-redesign-with-new-coupons`;
     expect(long.length).toBe(81);
     expect(s.orchard(["add", long, "--owner", "agent-1"]).code).toBe(0);
     expect(s.orchard(["add", "short", "--owner", "agent-2"]).code).toBe(0);
     const at120 = list(120);
-    expect(at120[0]).toMatch(/^HANDLE +BRANCH +LIFECYCLE +LIVENESS +LOCK +STATE$/);
+    expect(at120[0]).toMatch(/^HANDLE +BRANCH +LIFECYCLE +LIVENESS +OWNER +LOCK +STATE$/);
     expect(at120.find((l) => l.includes("feat/xxx"))).toMatch(/feat\/x+…/);
     for (const line of at120) expect(line.length).toBeLessThanOrEqual(120);
-    expect(list(200)[0]).toMatch(/^HANDLE +BRANCH +LIFECYCLE +LIVENESS +LOCK +STATE +PATH$/);
+    expect(list(200)[0]).toMatch(/^HANDLE +BRANCH +LIFECYCLE +LIVENESS +OWNER +(TASK +)?LOCK +STATE +PATH$/);
   });
 });

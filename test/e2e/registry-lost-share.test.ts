@@ -47,7 +47,7 @@ describe("the registry deleted mid-day", () => {
 describe("trust went with the registry", () => {
   it("the next add says its install skipped (never ran); adopting it once trusted runs the bootstrap it owes", () => {
     setUpShare(s);
-    expect(s.orchard(["trust"]).code).toBe(0);
+    expect(s.orchard(["trust", "--yes"]).code).toBe(0);
     const a = run(["add", "feat-a"], {});
     expect(a.bootstrap.status).toBe("ran");
     dropRegistry();
@@ -63,7 +63,7 @@ describe("trust went with the registry", () => {
     const again = s.orchard(["add", "feat-b"]);
     expect(again.json).toMatchObject({ action: "adopted", bootstrap: { status: "skipped" } });
 
-    expect(s.orchard(["trust"]).code).toBe(0);
+    expect(s.orchard(["trust", "--yes"]).code).toBe(0);
     const adopted = run(["add", "feat-b"], {});
     expect(adopted).toMatchObject({
       action: "adopted",
@@ -91,7 +91,7 @@ describe("orchard bootstrap", () => {
     });
     expect(installs(s)).toBe(0);
 
-    expect(s.orchard(["trust"]).code).toBe(0);
+    expect(s.orchard(["trust", "--yes"]).code).toBe(0);
     writeFileSync(join(a.json.path, "notes.txt"), "mine\n"); // work
     const refused = s.orchard(["bootstrap", a.json.handle]);
     expect(refused.code).toBe(3);
