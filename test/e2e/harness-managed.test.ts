@@ -4,7 +4,7 @@
 // the template `orchard copilot install` sets are recognised; merge and cleanup-wave never remove a
 // worktree a harness keeps; cleanup's apply reads the harness marker again at the moment of use.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Scenario, git } from "../helpers/scenario.js";
 
@@ -38,6 +38,17 @@ describe("a worktree Orchard manages", () => {
     expect(existsSync(added.json.path)).toBe(false);
     expect(s.orchard(["remove", foreign], { env }).json.reasons.map((r: { code: string }) => r.code)).toContain("harness_unverified");
     expect(existsSync(foreign)).toBe(true);
+  });
+
+  it("known by its identity file alone (the registry lost) is still Orchard's: tracked false, removable", () => {
+    openCodeMarker();
+    const added = s.orchard(["add", "opencode/lost-fox", "--no-bootstrap"], { env });
+    expect(added.code, added.stdout + added.stderr).toBe(0);
+    for (const name of readdirSync(s.home)) if (name.startsWith("orchard.db")) rmSync(join(s.home, name));
+    expect(rowOf(added.json.path)).toMatchObject({ harness: { name: "opencode", session: "lost-fox", tracked: false } });
+    const removed = s.orchard(["remove", added.json.path], { env });
+    expect(removed.code, removed.stdout).toBe(0);
+    expect(existsSync(added.json.path)).toBe(false);
   });
 
   it("with a Codex marker naming a session is still harness_tracked", () => {
