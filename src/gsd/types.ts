@@ -124,6 +124,8 @@ export interface WaveEntryResult extends ManifestEntry {
   /** Orchard: the conflicting paths of a merge it did not start (merge_conflict). */
   conflicts?: string[];
   files?: string[];
+  /** Orchard: the agent harness that keeps the worktree (harness_tracked, harness_unverified) and its own way to drop it. */
+  harness?: { name: string; session: string | null; drop: string };
 }
 
 export interface WaveRunResult {

@@ -93,14 +93,21 @@ const info = (id: string, name: string): Info => ({ id, type: "worktree", name, 
 
 describe("the plugin's worktree adapter", () => {
   it("create is `orchard add` leased to the server process; the env argument is never kept; remove keeps work", async () => {
+    // OpenCode has opened this project (its marker holds the root commit): its own `opencode/<name>` branches are
+    // harness_unverified unless Orchard made them; these are Orchard's, removable by the adapter
+    writeFileSync(
+      join(s.primary, ".git", "opencode"),
+      execFileSync("git", ["-C", s.primary, "rev-list", "--max-parents=0", "HEAD"], { encoding: "utf8" }).trim(),
+    );
     const { adapter, event } = await loadPlugin();
     const config = await adapter.configure(info("wrk_1", "feat a"));
-    expect(config.branch).toBe("opencode-feat-a");
+    expect(config.branch).toBe("opencode/feat-a");
     expect(config.directory?.startsWith(join(s.home, "worktrees", "app@opencode-feat-a"))).toBe(true);
     await adapter.create(config, { OPENCODE_AUTH_CONTENT: "secret-auth-4f2a" });
     expect(adapter.target(config)).toEqual({ type: "local", directory: config.directory });
     const status = s.orchard(["status", config.directory as string]).json.worktree;
-    expect(status).toMatchObject({ managed: true, branch: "opencode-feat-a", owner: "opencode:wrk_1", lifecycle: "active" });
+    expect(status).toMatchObject({ managed: true, branch: "opencode/feat-a", owner: "opencode:wrk_1", lifecycle: "active" });
+    expect(status.harness).toEqual({ name: "opencode", session: "feat-a", tracked: false }); // Orchard's own: its lease judges it
     expect(status.lock.owner.pid).toBe(process.pid);
     const kept = spawnSync("grep", ["-rl", "secret-auth-4f2a", s.home, join(s.primary, ".git"), config.directory as string], { encoding: "utf8" });
     expect([kept.status, kept.stdout]).toEqual([1, ""]); // nowhere
@@ -121,5 +128,6 @@ describe("the plugin's worktree adapter", () => {
     expect(s.orchard(["status", clean.directory as string]).json.worktree).toMatchObject({ lifecycle: "terminal", owner: null });
     await adapter.remove(clean);
     expect(existsSync(clean.directory as string)).toBe(false);
+    expect(execFileSync("git", ["-C", s.primary, "branch", "--list", "opencode/feat-b"], { encoding: "utf8" })).toBe("");
   });
 });

@@ -24,6 +24,7 @@ import type { Preconditions } from "./plan.js";
 import { realOrAbsolute } from "../shared/repo/paths.js";
 import { whyNotLinkedWorktree } from "../shared/repo/linked.js";
 import { readPlainText } from "../shared/files.js";
+import { harnessHoldAt } from "../harness/index.js";
 
 /** What was read once per batch, under the lock. */
 export interface BatchView {
@@ -143,6 +144,9 @@ async function actOnWorktree(b: BatchView, item: PlanItemRow, env: ItemEnv): Pro
   // other) would make them read that repository's index and status, and save it as this worktree's
   const notLinked = whyNotLinkedWorktree(item.path, admin);
   if (notLinked !== null) return skip([reason("not_a_linked_worktree", { path: item.path }, notLinked)]);
+  // a harness that took the worktree since the plan (its marker written now) drops it, never Orchard (SPEC v5 §1 harness)
+  const held = acting ? null : await harnessHoldAt(b.ctx, item.path, admin);
+  if (held) return skip([held]);
   const lock = readLockText(admin);
   const drift = [...(await lifecycleDrift(b, item, pre)), ...(lock === pre.lockReason ? [] : [changed("lockReason", pre.lockReason, lock)])];
   drift.push(...(await livenessDrift(b, item, lock, item.action === "reap")));
@@ -175,6 +179,8 @@ async function prune(b: BatchView, item: PlanItemRow): Promise<Outcome> {
   if (existsSync(item.path)) return skip([changed("directory", "missing", "present")]);
   const drift = await lifecycleDrift(b, item, pre);
   const admin = registeredAdmin(b, item.path);
+  const held = admin ? await harnessHoldAt(b.ctx, item.path, admin) : null; // a harness's marker written since the plan: its to drop
+  if (held) return skip([held]);
   const lock = admin ? readLockText(admin) : null;
   if (admin && lock !== pre.lockReason) drift.push(changed("lockReason", pre.lockReason, lock));
   drift.push(...(await livenessDrift(b, item, lock, false)));

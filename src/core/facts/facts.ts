@@ -138,9 +138,12 @@ export async function factsOf(snapshot: Snapshot, entry: WorktreeEntry | null, r
 const harnessReaders = new WeakMap<Snapshot, HarnessReader>();
 
 /** Which harness made the worktree (core/harness): its shape, then the marker files that shape names. */
-function harnessOf(snapshot: Snapshot, w: { path: string; branch: string | null; admin: string | null; missing: boolean }): HarnessFact | null {
+function harnessOf(
+  snapshot: Snapshot,
+  w: { path: string; branch: string | null; admin: string | null; missing: boolean; managed: boolean },
+): HarnessFact | null {
   let reader = harnessReaders.get(snapshot);
-  if (!reader) harnessReaders.set(snapshot, (reader = harnessReader()));
+  if (!reader) harnessReaders.set(snapshot, (reader = harnessReader(process.env, snapshot.repo.workspace.home)));
   return readHarness({ ...w, primary: snapshot.repo.primary, commonDir: snapshot.repo.commonDir }, reader);
 }
 
@@ -187,7 +190,8 @@ async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null
     lastActivity: latest(row?.lastActivityAt ?? null, iso(admin ? readAdminActivity(admin) : null)),
     missing,
     prunable: entry?.prunable ?? null,
-    harness: harnessOf(snapshot, { path, branch: branchRef?.replace(/^refs\/heads\//, "") ?? null, admin, missing }),
+    // managed (a registry row, or an identity file of this workspace): only a marker naming a live session holds it for a harness
+    harness: harnessOf(snapshot, { path, branch: branchRef?.replace(/^refs\/heads\//, "") ?? null, admin, missing, managed: !!row }),
   };
   // a worktree another workspace made (its identity file or its lock says so): never ours to act on (SPEC v4 §4.11)
   if (!row && entry) {

@@ -35,9 +35,8 @@ function orchard(args, cwd) {
 
 const reasonsOf = (result) => (result.reasons ?? []).map((r) => r.code + " (" + r.message + ")").join("; ") || (result.error?.message ?? "refused");
 const ownerOf = (id) => "opencode:" + id;
-// not OpenCode's own "opencode/<name>": that pattern names a worktree OpenCode tracks in its database, which
-// Orchard keeps as harness_unverified; this one is Orchard's, held by the lease below
-const branchOf = (config) => config.branch ?? "opencode-" + String(config.name).replace(/[^A-Za-z0-9._-]+/g, "-");
+// OpenCode's own branch shape: a worktree Orchard makes is Orchard's (held by the lease below), whatever its branch says
+const branchOf = (config) => config.branch ?? "opencode/" + String(config.name).replace(/[^A-Za-z0-9._-]+/g, "-");
 
 export const OrchardWorktreePlugin = async ({ experimental_workspace, worktree, directory }) => {
   const repo = worktree || directory;

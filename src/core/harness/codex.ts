@@ -6,7 +6,7 @@
 // worktree's own path: not a relocation (git/programs/read.ts).
 import { join } from "node:path";
 import { below } from "./roots.js";
-import type { Claim, HarnessProbe, MarkerRead, Tracked, WorktreeShape } from "./types.js";
+import type { Claim, HarnessProbe, Judged, MarkerRead, WorktreeShape } from "./types.js";
 
 export const CODEX_MARKER = "codex-thread.json";
 
@@ -24,12 +24,13 @@ export function parseCodexThread(text: string): { thread: string } | { invalid: 
   return { thread: v.ownerThreadId };
 }
 
-function judge(files: readonly MarkerRead[], byPath: boolean): { tracked: Tracked; session?: string } | null {
+// the marker is this worktree's own (its admin dir): even unreadable, it is a record of a thread, never a shape alone
+function judge(files: readonly MarkerRead[], byPath: boolean): Judged | null {
   const marker = files[0] ?? { kind: "absent" };
   if (marker.kind === "absent") return byPath ? { tracked: false } : null;
-  if (marker.kind !== "text") return { tracked: "unknown" };
+  if (marker.kind !== "text") return { tracked: "unknown", marker: true };
   const parsed = parseCodexThread(marker.text);
-  return "thread" in parsed ? { tracked: true, session: parsed.thread } : { tracked: "unknown" };
+  return "thread" in parsed ? { tracked: true, session: parsed.thread, marker: true } : { tracked: "unknown", marker: true };
 }
 
 export const codex: HarnessProbe = {

@@ -4,28 +4,20 @@ import { describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PROBES, readCodexThread } from "./read.js";
+import { readCodexThread, readHarness } from "./read.js";
 import { harnessRoots } from "./roots.js";
 import { parseCodexThread } from "./codex.js";
 import { ccmanagerPath } from "./ccmanager.js";
 import { sweptRootOf } from "./sweep.js";
 import type { HarnessFact, MarkerRead, WorktreeShape } from "./types.js";
 
-const roots = harnessRoots({ HOME: "/h", CODEX_HOME: "/h/.codex", XDG_DATA_HOME: "/h/.local/share", XDG_CONFIG_HOME: "/h/.config", TMPDIR: "/t" });
+const roots = harnessRoots({ HOME: "/h", CODEX_HOME: "/h/.codex", XDG_DATA_HOME: "/h/.local/share", XDG_CONFIG_HOME: "/h/.config", TMPDIR: "/t" }, "/o");
 const SHA = "0123456789abcdef0123456789abcdef01234567";
 
-/** readHarness with the files given by path (absent unless named). */
+/** readHarness with the files given by path (absent unless named: none of these paths exists). */
 function match(w: Partial<WorktreeShape> & { path: string }, files: Record<string, MarkerRead> = {}): HarnessFact | null {
   const shape: WorktreeShape = { branch: null, primary: "/src/app", commonDir: "/src/app/.git", admin: "/src/app/.git/worktrees/x", missing: false, ...w };
-  for (const probe of PROBES) {
-    const claim = probe.match(shape, roots);
-    if (!claim) continue;
-    const judged = claim.judge(claim.reads.map((p) => files[p] ?? { kind: "absent" }));
-    if (!judged) continue;
-    const session = judged.session ?? claim.session;
-    return { name: claim.name, ...(session !== undefined ? { session } : {}), tracked: judged.tracked };
-  }
-  return null;
+  return readHarness(shape, { roots, files: new Map(Object.entries(files)) });
 }
 const text = (t: string): MarkerRead => ({ kind: "text", text: t });
 const THREAD = text(JSON.stringify({ version: 1, ownerThreadId: "t-1" }));
@@ -71,6 +63,8 @@ describe("harness shapes", () => {
     ],
     ["opencode branch, no marker", { path: "/w/x", branch: "opencode/fox" }, {}, { name: "opencode", session: "fox", tracked: false }],
     ["copilot", { path: "/src/app.worktrees/fix-a" }, {}, { name: "copilot", session: "fix-a", tracked: "unknown" }],
+    ["copilot under Orchard's template", { path: "/o/copilot/app/fix-a" }, {}, { name: "copilot", session: "fix-a", tracked: "unknown" }],
+    ["not copilot: deeper under the template", { path: "/o/copilot/app/fix-a/b" }, {}, null],
     ["copilot, directory gone", { path: "/src/app.worktrees/fix-a", missing: true }, {}, { name: "copilot", session: "fix-a", tracked: false }],
     ["gemini", { path: "/src/app/.gemini/worktrees/n", branch: "worktree-n" }, {}, { name: "gemini", session: "n", tracked: "unknown" }],
     ["cursor", { path: "/h/.cursor/worktrees/app/id1" }, {}, { name: "cursor", session: "id1", tracked: "unknown" }],
@@ -101,6 +95,39 @@ describe("harness shapes", () => {
     ],
     ["claude-code by branch", { path: "/w/y", branch: "worktree-y" }, {}, { name: "claude-code", session: "y", tracked: false }],
     ["nothing", { path: "/w/plain", branch: "feat/x" }, {}, null],
+    // Orchard manages it: a bare path or branch pattern does not hold it; a marker naming a live session does
+    [
+      "managed, opencode branch + marker",
+      { path: "/w/x", branch: "opencode/fox", managed: true },
+      { "/src/app/.git/opencode": text(SHA) },
+      { name: "opencode", session: "fox", tracked: false },
+    ],
+    ["managed, cursor path", { path: "/h/.cursor/worktrees/app/id1", managed: true }, {}, { name: "cursor", session: "id1", tracked: false }],
+    ["managed, copilot template", { path: "/o/copilot/app/fix-a", managed: true }, {}, { name: "copilot", session: "fix-a", tracked: false }],
+    [
+      "managed, codex marker",
+      { path: "/w/app", managed: true },
+      { "/src/app/.git/worktrees/x/codex-thread.json": THREAD },
+      { name: "codex", session: "t-1", tracked: true },
+    ],
+    [
+      "managed, codex marker unreadable",
+      { path: "/w/app", managed: true },
+      { "/src/app/.git/worktrees/x/codex-thread.json": { kind: "unreadable", why: "fifo" } },
+      { name: "codex", tracked: "unknown" },
+    ],
+    [
+      "managed, uzi state names it",
+      { path: "/h/.local/share/uzi/worktrees/a-b", managed: true },
+      { "/h/.local/share/uzi/state.json": text('{"x":{"worktree_path":"/h/.local/share/uzi/worktrees/a-b"}}') },
+      { name: "uzi", session: "a-b", tracked: true },
+    ],
+    [
+      "managed, uzi state unreadable",
+      { path: "/h/.local/share/uzi/worktrees/a-b", managed: true },
+      { "/h/.local/share/uzi/state.json": { kind: "unreadable", why: "big" } },
+      { name: "uzi", session: "a-b", tracked: false },
+    ],
   ] as const)("%s", (_, w, files, expected) => {
     expect(match(w as Partial<WorktreeShape> & { path: string }, files as Record<string, MarkerRead>)).toEqual(expected);
   });

@@ -5,6 +5,7 @@ export { HARNESS_NAMES, type HarnessFact, type HarnessName, type Tracked, type W
 export { harnessReader, readCodexThread, readHarness, readMarker, type HarnessReader } from "./read.js";
 export { harnessRoots } from "./roots.js";
 export { HARNESS_DROP, harnessHold, type HarnessHold } from "./verdict.js";
+export { harnessHoldAt } from "./at.js";
 export { sweptRootOf, sweptRootReason, sweptRoots, type SweptRoot } from "./sweep.js";
 export { CODEX_MARKER, parseCodexThread } from "./codex.js";
 export { OPENCODE_MARKER } from "./opencode.js";

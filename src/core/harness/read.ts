@@ -46,8 +46,9 @@ export interface HarnessReader {
   files: Map<string, MarkerRead>;
 }
 
-export function harnessReader(env: NodeJS.ProcessEnv = process.env): HarnessReader {
-  return { roots: harnessRoots(env), files: new Map() };
+/** `orchard`: Orchard's workspace home (Copilot's worktrees under `<home>/copilot`, the template its install sets). */
+export function harnessReader(env: NodeJS.ProcessEnv = process.env, orchard: string | null = null): HarnessReader {
+  return { roots: harnessRoots(env, orchard), files: new Map() };
 }
 
 export function readMarker(path: string): MarkerRead {
@@ -73,7 +74,10 @@ export function readHarness(w: WorktreeShape, reader: HarnessReader): HarnessFac
     const judged = claim.judge(claim.reads.map((path) => cached(reader, path)));
     if (judged === null) continue;
     const session = judged.session ?? claim.session;
-    return { name: claim.name, ...(session !== undefined ? { session } : {}), tracked: judged.tracked };
+    // Orchard's own management wins over a shape: a worktree it made or adopted is judged by its lease and lock,
+    // unless a marker of the harness still names a live session of this very worktree
+    const tracked = w.managed && judged.marker !== true ? false : judged.tracked;
+    return { name: claim.name, ...(session !== undefined ? { session } : {}), tracked };
   }
   return null;
 }

@@ -14,7 +14,7 @@ function real(path: string): string {
   }
 }
 
-export function harnessRoots(env: NodeJS.ProcessEnv = process.env): HarnessRoots {
+export function harnessRoots(env: NodeJS.ProcessEnv = process.env, orchard: string | null = null): HarnessRoots {
   const home = real(resolve(env.HOME || homedir()));
   const data = env.XDG_DATA_HOME ? real(resolve(env.XDG_DATA_HOME)) : join(home, ".local", "share");
   const config = env.XDG_CONFIG_HOME ? real(resolve(env.XDG_CONFIG_HOME)) : join(home, ".config");
@@ -22,6 +22,7 @@ export function harnessRoots(env: NodeJS.ProcessEnv = process.env): HarnessRoots
   const tmp = real(resolve(env.TMPDIR || tmpdir()));
   return {
     home,
+    orchard: orchard === null ? null : real(resolve(orchard)),
     codex: real(join(codexHome, "worktrees")),
     opencode: join(data, "opencode", "worktree"),
     cursor: join(home, ".cursor", "worktrees"),

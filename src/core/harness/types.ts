@@ -32,11 +32,19 @@ export interface WorktreeShape {
   commonDir: string;
   admin: string | null;
   missing: boolean;
+  /**
+   * Orchard made or manages it (a registry row of this workspace, or its identity file naming this
+   * workspace): then only a marker that names a live session of its own holds it for a harness; a
+   * bare path or branch pattern does not override Orchard's own management (read.ts).
+   */
+  managed?: boolean;
 }
 
 /** Where each harness keeps its worktrees on this machine, from the environment (roots.ts). */
 export interface HarnessRoots {
   home: string;
+  /** Orchard's workspace home (real path), where `orchard copilot install` points Copilot's `worktreePathTemplate`; null when not known. */
+  orchard: string | null;
   /** `$CODEX_HOME/worktrees` (default `~/.codex/worktrees`). */
   codex: string;
   /** `<XDG_DATA_HOME or ~/.local/share>/opencode/worktree`. */
@@ -66,8 +74,18 @@ export interface Claim {
   session?: string;
   /** Absolute paths of the files whose contents decide `tracked` (none: `judge` gets an empty list). */
   reads: readonly string[];
-  /** Tracking from what was read; null: the files say it is not this harness's after all (a marker looked for everywhere). */
-  judge(files: readonly MarkerRead[]): { tracked: Tracked; session?: string } | null;
+  /**
+   * Tracking from what was read; null: the files say it is not this harness's after all (a marker looked for everywhere).
+   * `marker`: the tracking was read from a record of this worktree's own that names its session (Codex's
+   * `codex-thread.json`, uzi's state naming the path), not inferred from the shape: it alone holds a managed worktree.
+   */
+  judge(files: readonly MarkerRead[]): Judged | null;
+}
+
+export interface Judged {
+  tracked: Tracked;
+  session?: string;
+  marker?: true;
 }
 
 /** One harness: its shapes (pure), in a file of its own. */

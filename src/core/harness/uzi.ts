@@ -17,7 +17,7 @@ export const uzi: HarnessProbe = {
       judge([state]) {
         if (w.missing || state === undefined || state.kind === "absent") return { tracked: false };
         if (state.kind !== "text") return { tracked: "unknown" };
-        return { tracked: state.text.includes(JSON.stringify(w.path)) };
+        return state.text.includes(JSON.stringify(w.path)) ? { tracked: true, marker: true } : { tracked: false };
       },
     };
   },

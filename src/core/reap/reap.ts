@@ -117,8 +117,9 @@ async function judge(ctx: Ctx, wt: LockedWorktree, view: View, options: { cwds: 
     commonDir: ctx.repo.commonDir,
     admin: wt.admin,
     missing: !existsSync(wt.path),
+    managed: row !== null, // Orchard's own (its row, or its identity file): only a harness's marker naming a live session holds it
   };
-  const held = harnessHold(readHarness(shape, (view.harness ??= harnessReader())));
+  const held = harnessHold(readHarness(shape, (view.harness ??= harnessReader(process.env, ctx.repo.workspace.home))));
   if (held) return { kind: "skip", entry: { ...base, status: "skipped", reason: held.code, detail: held.drop } };
   // its Claude Code session can still be resumed: `claude --resume` would go on in this worktree (issue 22 item 4)
   const resumable =

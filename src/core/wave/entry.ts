@@ -14,6 +14,7 @@ import { findAdminDir, readOperation } from "../shared/repo/admin.js";
 import { readLiveness } from "../facts/index.js";
 import { describeIgnored, readCheckoutDirty } from "../reap/index.js";
 import { readProcessCwds } from "../ownership/index.js";
+import { harnessHoldAt } from "../harness/index.js";
 import type { Strategy } from "../shared/input/inputs.js";
 import type { WaveEntry } from "./manifest.js";
 import type { Ctx } from "../shared/context.js";
@@ -138,6 +139,9 @@ export async function processEntry(
   }
   // 2. the worktree holds the manifest's branch
   if (wt && wt.branch !== branchRef) return blocked("branch_mismatch", `${wt.path} has ${wt.branch ?? `detached HEAD ${wt.head ?? ""}`} checked out`);
+  // a worktree its agent harness still tracks (or may) is never removed by Orchard: the entry blocks before anything lands (SPEC v5 §1 harness)
+  const held = wt ? await harnessBlock(ctx, wt.path) : null;
+  if (held) return held;
   if (tip === null) return blocked("base_mismatch", `${entry.branch} has no commits`);
   // the deletion check reads two fixed commits: it runs beside the proofs, its answer used only if step 4 is reached
   const known = facts?.deletions.get(entry.branch);
@@ -284,6 +288,14 @@ function startChecks(
     target: later(inspectTarget(target).then((r) => (r.problems.length === 0 && r.oid !== tip ? RETRY : r.problems))),
     dirty: wt && admin ? later(readCheckoutDirty(ctx.repo, wt.path, admin)) : null,
   };
+}
+
+/** harness_tracked or harness_unverified, with the harness's own way to drop the worktree; null when no harness keeps it. */
+async function harnessBlock(ctx: Ctx, path: string): Promise<WaveOutcome | null> {
+  const admin = findAdminDir(ctx.repo.commonDir, path);
+  const held = admin ? await harnessHoldAt(ctx, path, admin) : null;
+  if (!held) return null;
+  return blocked(held.code, held.drop, { harness: { name: held.harness, session: held.session, drop: held.drop } });
 }
 
 /** A process inside the worktree, or a live lease on its managed row, blocks (unless --allow-live). */

@@ -52,6 +52,7 @@ function asReason(e: WaveResultEntry, into: string | null): Reason {
     evidence.into = into;
   }
   if ("files" in e && e.files) evidence.files = e.files;
+  if ("harness" in e && e.harness) Object.assign(evidence, { harness: e.harness.name, session: e.harness.session, drop: e.harness.drop });
   if ("stderr" in e && e.stderr) detail = e.stderr;
   return { code, message: detail ? `${REASON_TEXT[code]}: ${detail}` : REASON_TEXT[code], next: null, ...evidence } as Reason;
 }

@@ -22,18 +22,31 @@ export type WaveBlock =
   | "worktree_remove_incomplete"
   | "target_detached"
   | "target_dirty"
-  | "rebase_needs_worktree";
+  | "rebase_needs_worktree"
+  | "harness_tracked"
+  | "harness_unverified";
 
 export type Done = "ok" | "already_merged" | "already_done";
 
 export type WaveOutcome =
   | { status: "merged_removed"; reason: Done }
   | { status: "warning"; reason: "branch_delete_failed"; stderr: string }
-  | { status: "blocked"; reason: WaveBlock; stderr?: string; conflicts?: string[]; files?: string[] }
+  | { status: "blocked"; reason: WaveBlock; stderr?: string; conflicts?: string[]; files?: string[]; harness?: HarnessEvidence }
   /** --dry-run: the entry would go on; `steps` are what it would do. */
   | { status: "planned"; reason: Done; steps: ("merge" | "remove" | "finish_leftover" | "delete_branch")[] };
 
-export const blocked = (reason: WaveBlock, stderr?: string, extra: { conflicts?: string[]; files?: string[] } = {}): WaveOutcome => ({
+/** Which harness keeps the entry's worktree (harness_tracked, harness_unverified): its name, session and own way to drop it. */
+export interface HarnessEvidence {
+  name: string;
+  session: string | null;
+  drop: string;
+}
+
+export const blocked = (
+  reason: WaveBlock,
+  stderr?: string,
+  extra: { conflicts?: string[]; files?: string[]; harness?: HarnessEvidence } = {},
+): WaveOutcome => ({
   status: "blocked",
   reason,
   ...(stderr ? { stderr } : {}),
