@@ -45,10 +45,12 @@ export function listLinkedWorktreePaths(repoRoot: string, _deps: unknown = {}): 
   return listed(callSync<LinkedPaths>("linkedPaths", [repoRoot]), { paths: [] });
 }
 
-type InventoryOptions = { staleAfterMs?: number; nowMs?: number };
+/** GSD's options; `assess` is Orchard's: add hygiene's disposition and reasons (a status of every worktree). */
+type InventoryOptions = { staleAfterMs?: number; nowMs?: number; assess?: boolean };
 const inventoryOptions = (o: InventoryOptions = {}): InventoryOptions => ({
   ...(o.staleAfterMs === undefined ? {} : { staleAfterMs: o.staleAfterMs }),
   ...(o.nowMs === undefined ? {} : { nowMs: o.nowMs }),
+  ...(o.assess ? { assess: true } : {}),
 });
 
 export function snapshotWorktreeInventory(repoRoot: string, options: InventoryOptions = {}, _deps: unknown = {}): Inventory {

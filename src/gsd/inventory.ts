@@ -1,45 +1,91 @@
 // The worker's side of GSD's read-only functions and its prune: the repository's root, its linked
 // worktrees, their inventory and health, and the prune of registered worktrees whose directory is
-// gone. Listings come from git through Orchard's reader (NUL-terminated, relative gitdirs
-// resolved, admin files vetted); what Orchard makes of each worktree comes from `hygiene`. The
-// prune is Orchard's cleanup of `missing` entries, one entry at a time under its proofs — never a
-// repository-wide `git worktree prune`, which would also drop an entry git merely cannot resolve.
-import { existsSync, statSync } from "node:fs";
-import { locateRepo } from "../core/shared/repo/repo.js";
-import { readWorktrees } from "../git/read.js";
+// gone. The read-only four read what GSD's own module reads and no more (issue 48 item 4): the
+// context one `rev-parse`, the listing one `git worktree list` (through Orchard's reader:
+// NUL-terminated, relative gitdirs resolved, admin files and config includes vetted so git never
+// waits on a planted FIFO), the inventory and health that listing plus a stat of each directory.
+// They open no registry and assess nothing; `{assess: true}` adds what `hygiene` makes of each
+// worktree (its disposition and reasons), at hygiene's cost. The prune is Orchard's cleanup of
+// `missing` entries, one entry at a time under its proofs — never a repository-wide `git worktree
+// prune`, which would also drop an entry git merely cannot resolve.
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { GitError } from "../git/errors.js";
+import { refuseWedgedConfig } from "../git/programs/read.js";
+import { readGitDirs, readWorktrees } from "../git/read.js";
 import type { OrchardOf, Health, HealthFinding, Inventory, InventoryEntry, LinkedPaths, PrunePlan, PruneResult, WorktreeContext } from "./types.js";
+
+const notARepository = (message: string): Error => Object.assign(new Error(message), { code: "not_a_repository" });
+
+/** Where `path`'s repository is (one `rev-parse`), as core's locateRepo answers it, without loading the library. */
+async function locate(path: string): Promise<{ commonDir: string; bare: boolean; inPrimary: boolean }> {
+  if (!existsSync(path)) throw notARepository(`${path} does not exist`);
+  await refuseWedgedConfig(path); // an include every git would wait on: said now, not after a git's timeout
+  let dirs;
+  try {
+    dirs = await readGitDirs(path);
+  } catch (error) {
+    if (error instanceof GitError) throw notARepository(`${path} is not inside a git repository`);
+    throw error;
+  }
+  const commonDir = realpathSync(dirs.commonDir);
+  return { commonDir, bare: dirs.bare, inPrimary: realpathSync(dirs.gitDir) === commonDir };
+}
+
+/** The main worktree as git's own listing names it (worktree.c get_main_worktree): the common dir's real path without "/.git". */
+const mainWorktreeOf = (commonDir: string): string => (commonDir.endsWith("/.git") ? commonDir.slice(0, -"/.git".length) : commonDir);
 
 export async function worktreeContext(_orchard: OrchardOf, cwd: string): Promise<WorktreeContext> {
   let location;
   try {
-    location = await locateRepo(cwd);
+    location = await locate(cwd);
   } catch {
     return { effectiveRoot: cwd, mode: "current_directory", reason: "not_git_repo" };
   }
-  const primary = (await readWorktrees(cwd))[0]?.path ?? cwd;
+  const primary = mainWorktreeOf(location.commonDir);
   if (location.inPrimary) return { effectiveRoot: cwd, mode: "current_directory", reason: "main_worktree", primary };
   return { effectiveRoot: primary, mode: "linked_worktree_root", reason: "linked_worktree", primary };
 }
 
-/** git's listing of the repository at `repoRoot` (the main worktree first). */
+/** git's listing of the repository at `repoRoot` (the main worktree first): one `git worktree list`, as GSD's. */
 async function listing(repoRoot: string) {
-  await locateRepo(repoRoot); // not a repository: usage error not_a_repository
-  return readWorktrees(repoRoot);
+  if (!existsSync(repoRoot)) throw notARepository(`${repoRoot} does not exist`);
+  await refuseWedgedConfig(repoRoot);
+  try {
+    return await readWorktrees(repoRoot);
+  } catch (error) {
+    // not a repository: usage error not_a_repository (git says so in its C locale, the hardened env's)
+    if (error instanceof GitError && /not a git repository/i.test(error.result.stderr)) throw notARepository(`${repoRoot} is not inside a git repository`);
+    throw error;
+  }
 }
 
 export async function linkedPaths(_orchard: OrchardOf, repoRoot: string): Promise<LinkedPaths> {
   return { ok: true, reason: "ok", paths: (await listing(repoRoot)).slice(1).map((e) => e.path) };
 }
 
-export async function inventory(orchard: OrchardOf, repoRoot: string, options: { staleAfterMs?: number; nowMs?: number } = {}): Promise<Inventory> {
+export interface InventoryOptions {
+  staleAfterMs?: number;
+  nowMs?: number;
+  /** Orchard: add hygiene's disposition and reasons to each entry (a full assessment: a status of every worktree). */
+  assess?: boolean;
+}
+
+type Judged = Map<string, { disposition: string; reasons: string[] }>;
+
+/** hygiene's verdict of each worktree, by path (only when asked: it reads every worktree's status). */
+async function judged(orchard: OrchardOf, repoRoot: string): Promise<Judged> {
+  const report = await (await orchard(repoRoot)).hygiene({ repo: repoRoot });
+  return new Map(report.worktrees.map((w) => [w.path, { disposition: w.disposition, reasons: w.reasons.map((r) => r.code) }]));
+}
+
+export async function inventory(orchard: OrchardOf, repoRoot: string, options: InventoryOptions = {}): Promise<Inventory> {
   const staleAfterMs = options.staleAfterMs ?? 60 * 60 * 1000;
   const nowMs = options.nowMs ?? Date.now();
   const linked = (await listing(repoRoot)).slice(1);
-  const report = await (await orchard(repoRoot)).hygiene({ repo: repoRoot });
-  const judged = new Map(report.worktrees.map((w) => [w.path, w]));
+  const verdicts = options.assess ? await judged(orchard, repoRoot) : null;
   const entries: InventoryEntry[] = linked.map(({ path }) => {
-    const seen = judged.get(path);
-    const orchardView = seen ? { disposition: seen.disposition, reasons: seen.reasons.map((r) => r.code) } : {};
+    const seen = verdicts?.get(path);
+    const orchardView = seen ? { disposition: seen.disposition, reasons: seen.reasons } : {};
     if (!existsSync(path)) return { path, exists: false, isStale: false, ageMinutes: null, ...orchardView };
     let ageMinutes: number | null = null;
     let isStale = false;
@@ -55,7 +101,7 @@ export async function inventory(orchard: OrchardOf, repoRoot: string, options: {
   return { ok: true, reason: "ok", entries };
 }
 
-export async function health(orchard: OrchardOf, repoRoot: string, options: { staleAfterMs?: number; nowMs?: number } = {}): Promise<Health> {
+export async function health(orchard: OrchardOf, repoRoot: string, options: InventoryOptions = {}): Promise<Health> {
   const { entries } = await inventory(orchard, repoRoot, options);
   const findings: HealthFinding[] = [];
   for (const { path, exists, isStale, ageMinutes, disposition, reasons } of entries) {
