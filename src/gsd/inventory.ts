@@ -8,11 +8,12 @@
 // worktree (its disposition and reasons), at hygiene's cost. The prune is Orchard's cleanup of
 // `missing` entries, one entry at a time under its proofs — never a repository-wide `git worktree
 // prune`, which would also drop an entry git merely cannot resolve.
-import { existsSync, realpathSync, statSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { GitError } from "../git/errors.js";
 import { refuseWedgedConfig } from "../git/programs/read.js";
 import { readGitDirs, readWorktrees } from "../git/read.js";
-import type { OrchardOf, Health, HealthFinding, Inventory, InventoryEntry, LinkedPaths, PrunePlan, PruneResult, WorktreeContext } from "./types.js";
+import { findingsOf, inventoryEntry, mainWorktreeOf, type InventoryOptions } from "./fast.js";
+import type { OrchardOf, Health, Inventory, InventoryEntry, LinkedPaths, PrunePlan, PruneResult, WorktreeContext } from "./types.js";
 
 const notARepository = (message: string): Error => Object.assign(new Error(message), { code: "not_a_repository" });
 
@@ -30,9 +31,6 @@ async function locate(path: string): Promise<{ commonDir: string; bare: boolean;
   const commonDir = realpathSync(dirs.commonDir);
   return { commonDir, bare: dirs.bare, inPrimary: realpathSync(dirs.gitDir) === commonDir };
 }
-
-/** The main worktree as git's own listing names it (worktree.c get_main_worktree): the common dir's real path without "/.git". */
-const mainWorktreeOf = (commonDir: string): string => (commonDir.endsWith("/.git") ? commonDir.slice(0, -"/.git".length) : commonDir);
 
 export async function worktreeContext(_orchard: OrchardOf, cwd: string): Promise<WorktreeContext> {
   let location;
@@ -63,13 +61,6 @@ export async function linkedPaths(_orchard: OrchardOf, repoRoot: string): Promis
   return { ok: true, reason: "ok", paths: (await listing(repoRoot)).slice(1).map((e) => e.path) };
 }
 
-export interface InventoryOptions {
-  staleAfterMs?: number;
-  nowMs?: number;
-  /** Orchard: add hygiene's disposition and reasons to each entry (a full assessment: a status of every worktree). */
-  assess?: boolean;
-}
-
 type Judged = Map<string, { disposition: string; reasons: string[] }>;
 
 /** hygiene's verdict of each worktree, by path (only when asked: it reads every worktree's status). */
@@ -79,37 +70,15 @@ async function judged(orchard: OrchardOf, repoRoot: string): Promise<Judged> {
 }
 
 export async function inventory(orchard: OrchardOf, repoRoot: string, options: InventoryOptions = {}): Promise<Inventory> {
-  const staleAfterMs = options.staleAfterMs ?? 60 * 60 * 1000;
-  const nowMs = options.nowMs ?? Date.now();
+  const now = Date.now();
   const linked = (await listing(repoRoot)).slice(1);
   const verdicts = options.assess ? await judged(orchard, repoRoot) : null;
-  const entries: InventoryEntry[] = linked.map(({ path }) => {
-    const seen = verdicts?.get(path);
-    const orchardView = seen ? { disposition: seen.disposition, reasons: seen.reasons } : {};
-    if (!existsSync(path)) return { path, exists: false, isStale: false, ageMinutes: null, ...orchardView };
-    let ageMinutes: number | null = null;
-    let isStale = false;
-    try {
-      const ageMs = nowMs - statSync(path).mtimeMs;
-      ageMinutes = Math.round(ageMs / 60000);
-      isStale = ageMs > staleAfterMs;
-    } catch {
-      // unreadable: its age is unknown (null), as GSD reports it
-    }
-    return { path, exists: true, isStale, ageMinutes, ...orchardView };
-  });
+  const entries: InventoryEntry[] = linked.map(({ path }) => ({ ...inventoryEntry(path, options, now), ...verdicts?.get(path) }));
   return { ok: true, reason: "ok", entries };
 }
 
 export async function health(orchard: OrchardOf, repoRoot: string, options: InventoryOptions = {}): Promise<Health> {
-  const { entries } = await inventory(orchard, repoRoot, options);
-  const findings: HealthFinding[] = [];
-  for (const { path, exists, isStale, ageMinutes, disposition, reasons } of entries) {
-    const view = disposition === undefined ? {} : { disposition, reasons: reasons ?? [] };
-    if (!exists) findings.push({ kind: "orphan", path, ...view });
-    else if (isStale) findings.push({ kind: "stale", path, ageMinutes, ...view });
-  }
-  return { ok: true, reason: "ok", findings };
+  return { ok: true, reason: "ok", findings: findingsOf((await inventory(orchard, repoRoot, options)).entries) };
 }
 
 export async function prunePlan(_orchard: OrchardOf, repoRoot: string, options: { allowDestructive?: unknown } = {}): Promise<PrunePlan> {

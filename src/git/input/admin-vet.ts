@@ -60,7 +60,8 @@ export function specialAdminFiles(commonDir: string): SpecialAdminFile[] {
   return found;
 }
 
-function scanAdminFiles(commonDir: string): SpecialAdminFile[] {
+/** The same scan, made now whatever an earlier one of this synchronous run found (a caller whose synchronous run spans other processes' changes: the GSD caller's thread, read-sync.ts). */
+export function scanAdminFiles(commonDir: string): SpecialAdminFile[] {
   let ids: string[];
   try {
     ids = readdirSync(join(commonDir, "worktrees"));
