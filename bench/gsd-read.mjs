@@ -47,11 +47,13 @@ const repo = waveRepo(root, "repo", N, true);
 for (let i = 0; i < N; i += 50) rmSync(repo.entries[i].worktree_path, { recursive: true, force: true });
 const linked = repo.entries[N > 1 ? 1 : 0].worktree_path;
 
+// one clock for both modules (ages are rounded minutes: two calls a second apart may round apart); stale after 10 minutes
+const options = { nowMs: Date.now() + 30 * 60_000, staleAfterMs: 10 * 60_000 };
 const CALLS_OF = [
   { id: "resolveWorktreeContext", args: [linked] },
   { id: "listLinkedWorktreePaths", args: [repo.primary] },
-  { id: "snapshotWorktreeInventory", args: [repo.primary] },
-  { id: "inspectWorktreeHealth", args: [repo.primary] },
+  { id: "snapshotWorktreeInventory", args: [repo.primary, options] },
+  { id: "inspectWorktreeHealth", args: [repo.primary, options] },
 ];
 
 function node(script) {
@@ -69,7 +71,7 @@ const warmScript = (module, call) =>
 
 const rows = [];
 for (const call of CALLS_OF) {
-  // the same answer first, in GSD's fields (Orchard adds the context's `primary`; ages are minutes, equal within a run)
+  // the same answer first, in GSD's fields (Orchard adds the context's `primary`)
   const [a, b] = [MODULES.gsd, MODULES.orchard].map((m) => JSON.parse(node(warmScript(m, call))).first);
   if (call.id === "resolveWorktreeContext") delete b.primary;
   if (JSON.stringify(a) !== JSON.stringify(b))
