@@ -1,13 +1,13 @@
 // The worker's side of GSD's read-only functions and its prune: the repository's root, its linked
 // worktrees, their inventory and health, and the prune of registered worktrees whose directory is
-// gone. The read-only four read what GSD's own module reads and no more (issue 48 item 4): the
-// context one `rev-parse`, the listing one `git worktree list` (through Orchard's reader:
-// NUL-terminated, relative gitdirs resolved, admin files and config includes vetted so git never
-// waits on a planted FIFO), the inventory and health that listing plus a stat of each directory.
-// They open no registry and assess nothing; `{assess: true}` adds what `hygiene` makes of each
-// worktree (its disposition and reasons), at hygiene's cost. The prune is Orchard's cleanup of
-// `missing` entries, one entry at a time under its proofs — never a repository-wide `git worktree
-// prune`, which would also drop an entry git merely cannot resolve.
+// gone. The read-only four are answered on the caller's thread (fast.ts) wherever they can be; here
+// are the rest — a config include or an admin file that is not plain (vetted first, the listing
+// then read from the admin files), a failure worded as GSD's — with the same reads as GSD's module:
+// the context one `rev-parse`, the listing one `git worktree list`, the inventory and health that
+// listing plus a stat of each directory. No registry, no assessment; `{assess: true}` adds what
+// `hygiene` makes of each worktree (its disposition and reasons), at hygiene's cost. The prune is
+// Orchard's cleanup of `missing` entries, one entry at a time under its proofs — never a
+// repository-wide `git worktree prune`, which would also drop an entry git merely cannot resolve.
 import { existsSync, realpathSync } from "node:fs";
 import { GitError } from "../git/errors.js";
 import { refuseWedgedConfig } from "../git/programs/read.js";
