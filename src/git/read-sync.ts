@@ -26,7 +26,7 @@ const TIMEOUT_MS = 60_000;
 
 /** git, waited for. No refuseWedged here: its scan is kept for a synchronous run, and this caller's run may span many calls; readWorktreesSync scans afresh before it lists. */
 function gitSync(args: readonly string[], cwd: string): ProcessResult {
-  const started = performance.now();
+  const started = process.hrtime.bigint(); // not performance.now(): it would load perf_hooks into GSD's caller on its first call
   const r = spawnSync("git", pinnedArgv(args, cwd), {
     cwd,
     env: gitEnv(cwd, { read: true }),
@@ -44,7 +44,7 @@ function gitSync(args: readonly string[], cwd: string): ProcessResult {
     signal: r.signal,
     stdout: r.stdout ? decodeGitBytes(r.stdout) : "",
     stderr: r.stderr ? decodeGitBytes(r.stderr) : "",
-    durationMs: Math.round(performance.now() - started),
+    durationMs: Number((process.hrtime.bigint() - started) / 1_000_000n),
     timedOut,
   };
   if (r.error || r.status !== 0) throw new GitError(result);
