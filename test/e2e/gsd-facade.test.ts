@@ -110,4 +110,14 @@ describe("orchard-worktrees/gsd", () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.json).toEqual({ paths: gsd.listLinkedWorktreePaths!(s.primary), workers: 1 });
   });
+
+  it("a FIFO planted in an admin dir between two calls of one process: the second call does not ask git, the worker lists by hand", () => {
+    const linked = agentWorktree(s, "worktree-agent-a", "none");
+    const admin = join(s.primary, ".git", "worktrees", "worktree-agent-a");
+    const plant = `require("node:child_process").execFileSync("mkfifo", [${JSON.stringify(join(admin, "locked"))}]);`;
+    const r = facade(`const first = m.listLinkedWorktreePaths(process.cwd()); const before = workers(); ${plant}
+      out({ first, before, second: m.listLinkedWorktreePaths(process.cwd()), after: workers() });`);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.json).toEqual({ first: { ok: true, reason: "ok", paths: [linked] }, before: 0, second: { ok: true, reason: "ok", paths: [linked] }, after: 1 });
+  });
 });

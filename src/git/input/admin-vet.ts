@@ -60,8 +60,7 @@ export function specialAdminFiles(commonDir: string): SpecialAdminFile[] {
   return found;
 }
 
-/** The same scan, made now whatever an earlier one of this synchronous run found (a caller whose synchronous run spans other processes' changes: the GSD caller's thread, read-sync.ts). */
-export function scanAdminFiles(commonDir: string): SpecialAdminFile[] {
+function scanAdminFiles(commonDir: string): SpecialAdminFile[] {
   let ids: string[];
   try {
     ids = readdirSync(join(commonDir, "worktrees"));
