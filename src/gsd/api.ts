@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { callSync } from "./bridge.js";
+import { contextHere, findingsOf, inventoryHere, linkedPathsHere, type InventoryOptions } from "./fast.js";
 import type { ReapRequest } from "./reap.js";
 import type {
   Answer,
@@ -37,25 +38,33 @@ function listed<T extends { ok: boolean; reason: string }>(answer: Answer<T>, em
 export function resolveWorktreeContext(cwd: string, deps: { existsSync?: (path: string) => boolean } = {}): WorktreeContext {
   // a local .planning wins, as in GSD (its existsSync seam is honoured: it reads no git)
   if ((deps.existsSync ?? existsSync)(join(cwd, ".planning"))) return { effectiveRoot: cwd, mode: "current_directory", reason: "has_local_planning" };
+  const here = contextHere(cwd); // one rev-parse on this thread, as GSD's; else the worker
+  if (here) return here;
   const answer = callSync<WorktreeContext>("worktreeContext", [cwd]);
   return answer.ok ? answer.value : { effectiveRoot: cwd, mode: "current_directory", reason: "not_git_repo" };
 }
 
 export function listLinkedWorktreePaths(repoRoot: string, _deps: unknown = {}): LinkedPaths {
+  const paths = linkedPathsHere(repoRoot); // one listing on this thread, as GSD's; else the worker
+  if (paths) return { ok: true, reason: "ok", paths };
   return listed(callSync<LinkedPaths>("linkedPaths", [repoRoot]), { paths: [] });
 }
 
-type InventoryOptions = { staleAfterMs?: number; nowMs?: number };
 const inventoryOptions = (o: InventoryOptions = {}): InventoryOptions => ({
   ...(o.staleAfterMs === undefined ? {} : { staleAfterMs: o.staleAfterMs }),
   ...(o.nowMs === undefined ? {} : { nowMs: o.nowMs }),
+  ...(o.assess ? { assess: true } : {}),
 });
 
 export function snapshotWorktreeInventory(repoRoot: string, options: InventoryOptions = {}, _deps: unknown = {}): Inventory {
+  const entries = inventoryHere(repoRoot, options); // the listing and a stat each, on this thread; else the worker
+  if (entries) return { ok: true, reason: "ok", entries };
   return listed(callSync<Inventory>("inventory", [repoRoot, inventoryOptions(options)]), { entries: [] });
 }
 
 export function inspectWorktreeHealth(repoRoot: string, options: InventoryOptions = {}, _deps: unknown = {}): Health {
+  const entries = inventoryHere(repoRoot, options);
+  if (entries) return { ok: true, reason: "ok", findings: findingsOf(entries) };
   return listed(callSync<Health>("health", [repoRoot, inventoryOptions(options)]), { findings: [] });
 }
 

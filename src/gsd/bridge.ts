@@ -3,7 +3,8 @@
 // never keeps the process alive) and blocks the caller on Atomics.wait until the worker answers:
 // no command line per call, one warm Orchard for every call of the process. The worker shares this
 // process's environment (SHARE_ENV), so ORCHARD_HOME and git's variables set later still count.
-import { MessageChannel, receiveMessageOnPort, SHARE_ENV, Worker, type MessagePort } from "node:worker_threads";
+import { createRequire } from "node:module";
+import type { MessagePort, Worker } from "node:worker_threads";
 import type { Answer, OrchardErrorView } from "./types.js";
 
 /** What the worker does for a call: one of worker.ts's handlers, by name, with its arguments. */
@@ -33,6 +34,11 @@ const UNBOUNDED = new Set(["runWave"]);
 const START_TIMEOUT_MS = 60 * 1000;
 
 let worker: { port: MessagePort; thread: Worker; ready: Int32Array } | null = null;
+
+/** node:worker_threads, loaded by the first call that needs the worker (the read-only calls never do: fast.ts). */
+let threads: typeof import("node:worker_threads") | null = null;
+const workerThreads = (): typeof import("node:worker_threads") =>
+  (threads ??= createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads"));
 let choice: WorkspaceChoice = {};
 
 /** The workspace every later call uses (one for every repository, as Orchard's own commands). */
@@ -41,11 +47,17 @@ export function configure(options: WorkspaceChoice = {}): void {
 }
 
 function start(): { port: MessagePort; thread: Worker; ready: Int32Array } {
-  const { port1, port2 } = new MessageChannel();
+  const wt = workerThreads();
+  const { port1, port2 } = new wt.MessageChannel();
   const ready = new Int32Array(new SharedArrayBuffer(4));
   // the worker gets this process's Node options but not those of a string script (`node --input-type=… -e`)
   const execArgv = process.execArgv.filter((a) => !/^--(input-type|eval|print)\b|^-[ep]$/.test(a));
-  const thread = new Worker(new URL("./worker.js", import.meta.url), { workerData: { port: port2, ready }, transferList: [port2], env: SHARE_ENV, execArgv });
+  const thread = new wt.Worker(new URL("./worker.js", import.meta.url), {
+    workerData: { port: port2, ready },
+    transferList: [port2],
+    env: wt.SHARE_ENV,
+    execArgv,
+  });
   thread.unref();
   port1.unref();
   thread.on("error", () => {
@@ -83,7 +95,7 @@ export function callSync<T>(method: string, args: unknown[]): Answer<T> {
     worker = null;
     return { ok: false, error: { code: "timed_out", message: `Orchard did not answer ${method} within ${timeout} ms` } };
   }
-  const message = receiveMessageOnPort(worker.port);
+  const message = workerThreads().receiveMessageOnPort(worker.port);
   if (!message) return { ok: false, error: { code: "internal", message: `Orchard's worker answered ${method} with nothing` } };
   return message.message as Answer<T>;
 }

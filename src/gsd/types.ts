@@ -62,7 +62,7 @@ export interface InventoryEntry {
   exists: boolean;
   isStale: boolean;
   ageMinutes: number | null;
-  /** Orchard: what hygiene makes of it (live, reclaimable, needs_salvage, missing, unknown, …) and why. */
+  /** Orchard, with `{assess: true}`: what hygiene makes of it (live, reclaimable, needs_salvage, missing, unknown, …) and why. */
   disposition?: string;
   reasons?: string[];
 }

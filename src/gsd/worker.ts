@@ -1,8 +1,10 @@
 // The worker thread of the bridge (bridge.ts): one Orchard per workspace, opened on its first call
 // and kept for the life of the process, serving every repository through its `repo` option. Each
 // call's answer is posted before the caller is woken, so the caller finds it on the port at once.
+// The library is loaded on the first call that needs it (the reaper, the wave, the prune, an
+// assessed inventory): GSD's read-only calls read git alone and start without it.
 import { workerData, type MessagePort } from "node:worker_threads";
-import { Orchard } from "../index.js";
+import type { Orchard } from "../index.js";
 import type { Call, WorkspaceChoice } from "./bridge.js";
 import { HANDLERS } from "./handlers.js";
 import type { Answer } from "./types.js";
@@ -17,7 +19,7 @@ export function orchardFor(choice: WorkspaceChoice, repo: string): Promise<Orcha
   const key = `${home}\0${registry}`;
   let orchard = opened.get(key);
   if (!orchard) {
-    orchard = Orchard.open({ repo, warm: true, ...(home ? { home } : {}), ...(registry ? { registry } : {}) });
+    orchard = import("../index.js").then(({ Orchard }) => Orchard.open({ repo, warm: true, ...(home ? { home } : {}), ...(registry ? { registry } : {}) }));
     opened.set(key, orchard);
     orchard.catch(() => opened.delete(key)); // a failed open is tried again by the next call
   }

@@ -42,14 +42,21 @@ describe("GSD's read-only functions: the same answers on the same repository", (
     expect(error.code).toBe("not_a_repository");
   });
 
-  it("snapshotWorktreeInventory and inspectWorktreeHealth, with Orchard's disposition of each worktree added", () => {
+  it("snapshotWorktreeInventory and inspectWorktreeHealth: GSD's facts alone, no assessment", () => {
     const options = { staleAfterMs: 0, nowMs: Date.now() + 120_000 };
-    const ours = adapter.snapshotWorktreeInventory!(s.primary, options);
+    expect(adapter.snapshotWorktreeInventory!(s.primary, options)).toEqual(gsd.snapshotWorktreeInventory!(s.primary, options));
+    expect(adapter.inspectWorktreeHealth!(s.primary, options)).toEqual(gsd.inspectWorktreeHealth!(s.primary, options));
+  });
+
+  it("snapshotWorktreeInventory and inspectWorktreeHealth with {assess: true}: Orchard's disposition of each worktree added", () => {
+    const options = { staleAfterMs: 0, nowMs: Date.now() + 120_000 };
+    const ours = adapter.snapshotWorktreeInventory!(s.primary, { ...options, assess: true });
     const strip = ({ disposition: _, reasons: __, ...gsdFields }: Record<string, unknown>) => gsdFields;
     expect({ ...ours, entries: ours.entries.map(strip) }).toEqual(gsd.snapshotWorktreeInventory!(s.primary, options));
     expect(ours.entries.map((e: { disposition: string }) => e.disposition)).toEqual(["missing", "idle"]);
-    const health = adapter.inspectWorktreeHealth!(s.primary, options);
+    const health = adapter.inspectWorktreeHealth!(s.primary, { ...options, assess: true });
     expect({ ...health, findings: health.findings.map(strip) }).toEqual(gsd.inspectWorktreeHealth!(s.primary, options));
+    expect(health.findings.map((f: { disposition: string }) => f.disposition)).toEqual(["missing", "idle"]);
   });
 
   it("planWorktreePrune, with the entries the prune would drop", () => {

@@ -3,15 +3,17 @@
 // never a thrown DataCloneError; a wave runs as long as git takes, whatever ORCHARD_GSD_TIMEOUT_MS
 // says, and answers what it did; the trash a wave filled is purged in the background after the
 // answer, as after an `orchard` command; an Orchard that cannot open its registry (no SQLite
-// driver) fails loudly, never "ok: true, reaped: 0".
+// driver) fails loudly, never "ok: true, reaped: 0". GSD's read-only calls answer on the caller's
+// thread, as GSD's own module does (issue 48 item 4): no worker, no library, no registry, unless
+// an assessment is asked or the repository needs the worker's vetting (a config include).
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { appendFileSync, existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { hermeticEnv } from "../helpers/env.js";
 import { Scenario, git, waitFor } from "../helpers/scenario.js";
 import { PROCESS_TIMEOUT_MS } from "../helpers/time.js";
-import { ADAPTER, agentWorktree } from "../helpers/gsd.js";
+import { ADAPTER, agentWorktree, gsd } from "../helpers/gsd.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -21,7 +23,9 @@ afterEach(() => s.cleanup());
 
 /** Runs `body` (with `m`, the adapter, configured for the scenario's home) in a fresh Node; its stdout parsed. */
 function facade(body: string, env: Record<string, string> = {}): { status: number | null; stderr: string; json: any } {
-  const script = `const m = require(${JSON.stringify(ADAPTER)}); m.configure({ home: ${JSON.stringify(s.home)} }); const out = (v) => process.stdout.write(JSON.stringify(v)); ${body}`;
+  // every worker thread the adapter starts is counted (`workers()`): patched before the adapter loads
+  const count = `const wt = require("node:worker_threads"); let started = 0; const W = wt.Worker; wt.Worker = class extends W { constructor(...a) { started++; super(...a); } }; const workers = () => started;`;
+  const script = `${count} const m = require(${JSON.stringify(ADAPTER)}); m.configure({ home: ${JSON.stringify(s.home)} }); const out = (v) => process.stdout.write(JSON.stringify(v)); ${body}`;
   const r = spawnSync(process.execPath, ["-e", script], { cwd: s.primary, env: hermeticEnv(env), encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
   let json: any = null;
   try {
@@ -75,5 +79,45 @@ describe("orchard-worktrees/gsd", () => {
       env,
     );
     expect(direct.json).toEqual({ threw: true, name: "OrchardUnavailable", code: "registry_failed" });
+  });
+
+  it("the read-only calls answer on the caller's thread: no worker started, no registry opened, GSD's answers", () => {
+    const linked = agentWorktree(s, "worktree-agent-a", "none");
+    rmSync(s.worktree("gone"), { recursive: true, force: true });
+    const env = { ORCHARD_SQLITE_DRIVER: "none-here" }; // a registry opened would fail the call
+    const r = facade(
+      `out({ answers: [m.resolveWorktreeContext(${JSON.stringify(linked)}), m.listLinkedWorktreePaths(process.cwd()),
+        m.snapshotWorktreeInventory(process.cwd()), m.inspectWorktreeHealth(process.cwd(), { staleAfterMs: 0 })], workers: workers(),
+        assessed: m.snapshotWorktreeInventory(process.cwd(), { assess: true }).error?.code, after: workers() });`,
+      env,
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const [context, paths, inventory, health] = r.json.answers;
+    expect(context).toEqual({ ...gsd.resolveWorktreeContext!(linked), primary: s.primary });
+    expect(paths).toEqual(gsd.listLinkedWorktreePaths!(s.primary));
+    expect(inventory).toEqual(gsd.snapshotWorktreeInventory!(s.primary));
+    expect(health).toEqual(gsd.inspectWorktreeHealth!(s.primary, { staleAfterMs: 0 }));
+    expect(r.json.workers).toBe(0);
+    // an assessment is hygiene's: the worker and the registry (which cannot open here)
+    expect([r.json.assessed, r.json.after]).toEqual(["registry_failed", 1]);
+  });
+
+  it("a repository whose config includes a file is answered by the worker, which vets the include first: the same answer", () => {
+    agentWorktree(s, "worktree-agent-a", "none");
+    writeFileSync(join(s.root, "extra.cfg"), "[user]\n\tname = someone\n");
+    appendFileSync(join(s.primary, ".git", "config"), `[include]\n\tpath = ${join(s.root, "extra.cfg")}\n`);
+    const r = facade(`out({ paths: m.listLinkedWorktreePaths(process.cwd()), workers: workers() });`);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.json).toEqual({ paths: gsd.listLinkedWorktreePaths!(s.primary), workers: 1 });
+  });
+
+  it("a FIFO planted in an admin dir between two calls of one process: the second call does not ask git, the worker lists by hand", () => {
+    const linked = agentWorktree(s, "worktree-agent-a", "none");
+    const admin = join(s.primary, ".git", "worktrees", "worktree-agent-a");
+    const plant = `require("node:child_process").execFileSync("mkfifo", [${JSON.stringify(join(admin, "locked"))}]);`;
+    const r = facade(`const first = m.listLinkedWorktreePaths(process.cwd()); const before = workers(); ${plant}
+      out({ first, before, second: m.listLinkedWorktreePaths(process.cwd()), after: workers() });`);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.json).toEqual({ first: { ok: true, reason: "ok", paths: [linked] }, before: 0, second: { ok: true, reason: "ok", paths: [linked] }, after: 1 });
   });
 });
