@@ -7,9 +7,9 @@
 // copy; worktrees 2..N take it from the copy. Ratios: orchard's first add against the median plain
 // ready (goal ≤ 1.1×), the median of orchard's 2..N against the same (goal ≤ 0.2×). The bootstrap
 // steps of each add are shown (install, `share: keep`, `share`) and what the add spent outside them.
-// Usage: npm run build && node bench/ready.mjs [--n 4] [--method auto|clone|hardlink|copy]
+// Usage: npm run build && node bench/ready.mjs [--ready-n 4] [--method auto|clone|hardlink|copy]
 //        [--home-dir <dir on the filesystem to measure, e.g. a loop-mounted XFS>] [--json]
-// Env: ORCHARD_BENCH_READY_N (N when --n is not given). `npm run bench -- ready` runs it.
+// Env: ORCHARD_BENCH_READY_N (N when --ready-n is not given). `npm run bench -- ready` runs it.
 import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, loadavg } from "node:os";
@@ -21,7 +21,7 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
 };
-const N = Number(arg("n", process.env.ORCHARD_BENCH_READY_N ?? 4));
+const N = Number(arg("ready-n", process.env.ORCHARD_BENCH_READY_N ?? 4)); // not --n: that flag is the fleet size of the other scripts
 const METHOD = arg("method", "auto");
 const JSON_ONLY = process.argv.includes("--json");
 const NPM_CACHE = process.env.npm_config_cache || join(homedir(), ".npm"); // the warm cache, before HOME moves
