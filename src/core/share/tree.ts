@@ -114,15 +114,15 @@ export async function copyTree(source: string, target: string, method: ShareMeth
     const rejected = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (rejected) throw rejected.reason;
   };
-  let copying: Promise<void> | null = null;
+  const run: { copying: Promise<void> | null } = { copying: null };
   const start = (): void => {
-    if (copying || queue.length === 0) return;
-    copying = copyAll().catch((error: unknown) => {
+    if (run.copying || queue.length === 0) return;
+    run.copying = copyAll().catch((error: unknown) => {
       failed = true; // the walk and the other workers stop at their next step
       wake();
       throw error;
     });
-    copying.catch(() => undefined); // awaited below
+    run.copying.catch(() => undefined); // awaited below
   };
   let dirs: [string, number][];
   try {
@@ -134,13 +134,13 @@ export async function copyTree(source: string, target: string, method: ShareMeth
   } catch (error) {
     failed = true;
     wake();
-    await (copying as Promise<void> | null)?.catch(() => undefined); // nothing is written after the error is thrown
+    await run.copying?.catch(() => undefined); // nothing is written after the error is thrown
     throw error;
   }
   walked = true;
   start();
   wake();
-  await copying;
+  await run.copying;
   for (const [dir, mode] of dirs.reverse()) chmodSync(dir, mode & 0o7777); // after its entries: a read-only directory is still filled
   digest?.hash.update(lines.join(""));
   return { method: used, files };
