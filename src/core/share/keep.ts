@@ -24,6 +24,7 @@ import {
 import { copyTree, type ShareMethod, type UsedMethod } from "./tree.js";
 import { changedWhy, rootLine } from "./digest.js";
 import { readPlainText } from "../shared/files.js";
+import { flushFilesystem } from "../../git/flush.js";
 
 export interface ShareRequest extends ShareKeyParts {
   home: string;
@@ -90,6 +91,13 @@ export async function keepCopy(request: ShareRequest): Promise<KeepResult> {
   let method: UsedMethod = request.method === "auto" ? "clone" : request.method;
   let files = 0;
   const hash = createHash("sha256");
+  // once the filesystem is seen to clone: the install's dirty pages written out in one pass, not one
+  // file at a time by each clone (git/flush.ts)
+  let flushed = false;
+  const beforeClones = async (): Promise<void> => {
+    if (!flushed) await flushFilesystem(request.worktree);
+    flushed = true;
+  };
   try {
     mkdirSync(join(build, "dirs"));
     for (const dir of [...request.dirs].sort()) {
@@ -97,6 +105,7 @@ export async function keepCopy(request: ShareRequest): Promise<KeepResult> {
       hash.update(rootLine(dir));
       const copied = await copyTree(join(request.worktree, dir), keptTree(build, dir), continueWith(request.method, method), {
         fault: "share.copying",
+        beforeClones,
         digest: { hash, of: "target" }, // the build's own entries, read beside the copy (digest.ts's digestKept of the build)
       });
       method = copied.method;

@@ -50,6 +50,8 @@ const CONCURRENCY = 8;
 export interface CopyOptions {
   /** A fault point hit after the first file. */
   fault?: string;
+  /** Awaited once the first file was cloned, before the others are (never when the filesystem cannot clone). */
+  beforeClones?: () => Promise<void>;
   /** digest.ts's lines of the tree written into `hash` (in its order, after the copy): of the source's entries or the target's. */
   digest?: { hash: Hash; of: "source" | "target" };
 }
@@ -110,7 +112,8 @@ export async function copyTree(source: string, target: string, method: ShareMeth
   // the first file alone (it tells whether this filesystem clones), then the rest a few at once
   const copyAll = async (): Promise<void> => {
     const results = await Promise.allSettled([copyFile(queue[next++] as Pending)]);
-    if (results[0]?.status === "fulfilled") results.push(...(await Promise.allSettled(Array.from({ length: CONCURRENCY }, worker))));
+    if (results[0]?.status === "fulfilled" && used === "clone" && options.beforeClones) results.push(...(await Promise.allSettled([options.beforeClones()])));
+    if (results.every((r) => r.status === "fulfilled")) results.push(...(await Promise.allSettled(Array.from({ length: CONCURRENCY }, worker))));
     const rejected = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (rejected) throw rejected.reason;
   };
