@@ -1,7 +1,8 @@
 // `npm run bench`: the per-call cost table (table.mjs) after `npm run build`. Flags go to the
 // scripts: `npm run bench -- --n 200 --json` (N = 50, 200, 400 for the fleet rows; default 20,
-// a couple of minutes on 2 cores), then GSD's read-only calls against GSD's own module (gsd-read.mjs,
-// 500 worktrees; BENCH_GSD_N=50 for a quick run). Name scripts of this folder to run them instead, one after
+// a couple of minutes on 2 cores), GSD's read-only calls against GSD's own module (gsd-read.mjs,
+// 500 worktrees; BENCH_GSD_N=50 for a quick run), then time to ready on a real project's lockfile (ready.mjs, N by
+// ORCHARD_BENCH_READY_N, a few minutes more). Name scripts of this folder to run them instead, one after
 // another: `npm run bench -- hygiene recycle` (fleet hygiene/cleanup, recycle vs create;
 // `lock-wait`: an add during a long cleanup run; `wave -- --waves 100,1000`: cleanup-wave against
 // git's own loop, bench/wave.mjs). `npm run bench -- --scale`: the scale table
@@ -24,7 +25,7 @@ for (let i = 0; i < args.length; i++) {
 }
 // `--scale` (and `--scale-2000`): the scale table of issue 25 (bench/scale.mjs) instead, a long run
 const scale = flags.includes("--scale") || flags.includes("--scale-2000");
-const wanted = names.length ? names : scale ? ["scale"] : ["table", "everyday", "registry", "gsd-read"];
+const wanted = names.length ? names : scale ? ["scale"] : ["table", "everyday", "registry", "gsd-read", "ready"];
 const scripts = readdirSync(here)
   .filter((f) => f.endsWith(".mjs") && f !== "run.mjs" && !f.startsWith("_"))
   .filter((f) => wanted.some((w) => f.startsWith(w)));

@@ -109,21 +109,23 @@ async function reshareStep(ctx: Ctx, row: WorktreeRow, steps: BootstrapStep[], f
   const plan = await planShare(ctx, row);
   if (plan) modifiedStep(plan, steps);
   if (!plan?.copy) return true;
-  const share = await materialiseStep({ ...plan, copy: plan.copy }, steps);
-  if (share) fp.share = share;
-  return share !== undefined;
+  const made = await materialiseStep({ ...plan, copy: plan.copy }, steps);
+  if (made && "share" in made) fp.share = made.share;
+  return made !== undefined;
 }
 
 /** The repository's commands: with bootstrap.share, from a kept copy or followed by keeping one (share-step.ts). */
 async function commandsStep(ctx: Ctx, row: WorktreeRow, steps: BootstrapStep[], fp: Recorded): Promise<boolean> {
   const plan = await planShare(ctx, row);
   if (plan?.copy) {
-    const share = await materialiseStep({ ...plan, copy: plan.copy }, steps);
-    if (!share) return false;
-    fp.share = share;
-    return await runCommands(ctx, row, steps, true);
-  }
-  if (plan) modifiedStep(plan, steps);
+    const made = await materialiseStep({ ...plan, copy: plan.copy }, steps);
+    if (!made) return false;
+    if ("share" in made) {
+      fp.share = made.share;
+      return await runCommands(ctx, row, steps, true);
+    }
+    Object.assign(plan, { copy: null, modified: made.modified }); // changed since kept: install, and the fresh copy takes its key
+  } else if (plan) modifiedStep(plan, steps);
   if (!(await runCommands(ctx, row, steps))) return false;
   if (!plan) return true;
   const kept = await keepStep(plan, steps);

@@ -15,10 +15,10 @@ import {
   keepCopy,
   materialise,
   presentDirs,
-  readKeptChange,
   removeKept,
   shareKey,
   sweepStore,
+  unprovable,
   type KeptCopy,
   type ShareRequest,
 } from "../share/index.js";
@@ -51,14 +51,15 @@ export async function planShare(ctx: Ctx, row: WorktreeRow): Promise<SharePlan |
   const key = shareKey(request);
   const present = presentDirs(row.path, dirs);
   const copy = present.length ? null : findReady(home, ctx.repo.name, key);
-  const why = copy ? readKeptChange(copy) : null; // a changed copy is never materialised (digest.ts)
+  // a copy without a digest is never materialised; the digest itself is checked while materialising (keep.ts)
+  const why = copy ? unprovable(copy) : null;
   return { request, key, present, copy: why === null ? copy : null, modified: copy && why !== null ? { copy, why } : null };
 }
 
 /** Step `share` skipped: the kept copy changed since it was kept, so the install runs instead. */
-export function modifiedStep(plan: SharePlan, steps: BootstrapStep[]): void {
+export function modifiedStep(plan: SharePlan, steps: BootstrapStep[], ms = 0): void {
   if (!plan.modified) return;
-  steps.push({ name: "share", status: "skipped", ms: 0, reason: "share_modified", notCopied: [{ path: plan.modified.copy.path, why: plan.modified.why }] });
+  steps.push({ name: "share", status: "skipped", ms, reason: "share_modified", notCopied: [{ path: plan.modified.copy.path, why: plan.modified.why }] });
 }
 
 const cloneProblem = (error: unknown): never => {
@@ -66,8 +67,16 @@ const cloneProblem = (error: unknown): never => {
   throw error;
 };
 
-/** Step `share`: the directories from the kept copy. */
-export async function materialiseStep(plan: SharePlan & { copy: KeptCopy }, steps: BootstrapStep[]): Promise<ShareReport | undefined> {
+/**
+ * Step `share`: the directories from the kept copy. `modified`: the copy's digest differed while
+ * materialising (nothing was left in the worktree); the step is then `skipped`, `share_modified`,
+ * and the caller installs instead. undefined: the step failed.
+ */
+export async function materialiseStep(
+  plan: SharePlan & { copy: KeptCopy },
+  steps: BootstrapStep[],
+): Promise<{ share: ShareReport } | { modified: NonNullable<SharePlan["modified"]> } | undefined> {
+  const started = performance.now();
   const made = await step(
     steps,
     "share",
@@ -78,9 +87,16 @@ export async function materialiseStep(plan: SharePlan & { copy: KeptCopy }, step
         return cloneProblem(error);
       }
     },
-    (m) => ({ files: m.files, method: m.method }),
+    (m) => (m.modified === null ? { files: m.files, method: m.method } : {}),
   );
-  return made && { action: "materialised", method: made.method, key: plan.key, dirs: [...plan.request.dirs] };
+  if (!made) return undefined;
+  if (made.modified !== null) {
+    steps.pop(); // the step did not run: skipped, as for a change seen before it
+    const modified = { copy: plan.copy, why: made.modified };
+    modifiedStep({ ...plan, modified }, steps, Math.round(performance.now() - started));
+    return { modified };
+  }
+  return { share: { action: "materialised", method: made.method, key: plan.key, dirs: [...plan.request.dirs] } };
 }
 
 /** Step `share: keep`, after the install: a pristine copy for the next worktree of this key. */

@@ -8,8 +8,15 @@
 // purpose (`touch -d`); a content hash would, at the cost of reading every byte at each check.
 // ctime is left out: a hard link made by a materialise changes it.
 import { createHash } from "node:crypto";
-import { lstatSync, readdirSync, readlinkSync } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync, type BigIntStats } from "node:fs";
 import { join } from "node:path";
+
+// The digest's lines, one per entry, in the order of the walk below. copyTree (tree.ts) walks a tree
+// in the same order and writes the same lines, so a copy's digest costs no second walk.
+export const rootLine = (dir: string): string => `dir\0${dir}\0`;
+export const dirLine = (path: string, mode: number | bigint): string => `d\0${path}\0${mode}\0`;
+export const linkLine = (path: string, target: string): string => `l\0${path}\0${target}\0`;
+export const fileLine = (path: string, st: BigIntStats): string => `f\0${path}\0${st.size}\0${st.mode}\0${st.ino}\0${st.mtimeNs}\0`;
 
 /** The digest of the trees `dirs/<dir>` of a copy (or a build) at `copy`. */
 export function digestKept(copy: string, dirs: readonly string[]): string {
@@ -17,7 +24,7 @@ export function digestKept(copy: string, dirs: readonly string[]): string {
   for (const dir of [...dirs].sort()) {
     const root = join(copy, "dirs", dir);
     const stack = [""];
-    hash.update(`dir\0${dir}\0`);
+    hash.update(rootLine(dir));
     while (stack.length) {
       const rel = stack.pop() as string;
       const entries = readdirSync(join(root, rel)).sort();
@@ -25,10 +32,10 @@ export function digestKept(copy: string, dirs: readonly string[]): string {
         const path = rel === "" ? name : `${rel}/${name}`;
         const st = lstatSync(join(root, path), { bigint: true });
         if (st.isDirectory()) {
-          hash.update(`d\0${path}\0${st.mode}\0`);
+          hash.update(dirLine(path, st.mode));
           stack.push(path);
-        } else if (st.isSymbolicLink()) hash.update(`l\0${path}\0${readlinkSync(join(root, path))}\0`);
-        else hash.update(`f\0${path}\0${st.size}\0${st.mode}\0${st.ino}\0${st.mtimeNs}\0`);
+        } else if (st.isSymbolicLink()) hash.update(linkLine(path, readlinkSync(join(root, path))));
+        else hash.update(fileLine(path, st));
       }
     }
   }
@@ -39,12 +46,23 @@ export function digestKept(copy: string, dirs: readonly string[]): string {
 export function readKeptChange(copy: { path: string; marker: { dirs: readonly string[]; digest?: string | undefined } | null }): string | null {
   const marker = copy.marker;
   if (!marker) return null; // incomplete: never used anyway (share_incomplete)
-  if (typeof marker.digest !== "string") return `${copy.path} records no digest (kept by an older version): it cannot be proved pristine`;
+  const none = unprovable(copy);
+  if (none !== null) return none;
   let now: string;
   try {
     now = digestKept(copy.path, marker.dirs);
   } catch (error) {
     return `${copy.path} could not be read whole (${(error as Error).message})`;
   }
-  return now === marker.digest ? null : `a file under ${copy.path} changed after it was kept (a write through a hard link in a worktree)`;
+  return now === marker.digest ? null : changedWhy(copy.path);
+}
+
+/** Why a copy whose digest differs is not used. */
+export const changedWhy = (path: string): string => `a file under ${path} changed after it was kept (a write through a hard link in a worktree)`;
+
+/** Why the copy cannot be proved pristine without reading it (no digest recorded), or null: the digest is then checked while materialising. */
+export function unprovable(copy: { path: string; marker: { digest?: string | undefined } | null }): string | null {
+  return copy.marker && typeof copy.marker.digest !== "string"
+    ? `${copy.path} records no digest (kept by an older version): it cannot be proved pristine`
+    : null;
 }

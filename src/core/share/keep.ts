@@ -4,7 +4,8 @@
 // be shared: a Python virtual environment (`pyvenv.cfg`) unless marked `relocatable = true` (uv
 // venv --relocatable), or a symbolic link whose absolute target lies inside the worktree that
 // installed it. Such a directory is refused (`share_not_relocatable`) and nothing is kept.
-import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { isInside } from "../shared/context.js";
 import {
@@ -21,8 +22,9 @@ import {
   type ShareKeyParts,
 } from "./store.js";
 import { copyTree, type ShareMethod, type UsedMethod } from "./tree.js";
-import { digestKept } from "./digest.js";
+import { changedWhy, rootLine } from "./digest.js";
 import { readPlainText } from "../shared/files.js";
+import { flushFilesystem } from "../../git/flush.js";
 
 export interface ShareRequest extends ShareKeyParts {
   home: string;
@@ -88,11 +90,24 @@ export async function keepCopy(request: ShareRequest): Promise<KeepResult> {
   const build = beginBuild(store);
   let method: UsedMethod = request.method === "auto" ? "clone" : request.method;
   let files = 0;
+  const hash = createHash("sha256");
+  // once the filesystem is seen to clone: the install's dirty pages written out in one pass, not one
+  // file at a time by each clone (git/flush.ts)
+  let flushed = false;
+  const beforeClones = async (): Promise<void> => {
+    if (!flushed) await flushFilesystem(request.worktree);
+    flushed = true;
+  };
   try {
     mkdirSync(join(build, "dirs"));
-    for (const dir of request.dirs) {
+    for (const dir of [...request.dirs].sort()) {
       requireParents(join(build, "dirs"), dir);
-      const copied = await copyTree(join(request.worktree, dir), keptTree(build, dir), continueWith(request.method, method), "share.copying");
+      hash.update(rootLine(dir));
+      const copied = await copyTree(join(request.worktree, dir), keptTree(build, dir), continueWith(request.method, method), {
+        fault: "share.copying",
+        beforeClones,
+        digest: { hash, of: "target" }, // the build's own entries, read beside the copy (digest.ts's digestKept of the build)
+      });
       method = copied.method;
       files += copied.files;
     }
@@ -105,7 +120,7 @@ export async function keepCopy(request: ShareRequest): Promise<KeepResult> {
       method,
       files,
       createdAt: new Date().toISOString(),
-      digest: digestKept(build, request.dirs), // inodes survive the rename: the digest holds at the key
+      digest: hash.digest("hex"), // inodes survive the rename: the digest holds at the key
     };
     finishBuild(build, marker, keptDir(request.home, request.repo, key));
   } catch (error) {
@@ -115,18 +130,34 @@ export async function keepCopy(request: ShareRequest): Promise<KeepResult> {
   return { kept: true, method, files, key };
 }
 
-/** Gives the worktree each shared directory of the copy; the worktree must have none of them yet. */
-export async function materialise(copy: KeptCopy, worktree: string, method: ShareMethod): Promise<{ method: UsedMethod; files: number }> {
+/** What materialise did: the directories made, or none (`modified`: the copy changed since it was kept). */
+export type Materialised = { modified: null; method: UsedMethod; files: number } | { modified: string };
+
+/**
+ * Gives the worktree each shared directory of the copy; the worktree must have none of them yet.
+ * The copy's digest is read while copying (digest.ts's lines of the source, tree.ts): a copy that
+ * changed since it was kept is never handed out — what was made from it is removed again and the
+ * answer is `modified` (share_modified), before anyone but this process has seen the directories.
+ */
+export async function materialise(copy: KeptCopy, worktree: string, method: ShareMethod): Promise<Materialised> {
   let used: UsedMethod = method === "auto" ? "clone" : method;
   let files = 0;
-  for (const dir of copy.marker?.dirs ?? []) {
+  const hash = createHash("sha256");
+  const made: string[] = [];
+  for (const dir of [...(copy.marker?.dirs ?? [])].sort()) {
     requireParents(worktree, dir);
-    const copied = await copyTree(keptTree(copy.path, dir), join(worktree, dir), continueWith(method, used));
+    hash.update(rootLine(dir));
+    const copied = await copyTree(keptTree(copy.path, dir), join(worktree, dir), continueWith(method, used), { digest: { hash, of: "source" } });
+    made.push(join(worktree, dir));
     used = copied.method;
     files += copied.files;
   }
+  if (hash.digest("hex") !== copy.marker?.digest) {
+    for (const path of made) rmSync(path, { recursive: true, force: true }); // made by this call from a changed copy: never handed out
+    return { modified: changedWhy(copy.path) };
+  }
   touchKept(copy);
-  return { method: used, files };
+  return { modified: null, method: used, files };
 }
 
 /** The shared directories the worktree already has (tracked, preserved, or left by an earlier run). */

@@ -8,14 +8,19 @@
 //   `hardlink` shares the inode, so a write in place reaches every link (pnpm's warning);
 // - `auto` clones and, at the first file the filesystem cannot clone, copies that file and every
 //   later one: the result names the method that was used (`clone` only when every file was).
-// The directories are made by a synchronous walk; the files are then cloned, linked or copied by a
-// few at once on libuv's thread pool: one file at a time, each clone waits for its own I/O (on XFS
-// a fresh install's dirty pages are written out at the clone). Measured on XFS, 11,252 files, load
-// 17–20: `share: keep` right after the install 2.4–3.3 s one at a time, 1.1–2.9 s eight at a time;
-// materialising from a kept copy (clean pages) costs the same either way (0.7–2.9 s).
-import { chmodSync, constants, lstatSync, mkdirSync, promises as fsp, readdirSync, readlinkSync, symlinkSync } from "node:fs";
+// The directories are made by a walk on the main thread (types from readdir, no lstat per file);
+// the files are cloned, linked or copied a few at once on libuv's thread pool while the walk goes
+// on: the walk yields after each directory, so the pool never waits for the whole walk. One file
+// at a time, each clone waits for its own I/O (on XFS a fresh install's dirty pages are written
+// out at the clone). With `digest`, the walk writes digest.ts's lines of the source (a kept copy
+// being materialised) or of the target (a copy being kept) in digest.ts's order, each file's
+// lstat done on the pool beside its copy: the digest costs no second walk. Measured in issue 50
+// (bench/ready.mjs, mocha's 16,578 files): see bench/RESULTS.md.
+import type { Hash } from "node:crypto";
+import { chmodSync, constants, lstatSync, mkdirSync, promises as fsp, readdirSync, readlinkSync, symlinkSync, type Dirent } from "node:fs";
 import { join } from "node:path";
 import { faultPoint } from "../shared/fault.js";
+import { dirLine, fileLine, linkLine } from "./digest.js";
 
 export type ShareMethod = "auto" | "clone" | "hardlink" | "copy";
 /** The method a copy really used. */
@@ -42,11 +47,30 @@ function cannotClone(error: unknown): boolean {
 /** Files copied at once (libuv's pool has four threads by default; a few more keep it busy). */
 const CONCURRENCY = 8;
 
-/** Copies the tree at `source` to `target` (absent); `fault`: a fault point hit after the first file. */
-export async function copyTree(source: string, target: string, method: ShareMethod, fault?: string): Promise<TreeCopy> {
+export interface CopyOptions {
+  /** A fault point hit after the first file. */
+  fault?: string;
+  /** Awaited once the first file was cloned, before the others are (never when the filesystem cannot clone). */
+  beforeClones?: () => Promise<void>;
+  /** digest.ts's lines of the tree written into `hash` (in its order, after the copy): of the source's entries or the target's. */
+  digest?: { hash: Hash; of: "source" | "target" };
+}
+
+/** One file to copy: its paths, and its slot among the digest's lines. */
+interface Pending {
+  from: string;
+  to: string;
+  path: string;
+  line: number;
+}
+
+/** Copies the tree at `source` to `target` (absent). */
+export async function copyTree(source: string, target: string, method: ShareMethod, options: CopyOptions = {}): Promise<TreeCopy> {
   let used: UsedMethod = method === "auto" ? "clone" : method;
   let files = 0;
-  const copyFile = async (from: string, to: string): Promise<void> => {
+  const digest = options.digest;
+  const lines: string[] = [];
+  const copyFile = async ({ from, to, path, line }: Pending): Promise<void> => {
     if (used === "hardlink") await fsp.link(from, to);
     else if (used === "copy") await fsp.copyFile(from, to, constants.COPYFILE_EXCL);
     else
@@ -58,47 +82,118 @@ export async function copyTree(source: string, target: string, method: ShareMeth
         used = "copy"; // auto: this filesystem cannot clone; copy this file and every later one
         await fsp.copyFile(from, to, constants.COPYFILE_EXCL);
       }
-    if (++files === 1 && fault) faultPoint(fault);
+    if (digest?.of === "target") lines[line] = fileLine(path, await fsp.lstat(to, { bigint: true }));
+    if (++files === 1 && options.fault) faultPoint(options.fault);
   };
-  const { pairs, dirs } = makeDirectories(source, target);
+
+  const queue: Pending[] = [];
   let next = 0;
+  let walked = false;
+  let failed = false;
+  let waiting: (() => void)[] = [];
+  const wake = (): void => {
+    const w = waiting;
+    waiting = [];
+    for (const resolve of w) resolve();
+  };
   const worker = async (): Promise<void> => {
-    while (next < pairs.length) {
-      const [from, to] = pairs[next++] as [string, string];
-      await copyFile(from, to);
+    try {
+      while (!failed) {
+        if (next < queue.length) await copyFile(queue[next++] as Pending);
+        else if (walked) return;
+        else await new Promise<void>((resolve) => waiting.push(resolve));
+      }
+    } catch (error) {
+      failed = true; // the others stop at their next file
+      wake();
+      throw error;
     }
   };
   // the first file alone (it tells whether this filesystem clones), then the rest a few at once
-  if (pairs.length > 0) await copyFile(...(pairs[next++] as [string, string]));
-  const results = await Promise.allSettled(Array.from({ length: CONCURRENCY }, worker));
-  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
-  if (failed) throw failed.reason;
+  const copyAll = async (): Promise<void> => {
+    const results = await Promise.allSettled([copyFile(queue[next++] as Pending)]);
+    if (results[0]?.status === "fulfilled" && used === "clone" && options.beforeClones) results.push(...(await Promise.allSettled([options.beforeClones()])));
+    if (results.every((r) => r.status === "fulfilled")) results.push(...(await Promise.allSettled(Array.from({ length: CONCURRENCY }, worker))));
+    const rejected = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (rejected) throw rejected.reason;
+  };
+  const run: { copying: Promise<void> | null } = { copying: null };
+  const start = (): void => {
+    if (run.copying || queue.length === 0) return;
+    run.copying = copyAll().catch((error: unknown) => {
+      failed = true; // the walk and the other workers stop at their next step
+      wake();
+      throw error;
+    });
+    run.copying.catch(() => undefined); // awaited below
+  };
+  let dirs: [string, number][];
+  try {
+    dirs = await walk(source, target, { queue, lines, statSource: digest?.of === "source" }, () => {
+      start();
+      wake();
+      return failed;
+    });
+  } catch (error) {
+    failed = true;
+    wake();
+    await run.copying?.catch(() => undefined); // nothing is written after the error is thrown
+    throw error;
+  }
+  walked = true;
+  start();
+  wake();
+  await run.copying;
   for (const [dir, mode] of dirs.reverse()) chmodSync(dir, mode & 0o7777); // after its entries: a read-only directory is still filled
+  digest?.hash.update(lines.join(""));
   return { method: used, files };
 }
 
-/** The directories and links of `source` made under `target` (absent); the files to copy, and each directory's mode. */
-function makeDirectories(source: string, target: string): { pairs: [string, string][]; dirs: [string, number][] } {
+const byName = (a: Dirent, b: Dirent): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/**
+ * Makes the directories and links of `source` under `target` (absent), queues its files, and
+ * writes each entry's digest line (a file's slot is filled by its copy), in digest.ts's order.
+ * After each directory it calls `more` and yields, so queued files are copied meanwhile; `more`
+ * answers true when the copy failed (the walk stops). Returns each directory with its mode.
+ */
+async function walk(
+  source: string,
+  target: string,
+  out: { queue: Pending[]; lines: string[]; statSource: boolean },
+  more: () => boolean,
+): Promise<[string, number][]> {
   const top = lstatSync(source);
   if (!top.isDirectory()) throw new Error(`${source} is not a directory`);
   mkdirSync(target, { mode: 0o700 });
-  const pairs: [string, string][] = [];
   const dirs: [string, number][] = [];
-  const stack: [string, string, number][] = [[source, target, top.mode]];
+  const stack: [string, string, number][] = [["", target, top.mode]];
   while (stack.length) {
-    const [from, to, mode] = stack.pop() as [string, string, number];
+    const [rel, to, mode] = stack.pop() as [string, string, number];
     dirs.push([to, mode]);
-    for (const name of readdirSync(from)) {
-      const s = join(from, name);
-      const d = join(to, name);
-      const st = lstatSync(s);
-      if (st.isDirectory()) {
+    const from = rel === "" ? source : join(source, rel);
+    for (const entry of readdirSync(from, { withFileTypes: true }).sort(byName)) {
+      const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      const s = join(from, entry.name);
+      const d = join(to, entry.name);
+      // a filesystem that does not give types in readdir (DT_UNKNOWN) is asked by lstat
+      const st = entry.isDirectory() || entry.isSymbolicLink() || entry.isFile() ? null : lstatSync(s);
+      if (st ? st.isDirectory() : entry.isDirectory()) {
+        const dirMode = lstatSync(s).mode;
         mkdirSync(d, { mode: 0o700 });
-        stack.push([s, d, st.mode]);
-      } else if (st.isSymbolicLink()) symlinkSync(readlinkSync(s), d);
-      else if (st.isFile()) pairs.push([s, d]);
-      else throw new Error(`${s} is not a file, directory or symbolic link; it cannot be shared`);
+        out.lines.push(dirLine(path, dirMode));
+        stack.push([path, d, dirMode]);
+      } else if (st ? st.isSymbolicLink() : entry.isSymbolicLink()) {
+        const link = readlinkSync(s);
+        symlinkSync(link, d);
+        out.lines.push(linkLine(path, link));
+      } else if (st ? st.isFile() : entry.isFile()) {
+        out.queue.push({ from: s, to: d, path, line: out.lines.length });
+        out.lines.push(out.statSource ? fileLine(path, lstatSync(s, { bigint: true })) : ""); // else filled by the copy
+      } else throw new Error(`${s} is not a file, directory or symbolic link; it cannot be shared`);
     }
+    if (more()) return dirs;
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  return { pairs, dirs };
+  return dirs;
 }

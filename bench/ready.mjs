@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+// Time to ready on a real public lockfile (issue 50 item 1): mocha's package.json and
+// package-lock.json at v12.0.0-rc.6 (bench/fixtures/mocha, 707 packages from the npm registry),
+// pinned here. Side by side, interleaved (plain, orchard, plain, orchard …): plain `git worktree
+// add` + `npm ci` against `orchard add` with `bootstrap.share: ["node_modules"]`, ready = installed
+// (the command returned with node_modules in place). Worktree 1 of orchard installs and keeps the
+// copy; worktrees 2..N take it from the copy. Ratios: orchard's first add against the median plain
+// ready (goal ≤ 1.1×), the median of orchard's 2..N against the same (goal ≤ 0.2×). The bootstrap
+// steps of each add are shown (install, `share: keep`, `share`) and what the add spent outside them.
+// Usage: npm run build && node bench/ready.mjs [--ready-n 4] [--method auto|clone|hardlink|copy]
+//        [--home-dir <dir on the filesystem to measure, e.g. a loop-mounted XFS>] [--json]
+// Env: ORCHARD_BENCH_READY_N (N when --ready-n is not given). `npm run bench -- ready` runs it.
+import { execFileSync, spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, loadavg } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { hermeticRoot } from "./_hermetic.mjs";
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const N = Number(arg("ready-n", process.env.ORCHARD_BENCH_READY_N ?? 4)); // not --n: that flag is the fleet size of the other scripts
+const METHOD = arg("method", "auto");
+const JSON_ONLY = process.argv.includes("--json");
+const NPM_CACHE = process.env.npm_config_cache || join(homedir(), ".npm"); // the warm cache, before HOME moves
+const here = dirname(fileURLToPath(import.meta.url));
+const CLI = join(resolve(here, ".."), "dist", "bin", "orchard.js");
+const FIXTURE = join(here, "fixtures", "mocha");
+
+const root = hermeticRoot("ready", { ORCHARD_TRUST: "1", npm_config_cache: NPM_CACHE, npm_config_update_notifier: "false" });
+const parent = join(arg("home-dir", root), `orchard-ready-${process.pid}`);
+const home = join(parent, "home");
+const plainDir = join(parent, "plain");
+mkdirSync(home, { recursive: true });
+mkdirSync(plainDir, { recursive: true });
+const git = (cwd, ...args) => execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+const INSTALL = "npm ci --ignore-scripts --no-audit --no-fund --prefer-offline";
+
+function makeRepo() {
+  const primary = join(root, "mocha");
+  git(root, "init", "-q", "-b", "main", primary);
+  for (const f of ["package.json", "package-lock.json"]) copyFileSync(join(FIXTURE, f), join(primary, f));
+  writeFileSync(join(primary, ".gitignore"), "node_modules/\n");
+  git(primary, "add", "-A");
+  git(primary, "commit", "-q", "-m", "mocha v12.0.0-rc.6's lockfile");
+  const bootstrap = { run: [INSTALL], inputs: ["package-lock.json"], share: ["node_modules"], shareMethod: METHOD };
+  writeFileSync(join(primary, ".orchard.json"), JSON.stringify({ bootstrap }) + "\n");
+  writeFileSync(join(primary, ".git", "info", "exclude"), ".orchard.json\n");
+  return primary;
+}
+
+function timed(cmd, args, cwd) {
+  const started = performance.now();
+  const r = spawnSync(cmd, args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const ms = performance.now() - started;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")}: exit ${r.status}\n${r.stdout}\n${r.stderr}`);
+  return { ms, stdout: r.stdout };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const primary = makeRepo();
+
+/** Plain: `git worktree add` + `npm ci`, timed together; the worktree is removed afterwards (not timed). */
+function plain(i) {
+  const dir = join(plainDir, `plain-${i}`);
+  const add = timed("git", ["worktree", "add", "-q", "-b", `plain-${i}`, dir], primary);
+  const ci = timed("sh", ["-c", INSTALL], dir);
+  rmSync(dir, { recursive: true, force: true });
+  git(primary, "worktree", "prune");
+  return add.ms + ci.ms;
+}
+
+/** `orchard add` (whole process): its wall time and the bootstrap steps that took time. */
+function orchard(i) {
+  const r = timed(process.execPath, [CLI, "--home", home, "--repo", primary, "--json", "add", `wt-${i}`], primary);
+  const json = JSON.parse(r.stdout);
+  const steps = json.bootstrap.steps.filter((st) => st.status === "ran");
+  const install = steps.find((st) => st.name.startsWith("run: "))?.ms ?? 0;
+  const keep = steps.find((st) => st.name === "share: keep")?.ms ?? 0;
+  const share = steps.find((st) => st.name === "share")?.ms ?? 0;
+  const stepsMs = steps.reduce((sum, st) => sum + st.ms, 0);
+  return { ms: r.ms, status: json.bootstrap.status, method: json.bootstrap.share?.method ?? null, install, keep, share, outside: r.ms - stepsMs };
+}
+
+const load = [loadavg()[0]];
+const plains = [];
+const adds = [];
+for (let i = 1; i <= N; i++) {
+  // alternate who goes first, so neither always runs on the other's warm pages
+  if (i % 2) {
+    plains.push(plain(i));
+    adds.push(orchard(i));
+  } else {
+    adds.push(orchard(i));
+    plains.push(plain(i));
+  }
+  load.push(loadavg()[0]);
+}
+if (adds[0].status !== "ran" || adds.slice(1).some((a) => a.status !== "shared")) throw new Error(`unexpected bootstrap: ${JSON.stringify(adds)}`);
+const fs = execFileSync("df", ["--output=fstype", home], { encoding: "utf8" }).trim().split("\n").pop();
+const plainMs = median(plains);
+const later = adds.slice(1);
+const result = {
+  fixture: "mocha@v12.0.0-rc.6 (707 packages)",
+  n: N,
+  method: METHOD,
+  used: later[0]?.method ?? adds[0].method,
+  filesystem: fs,
+  load: [Math.min(...load), Math.max(...load)].map((l) => +l.toFixed(1)),
+  plainMedianMs: Math.round(plainMs),
+  plainMs: plains.map(Math.round),
+  firstMs: Math.round(adds[0].ms),
+  firstRatio: +(adds[0].ms / plainMs).toFixed(3),
+  laterMedianMs: Math.round(median(later.map((a) => a.ms))),
+  laterRatio: +(median(later.map((a) => a.ms)) / plainMs).toFixed(3),
+  adds: adds.map((a) => ({ ...a, ms: Math.round(a.ms), outside: Math.round(a.outside) })),
+};
+if (JSON_ONLY) console.log(JSON.stringify(result));
+else {
+  const f = adds[0];
+  console.log(`mocha v12.0.0-rc.6 (707 packages), ${METHOD} (used ${result.used}) on ${fs}, N = ${N}, load ${result.load.join("–")}`);
+  console.log(`plain worktree add + npm ci: median ${s(plainMs)} (${plains.map(s).join(", ")})`);
+  console.log(
+    `orchard add 1: ${s(f.ms)} → ${result.firstRatio}× of plain (goal ≤ 1.1×): install ${s(f.install)}, share: keep ${s(f.keep)}, outside the steps ${s(f.outside)}`,
+  );
+  console.log(
+    `orchard add 2..${N}: median ${s(result.laterMedianMs)} → ${result.laterRatio}× of plain (goal ≤ 0.2×): ` +
+      later.map((a) => `${s(a.ms)} (share ${s(a.share)}, outside ${s(a.outside)})`).join(", "),
+  );
+}
+rmSync(parent, { recursive: true, force: true });
+rmSync(root, { recursive: true, force: true });
