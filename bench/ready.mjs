@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Time to ready on a real public lockfile (issue 50 item 1): mocha's package.json and
-// package-lock.json at v12.0.0-rc.6 (bench/fixtures/mocha, 707 packages from the npm registry),
+// Time to ready on a real public lockfile (issue 50 item 1): the dependency set of mocha
+// 12.0.0-rc.6 and its development tools, every top-level version pinned exactly, locked by npm from
+// the registry (bench/fixtures/ready: 726 lockfile entries),
 // pinned here. Side by side, interleaved (plain, orchard, plain, orchard …): plain `git worktree
 // add` + `npm ci` against `orchard add` with `bootstrap.share: ["node_modules"]`, ready = installed
 // (the command returned with node_modules in place). Worktree 1 of orchard installs and keeps the
@@ -27,7 +28,7 @@ const JSON_ONLY = process.argv.includes("--json");
 const NPM_CACHE = process.env.npm_config_cache || join(homedir(), ".npm"); // the warm cache, before HOME moves
 const here = dirname(fileURLToPath(import.meta.url));
 const CLI = join(resolve(here, ".."), "dist", "bin", "orchard.js");
-const FIXTURE = join(here, "fixtures", "mocha");
+const FIXTURE = join(here, "fixtures", "ready");
 
 const root = hermeticRoot("ready", { ORCHARD_TRUST: "1", npm_config_cache: NPM_CACHE, npm_config_update_notifier: "false" });
 const parent = join(arg("home-dir", root), `orchard-ready-${process.pid}`);
@@ -39,12 +40,12 @@ const git = (cwd, ...args) => execFileSync("git", args, { cwd, encoding: "utf8",
 const INSTALL = "npm ci --ignore-scripts --no-audit --no-fund --prefer-offline";
 
 function makeRepo() {
-  const primary = join(root, "mocha");
+  const primary = join(root, "app");
   git(root, "init", "-q", "-b", "main", primary);
   for (const f of ["package.json", "package-lock.json"]) copyFileSync(join(FIXTURE, f), join(primary, f));
   writeFileSync(join(primary, ".gitignore"), "node_modules/\n");
   git(primary, "add", "-A");
-  git(primary, "commit", "-q", "-m", "mocha v12.0.0-rc.6's lockfile");
+  git(primary, "commit", "-q", "-m", "the pinned lockfile");
   const bootstrap = { run: [INSTALL], inputs: ["package-lock.json"], share: ["node_modules"], shareMethod: METHOD };
   writeFileSync(join(primary, ".orchard.json"), JSON.stringify({ bootstrap }) + "\n");
   writeFileSync(join(primary, ".git", "info", "exclude"), ".orchard.json\n");
@@ -104,7 +105,7 @@ const fs = execFileSync("df", ["--output=fstype", home], { encoding: "utf8" }).t
 const plainMs = median(plains);
 const later = adds.slice(1);
 const result = {
-  fixture: "mocha@v12.0.0-rc.6 (707 packages)",
+  fixture: "mocha 12.0.0-rc.6's dependency set (726 lockfile entries)",
   n: N,
   method: METHOD,
   used: later[0]?.method ?? adds[0].method,
@@ -121,7 +122,7 @@ const result = {
 if (JSON_ONLY) console.log(JSON.stringify(result));
 else {
   const f = adds[0];
-  console.log(`mocha v12.0.0-rc.6 (707 packages), ${METHOD} (used ${result.used}) on ${fs}, N = ${N}, load ${result.load.join("–")}`);
+  console.log(`mocha 12.0.0-rc.6's dependency set (726 lockfile entries), ${METHOD} (used ${result.used}) on ${fs}, N = ${N}, load ${result.load.join("–")}`);
   console.log(`plain worktree add + npm ci: median ${s(plainMs)} (${plains.map(s).join(", ")})`);
   console.log(
     `orchard add 1: ${s(f.ms)} → ${result.firstRatio}× of plain (goal ≤ 1.1×): install ${s(f.install)}, share: keep ${s(f.keep)}, outside the steps ${s(f.outside)}`,
