@@ -11,7 +11,7 @@ export type { WorktreeRemoveResult } from "./remove.js";
 export { subagentStop } from "./subagent.js";
 export { installHooks, uninstallHooks, settingsFile, PACKAGE_NAME, readSettingsText, writeAtomically, runnerCommand, onPath } from "./install.js";
 // the in-place JSON edits, for the other harnesses' hook files (core/harness-hooks)
-export { addMember, appendItem, detectStyle, parseJsonTree, removeItem, removeMember, replaceValue } from "./json-text.js";
+export { addMember, appendItem, detectStyle, parseJsonTree, removeEmptiedEvent, removeItem, removeMember, replaceValue } from "./json-text.js";
 export type { JsonNode } from "./json-text.js";
 export { isOrchards, lineDiff } from "./settings.js";
 export type { HookRunner, InstallOptions, InstallResult, UninstallOptions, UninstallResult } from "./install.js";

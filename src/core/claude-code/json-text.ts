@@ -171,3 +171,11 @@ export function removeItem(text: string, node: Extract<JsonNode, { kind: "array"
     index,
   );
 }
+
+/** Removes an event list that a hook removal emptied (and `hooks` when it was all that was left), or null: one step of an uninstall. */
+export function removeEmptiedEvent(text: string, root: Extract<JsonNode, { kind: "object" }>, hooksAt: number, emptied: Set<string>): string | null {
+  const hooks = root.members[hooksAt]?.value as Extract<JsonNode, { kind: "object" }>;
+  const index = hooks.members.findIndex((m) => emptied.has(m.key) && m.value.kind === "array" && m.value.items.length === 0);
+  if (index < 0) return null;
+  return hooks.members.length === 1 ? removeMember(text, root, hooksAt) : removeMember(text, hooks, index);
+}

@@ -11,7 +11,7 @@ import { usageError } from "../shared/errors.js";
 import { POLICIES } from "../shared/request.js";
 import { shellQuote } from "../shared/shell-quote.js";
 import { throughScript } from "./fallback.js";
-import { addMember, appendItem, detectStyle, parseJsonTree, removeItem, removeMember, replaceValue, type JsonNode } from "./json-text.js";
+import { addMember, appendItem, detectStyle, parseJsonTree, removeEmptiedEvent, removeItem, replaceValue, type JsonNode } from "./json-text.js";
 
 /** The hook events Orchard installs, with the subcommand each runs. */
 export const ORCHARD_HOOKS = [
@@ -153,7 +153,7 @@ export function uninstallFromText(text: string): string {
     const hooksAt = root.members.findIndex((m) => m.key === "hooks");
     const hooks = objectAt(root.members[hooksAt]?.value, `"hooks"`);
     if (!hooks) return current;
-    const step = uninstallStep(current, hooks, emptied) ?? emptyStep(current, root, hooksAt, emptied);
+    const step = uninstallStep(current, hooks, emptied) ?? removeEmptiedEvent(current, root, hooksAt, emptied);
     if (step === null) return current;
     current = step;
   }
@@ -172,14 +172,6 @@ function uninstallStep(text: string, hooks: ObjectNode, emptied: Set<string>): s
     return removeOne(text, value, last);
   }
   return null;
-}
-
-/** Removes an event list Orchard's removal emptied (and `hooks` when it was all that was left), or null. */
-function emptyStep(text: string, root: ObjectNode, hooksAt: number, emptied: Set<string>): string | null {
-  const hooks = root.members[hooksAt]?.value as ObjectNode;
-  const index = hooks.members.findIndex((m) => emptied.has(m.key) && m.value.kind === "array" && m.value.items.length === 0);
-  if (index < 0) return null;
-  return hooks.members.length === 1 ? removeMember(text, root, hooksAt) : removeMember(text, hooks, index);
 }
 
 /** A line diff of two JSON texts (`-`/`+` lines, unchanged lines with two spaces). */

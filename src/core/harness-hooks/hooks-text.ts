@@ -7,7 +7,17 @@
 // place or appends one entry per event; uninstall removes exactly those (and a list or `hooks`
 // object its removal left empty). Every other byte stays as it was.
 import { usageError } from "../shared/errors.js";
-import { addMember, appendItem, detectStyle, isOrchards, parseJsonTree, removeItem, removeMember, replaceValue, type JsonNode } from "../claude-code/index.js";
+import {
+  addMember,
+  appendItem,
+  detectStyle,
+  isOrchards,
+  parseJsonTree,
+  removeEmptiedEvent,
+  removeItem,
+  replaceValue,
+  type JsonNode,
+} from "../claude-code/index.js";
 
 /** One hook Orchard installs: the event's key and the subcommand it runs. */
 export interface HookSpec {
@@ -125,7 +135,7 @@ export function uninstallFromText(text: string, spec: Omit<InstallText, "command
     const hooksAt = root.members.findIndex((m) => m.key === "hooks");
     const hooks = objectAt(root.members[hooksAt]?.value, `"hooks"`);
     if (!hooks) return current;
-    const step = uninstallStep(current, hooks, spec, emptied) ?? emptyStep(current, root, hooksAt, emptied);
+    const step = uninstallStep(current, hooks, spec, emptied) ?? removeEmptiedEvent(current, root, hooksAt, emptied);
     if (step === null) return current;
     current = step;
   }
@@ -143,11 +153,4 @@ function uninstallStep(text: string, hooks: ObjectNode, spec: Omit<InstallText, 
     return removeOne(text, value, last);
   }
   return null;
-}
-
-function emptyStep(text: string, root: ObjectNode, hooksAt: number, emptied: Set<string>): string | null {
-  const hooks = root.members[hooksAt]?.value as ObjectNode;
-  const index = hooks.members.findIndex((m) => emptied.has(m.key) && m.value.kind === "array" && m.value.items.length === 0);
-  if (index < 0) return null;
-  return hooks.members.length === 1 ? removeMember(text, root, hooksAt) : removeMember(text, hooks, index);
 }
