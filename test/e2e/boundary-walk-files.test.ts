@@ -45,8 +45,9 @@ describe("a FIFO where git walks a worktree", () => {
     const fifo = join(a.path, ".gitattributes");
     makeFifo(fifo);
     expectUnknown(fifo, [a.path], [b.path]);
-    // the gsd facade answers at once too, that worktree unknown (never "no findings" after a timeout)
-    const call = `const r = m.snapshotWorktreeInventory(process.cwd(), {}); process.stdout.write(JSON.stringify(r.entries.map((e) => [e.path, e.disposition])))`;
+    // the gsd facade's assessed inventory answers at once too, that worktree unknown (never "no findings" after a
+    // timeout); its default inventory reads no status (GSD's own reads), so no walk file can stall it
+    const call = `const r = m.snapshotWorktreeInventory(process.cwd(), { assess: true }); process.stdout.write(JSON.stringify(r.entries.map((e) => [e.path, e.disposition])))`;
     const r = spawnSync(process.execPath, ["-e", `const m = require(${JSON.stringify(ADAPTER)}); m.configure({ home: ${JSON.stringify(s.home)} }); ${call}`], {
       cwd: s.primary,
       env: hermeticEnv(),
