@@ -12,7 +12,6 @@
 // variable Node's own compile cache obeys) turns it off. The file is bytecode Node runs, so it is
 // used only when it and its directory belong to this user and nobody else may write them, as the
 // bundle itself.
-import { createHash } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
@@ -20,6 +19,17 @@ import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 
 type Main = (argv: string[], version: string) => Promise<void>;
+
+/**
+ * A short name for the bundle's path (FNV-1a, 32 bits, and the length), so the caches of two installs
+ * do not replace each other. Not node:crypto: loading it costs every start ~3 ms of CPU, and a clash
+ * costs only a cache V8 rejects and writes again.
+ */
+function pathTag(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return `${h.toString(16).padStart(8, "0")}${text.length.toString(16)}`;
+}
 
 /** The cache directory, or null when there is none to use. */
 function cacheDir(): string | null {
@@ -75,7 +85,7 @@ export function loadBundle<M = Main>(bundle: string): M | null {
     return null;
   }
   const dir = cacheDir();
-  const prefix = `cli-${createHash("sha256").update(bundle).digest("hex").slice(0, 12)}-`;
+  const prefix = `cli-${pathTag(bundle)}-`;
   const file = `${prefix}${process.version}-${process.arch}-${st.size}-${Math.trunc(st.mtimeMs)}.v8`;
   const cachedData = dir ? readCache(dir, file) : undefined;
   // the module wrapper Node puts around a CommonJS file, so the bundle runs as `require` would run it
