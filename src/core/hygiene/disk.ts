@@ -9,11 +9,11 @@
 //   tracked across walks by dev:ino; a single-link inode can only be met once);
 // - the walk stops when the deadline passes: that worktree and the rest get `null`;
 // - on a filesystem that can clone (reflinks), the blocks the kernel flags shared (FIEMAP, read by
-//   one filefrag process per batch: src/git/extents.ts) are never counted as freed by a removal, and
+//   one filefrag process per batch: src/git/filesystem/extents.ts) are never counted as freed by a removal, and
 //   the fleet total counts each shared extent once; where they cannot be read, `reflinks` is
 //   `unknown` and every view says so.
 import { lstatSync, readdirSync, statfsSync } from "node:fs";
-import { readSharing } from "../../git/extents.js";
+import { readSharing } from "../../git/filesystem/extents.js";
 import { join } from "node:path";
 import { BACKLOG, type DiskSummary, type HygieneWorktree } from "./types.js";
 import { reason, type Reason } from "../shared/reasons/reasons.js";

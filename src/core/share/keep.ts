@@ -24,7 +24,7 @@ import {
 import { copyTree, type ShareMethod, type UsedMethod } from "./tree.js";
 import { changedWhy, rootLine } from "./digest.js";
 import { readPlainText } from "../shared/files.js";
-import { flushFilesystem } from "../../git/flush.js";
+import { flushFilesystem } from "../../git/filesystem/flush.js";
 
 export interface ShareRequest extends ShareKeyParts {
   home: string;
@@ -92,7 +92,7 @@ export async function keepCopy(request: ShareRequest): Promise<KeepResult> {
   let files = 0;
   const hash = createHash("sha256");
   // once the filesystem is seen to clone: the install's dirty pages written out in one pass, not one
-  // file at a time by each clone (git/flush.ts)
+  // file at a time by each clone (git/filesystem/flush.ts)
   let flushed = false;
   const beforeClones = async (): Promise<void> => {
     if (!flushed) await flushFilesystem(request.worktree);

@@ -1,10 +1,10 @@
 // Which blocks of a file a reflink clone shares (FIEMAP's `shared` flag), read through one
 // `filefrag` process per batch of files: Node has no FIEMAP. Lives in src/git, the only layer that
 // spawns processes. Null for a batch when filefrag is missing or failed: the sharing stays unknown.
-import { runProcess } from "./run.js";
-import { parseFilefrag, type FileSharing } from "./parse/filefrag.js";
+import { runProcess } from "../run.js";
+import { parseFilefrag, type FileSharing } from "../parse/filefrag.js";
 
-export type { FileSharing, SharedExtent } from "./parse/filefrag.js";
+export type { FileSharing, SharedExtent } from "../parse/filefrag.js";
 
 const BATCH = 400;
 const opts = { cwd: "/", env: { ...process.env, LC_ALL: "C" }, timeoutMs: 60_000 };

@@ -5,7 +5,7 @@
 // install, the clone alone took 2.1–3.7 s, the pass and the clone 1.6–2.9 s). Linux only (macOS's
 // `sync` has no -f); a failure or a timeout changes nothing but the time: the clone writes out
 // what is left. Lives in src/git, the only layer that spawns processes.
-import { runProcess } from "./run.js";
+import { runProcess } from "../run.js";
 
 /** Writes out the dirty pages of the filesystem that holds `path`; false when it could not. */
 export async function flushFilesystem(path: string, timeoutMs = 30_000): Promise<boolean> {
