@@ -2,7 +2,7 @@
 // only declares its flags; what a command runs is imported when it runs.
 import { Command, CommanderError } from "commander";
 import { printUsageError } from "./output.js";
-import { stopChildrenOnSignals } from "../git/signals.js";
+import { stopChildrenOnSignals } from "./signals.js";
 import { invalidUtf8Argument } from "./argv.js";
 import { addExamples } from "./examples.js";
 import * as admission from "./commands/admission.js";

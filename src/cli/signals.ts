@@ -1,5 +1,5 @@
 // A command line's signals (SPEC v5 §4): no git of ours outlives the Orchard that started it.
-import { stopRunning } from "./run.js";
+import { stopRunning } from "../git/run.js";
 
 const SIGNALS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
 
