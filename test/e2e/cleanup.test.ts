@@ -1,6 +1,6 @@
 // `orchard cleanup plan|apply|resume|run` against real repositories: what is planned, drift between
-// plan and apply, salvage before removal, one-by-one pruning, husks, kill -9 then resume, and
-// convergence to a fixed point.
+// plan and apply, salvage before removal, one-by-one pruning, husks, and convergence to a fixed
+// point (kill -9 then resume: cleanup-kill.test.ts).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -8,7 +8,7 @@ import Database from "better-sqlite3";
 import { Scenario, git, gitResult, liveProcess, waitFor } from "../helpers/scenario.js";
 import { pidState } from "../../src/core/ownership/process.js";
 import { makeProcessEnvHermetic } from "../helpers/env.js";
-import { WAIT_TIMEOUT_MS } from "../helpers/time.js";
+import { cleanupCalls, type Item } from "../helpers/cleanup.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -16,37 +16,13 @@ beforeEach(() => {
 });
 afterEach(() => s.cleanup());
 
-type Item = {
-  seq: number;
-  path: string;
-  handle: string | null;
-  action: string;
-  state: string;
-  reasons: { code: string; field?: string }[];
-  salvageRef?: string;
-};
-const add = (...args: string[]): { handle: string; path: string } => {
-  const r = s.orchard(["add", ...args]);
-  expect(r.code, r.stdout + r.stderr).toBe(0);
-  return r.json;
-};
-const cli = (...args: string[]) => {
-  const r = s.orchard(args);
-  expect([0, 1], r.stdout + r.stderr).toContain(r.code);
-  return r.json;
-};
-const plan = (...args: string[]) => cli("cleanup", "plan", ...args);
+const { add, cli, plan, released } = cleanupCalls(() => s);
 const listed = (): string[] =>
   git(s.primary, "worktree", "list", "--porcelain")
     .split("\n")
     .filter((l) => l.startsWith("worktree "))
     .map((l) => l.slice(9));
 const branchExists = (b: string): boolean => gitResult(s.primary, "rev-parse", "--verify", "--quiet", `refs/heads/${b}`).code === 0;
-const released = (branch: string, owner = "agent"): { handle: string; path: string } => {
-  const w = add(branch, "--owner", owner);
-  expect(s.orchard(["release", w.handle, "--owner", owner]).code).toBe(0);
-  return w;
-};
 const lifecycleOf = (handle: string): string => {
   const db = new Database(join(s.home, "orchard.db"), { readonly: true });
   try {
@@ -330,89 +306,6 @@ describe("husks", () => {
       reasons: [{ code: "precondition_changed", field: "dirtyDigest" }],
     });
     expect(existsSync(join(root(), "app@late", "new.txt"))).toBe(true);
-  });
-});
-
-function itemStates(planId: string): { state: string; phase: string | null }[] {
-  if (!existsSync(join(s.home, "orchard.db"))) return [];
-  const db = new Database(join(s.home, "orchard.db"), {
-    readonly: true,
-    timeout: WAIT_TIMEOUT_MS, // SQLite's busy wait, should the CLI hold a write lock
-  });
-  try {
-    return (db.prepare("SELECT state, result FROM plan_items WHERE plan_id = ? ORDER BY seq").all(planId) as { state: string; result: string | null }[]).map(
-      (r) => ({
-        state: r.state,
-        phase: r.result ? ((JSON.parse(r.result) as { phase?: string }).phase ?? null) : null,
-      }),
-    );
-  } finally {
-    db.close();
-  }
-}
-
-// One test per moment of the kill, each with a fresh fleet and its own time budget (four rounds of
-// fleet building and ~10 CLI calls in one test ran past the budget on a loaded machine). Whether a
-// kill lands inside an item is up to the scheduler, so no single moment asserts it; the last test
-// asserts that most did, once all the moments have run.
-describe("kill -9 during apply, then resume", () => {
-  type States = { state: string; phase: string | null }[];
-  const moments: [string, (states: States) => boolean][] = [
-    ["the first item claimed", (st) => st.some((x) => x.state === "applying")],
-    ["a removal under way", (st) => st.some((x) => x.phase === "acting")],
-    ["a salvage made", (st) => st.some((x) => x.phase === "salvaged")],
-    ["after the first item", (st) => st.some((x) => x.state === "done")],
-  ];
-  let ran = 0;
-  let killedMidItem = 0;
-
-  it.each(moments.map(([label, when], index) => ({ label, when, index })))(
-    "at $label: finishes every item; every commit stays reachable; every dirty file is preserved or salvaged",
-    async ({ label, when, index }) => {
-      const fleet = [0, 1, 2].map((n) => {
-        const w = add(`k${index}-${n}`, "--owner", "agent");
-        mkdirSync(join(w.path, "node_modules", "pkg"), { recursive: true });
-        for (let f = 0; f < 400; f++) writeFileSync(join(w.path, "node_modules", "pkg", `f${f}.js`), "x".repeat(200));
-        writeFileSync(join(w.path, ".gitignore"), "node_modules/\n");
-        git(w.path, "add", ".gitignore");
-        git(w.path, "commit", "-q", "-m", "ignore");
-        if (n === 2) s.makeDirty(w.path, { untracked: true, tracked: true });
-        s.orchard(["release", w.handle, "--owner", "agent"]);
-        return { ...w, head: git(w.path, "rev-parse", "HEAD"), dirty: n === 2 };
-      });
-      for (const w of fleet) s.push(`k${index}-${w.handle.slice(-1)}`, w.path); // work preserved on the remote
-      const p = plan("--include", "reclaimable,needs_salvage", "--salvage");
-      expect(p.items.length, `${label}: ${JSON.stringify(p.skipped)}`).toBe(3);
-      const killed = await s.orchardKilledWhen(["cleanup", "apply", p.planId], () => when(itemStates(p.planId)));
-      if (killed && itemStates(p.planId).some((x) => x.state === "applying")) killedMidItem++;
-      const resumed = s.orchard(["cleanup", "resume", p.planId]);
-      expect(resumed.code, `${label}: ${resumed.stdout}${resumed.stderr}`).toBe(0);
-      expect(resumed.json, label).toMatchObject({
-        status: "completed",
-        failed: 0,
-        remaining: 0,
-      });
-      const again = s.orchard(["cleanup", "resume", p.planId]).json; // idempotent
-      expect(again, label).toMatchObject({
-        status: "completed",
-        done: resumed.json.done,
-        skipped: resumed.json.skipped,
-      });
-      for (const w of fleet) {
-        expect(gitResult(s.primary, "cat-file", "-e", `${w.head}^{commit}`).code, label).toBe(0);
-        expect(git(s.primary, "for-each-ref", "--contains", w.head, "--format=%(refname)").length, `${label}: ${w.head} reachable`).toBeGreaterThan(0);
-        if (!w.dirty) continue;
-        const item = resumed.json.items.find((i: Item) => i.path === w.path);
-        if (existsSync(w.path)) expect(readFileSync(join(w.path, "untracked-work.txt"), "utf8")).toBe("precious\n");
-        else expect(git(s.primary, "show", `${item.salvageRef}:untracked-work.txt`), label).toBe("precious");
-      }
-      ran++;
-    },
-  );
-
-  it("the kills really landed inside items", (ctx) => {
-    ctx.skip(ran < moments.length, "needs every moment above to have run and passed");
-    expect(killedMidItem).toBeGreaterThanOrEqual(2);
   });
 });
 
