@@ -113,8 +113,8 @@ export async function resolveRepo(
   const early = dirs.inPrimary ? readRemoteConfig(repoPath) : null;
   early?.catch(() => undefined); // awaited below; a failed listing must not leave it unhandled
   // `listing: false` (an add, which lists under its lock only when its decision needs it): no listing where
-  // the primary is told without it
-  const named = located && options.listing === false ? mainWorktreeOf(located) : null;
+  // the primary is told without it, under the lock this chain holds (without it, the listing is read now, as before)
+  const named = located && options.listing === false && listingLock !== undefined ? mainWorktreeOf(located) : null;
   const entries = named === null ? await (listing ?? readWorktrees(repoPath)) : undefined;
   const listingEpoch = mutationEpoch();
   const main = entries?.[0];
