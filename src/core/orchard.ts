@@ -141,7 +141,7 @@ export class Orchard {
     const { add } = await import("./admission/index.js");
     const { repo, ...rest } = options;
     const input = parseInput(AddInput(), rest) as AddOptions; // bad input: refused before git or the lock is touched
-    // a dry run takes no lock; any other add decides under it, on the listing read under it
+    // a dry run takes no lock; any other add decides under it (and lists the worktrees under it only when its decision needs them)
     if (input.dryRun === true) return withNext("add", options, await add(await this.context(repo), input));
     return withNext("add", options, await this.lockedContext(repo, async (ctx) => add(ctx, input), { listing: false }));
   }
