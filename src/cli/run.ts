@@ -58,7 +58,7 @@ export async function runWith<R extends { ok: boolean }>(
   fn: (orchard: Orchard, globals: GlobalOptions) => Promise<R>,
   render: Renderer<R>,
   exitCode?: (result: R) => 0 | 1 | 2 | 3,
-  options: { local?: boolean; early?: "repo" | "target" | "statuses" | "locked"; progress?: string; announce?: Announce } = {},
+  options: { local?: boolean; early?: "repo" | "target" | "statuses" | "locked" | "admit"; progress?: string; announce?: Announce } = {},
 ): Promise<void> {
   const globals = globalsOf(command);
   const progress = options.progress ? ProgressLine.start(options.progress, globals, process.stderr, options.announce) : null;
@@ -71,10 +71,11 @@ export async function runWith<R extends { ok: boolean }>(
     const path = resolve(globals.repo ?? process.cwd());
     if (existsSync(path)) {
       const primary = lstatSync(join(path, ".git"), { throwIfNoEntry: false })?.isDirectory() ?? false;
-      if (options.early === "locked") {
+      if (options.early === "locked" || options.early === "admit") {
         const dryRun = (command.opts() as { dryRun?: boolean }).dryRun === true; // a dry run takes no lock
         early = primary && !dryRun ? await holdEarly(path) : null;
-        startLockedQueries(path, primary, early !== null);
+        // `admit` (add): the listing is read under the lock only when the decision needs it (an exact repeat does not)
+        startLockedQueries(path, primary, early !== null && options.early === "locked");
       } else startRepoQueries(path, primary, { refs: options.early !== "target" });
       if (options.early === "statuses") {
         earlyStatuses = await import("../core/shared/early-statuses.js");

@@ -101,13 +101,13 @@ export class Orchard {
    * same), with its configuration read again and no listing of that call: a long-lived process
    * (the MCP server) pays git's processes for resolving a repo once, not on every call.
    */
-  async context(repo?: string, located?: RepoLocation): Promise<Ctx> {
+  async context(repo?: string, located?: RepoLocation, options: { listing?: boolean } = {}): Promise<Ctx> {
     const path = resolve(repo ?? this.repoPath);
     const cached = this.repos.get(path);
     let context: RepoContext;
     if (cached && repoStamp(path, cached) === cached.stamp) context = refreshRepo(cached);
     else {
-      context = await resolveRepo(this.registry, path, this.workspace, located ?? (await this.takeLocated(path)));
+      context = await resolveRepo(this.registry, path, this.workspace, located ?? (await this.takeLocated(path)), options);
       this.repos.set(path, { ...context, listing: undefined, listingLock: undefined });
     }
     await guardRepoPrograms(context, this.registry); // before any git call that could run a program the repo names
@@ -122,13 +122,15 @@ export class Orchard {
 
   /**
    * `fn` on the repo's context, with the repo's mutation lock taken (when free) before git lists
-   * the worktrees: a mutation then decides on that one listing instead of listing again.
+   * the worktrees: a mutation then decides on that one listing instead of listing again. `listing:
+   * false` (add): none is read then where the primary is told without it; the mutation lists under
+   * the lock when its decision needs the listing (an exact repeat needs only its own worktree's entry).
    */
-  private async lockedContext<T>(repo: string | undefined, fn: (ctx: Ctx) => Promise<T>): Promise<T> {
+  private async lockedContext<T>(repo: string | undefined, fn: (ctx: Ctx) => Promise<T>, options: { listing?: boolean } = {}): Promise<T> {
     const path = resolve(repo ?? this.repoPath);
     const cached = this.repos.get(path);
     const located = cached && repoStamp(path, cached) === cached.stamp ? undefined : await (this.takeLocated(path) ?? locateRepo(path));
-    return withMutationLockIfFree(located?.commonDir ?? (cached as RepoContext).commonDir, async () => fn(await this.context(repo, located)));
+    return withMutationLockIfFree(located?.commonDir ?? (cached as RepoContext).commonDir, async () => fn(await this.context(repo, located, options)));
   }
 
   /**
@@ -139,9 +141,9 @@ export class Orchard {
     const { add } = await import("./admission/index.js");
     const { repo, ...rest } = options;
     const input = parseInput(AddInput(), rest) as AddOptions; // bad input: refused before git or the lock is touched
-    // a dry run takes no lock; any other add decides under it, on the listing read under it
+    // a dry run takes no lock; any other add decides under it (and lists the worktrees under it only when its decision needs them)
     if (input.dryRun === true) return withNext("add", options, await add(await this.context(repo), input));
-    return withNext("add", options, await this.lockedContext(repo, async (ctx) => add(ctx, input)));
+    return withNext("add", options, await this.lockedContext(repo, async (ctx) => add(ctx, input), { listing: false }));
   }
 
   async release(options: ReleaseOptions & RepoOption): Promise<LeaseResult> {

@@ -248,7 +248,7 @@ describe("one snapshot per command", () => {
     expect(calls(created, "rev-parse", "--verify")).toBe(1); // the new worktree's HEAD, once
     expect(calls(created, "symbolic-ref")).toBe(0);
     const adopted = traced(["add", "feat/snap"]);
-    expect(calls(adopted, "worktree", "list")).toBe(1); // the exact handle's facts reuse the locked listing
+    expect(calls(adopted, "worktree", "list")).toBe(0); // the exact handle's facts read its own entry (issue 48: no listing of the fleet)
     expect(calls(adopted, "rev-list")).toBe(1); // unpushed commits; no merge proof (the verdict does not look at it)
     expect(s.orchard(["add", "bad..name"]).code).toBe(2);
     for (const args of [

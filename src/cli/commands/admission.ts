@@ -5,6 +5,8 @@ import { renderAdd, renderBootstrap, renderLease } from "../render.js";
 
 /** git's first read-only answers start while the library loads (git/early.ts startLockedQueries). */
 const LOCKED = { early: "locked" } as const;
+/** add: the same, but no listing: it is read under the lock only when the decision needs it (core/admission/add.ts). */
+const ADMIT = { early: "admit" } as const;
 
 export function register(program: Command): void {
   program
@@ -21,7 +23,7 @@ export function register(program: Command): void {
     .option("--no-bootstrap", "skip bootstrap (copy, run, context)")
     .option("--dry-run", "decide and report, change nothing")
     .action((branch: string | undefined, opts: Record<string, unknown>, cmd: Command) =>
-      runWith(cmd, (o) => o.add({ ...(branch === undefined ? {} : { branch }), ...(opts as object) }), renderAdd, undefined, LOCKED),
+      runWith(cmd, (o) => o.add({ ...(branch === undefined ? {} : { branch }), ...(opts as object) }), renderAdd, undefined, ADMIT),
     );
 
   program

@@ -110,6 +110,9 @@ async function decideOn(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[])
   const status = focus !== null && early ? await early.status : null;
   const focused = row && focus !== null && status ? focusedEntry(row.path, focus, status) : null;
   if (row && focused) return exactHandle(ctx, request, row, focused, notes, { focused: true }, early);
+  // no row (a new worktree, or a candidate): the refs its decision reads are read beside the listing
+  const branchRefs = row ? null : readBranchRefs(ctx, request.branch);
+  branchRefs?.catch(() => undefined); // awaited below, unless a refusal answers first
   let entries = known ?? (await readWorktrees(ctx.repo.primary)); // (where no focused entry could be told: listed now)
   if (row?.lifecycle === "creating") {
     if (request.dryRun) return resultFor(request, "planned", { row, notes: [reason("creating_repaired", {}, "an interrupted add would be repaired first")] });
@@ -131,7 +134,7 @@ async function decideOn(ctx: Ctx, request: AddRequest, listed?: WorktreeEntry[])
   const holder = entries.find((e) => e.branch === `refs/heads/${request.branch}`);
   if (holder) return resultFor(request, "refused", { reasons: [reason("branch_checked_out", { path: holder.path })], notes });
   // the refs once (one process): the default branch, the base, the requested branch's tip
-  const refs = await readBranchRefs(ctx, request.branch);
+  const refs = await (branchRefs ?? readBranchRefs(ctx, request.branch));
   const { base, notes: baseNotes } = await resolveBase(ctx, request, refs);
   notes.push(...baseNotes);
   const tip = refs.get(`refs/heads/${request.branch}`)?.commit ?? null;

@@ -80,11 +80,26 @@ export function takeLockedListing(repo: RepoContext): WorktreeEntry[] | undefine
 }
 
 /**
+ * The main worktree's path as `git worktree list` names it (git's get_main_worktree: the common dir's
+ * real path with its "/.git" dropped), where that is told without listing: from inside a main worktree
+ * that is not bare, whose git dir is its `.git` directory. Null anywhere else (the listing tells).
+ */
+export function mainWorktreeOf(located: RepoLocation): string | null {
+  return located.inPrimary && !located.bare && basename(located.commonDir) === ".git" ? dirname(located.commonDir) : null;
+}
+
+/**
  * `located`: where the repo is, when the caller knows it already; it has then taken the repo's
  * mutation lock if it could (Orchard's lockedContext), and git lists the worktrees now, under it.
  * Otherwise git lists them while it resolves the dirs.
  */
-export async function resolveRepo(registry: Registry, repoPath: string, workspace: Workspace, located?: RepoLocation): Promise<RepoContext> {
+export async function resolveRepo(
+  registry: Registry,
+  repoPath: string,
+  workspace: Workspace,
+  located?: RepoLocation,
+  options: { listing?: boolean } = {},
+): Promise<RepoContext> {
   if (!existsSync(repoPath)) throw usageError("not_a_repository", `${repoPath} does not exist`);
   // git lists the worktrees while it resolves the dirs (its failure outside a repo is not the answer)
   const listing = located ? null : readWorktrees(repoPath);
@@ -97,11 +112,14 @@ export async function resolveRepo(registry: Registry, repoPath: string, workspac
   // config files, the same includeIf answers) that read need not wait for the listing to name it
   const early = dirs.inPrimary ? readRemoteConfig(repoPath) : null;
   early?.catch(() => undefined); // awaited below; a failed listing must not leave it unhandled
-  const entries = await (listing ?? readWorktrees(repoPath));
+  // `listing: false` (an add, which lists under its lock only when its decision needs it): no listing where
+  // the primary is told without it, under the lock this chain holds (without it, the listing is read now, as before)
+  const named = located && options.listing === false && listingLock !== undefined ? mainWorktreeOf(located) : null;
+  const entries = named === null ? await (listing ?? readWorktrees(repoPath)) : undefined;
   const listingEpoch = mutationEpoch();
-  const main = entries[0];
+  const main = entries?.[0];
   const bare = main?.bare ?? dirs.bare;
-  const primary = main?.path ?? (bare ? commonDir : dirname(commonDir));
+  const primary = named ?? main?.path ?? (bare ? commonDir : dirname(commonDir));
   const remotes = await (early ?? readRemoteConfig(primary)); // one process for the names and origin's url
   const url = remotes.urls.get("origin") ?? null;
   const remote = url ? canonicalRemote(url) : null;
