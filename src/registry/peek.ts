@@ -100,6 +100,8 @@ const navRow = (r: WorktreeRow): NavRow => ({
 async function readAll(peek: RegistryPeek, db: SqliteConnection, host: string): Promise<NavRepo[]> {
   db.exec("BEGIN"); // one snapshot of the database for every read below (a read-only connection may)
   try {
+    // the version openPeek checked, again inside the transaction: a migration between the two is not read as this version reads it
+    if (db.pragma("user_version") !== MIGRATIONS.length) throw new Error("the registry was migrated meanwhile");
     const sql = sqlOf(db, host);
     const commonDirs = new Set((await loadRepos(sql)).map((r) => r.commonDir));
     const rows = await loadCurrent(sql);
