@@ -6,9 +6,12 @@
 // has been still for a while (its clock margin), so the tests poll until it answers.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
+import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Scenario } from "../helpers/scenario.js";
+import { CLI, Scenario } from "../helpers/scenario.js";
+import { hermeticEnv } from "../helpers/env.js";
+import { PROCESS_TIMEOUT_MS } from "../helpers/time.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -219,5 +222,30 @@ describe("the navigation snapshot", () => {
       sleep(100);
     }
     expect(existsSync(snapshotFile())).toBe(false);
+  });
+
+  it("a reader that goes away ends the quick answer, not the command: no stack trace, exit 0", () => {
+    const a = add("feat-pipe");
+    for (const args of [
+      ["path", a.handle],
+      ["__complete", "handles"],
+    ]) {
+      // `true` exits at once, so the answer meets a closed pipe
+      const r = spawnSync(
+        "sh",
+        ["-c", `("$@" 2>"$0.err"; echo $? >"$0.code") | true`, join(s.root, "pipe"), process.execPath, CLI, "--home", s.home, ...args],
+        {
+          cwd: s.primary,
+          env: hermeticEnv(TRACE),
+          encoding: "utf8",
+          timeout: PROCESS_TIMEOUT_MS,
+        },
+      );
+      expect(r.status).toBe(0);
+      const err = readFileSync(join(s.root, "pipe.err"), "utf8");
+      expect(err, args.join(" ")).toContain("[orchard trace] quick: answered from the");
+      expect(err, args.join(" ")).not.toMatch(/Error|EPIPE|at /);
+      expect(readFileSync(join(s.root, "pipe.code"), "utf8").trim(), args.join(" ")).toBe("0");
+    }
   });
 });
