@@ -119,12 +119,12 @@ if (wanted("path") || wanted("complete")) {
   ]);
   if (BASE) {
     const base = (...args) => calls(BASE, ...args);
-    for (const [id, args] of [
-      ["path", ["path", "T-17"]],
-      ["complete", ["__complete", "handles"]],
+    for (const [id, what, args] of [
+      ["path", "`orchard path T-17`", ["path", "T-17"]],
+      ["complete", "`orchard __complete handles`", ["__complete", "handles"]],
     ]) {
-      row(`${id}-base`, `the same, the base build (${BASE})`, "node -e 0", "", () => [cpuOf(small.primary, base(...args)), cpuOf(small.primary, node0())]);
-      row(`${id}-ab`, `the same, this build against the base build`, "the base build", "", () => [
+      row(`${id}-base`, `${what}, the base build (${BASE})`, "node -e 0", "", () => [cpuOf(small.primary, base(...args)), cpuOf(small.primary, node0())]);
+      row(`${id}-ab`, `${what}, this build against the base build`, "the base build", "", () => [
         cpuOf(small.primary, orchard(...args)),
         cpuOf(small.primary, base(...args)),
       ]);
