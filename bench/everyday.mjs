@@ -10,7 +10,10 @@
 // call BATCH times in a row (default 5) and divides, so a tick (10 ms) is a fraction of a call.
 // Linux only (the /proc accounting). The repository has FILES files (default 200: 400 worktrees
 // are checked out for the remove rows).
-//   npm run build && node bench/everyday.mjs [--runs 7] [--batch 5] [--files 200] [--big 400] [--only path,remove] [--json]
+// --cli <orchard.js> measures another build (default: this tree's dist); --base <orchard.js> adds, for
+// path and complete, the same rows of that build (e.g. main's) against the same fleet, pair by pair
+// beside them (A = this build, B = the base, then each against `node -e 0`).
+//   npm run build && node bench/everyday.mjs [--runs 7] [--batch 5] [--files 200] [--big 400] [--only path,remove] [--base <orchard.js>] [--json]
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -29,6 +32,7 @@ const BATCH = Math.max(1, Number(flag("batch", 5)));
 const FILES = Number(flag("files", 200));
 const BIG = Number(flag("big", 400));
 const CLI = resolve(flag("cli", join(here, "../dist/bin/orchard.js")));
+const BASE = flag("base", "") ? resolve(flag("base", "")) : null;
 const ONLY = flag("only", "").split(",").filter(Boolean);
 const JSON_OUT = process.argv.includes("--json");
 // a name ending in a digit is one row (`remove-40` is not `remove-400`); otherwise a prefix (`remove`: both)
@@ -103,7 +107,8 @@ function row(id, measure, baseline, goal, pair) {
 const node0 = () => Array.from({ length: BATCH }, () => [process.execPath, ["-e", "0"]]);
 if (wanted("path") || wanted("complete")) {
   const small = fleet("path", 40);
-  const orchard = (...args) => Array.from({ length: BATCH }, () => [process.execPath, [CLI, "--home", small.home, ...args]]);
+  const calls = (cli, ...args) => Array.from({ length: BATCH }, () => [process.execPath, [cli, "--home", small.home, ...args]]);
+  const orchard = (...args) => calls(CLI, ...args);
   row("path", "`orchard path T-17` (every `orchard cd`), 40 worktrees, CPU", "node -e 0", "≤ 1.3×", () => [
     cpuOf(small.primary, orchard("path", "T-17")),
     cpuOf(small.primary, node0()),
@@ -112,6 +117,19 @@ if (wanted("path") || wanted("complete")) {
     cpuOf(small.primary, orchard("__complete", "handles")),
     cpuOf(small.primary, node0()),
   ]);
+  if (BASE) {
+    const base = (...args) => calls(BASE, ...args);
+    for (const [id, what, args] of [
+      ["path", "`orchard path T-17`", ["path", "T-17"]],
+      ["complete", "`orchard __complete handles`", ["__complete", "handles"]],
+    ]) {
+      row(`${id}-base`, `${what}, the base build (${BASE})`, "node -e 0", "", () => [cpuOf(small.primary, base(...args)), cpuOf(small.primary, node0())]);
+      row(`${id}-ab`, `${what}, this build against the base build`, "the base build", "", () => [
+        cpuOf(small.primary, orchard(...args)),
+        cpuOf(small.primary, base(...args)),
+      ]);
+    }
+  }
 }
 
 /** `orchard remove` of released worktrees, BATCH a sample, against `node -e 0` + `git worktree remove` of as many plain ones. */

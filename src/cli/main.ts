@@ -7,24 +7,33 @@ import { fileURLToPath } from "node:url";
 import { loadBundle } from "./code-cache.js";
 import type { QuickMain } from "./quick.js";
 
-// a reader that went away (`orchard list | head -1`) ends the output, not the command: the rest of
-// what it prints is dropped, the work and its exit code stay as they are (no stack trace)
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code !== "EPIPE") throw error;
-});
+/**
+ * A reader that went away (`orchard list | head -1`) ends the output, not the command: the rest of
+ * what it prints is dropped, the work and its exit code stay as they are (no stack trace). Set
+ * where process.stdout is first used: the quick bundle writes without it (quick.ts), so an `orchard
+ * cd` loads none of Node's stream modules.
+ */
+function endOutputOnEpipe(): void {
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+  });
+}
 
-const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+const version = (): string => (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 const args = process.argv.slice(2);
 /** `orchard path …` and `orchard __complete handles`: answered from the registry by the quick bundle, when it can (quick.ts). */
 const quickCandidate = args.includes("path") || (args.includes("__complete") && args.includes("handles"));
-if (args.length === 1 && args[0] === "--version") process.stdout.write(`${version}\n`);
-else void run(); // no top-level await: the build makes this file CommonJS (scripts/bundle.mjs)
+if (args.length === 1 && args[0] === "--version") {
+  endOutputOnEpipe();
+  process.stdout.write(`${version()}\n`);
+} else void run(); // no top-level await: the build makes this file CommonJS (scripts/bundle.mjs)
 
 async function run(): Promise<void> {
   if (quickCandidate) {
     const quick = loadBundle<QuickMain>(fileURLToPath(new URL("./orchard-quick.cjs", import.meta.url))) ?? (await import("./quick.js")).main;
     if (await quick(process.argv)) return;
   }
+  endOutputOnEpipe();
   const main = loadBundle(fileURLToPath(new URL("./orchard-cli.cjs", import.meta.url))) ?? (await import("./program.js")).main;
-  await main(process.argv, version);
+  await main(process.argv, version());
 }

@@ -4,6 +4,7 @@
 // scripts/bundle.mjs) holds only this and what it uses. main.ts runs it for those two commands;
 // it answers false for anything it does not settle (another flag, an argument to vet, no row), and
 // the whole command line runs as before, with the same answer or the full error.
+import { writeSync } from "node:fs";
 import { quickHandles, quickPath, type QuickOptions } from "../core/navigate/index.js";
 
 export type QuickMain = (argv: readonly string[]) => Promise<boolean>;
@@ -36,6 +37,28 @@ function parse(args: readonly string[]): Parsed | null {
   return { options, json, words };
 }
 
+/**
+ * Writes the answer to fd 1 without process.stdout (whose stream modules Node would load: ≈ a tenth
+ * of a node start). A reader that went away drops the rest, as main.ts's handler does; a
+ * non-blocking pipe that is full gets the rest through process.stdout, which waits for it.
+ */
+function print(text: string): void {
+  const bytes = Buffer.from(text);
+  let done = 0;
+  try {
+    while (done < bytes.length) done += writeSync(1, bytes, done);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EPIPE") return;
+    if (code !== "EAGAIN") throw error;
+    process.stdout
+      .on("error", (e: NodeJS.ErrnoException) => {
+        if (e.code !== "EPIPE") throw e;
+      })
+      .write(bytes.subarray(done));
+  }
+}
+
 export const main: QuickMain = async (argv) => {
   const parsed = parse(argv.slice(2));
   if (!parsed) return false;
@@ -43,13 +66,13 @@ export const main: QuickMain = async (argv) => {
   if (words[0] === "path" && words.length <= 2) {
     const result = await quickPath(options, words[1], json);
     if (!result) return false;
-    process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${result.path}\n`);
+    print(json ? `${JSON.stringify(result)}\n` : `${result.path}\n`);
     return true;
   }
   if (words[0] === "__complete" && words[1] === "handles" && words.length === 2) {
     const handles = await quickHandles(options);
     if (!handles) return false;
-    process.stdout.write(`${handles.join("\n")}\n`);
+    print(`${handles.join("\n")}\n`);
     return true;
   }
   return false;

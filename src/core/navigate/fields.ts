@@ -16,6 +16,6 @@ export interface PathFields {
 export const RANK: Record<string, number> = { active: 0, terminal: 1 };
 
 /** A managed worktree's fields, from its row. */
-export function pathFields(row: WorktreeRow, via: "target" | "task"): PathFields {
+export function pathFields(row: Pick<WorktreeRow, "path" | "handle" | "branch" | "task">, via: "target" | "task"): PathFields {
   return { path: row.path, handle: row.handle, branch: row.branch, task: row.task, via };
 }

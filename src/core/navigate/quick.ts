@@ -2,7 +2,10 @@
 // path` (so `orchard cd`) and the handles a TAB completes, answered from the registry alone. The
 // repository is found as git finds it from the directory (programs/policy.ts commonDirOf: its
 // `.git`, no process) and must be one this host recorded at that common dir; the registry is read
-// read-only (registry/peek.ts). No git process runs, nothing is assessed, nothing is written.
+// read-only (registry/peek.ts), or, while the registry's files are unchanged, from the navigation
+// snapshot a read of it left in the workspace's cache (registry/peek-snapshot.ts): then not even
+// the SQLite driver loads. No git process runs, nothing is assessed, and nothing is written but
+// that snapshot.
 //
 // Each answer is the one the full path (path.ts through Orchard.open) gives, or null: whatever
 // this module cannot settle from the registry (no row, a path git may list without one, an
@@ -13,8 +16,8 @@ import { existsSync, realpathSync } from "node:fs";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { commonDirOf } from "../../git/programs/policy.js";
-import { peekSqlite, type RegistryPeek } from "../../registry/peek.js";
-import type { RepoRow, WorktreeRow } from "../../registry/index.js";
+import { navigation, type Navigation, type NavRepo, type NavRow } from "../../registry/peek.js";
+import type { RepoRow } from "../../registry/index.js";
 import { canonicalTask } from "../shared/naming/task.js";
 import { realOrAbsolute } from "../shared/repo/paths.js";
 import { defaultHome, requireHomeOutsideRepos } from "../workspace/index.js";
@@ -33,13 +36,24 @@ const host = (): string => process.env.ORCHARD_HOST?.trim() || hostname();
 /** Control or bidirectional-override characters, or a replacement character: input the full path vets (and refuses). */
 const UNVETTED = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069\ufffd]/;
 
+const tracing = (): boolean => process.env.ORCHARD_TRACE === "1";
+
 /** ORCHARD_TRACE=1: why the full path answers instead. */
 function leave(why: string): null {
-  if (process.env.ORCHARD_TRACE === "1") process.stderr.write(`[orchard trace] quick: ${why}; the full command line answers\n`);
+  if (tracing()) process.stderr.write(`[orchard trace] quick: ${why}; the full command line answers\n`);
   return null;
 }
 
-async function open(options: QuickOptions): Promise<{ peek: RegistryPeek; repo: RepoRow } | null> {
+/** ORCHARD_TRACE=1: where an answer came from (the snapshot, or the registry and why not the snapshot). */
+function answered<T>(nav: Navigation, answer: T): T {
+  if (tracing())
+    process.stderr.write(
+      nav.source === "snapshot" ? "[orchard trace] quick: answered from the snapshot\n" : `[orchard trace] quick: answered from the registry (${nav.note})\n`,
+    );
+  return answer;
+}
+
+async function open(options: QuickOptions): Promise<{ nav: Navigation; found: NavRepo } | null> {
   if (process.env.ORCHARD_REGISTRY) return leave("ORCHARD_REGISTRY"); // a fleet's PostgreSQL registry
   const home = options.home ?? defaultHome();
   let real: string;
@@ -51,16 +65,16 @@ async function open(options: QuickOptions): Promise<{ peek: RegistryPeek; repo: 
   }
   const commonDir = commonDirOf(resolve(options.repo ?? process.cwd()));
   if (commonDir === null) return leave("no repository found");
-  const peek = await peekSqlite(real, host());
-  if (!peek) return leave("the registry cannot be peeked");
+  let nav: Navigation | null;
   try {
-    const repo = await peek.repoAt(commonDir);
-    // a row left `creating` is settled by any command of this host (SPEC v3 §5): the full path does
-    if (repo && (await peek.creating(repo.identity)).length === 0) return { peek, repo };
+    nav = await navigation(real, host());
   } catch {
-    // unreadable: the full path reports it
+    nav = null; // unreadable: the full path reports it
   }
-  peek.close();
+  if (!nav) return leave("the registry cannot be peeked");
+  const found = nav.repoAt(commonDir);
+  // a row left `creating` is settled by any command of this host (SPEC v3 §5): the full path does
+  if (found && !found.rows.some((r) => r.lifecycle === "creating")) return { nav, found };
   return leave(`no repository recorded at ${commonDir}, or a row left creating`);
 }
 
@@ -72,26 +86,25 @@ export async function quickPath(options: QuickOptions, target: string | undefine
   if (target !== undefined && (!target || target.startsWith("-") || UNVETTED.test(target))) return null;
   const opened = await open(options);
   if (!opened) return null;
-  const { peek, repo } = opened;
+  const { nav, found } = opened;
+  if (target === undefined || target === "^") return json || !existsSync(found.repo.primaryPath) ? null : answered(nav, primary(found.repo));
+  let fields: PathFields | null;
   try {
-    if (target === undefined || target === "^") return json || !existsSync(repo.primaryPath) ? null : primary(repo);
-    const found = await lookup(peek, repo, target);
-    return found && existsSync(found.path) ? { ok: true, ...found } : leave(found ? "its directory is gone" : "no row");
+    fields = lookup(found, target);
   } catch {
-    return leave("the registry could not be read");
-  } finally {
-    peek.close();
+    return leave("the target could not be read");
   }
+  return fields && existsSync(fields.path) ? answered(nav, { ok: true, ...fields }) : leave(fields ? "its directory is gone" : "no row");
 }
 
 function primary(repo: RepoRow): PathResult {
   return { ok: true, path: repo.primaryPath, handle: null, branch: null, task: null, via: "primary" };
 }
 
-async function lookup(peek: RegistryPeek, repo: RepoRow, target: string): Promise<PathFields | null> {
-  const row = target.includes("@") ? await peek.byHandle(target) : undefined;
-  if (row && row.repo === repo.identity) return pathFields(row, "target");
-  const rows = await peek.current(repo.identity);
+function lookup({ repo, rows }: NavRepo, target: string): PathFields | null {
+  // a handle is this host's one live row of it (the registry's unique index): one of this repo's, or not this repo's
+  const row = target.includes("@") ? rows.find((r) => r.handle === target) : undefined;
+  if (row) return pathFields(row, "target");
   const wanted = realOrAbsolute(target);
   const atPath = rows.find((r) => r.path === wanted);
   if (atPath) return pathFields(atPath, "target");
@@ -102,7 +115,7 @@ async function lookup(peek: RegistryPeek, repo: RepoRow, target: string): Promis
   return target.includes("@") ? null : byTask(rows, repo, target);
 }
 
-function byTask(rows: readonly WorktreeRow[], repo: RepoRow, text: string): PathFields | null {
+function byTask(rows: readonly NavRow[], repo: RepoRow, text: string): PathFields | null {
   if (!text.trim()) return null;
   const task = canonicalTask(text, repo.identity);
   const here = host();
@@ -119,12 +132,6 @@ function byTask(rows: readonly WorktreeRow[], repo: RepoRow, text: string): Path
 export async function quickHandles(options: QuickOptions): Promise<string[] | null> {
   const opened = await open(options);
   if (!opened) return null;
-  try {
-    const rows = await opened.peek.current(opened.repo.identity);
-    return rows.length > 0 ? rows.map((r) => r.handle).sort() : leave("no row");
-  } catch {
-    return leave("the registry could not be read");
-  } finally {
-    opened.peek.close();
-  }
+  const { rows } = opened.found;
+  return rows.length > 0 ? answered(opened.nav, rows.map((r) => r.handle).sort()) : leave("no row");
 }
