@@ -75,7 +75,7 @@ function firstFile(root: string): string | null {
 }
 
 /** Removes a tree this process made, read-only directories included. */
-function removeTree(path: string): void {
+export function removeTree(path: string): void {
   const stack = [path];
   while (stack.length) {
     const dir = stack.pop() as string;
