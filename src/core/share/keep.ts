@@ -1,5 +1,6 @@
 // Keeping and using pristine copies (bootstrap.share). `keepCopy` runs right after the install,
-// before `add` answers, so no agent has touched the directories yet; `materialise` gives a new
+// before `add` answers, so no agent has touched the directories yet: the install's own tree moves
+// into the store and the worktree gets a copy of it (keepTree); `materialise` gives a new
 // worktree the directories of a kept copy. A directory that names its own absolute path cannot
 // be shared: a Python virtual environment (`pyvenv.cfg`) unless marked `relocatable = true` (uv
 // venv --relocatable), or a symbolic link whose absolute target lies inside the worktree that

@@ -8,6 +8,9 @@
 //   `hardlink` shares the inode, so a write in place reaches every link (pnpm's warning);
 // - `auto` clones and, at the first file the filesystem cannot clone, copies that file and every
 //   later one: the result names the method that was used (`clone` only when every file was).
+// On Linux the whole tree is copied by one `cp` process while this process reads the digest
+// (tree-cp.ts: less than half the CPU of the copy below); the copy below is the fallback, and the
+// copy elsewhere (macOS: APFS clones through libuv).
 // The directories are made by a walk on the main thread (types from readdir, no lstat per file);
 // the files are cloned, linked or copied a few at once on libuv's thread pool while the walk goes
 // on: the walk yields after each directory, so the pool never waits for the whole walk. One file
