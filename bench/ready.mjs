@@ -10,9 +10,12 @@
 // steps of each add are shown (install, `share: keep`, `share`) and what the add spent outside them.
 // Usage: npm run build && node bench/ready.mjs [--ready-n 4] [--method auto|clone|hardlink|copy]
 //        [--home-dir <dir on the filesystem to measure, e.g. a loop-mounted XFS>] [--json]
+//        [--base <another build's dist/bin/orchard.js>: its adds too, in the same rounds (A/B), with a home of its own]
+// Each add's CPU (user + sys, its children included) is read beside its wall time: under load the
+// wall time of a run moves more than the change being measured.
 // Env: ORCHARD_BENCH_READY_N (N when --ready-n is not given). `npm run bench -- ready` runs it.
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,13 +31,16 @@ const JSON_ONLY = process.argv.includes("--json");
 const NPM_CACHE = process.env.npm_config_cache || join(homedir(), ".npm"); // the warm cache, before HOME moves
 const here = dirname(fileURLToPath(import.meta.url));
 const CLI = join(resolve(here, ".."), "dist", "bin", "orchard.js");
+const BASE = arg("base", null) ? resolve(arg("base")) : null;
 const FIXTURE = join(here, "fixtures", "ready");
 
 const root = hermeticRoot("ready", { ORCHARD_TRUST: "1", npm_config_cache: NPM_CACHE, npm_config_update_notifier: "false" });
 const parent = join(arg("home-dir", root), `orchard-ready-${process.pid}`);
 const home = join(parent, "home");
+const baseHome = join(parent, "home-base");
 const plainDir = join(parent, "plain");
 mkdirSync(home, { recursive: true });
+if (BASE) mkdirSync(baseHome, { recursive: true });
 mkdirSync(plainDir, { recursive: true });
 const git = (cwd, ...args) => execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 const INSTALL = "npm ci --ignore-scripts --no-audit --no-fund --prefer-offline";
@@ -52,12 +58,19 @@ function makeRepo() {
   return primary;
 }
 
+/** Children's CPU (user + sys) of this process so far, in ms: what the waited-for children and theirs spent. */
+function childCpuMs() {
+  const f = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+  return ((Number(f[13]) + Number(f[14])) * 1000) / 100; // cutime, cstime (fields 16, 17), in clock ticks of 1/100 s
+}
+
 function timed(cmd, args, cwd) {
   const started = performance.now();
+  const cpu0 = childCpuMs();
   const r = spawnSync(cmd, args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   const ms = performance.now() - started;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")}: exit ${r.status}\n${r.stdout}\n${r.stderr}`);
-  return { ms, stdout: r.stdout };
+  return { ms, cpu: childCpuMs() - cpu0, stdout: r.stdout };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -71,66 +84,80 @@ function plain(i) {
   const ci = timed("sh", ["-c", INSTALL], dir);
   rmSync(dir, { recursive: true, force: true });
   git(primary, "worktree", "prune");
-  return add.ms + ci.ms;
+  return { ms: add.ms + ci.ms, cpu: add.cpu + ci.cpu };
 }
 
 /** `orchard add` (whole process): its wall time and the bootstrap steps that took time. */
-function orchard(i) {
-  const r = timed(process.execPath, [CLI, "--home", home, "--repo", primary, "--json", "add", `wt-${i}`], primary);
+function orchard(i, cli = CLI, at = home, prefix = "wt") {
+  const r = timed(process.execPath, [cli, "--home", at, "--repo", primary, "--json", "add", `${prefix}-${i}`], primary);
   const json = JSON.parse(r.stdout);
   const steps = json.bootstrap.steps.filter((st) => st.status === "ran");
   const install = steps.find((st) => st.name.startsWith("run: "))?.ms ?? 0;
   const keep = steps.find((st) => st.name === "share: keep")?.ms ?? 0;
   const share = steps.find((st) => st.name === "share")?.ms ?? 0;
   const stepsMs = steps.reduce((sum, st) => sum + st.ms, 0);
-  return { ms: r.ms, status: json.bootstrap.status, method: json.bootstrap.share?.method ?? null, install, keep, share, outside: r.ms - stepsMs };
+  return { ms: r.ms, cpu: r.cpu, status: json.bootstrap.status, method: json.bootstrap.share?.method ?? null, install, keep, share, outside: r.ms - stepsMs };
 }
 
 const load = [loadavg()[0]];
 const plains = [];
 const adds = [];
+const bases = [];
 for (let i = 1; i <= N; i++) {
-  // alternate who goes first, so neither always runs on the other's warm pages
-  if (i % 2) {
-    plains.push(plain(i));
-    adds.push(orchard(i));
-  } else {
-    adds.push(orchard(i));
-    plains.push(plain(i));
-  }
+  // the order turns each round, so no one always runs on another's warm pages
+  const turn = [() => plains.push(plain(i)), () => adds.push(orchard(i))];
+  if (BASE) turn.push(() => bases.push(orchard(i, BASE, baseHome, "base")));
+  for (let k = 0; k < turn.length; k++) turn[(k + i - 1) % turn.length]();
   load.push(loadavg()[0]);
 }
-if (adds[0].status !== "ran" || adds.slice(1).some((a) => a.status !== "shared")) throw new Error(`unexpected bootstrap: ${JSON.stringify(adds)}`);
+for (const runs of [adds, bases].filter((r) => r.length))
+  if (runs[0].status !== "ran" || runs.slice(1).some((a) => a.status !== "shared")) throw new Error(`unexpected bootstrap: ${JSON.stringify(runs)}`);
 const fs = execFileSync("df", ["--output=fstype", home], { encoding: "utf8" }).trim().split("\n").pop();
-const plainMs = median(plains);
-const later = adds.slice(1);
+const plainMs = median(plains.map((p) => p.ms));
+const plainCpu = median(plains.map((p) => p.cpu));
+/** One build's adds against the plain runs: wall and CPU ratios of the first and of the median of 2..N. */
+function summary(runs) {
+  const later = runs.slice(1);
+  return {
+    used: later[0]?.method ?? runs[0].method,
+    firstMs: Math.round(runs[0].ms),
+    firstRatio: +(runs[0].ms / plainMs).toFixed(3),
+    firstCpuRatio: +(runs[0].cpu / plainCpu).toFixed(3),
+    laterMedianMs: Math.round(median(later.map((a) => a.ms))),
+    laterRatio: +(median(later.map((a) => a.ms)) / plainMs).toFixed(3),
+    laterCpuRatio: +(median(later.map((a) => a.cpu)) / plainCpu).toFixed(3),
+    adds: runs.map((a) => ({ ...a, ms: Math.round(a.ms), cpu: Math.round(a.cpu), outside: Math.round(a.outside) })),
+  };
+}
 const result = {
   fixture: "mocha 12.0.0-rc.6's dependency set (726 lockfile entries)",
   n: N,
   method: METHOD,
-  used: later[0]?.method ?? adds[0].method,
   filesystem: fs,
   load: [Math.min(...load), Math.max(...load)].map((l) => +l.toFixed(1)),
   plainMedianMs: Math.round(plainMs),
-  plainMs: plains.map(Math.round),
-  firstMs: Math.round(adds[0].ms),
-  firstRatio: +(adds[0].ms / plainMs).toFixed(3),
-  laterMedianMs: Math.round(median(later.map((a) => a.ms))),
-  laterRatio: +(median(later.map((a) => a.ms)) / plainMs).toFixed(3),
-  adds: adds.map((a) => ({ ...a, ms: Math.round(a.ms), outside: Math.round(a.outside) })),
+  plainMedianCpuMs: Math.round(plainCpu),
+  plain: plains.map((p) => ({ ms: Math.round(p.ms), cpu: Math.round(p.cpu) })),
+  ...summary(adds),
+  ...(BASE ? { base: { cli: BASE, ...summary(bases) } } : {}),
 };
 if (JSON_ONLY) console.log(JSON.stringify(result));
 else {
-  const f = adds[0];
-  console.log(`mocha 12.0.0-rc.6's dependency set (726 lockfile entries), ${METHOD} (used ${result.used}) on ${fs}, N = ${N}, load ${result.load.join("–")}`);
-  console.log(`plain worktree add + npm ci: median ${s(plainMs)} (${plains.map(s).join(", ")})`);
-  console.log(
-    `orchard add 1: ${s(f.ms)} → ${result.firstRatio}× of plain (goal ≤ 1.1×): install ${s(f.install)}, share: keep ${s(f.keep)}, outside the steps ${s(f.outside)}`,
-  );
-  console.log(
-    `orchard add 2..${N}: median ${s(result.laterMedianMs)} → ${result.laterRatio}× of plain (goal ≤ 0.2×): ` +
-      later.map((a) => `${s(a.ms)} (share ${s(a.share)}, outside ${s(a.outside)})`).join(", "),
-  );
+  console.log(`mocha 12.0.0-rc.6's dependency set (726 lockfile entries), ${METHOD} on ${fs}, N = ${N}, load ${result.load.join("–")}`);
+  console.log(`plain worktree add + npm ci: median ${s(plainMs)}, CPU ${s(plainCpu)} (${plains.map((p) => `${s(p.ms)} / CPU ${s(p.cpu)}`).join(", ")})`);
+  const show = (name, r) => {
+    const f = r.adds[0];
+    const later = r.adds.slice(1);
+    console.log(
+      `${name} add 1: ${s(f.ms)} → ${r.firstRatio}× of plain (goal ≤ 1.1×), CPU ${s(f.cpu)} → ${r.firstCpuRatio}×: install ${s(f.install)}, share: keep ${s(f.keep)}, outside the steps ${s(f.outside)}`,
+    );
+    console.log(
+      `${name} add 2..${N} (used ${r.used}): median ${s(r.laterMedianMs)} → ${r.laterRatio}× of plain (goal ≤ 0.2×), CPU ${r.laterCpuRatio}×: ` +
+        later.map((a) => `${s(a.ms)} / CPU ${s(a.cpu)} (share ${s(a.share)}, outside ${s(a.outside)})`).join(", "),
+    );
+  };
+  show("orchard", result);
+  if (BASE) show("base", result.base);
 }
 rmSync(parent, { recursive: true, force: true });
 rmSync(root, { recursive: true, force: true });

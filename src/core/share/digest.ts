@@ -22,24 +22,39 @@ export const fileLine = (path: string, st: BigIntStats): string => `f\0${path}\0
 export function digestKept(copy: string, dirs: readonly string[]): string {
   const hash = createHash("sha256");
   for (const dir of [...dirs].sort()) {
-    const root = join(copy, "dirs", dir);
-    const stack = [""];
     hash.update(rootLine(dir));
-    while (stack.length) {
-      const rel = stack.pop() as string;
-      const entries = readdirSync(join(root, rel)).sort();
-      for (const name of entries) {
-        const path = rel === "" ? name : `${rel}/${name}`;
-        const st = lstatSync(join(root, path), { bigint: true });
-        if (st.isDirectory()) {
-          hash.update(dirLine(path, st.mode));
-          stack.push(path);
-        } else if (st.isSymbolicLink()) hash.update(linkLine(path, readlinkSync(join(root, path))));
-        else hash.update(fileLine(path, st));
+    hash.update(treeLines(join(copy, "dirs", dir)).lines.join(""));
+  }
+  return hash.digest("hex");
+}
+
+/**
+ * The lines of every entry under `root`, in the order above, and how many files. `strict`: an entry
+ * that is not a file, a directory or a symbolic link (a FIFO, a socket, a device) is an error, as it
+ * is for a copy (tree.ts); otherwise it is digested as a file.
+ */
+export function treeLines(root: string, strict = false): { lines: string[]; files: number } {
+  const lines: string[] = [];
+  let files = 0;
+  const stack = [""];
+  while (stack.length) {
+    const rel = stack.pop() as string;
+    const entries = readdirSync(rel === "" ? root : join(root, rel)).sort();
+    for (const name of entries) {
+      const path = rel === "" ? name : `${rel}/${name}`;
+      const st = lstatSync(join(root, path), { bigint: true });
+      if (st.isDirectory()) {
+        lines.push(dirLine(path, st.mode));
+        stack.push(path);
+      } else if (st.isSymbolicLink()) lines.push(linkLine(path, readlinkSync(join(root, path))));
+      else if (strict && !st.isFile()) throw new Error(`${join(root, path)} is not a file, directory or symbolic link; it cannot be shared`);
+      else {
+        lines.push(fileLine(path, st));
+        files++;
       }
     }
   }
-  return hash.digest("hex");
+  return { lines, files };
 }
 
 /** Why the kept copy is no longer what was kept, or null when its digest still matches. */

@@ -1,11 +1,12 @@
 // Keeping and using pristine copies (bootstrap.share). `keepCopy` runs right after the install,
-// before `add` answers, so no agent has touched the directories yet; `materialise` gives a new
+// before `add` answers, so no agent has touched the directories yet: the install's own tree moves
+// into the store and the worktree gets a copy of it (keepTree); `materialise` gives a new
 // worktree the directories of a kept copy. A directory that names its own absolute path cannot
 // be shared: a Python virtual environment (`pyvenv.cfg`) unless marked `relocatable = true` (uv
 // venv --relocatable), or a symbolic link whose absolute target lies inside the worktree that
 // installed it. Such a directory is refused (`share_not_relocatable`) and nothing is kept.
-import { createHash } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync } from "node:fs";
+import { createHash, type Hash } from "node:crypto";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { isInside } from "../shared/context.js";
 import {
@@ -22,6 +23,7 @@ import {
   type ShareKeyParts,
 } from "./store.js";
 import { copyTree, type ShareMethod, type UsedMethod } from "./tree.js";
+import { removeTree } from "./tree-cp.js";
 import { changedWhy, rootLine } from "./digest.js";
 import { readPlainText } from "../shared/files.js";
 import { flushFilesystem } from "../../git/filesystem/flush.js";
@@ -103,10 +105,10 @@ export async function keepCopy(request: ShareRequest): Promise<KeepResult> {
     for (const dir of [...request.dirs].sort()) {
       requireParents(join(build, "dirs"), dir);
       hash.update(rootLine(dir));
-      const copied = await copyTree(join(request.worktree, dir), keptTree(build, dir), continueWith(request.method, method), {
+      const copied = await keepTree(join(request.worktree, dir), keptTree(build, dir), continueWith(request.method, method), {
         fault: "share.copying",
         beforeClones,
-        digest: { hash, of: "target" }, // the build's own entries, read beside the copy (digest.ts's digestKept of the build)
+        hash,
       });
       method = copied.method;
       files += copied.files;
@@ -128,6 +130,31 @@ export async function keepCopy(request: ShareRequest): Promise<KeepResult> {
     throw error;
   }
   return { kept: true, method, files, key };
+}
+
+/**
+ * Keeps the install's tree `live` as `kept` (in the build): the tree itself moves into the build
+ * (a rename) and the worktree gets a copy of it back by the method, so the digest (digest.ts's
+ * lines of the build's entries) is read while the copy runs, not after it (tree-cp.ts). No agent
+ * has seen the tree yet (the add has not answered), and a copy by the default method never shares
+ * a writable file with the kept one either way. Where the rename cannot be made (another
+ * filesystem), the tree is copied into the build and its digest read there. A copy that fails gives
+ * the worktree its install back as it was.
+ */
+async function keepTree(live: string, kept: string, method: ShareMethod, options: { fault: string; beforeClones: () => Promise<void>; hash: Hash }) {
+  const { hash, ...rest } = options;
+  try {
+    renameSync(live, kept);
+  } catch {
+    return await copyTree(live, kept, method, { ...rest, digest: { hash, of: "target" } });
+  }
+  try {
+    return await copyTree(kept, live, method, { ...rest, digest: { hash, of: "source" } });
+  } catch (error) {
+    if (lstatSync(live, { throwIfNoEntry: false })) removeTree(live); // what the copy made: the install goes back in its place
+    renameSync(kept, live);
+    throw error;
+  }
 }
 
 /** What materialise did: the directories made, or none (`modified`: the copy changed since it was kept). */

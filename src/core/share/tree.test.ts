@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { digestKept, rootLine } from "./digest.js";
-import { copyTree } from "./tree.js";
+import { copyTree, copyTreeInNode } from "./tree.js";
 
 const roots: string[] = [];
 afterEach(() => {
@@ -33,8 +33,14 @@ function tree(): string {
   return root;
 }
 
+const ways = [
+  ["copyTree", copyTree], // by one cp process on Linux (tree-cp.ts)
+  ["copyTreeInNode", copyTreeInNode], // file by file: elsewhere, and where cp could not
+] as const;
+const cases = ways.flatMap(([name, copy]) => (["copy", "hardlink", "auto"] as const).map((method) => [name, method, copy] as const));
+
 describe("copyTree", () => {
-  it.each(["copy", "hardlink", "auto"] as const)("%s: the digest written while copying is digestKept's, of the source and of the target", async (method) => {
+  it.each(cases)("%s, %s: the digest written while copying is digestKept's, of the source and of the target", async (_name, method, copyTree) => {
     const root = tree();
     const source = join(root, "src", "dirs", "node_modules");
     const target = join(root, "copy", "dirs", "node_modules");
@@ -54,11 +60,20 @@ describe("copyTree", () => {
     expect(ofTarget.digest("hex")).toBe(digestKept(join(root, "copy"), ["node_modules"]));
   });
 
-  it("a special file fails the copy", async () => {
+  it.each(ways)("%s: a special file fails the copy", async (_name, copyTree) => {
     const root = tree();
     const source = join(root, "src", "dirs", "node_modules");
     const { execFileSync } = await import("node:child_process");
     execFileSync("mkfifo", [join(source, "pkg-3", "fifo")]);
     await expect(copyTree(source, join(root, "x"), "copy")).rejects.toThrow(/is not a file, directory or symbolic link/);
+    await expect(copyTree(source, join(root, "y"), "copy", { digest: { hash: createHash("sha256"), of: "target" } })).rejects.toThrow(
+      /is not a file, directory or symbolic link/,
+    );
+  });
+
+  it("a target that exists is refused, never merged into", async () => {
+    const root = tree();
+    mkdirSync(join(root, "x"));
+    await expect(copyTree(join(root, "src", "dirs", "node_modules"), join(root, "x"), "auto")).rejects.toThrow(/EEXIST/);
   });
 });

@@ -8,6 +8,9 @@
 //   `hardlink` shares the inode, so a write in place reaches every link (pnpm's warning);
 // - `auto` clones and, at the first file the filesystem cannot clone, copies that file and every
 //   later one: the result names the method that was used (`clone` only when every file was).
+// On Linux the whole tree is copied by one `cp` process while this process reads the digest
+// (tree-cp.ts: less than half the CPU of the copy below); the copy below is the fallback, and the
+// copy elsewhere (macOS: APFS clones through libuv).
 // The directories are made by a walk on the main thread (types from readdir, no lstat per file);
 // the files are cloned, linked or copied a few at once on libuv's thread pool while the walk goes
 // on: the walk yields after each directory, so the pool never waits for the whole walk. One file
@@ -16,45 +19,18 @@
 // being materialised) or of the target (a copy being kept) in digest.ts's order, each file's
 // lstat done on the pool beside its copy: the digest costs no second walk. Measured in issue 50
 // (bench/ready.mjs, mocha's 16,578 files): see bench/RESULTS.md.
-import type { Hash } from "node:crypto";
 import { chmodSync, constants, lstatSync, mkdirSync, promises as fsp, readdirSync, readlinkSync, symlinkSync, type Dirent } from "node:fs";
 import { join } from "node:path";
 import { faultPoint } from "../shared/fault.js";
 import { dirLine, fileLine, linkLine } from "./digest.js";
+import { CloneUnsupported, cannotClone, type CopyOptions, type ShareMethod, type TreeCopy, type UsedMethod } from "./copy-kinds.js";
+import { copyTreeByProcess } from "./tree-cp.js";
 
-export type ShareMethod = "auto" | "clone" | "hardlink" | "copy";
-/** The method a copy really used. */
-export type UsedMethod = "clone" | "hardlink" | "copy";
-
-export interface TreeCopy {
-  method: UsedMethod;
-  files: number;
-}
-
-/** errno codes with which a filesystem (or a cross-device pair) says it cannot clone. */
-const CANNOT_CLONE = new Set(["ENOTSUP", "EOPNOTSUPP", "EXDEV", "EINVAL", "ENOSYS", "ENOTTY"]);
-
-export class CloneUnsupported extends Error {
-  constructor(readonly path: string) {
-    super(`the filesystem of ${path} cannot clone files (reflink): use bootstrap.shareMethod "auto" or "copy"`);
-  }
-}
-
-function cannotClone(error: unknown): boolean {
-  return CANNOT_CLONE.has((error as NodeJS.ErrnoException).code ?? "");
-}
+export { CloneUnsupported } from "./copy-kinds.js";
+export type { CopyOptions, ShareMethod, TreeCopy, UsedMethod } from "./copy-kinds.js";
 
 /** Files copied at once (libuv's pool has four threads by default; a few more keep it busy). */
 const CONCURRENCY = 8;
-
-export interface CopyOptions {
-  /** A fault point hit after the first file. */
-  fault?: string;
-  /** Awaited once the first file was cloned, before the others are (never when the filesystem cannot clone). */
-  beforeClones?: () => Promise<void>;
-  /** digest.ts's lines of the tree written into `hash` (in its order, after the copy): of the source's entries or the target's. */
-  digest?: { hash: Hash; of: "source" | "target" };
-}
 
 /** One file to copy: its paths, and its slot among the digest's lines. */
 interface Pending {
@@ -64,8 +40,13 @@ interface Pending {
   line: number;
 }
 
-/** Copies the tree at `source` to `target` (absent). */
+/** Copies the tree at `source` to `target` (absent): by one `cp` process where it can (tree-cp.ts), else file by file here. */
 export async function copyTree(source: string, target: string, method: ShareMethod, options: CopyOptions = {}): Promise<TreeCopy> {
+  return (await copyTreeByProcess(source, target, method, options)) ?? (await copyTreeInNode(source, target, method, options));
+}
+
+/** Copies the tree at `source` to `target` (absent), file by file on libuv's pool. */
+export async function copyTreeInNode(source: string, target: string, method: ShareMethod, options: CopyOptions = {}): Promise<TreeCopy> {
   let used: UsedMethod = method === "auto" ? "clone" : method;
   let files = 0;
   const digest = options.digest;
