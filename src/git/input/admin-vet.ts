@@ -30,7 +30,7 @@ export function kindOf(st: Stats): string {
 /** The first of `admin`'s listed files that is there and is not a plain small file, or null. */
 export function specialListedFile(admin: string): SpecialAdminFile | null {
   for (const name of LISTED_ADMIN_FILES) {
-    const file = `${admin}/${name}`; // (admin: a normalised path; join's normalising was a third of a pass)
+    const file = `${admin}/${name}`; // admin: a normalised path already (join would normalise it again, per file)
     let st: Stats | undefined;
     try {
       st = lstatSync(file, { throwIfNoEntry: false });
