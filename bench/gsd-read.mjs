@@ -13,8 +13,8 @@
 //   warm     in one process, the median of --calls calls after a first one (the worker started),
 //            as a long-lived caller pays each call: wall.
 // Both modules' answers are checked to be equal first (the same answer, at what cost).
-// --workspace: Orchard's workspace (ORCHARD_HOME) exists, as it does where Orchard is in use: the
-// admin dirs' vetting is then kept in its cache between processes (git/input/admin-pass.ts);
+// --workspace: Orchard's workspace (ORCHARD_HOME) and its cache exist, as where Orchard is in use:
+// the admin dirs' vetting is then kept in that cache between processes (git/input/admin-pass.ts);
 // without it each process vets every admin dir (the default: a GSD user who never ran Orchard).
 //   npm run build && node bench/gsd-read.mjs [--runs 7] [--calls 9] [--workspace] [--json]   (BENCH_GSD_N=500)
 // (`npm run bench` runs it; `npm run bench -- gsd-read` alone.)
@@ -46,7 +46,7 @@ const loadAtStart = loadavg().map((x) => Math.round(x * 10) / 10);
 const root = hermeticRoot("gsd-read");
 process.env.ORCHARD_HOME = join(root, "home");
 const WORKSPACE = process.argv.includes("--workspace");
-if (WORKSPACE) mkdirSync(process.env.ORCHARD_HOME);
+if (WORKSPACE) mkdirSync(join(process.env.ORCHARD_HOME, "cache"), { recursive: true, mode: 0o700 }); // as the library leaves it
 say(`gsd-read: ${N} worktrees, building…`);
 const repo = waveRepo(root, "repo", N, true);
 for (let i = 0; i < N; i += 50) rmSync(repo.entries[i].worktree_path, { recursive: true, force: true });

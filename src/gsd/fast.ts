@@ -61,7 +61,7 @@ function listingHere(repoRoot: unknown, options: unknown = {}): WorktreeEntry[] 
   if (options !== undefined && (typeof options !== "object" || options === null)) return null;
   const o = (options ?? {}) as Record<string, unknown>;
   if (!plainNumber(o.staleAfterMs) || !plainNumber(o.nowMs) || o.assess) return null;
-  // the admin dirs' vetting kept in the workspace's cache, when there is one (as the worker's library keeps it): an unchanged fleet costs a stat a worktree
+  // the admin dirs' vetting kept in the workspace's cache, when the library made one: an unchanged fleet costs a stat a worktree
   useExistingHome(configuredHome() ?? (process.env.ORCHARD_HOME || join(homedir(), ".orchard")));
   return readWorktreesSync(repoRoot);
 }

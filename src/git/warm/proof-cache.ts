@@ -12,7 +12,7 @@
 // (`<home>/cache/proofs-<kind>.json`, set by the library when it opens one: setProofCacheDir); a
 // file that cannot be read, is not a plain file of ours that nobody else may write, or does not
 // parse is ignored and written anew, never trusted.
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync, constants } from "node:fs";
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, writeFileSync, constants } from "node:fs";
 import { join } from "node:path";
 import { RACY_MS, stamp } from "./guard-cache.js";
 
@@ -146,14 +146,16 @@ export function keepStamps(kind: string, key: string, stamps: readonly string[])
 
 /**
  * A caller with no workspace opened (GSD's read-only calls, answered without the library:
- * gsd/fast.ts) keeps its proofs in `home`'s cache when that workspace exists already: never a
- * home of its own. Nothing when a workspace's cache is set already, or `home` is no directory.
+ * gsd/fast.ts) keeps its proofs in `home`'s cache when the library has made that cache already
+ * (`<home>/cache`, a directory): it never makes a home or a cache of its own. Nothing when a
+ * workspace's cache is set already.
  */
 export function useExistingHome(home: string): void {
   if (dir !== null) return;
   try {
-    if (statSync(home).isDirectory()) setProofCacheDir(join(realpathSync(home), "cache"));
+    const cache = join(realpathSync(home), "cache");
+    if (lstatSync(cache).isDirectory()) setProofCacheDir(cache); // load() checks it is this user's, written by nobody else
   } catch {
-    // no workspace there: each call proves again
+    // no workspace cache there: each call proves again
   }
 }
