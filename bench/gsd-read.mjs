@@ -13,10 +13,13 @@
 //   warm     in one process, the median of --calls calls after a first one (the worker started),
 //            as a long-lived caller pays each call: wall.
 // Both modules' answers are checked to be equal first (the same answer, at what cost).
-//   npm run build && node bench/gsd-read.mjs [--runs 7] [--calls 9] [--json]   (BENCH_GSD_N=500)
+// --workspace: Orchard's workspace (ORCHARD_HOME) and its cache exist, as where Orchard is in use:
+// the admin dirs' vetting is then kept in that cache between processes (git/input/admin-pass.ts);
+// without it each process vets every admin dir (the default: a GSD user who never ran Orchard).
+//   npm run build && node bench/gsd-read.mjs [--runs 7] [--calls 9] [--workspace] [--json]   (BENCH_GSD_N=500)
 // (`npm run bench` runs it; `npm run bench -- gsd-read` alone.)
 import { spawnSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -42,6 +45,8 @@ const loadAtStart = loadavg().map((x) => Math.round(x * 10) / 10);
 
 const root = hermeticRoot("gsd-read");
 process.env.ORCHARD_HOME = join(root, "home");
+const WORKSPACE = process.argv.includes("--workspace");
+if (WORKSPACE) mkdirSync(join(process.env.ORCHARD_HOME, "cache"), { recursive: true, mode: 0o700 }); // as the library leaves it
 say(`gsd-read: ${N} worktrees, building…`);
 const repo = waveRepo(root, "repo", N, true);
 for (let i = 0; i < N; i += 50) rmSync(repo.entries[i].worktree_path, { recursive: true, force: true });
@@ -112,6 +117,7 @@ const info = {
   cpus: cpus().length,
   node: process.version,
   n: N,
+  workspace: WORKSPACE,
   runs: RUNS,
   calls: CALLS,
   loadAtStart,
@@ -121,7 +127,7 @@ if (JSON_OUT) process.stdout.write(`${JSON.stringify({ info, rows }, null, 2)}\n
 else {
   const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 1 : 0)} ms`);
   process.stdout.write(
-    `\nGSD's read-only calls, orchard-worktrees/gsd vs GSD's own module, ${N} worktrees (${info.cpus} cores, load ${info.loadAtStart[0]} → ${info.loadAtEnd[0]}; goal ≤ 1.0×)\n\n` +
+    `\nGSD's read-only calls, orchard-worktrees/gsd vs GSD's own module, ${N} worktrees${WORKSPACE ? ", a workspace" : ""} (${info.cpus} cores, load ${info.loadAtStart[0]} → ${info.loadAtEnd[0]}; goal ≤ 1.0×)\n\n` +
       "| call | process: orchard / GSD (wall) | ratio | CPU ratio | warm call: orchard / GSD | ratio |\n| --- | --- | --- | --- | --- | --- |\n" +
       rows
         .map(

@@ -4,11 +4,16 @@
 import type { ProcessResult } from "./result.js";
 
 const early = new Map<string, Promise<ProcessResult>>();
+/** The early answers git has given already (a process that answered was held by no file). */
+const answered = new WeakSet<Promise<ProcessResult>>();
 const earlyKey = (args: readonly string[], cwd: string): string => JSON.stringify([cwd, ...args]);
 
 /** An early answer, kept for the git() call that asks exactly it. */
 export function remember(args: readonly string[], cwd: string, result: Promise<ProcessResult>): Promise<ProcessResult> {
-  result.catch(() => undefined); // taken by git(), which reports it, or dropped
+  result.then(
+    () => answered.add(result),
+    () => answered.add(result),
+  ); // taken by git(), which reports it, or dropped
   early.set(earlyKey(args, cwd), result);
   return result;
 }
@@ -30,4 +35,11 @@ export function takeEarly(args: readonly string[], cwd: string, plain: boolean):
   const started = early.get(key);
   early.delete(key);
   return started;
+}
+
+/** Whether the early answer to exactly this query is there and git has given it already (no file can have held that process). */
+export function earlyAnswered(args: readonly string[], cwd: string, plain: boolean): boolean {
+  if (early.size === 0 || !plain) return false;
+  const started = early.get(earlyKey(args, cwd));
+  return started !== undefined && answered.has(started);
 }

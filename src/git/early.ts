@@ -8,7 +8,7 @@ import { keptRefs } from "./warm/refs-kept.js";
 import { REF_FORMAT } from "./parse/refs.js";
 import type { ProcessResult } from "./result.js";
 import { statusArgs } from "./status-args.js";
-import { specialAdminFiles } from "./input/admin-vet.js";
+import { specialAdminFiles } from "./input/admin-pass.js";
 import { commonDirOf } from "./programs/policy.js";
 
 export const GIT_DIRS_ARGS = ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-dir", "--is-bare-repository"];

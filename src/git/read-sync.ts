@@ -7,12 +7,11 @@
 // a relative path answers null, and the caller asks the worker (read.ts's full readers, which vet
 // each include and list such a repository from its admin files).
 import { spawnSync } from "node:child_process";
-import { lstatSync, readdirSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { decodeGitBytes } from "./bytes.js";
 import { gitEnv } from "./env.js";
 import { GitError } from "./errors.js";
-import { specialListedFile } from "./input/admin-vet.js";
+import { adminPass } from "./input/admin-pass.js";
 import { pinnedArgv } from "./input/pin.js";
 import { readPlainFile } from "./input/plain-file.js";
 import { parseGitDirs, type GitDirs } from "./parse/gitdirs.js";
@@ -52,33 +51,6 @@ function gitSync(args: readonly string[], cwd: string): ProcessResult {
   return result;
 }
 
-/** Each admin dir found plain, by its identity then: a file planted, removed or renamed in it changes its ctime (which no process can set back). */
-const plainAdmins = new Map<string, string>();
-
-/**
- * Whether every admin dir's listed files are plain (admin-vet.ts: git would wait on a FIFO there),
- * scanned afresh — this caller's synchronous run may span many calls — except the admin dirs whose
- * identity (inode, size, mtime and ctime in nanoseconds) is the one they had when found plain.
- */
-function adminFilesPlain(commonDir: string): boolean {
-  const root = `${commonDir}/worktrees`;
-  let ids: string[];
-  try {
-    ids = readdirSync(root);
-  } catch {
-    return true; // no linked worktrees
-  }
-  for (const id of ids) {
-    const admin = `${root}/${id}`;
-    const st = lstatSync(admin, { bigint: true, throwIfNoEntry: false });
-    const identity = st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : "";
-    if (identity !== "" && plainAdmins.get(admin) === identity) continue;
-    if (specialListedFile(admin) !== null) return false;
-    if (identity !== "") plainAdmins.set(admin, identity);
-  }
-  return true;
-}
-
 /** The common dir of `cwd`'s repository when it is the plain case this module answers, else null. */
 function plainRepository(cwd: string): string | null {
   const commonDir = commonDirOf(cwd);
@@ -101,7 +73,7 @@ export function readGitDirsSync(cwd: string): GitDirs | null {
 /** git's listing of `cwd`'s repository (the main worktree first), or null (not the plain case, or git did not answer: ask read.ts). */
 export function readWorktreesSync(cwd: string): WorktreeEntry[] | null {
   const commonDir = plainRepository(cwd);
-  if (commonDir === null || !adminFilesPlain(commonDir)) return null; // git would wait on one: read.ts lists by hand
+  if (commonDir === null || adminPass(commonDir).special.length > 0) return null; // git would wait on one: read.ts lists by hand
   try {
     const entries = parseWorktreeList(gitSync(WORKTREE_LIST_ARGS, cwd).stdout);
     return entries.every((e) => isAbsolute(e.path)) ? entries : null;

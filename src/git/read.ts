@@ -4,13 +4,14 @@ import { readdirSync, realpathSync } from "node:fs";
 import { readPlainFile } from "./input/plain-file.js";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { git } from "./run.js";
+import { earlyAnswered } from "./early-answers.js";
 import { GIT_DIRS_ARGS, REMOTE_CONFIG_ARGS, WORKTREE_LIST_ARGS, refsArgs, startedRepoQueries } from "./early.js";
 export { ProgramBlockedError } from "./programs/attributes.js";
 export { StatusUnknownError } from "./errors.js";
 export { WorktreeBlockedError, type WorktreeBlock } from "./input/boundary.js";
 import { worktreeBlockError } from "./input/boundary.js";
 export { worktreeBlockError };
-import { specialAdminFiles } from "./input/admin-vet.js";
+import { specialAdminFiles } from "./input/admin-pass.js";
 import { listWorktreesByHand } from "./input/list-by-hand.js";
 import { commonDirOf } from "./programs/policy.js";
 import { isValidRefName } from "./refname.js";
@@ -50,8 +51,10 @@ export async function readGitDirs(cwd: string): Promise<GitDirs> {
 
 export async function readWorktrees(cwd: string): Promise<WorktreeEntry[]> {
   // an admin file git would wait on: the listing comes from the admin files (SPEC v4 §4.10)
+  // (an early listing git has answered already was held by no file: it needs no second pass)
   const commonDir = commonDirOf(cwd);
-  if (commonDir !== null && specialAdminFiles(commonDir).length > 0) return listWorktreesByHand(cwd, commonDir);
+  if (commonDir !== null && !earlyAnswered(WORKTREE_LIST_ARGS, cwd, true) && specialAdminFiles(commonDir).length > 0)
+    return listWorktreesByHand(cwd, commonDir);
   const r = await git(WORKTREE_LIST_ARGS, { cwd });
   const entries = parseWorktreeList(r.stdout);
   if (entries.every((e) => isAbsolute(e.path))) return entries;

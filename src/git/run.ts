@@ -8,9 +8,9 @@ import { GitError } from "./errors.js";
 import { batchResult, type ProcessResult } from "./result.js";
 import { decodeGitBytes, encodeGitBytes, hasEscapedBytes, printfWord } from "./bytes.js";
 import { BatchShell } from "./warm/batch-shell.js";
-import { remember, takeEarly } from "./early-answers.js";
+import { earlyAnswered, remember, takeEarly } from "./early-answers.js";
 import { pinnedArgv } from "./input/pin.js";
-import { refuseWedged } from "./input/admin-vet.js";
+import { refuseWedged } from "./input/admin-pass.js";
 import { commonDirOf } from "./programs/policy.js";
 
 export { earlyPending, dropEarly } from "./early-answers.js";
@@ -373,8 +373,9 @@ function runBatch(queries: readonly { args: readonly string[]; cwd: string }[], 
 
 /** Runs git; resolves with the result when the exit code is one of `ok`, else throws GitError. */
 export async function git(args: readonly string[], options: RunOptions): Promise<ProcessResult> {
-  refuseWedged(args, commonDirOf(options.cwd)); // a FIFO planted in an admin dir would hold it for ever (admin-vet.ts)
   const plain = options.input === undefined && !options.env && options.read !== false && options.timeoutMs === undefined && options.policy === undefined;
+  // a FIFO planted in an admin dir would hold it for ever (admin-pass.ts); an early answer git has given was held by none
+  if (!earlyAnswered(args, options.cwd, plain)) refuseWedged(args, commonDirOf(options.cwd));
   const result = await (takeEarly(args, options.cwd, plain) ??
     runProcess("git", args, {
       cwd: options.cwd,

@@ -46,6 +46,9 @@ export function configure(options: WorkspaceChoice = {}): void {
   choice = { ...(options.home ? { home: options.home } : {}), ...(options.registry ? { registry: options.registry } : {}) };
 }
 
+/** The workspace configure() chose, if any (fast.ts keeps its proofs there). */
+export const configuredHome = (): string | undefined => choice.home;
+
 function start(): { port: MessagePort; thread: Worker; ready: Int32Array } {
   const wt = workerThreads();
   const { port1, port2 } = new wt.MessageChannel();

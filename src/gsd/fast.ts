@@ -7,7 +7,11 @@
 // repository, git failing) answers null here, and api.ts asks the worker, whose readers handle
 // and word every case; the entries and findings are built here for both (inventory.ts too).
 import { existsSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { readGitDirsSync, readWorktreesSync } from "../git/read-sync.js";
+import { useExistingHome } from "../git/warm/proof-cache.js";
+import { configuredHome } from "./bridge.js";
 import type { WorktreeEntry } from "../git/parse/worktrees.js";
 import type { HealthFinding, InventoryEntry, WorktreeContext } from "./types.js";
 
@@ -57,6 +61,8 @@ function listingHere(repoRoot: unknown, options: unknown = {}): WorktreeEntry[] 
   if (options !== undefined && (typeof options !== "object" || options === null)) return null;
   const o = (options ?? {}) as Record<string, unknown>;
   if (!plainNumber(o.staleAfterMs) || !plainNumber(o.nowMs) || o.assess) return null;
+  // the admin dirs' vetting kept in the workspace's cache, when the library made one: an unchanged fleet costs a stat a worktree
+  useExistingHome(configuredHome() ?? (process.env.ORCHARD_HOME || join(homedir(), ".orchard")));
   return readWorktreesSync(repoRoot);
 }
 

@@ -12,7 +12,7 @@
 // (`<home>/cache/proofs-<kind>.json`, set by the library when it opens one: setProofCacheDir); a
 // file that cannot be read, is not a plain file of ours that nobody else may write, or does not
 // parse is ignored and written anew, never trusted.
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, constants } from "node:fs";
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, writeFileSync, constants } from "node:fs";
 import { join } from "node:path";
 import { RACY_MS, stamp } from "./guard-cache.js";
 
@@ -27,6 +27,9 @@ export function setProofCacheDir(path: string | null): void {
   dir = path;
   loaded.clear();
 }
+
+/** Whether proofs are kept on disk (a workspace's cache is set). */
+export const keepsProofs = (): boolean => dir !== null;
 
 interface Entry {
   /** The files' identities when the proof was made (guard-cache.ts stamp). */
@@ -119,4 +122,40 @@ export async function provedOnce<T>(kind: string, key: string, files: readonly s
   const value = await compute();
   keepProof(kind, key, files, value, readAt);
   return value;
+}
+
+/**
+ * The identities kept under `key` (guard-cache.ts stamp texts), unchecked: for a caller that
+ * compares each one itself and trusts only those it finds again (input/admin-pass.ts: a stamp per
+ * admin dir found plain). Undefined when nothing is kept.
+ */
+export function keptStamps(kind: string, key: string): ReadonlySet<string> | undefined {
+  if (dir === null) return undefined;
+  const entry = load(kind).get(key);
+  return entry ? new Set(entry.stamps) : undefined;
+}
+
+/** Keeps `stamps` under `key` (each made by the caller before its check, none changed within RACY_MS of it), written at once. */
+export function keepStamps(kind: string, key: string, stamps: readonly string[]): void {
+  if (dir === null) return;
+  const store = load(kind);
+  if (store.size >= MAX_ENTRIES) store.clear();
+  store.set(key, { stamps: [...stamps], value: null });
+  save(kind, store);
+}
+
+/**
+ * A caller with no workspace opened (GSD's read-only calls, answered without the library:
+ * gsd/fast.ts) keeps its proofs in `home`'s cache when the library has made that cache already
+ * (`<home>/cache`, a directory): it never makes a home or a cache of its own. Nothing when a
+ * workspace's cache is set already.
+ */
+export function useExistingHome(home: string): void {
+  if (dir !== null) return;
+  try {
+    const cache = join(realpathSync(home), "cache");
+    if (lstatSync(cache).isDirectory()) setProofCacheDir(cache); // load() checks it is this user's, written by nobody else
+  } catch {
+    // no workspace cache there: each call proves again
+  }
 }
