@@ -5,10 +5,10 @@
 // settings run (the test can fail). Last, a clean filter that lies about a change makes the
 // worktree's status unknown, never clean or reclaimable.
 //
-// The matrix (five sources × seven MCP calls and fifteen commands) shares one repository per source:
-// its cases run in order against it, one command each, so no case carries the whole list's time on a
-// busy machine, and the settings are written into the config files directly (a git process per key
-// and per include was most of a source's cost: 42 s of the 70-include one at load 15).
+// The matrix (five sources × seven MCP calls and fifteen commands): the commands' cases of a source
+// share one repository and run in order against it, one command each, so no case carries the whole
+// list's time on a busy machine; the settings are written into the config files directly (a git
+// process per key and per include was most of a source's set-up: 42 s of the 70-include one at load 15).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -174,8 +174,6 @@ interface Fixture {
   handle: string;
   /** The linked worktrees of the commands' cases: feat-a, an orphan, the wave's two executors. */
   worktrees: string[];
-  /** The MCP case's own worktree, `feat-m` (owner m1), so that its leases never meet the commands'. */
-  mcp: { handle: string; path: string };
   manifest: string;
   ref: string;
 }
@@ -185,8 +183,6 @@ function build(source: Source): Fixture {
   try {
     const add = s.orchard(["add", "feat-a", "--owner", "o1", "--no-bootstrap"]);
     expect(add.code, add.stderr).toBe(0);
-    const mcp = s.orchard(["add", "feat-m", "--owner", "m1", "--no-bootstrap"]);
-    expect(mcp.code, mcp.stderr).toBe(0);
     const orphan = s.worktree("worktree-agent-9", { lock: `claude agent agent-9 (pid ${deadPid()})` });
     s.ageLock(orphan, 600);
     const clean = executor(s, 1, "agent-1.txt"); // merges cleanly: the merge commit would be signed
@@ -194,10 +190,10 @@ function build(source: Source): Fixture {
     s.commit({ file: "data.dat", content: "main\n" });
     const ref = salvageRef(s);
     const worktrees = [add.json.path as string, orphan, clean.worktree_path, conflicting.worktree_path];
-    plant(s, source, [...worktrees, mcp.json.path]);
+    plant(s, source, worktrees);
     const manifest = join(s.root, "wave.json");
     writeFileSync(manifest, JSON.stringify([clean, conflicting]));
-    return { s, handle: add.json.handle as string, worktrees, mcp: { handle: mcp.json.handle, path: mcp.json.path }, manifest, ref };
+    return { s, handle: add.json.handle as string, worktrees, manifest, ref };
   } catch (error) {
     s.cleanup();
     throw error;
@@ -248,34 +244,36 @@ describe.each(["repo", "worktree", "include", "breadth", "includeif"] as const)(
     }
   });
 
+  // its own repository: the server's adds lease to this process (its client), which the commands' cases
+  // (a release, `orchard trust`) must not run beside
   it("run from no MCP tool of an untrusted repository", async () => {
-    const { s, mcp } = f;
-    writeFileSync(join(mcp.path, "data.dat"), "DATA\n"); // the same size: status must read it through the filter
-    clear();
-    const server = await tracedServer(s.home, s.primary);
+    const s = fixture();
     try {
-      const calls: [string, Record<string, unknown>][] = [
-        ["orchard_status", { target: mcp.handle }],
-        ["orchard_list", { full: true }],
-        ["orchard_hygiene", {}],
-        ["orchard_reap_orphans", { dryRun: true }],
-        ["orchard_cleanup_plan", {}],
-        ["orchard_add", { branch: "feat-m", owner: "m1" }],
-        ["orchard_add", { branch: "feat-n", owner: "m2", bootstrap: false }],
-      ];
-      for (const [name, args] of calls) {
-        await server.call(name, args);
-        expect(ran(), `${name} ${JSON.stringify(args)}`).toEqual([]);
+      const add = s.orchard(["add", "feat-m", "--owner", "o1", "--no-bootstrap"]);
+      expect(add.code, add.stderr).toBe(0);
+      plant(s, source, [add.json.path]);
+      writeFileSync(join(add.json.path, "data.dat"), "DATA\n"); // the same size: status must read it through the filter
+      clear();
+      const server = await tracedServer(s.home, s.primary);
+      try {
+        const calls: [string, Record<string, unknown>][] = [
+          ["orchard_status", { target: add.json.handle }],
+          ["orchard_list", { full: true }],
+          ["orchard_hygiene", {}],
+          ["orchard_reap_orphans", { dryRun: true }],
+          ["orchard_cleanup_plan", {}],
+          ["orchard_add", { branch: "feat-m", owner: "o1" }],
+          ["orchard_add", { branch: "feat-n", owner: "o2", bootstrap: false }],
+        ];
+        for (const [name, args] of calls) {
+          await server.call(name, args);
+          expect(ran(), `${name} ${JSON.stringify(args)}`).toEqual([]);
+        }
+      } finally {
+        await server.client.close();
       }
-      // the two adds leased to this process (the server's client): given back, or the commands' cases
-      // would run beside a live lease of this process (and `orchard trust` from it would be an agent's)
-      for (const [target, owner] of [
-        ["feat-m", "m1"],
-        ["feat-n", "m2"],
-      ])
-        expect(await server.call("orchard_release", { target, owner }), target).toMatchObject({ ok: true });
     } finally {
-      await server.client.close();
+      s.cleanup();
     }
   });
 
