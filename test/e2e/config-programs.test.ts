@@ -4,8 +4,13 @@
 // every command that could reach it runs; no marker may appear. Then `orchard trust`: the same
 // settings run (the test can fail). Last, a clean filter that lies about a change makes the
 // worktree's status unknown, never clean or reclaimable.
+//
+// The matrix (five sources × seven MCP calls and fifteen commands): the commands' cases of a source
+// share one repository and run in order against it, one command each, so no case carries the whole
+// list's time on a busy machine; the settings are written into the config files directly (a git
+// process per key and per include was most of a source's set-up: 42 s of the 70-include one at load 15).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Scenario, deadPid, git, gitResult, type CliResult } from "../helpers/scenario.js";
@@ -66,29 +71,64 @@ function fixture(): Scenario {
   return s;
 }
 
-/** Plants the settings from `source`; for `worktree`, in the primary's config.worktree and in each of `worktrees`. */
+/** A config value as git writes it: quoted only where git's syntax needs it. */
+function configValue(value: string): string {
+  const escaped = value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n").replace(/\t/g, "\\t");
+  return /^\s|\s$|[;#]/.test(value) ? `"${escaped}"` : escaped;
+}
+
+/**
+ * Appends `entries` to the config file `file` as `git config --file <file> --add` would write them,
+ * in one write: the matrix plants 13 settings in up to five files of each repository (and 70
+ * includes in each of them for `breadth`), and a git process per key was most of the fixture's cost.
+ */
+function appendConfig(file: string, entries: [string, string][]): void {
+  const text = entries.map(([key, value]) => {
+    const first = key.indexOf(".");
+    const last = key.lastIndexOf(".");
+    const section = key.slice(0, first);
+    const sub =
+      first === last
+        ? ""
+        : ` "${key
+            .slice(first + 1, last)
+            .replace(/\\/g, "\\\\")
+            .replace(/"/g, '\\"')}"`;
+    return `[${section}${sub}]\n\t${key.slice(last + 1)} = ${configValue(value)}\n`;
+  });
+  appendFileSync(file, text.join(""));
+}
+
+/** The config file `git config --worktree` writes in the worktree at `at`. */
+const worktreeConfig = (at: string): string => git(at, "rev-parse", "--path-format=absolute", "--git-path", "config.worktree");
+
+/** Plants the settings from `source`; for `worktree` and `breadth`, in the primary's config.worktree and in each of `worktrees`. */
 function plant(s: Scenario, source: Source, worktrees: string[] = []): void {
   const entries = settings(source);
-  if (source === "repo") for (const [k, v] of entries) git(s.primary, "config", k, v);
+  if (source === "repo") appendConfig(join(git(s.primary, "rev-parse", "--path-format=absolute", "--git-common-dir"), "config"), entries);
   if (source === "include") {
     const file = join(s.root, "included.gitconfig");
-    for (const [k, v] of entries) git(s.root, "config", "--file", file, k, v);
+    appendConfig(file, entries);
     git(s.primary, "config", "include.path", file);
   }
   if (source === "worktree") {
     git(s.primary, "config", "extensions.worktreeConfig", "true");
-    for (const at of [s.primary, ...worktrees]) for (const [k, v] of entries) git(at, "config", "--worktree", k, v);
+    for (const at of [s.primary, ...worktrees]) appendConfig(worktreeConfig(at), entries);
   }
   if (source === "breadth") {
     git(s.primary, "config", "extensions.worktreeConfig", "true");
     const files = Array.from({ length: 70 }, (_, i) => join(s.root, `breadth-${i}.gitconfig`));
     files.forEach((file, i) => writeFileSync(file, i === 69 ? "" : "[core]\n\tquotePath = true\n"));
-    for (const [k, v] of entries) git(s.root, "config", "--file", files[69]!, k, v);
-    for (const at of [s.primary, ...worktrees]) for (const file of files) git(at, "config", "--worktree", "--add", "include.path", file);
+    appendConfig(files[69]!, entries);
+    for (const at of [s.primary, ...worktrees])
+      appendConfig(
+        worktreeConfig(at),
+        files.map((file) => ["include.path", file]),
+      );
   }
   if (source === "includeif") {
     const file = join(s.root, "conditional.gitconfig");
-    for (const [k, v] of entries) git(s.root, "config", "--file", file, k, v);
+    appendConfig(file, entries);
     git(s.primary, "config", "includeIf.gitdir:/.path", file); // holds in every worktree of the repository
   }
 }
@@ -97,8 +137,9 @@ function plant(s: Scenario, source: Source, worktrees: string[] = []): void {
 function run(s: Scenario, args: string[], options: { trusted?: boolean } = {}): { r: CliResult; ran: string[] } {
   clear();
   const r = s.orchard(args);
-  // trusted, the scripts run and fail git's protocols (a process filter, a signature): any exit
-  if (!options.trusted) expect(r.code, `${args.join(" ")}: ${r.stdout}${r.stderr}`).not.toBe(1);
+  // trusted, the scripts run and fail git's protocols (a process filter, a signature): any exit.
+  // Untrusted, never a usage error either: that would have reached no git call at all.
+  if (!options.trusted) expect([1, 2], `${args.join(" ")}: ${r.stdout}${r.stderr}`).not.toContain(r.code);
   return { r, ran: ran() };
 }
 
@@ -126,7 +167,85 @@ function salvageRef(s: Scenario): string {
   return ref;
 }
 
+/** One repository per source, shared by the source's cases (they run in order; the later commands change it). */
+interface Fixture {
+  s: Scenario;
+  /** The Orchard worktree `feat-a` (owner o1). */
+  handle: string;
+  /** The linked worktrees of the commands' cases: feat-a, an orphan, the wave's two executors. */
+  worktrees: string[];
+  manifest: string;
+  ref: string;
+}
+
+function build(source: Source): Fixture {
+  const s = fixture();
+  try {
+    const add = s.orchard(["add", "feat-a", "--owner", "o1", "--no-bootstrap"]);
+    expect(add.code, add.stderr).toBe(0);
+    const orphan = s.worktree("worktree-agent-9", { lock: `claude agent agent-9 (pid ${deadPid()})` });
+    s.ageLock(orphan, 600);
+    const clean = executor(s, 1, "agent-1.txt"); // merges cleanly: the merge commit would be signed
+    const conflicting = executor(s, 2, "data.dat"); // main changes data.dat too: the merge driver decides
+    s.commit({ file: "data.dat", content: "main\n" });
+    const ref = salvageRef(s);
+    const worktrees = [add.json.path as string, orphan, clean.worktree_path, conflicting.worktree_path];
+    plant(s, source, worktrees);
+    const manifest = join(s.root, "wave.json");
+    writeFileSync(manifest, JSON.stringify([clean, conflicting]));
+    return { s, handle: add.json.handle as string, worktrees, manifest, ref };
+  } catch (error) {
+    s.cleanup();
+    throw error;
+  }
+}
+
+/** Every tracked file's stat data changed, content as committed: a status must read each one again (through the clean filter, if any). */
+function touchTracked(f: Fixture): void {
+  for (const wt of f.worktrees)
+    for (const file of ["data.dat", "x.proc", "README.md"])
+      writeFileSync(join(wt, file), `${file === "data.dat" ? "data" : file === "x.proc" ? "proc" : "# app"}\n`);
+}
+
+/**
+ * The commands that could reach a program, in the order they run against one repository: each is
+ * its own case (one CLI process), so no case carries the whole list's time under load.
+ */
+const COMMANDS: [string, (f: Fixture) => string[]][] = [
+  ["add (create: checkout, smudge)", () => ["add", "feat-b", "--owner", "o2", "--no-bootstrap"]],
+  ["add (adopt: status)", () => ["add", "feat-a", "--owner", "o1", "--no-bootstrap"]],
+  ["status", (f) => ["status", f.handle]],
+  ["list --full", () => ["list", "--full"]],
+  ["hygiene", () => ["hygiene"]],
+  ["hygiene --disk", () => ["hygiene", "--disk"]],
+  ["cleanup plan", () => ["cleanup", "plan"]],
+  ["reap-orphans --dry-run", () => ["reap-orphans", "--dry-run"]],
+  ["reap-orphans --salvage", () => ["reap-orphans", "--salvage"]],
+  ["cleanup-wave --dry-run", (f) => ["cleanup-wave", "--manifest", f.manifest, "--dry-run"]],
+  ["cleanup-wave", (f) => ["cleanup-wave", "--manifest", f.manifest]],
+  ["cleanup run", () => ["cleanup", "run"]],
+  ["release", (f) => ["release", f.handle, "--owner", "o1"]],
+  ["recycle", (f) => ["recycle", f.handle, "--branch", "feat-c", "--owner", "o3"]],
+  ["salvage restore", (f) => ["salvage", "restore", f.ref]],
+];
+
 describe.each(["repo", "worktree", "include", "breadth", "includeif"] as const)("programs named from the %s config", (source) => {
+  let f: Fixture;
+  beforeAll(() => {
+    f = build(source);
+  });
+  afterAll(() => f?.s.cleanup());
+
+  it("are what git itself reads there (the fixture writes the files as git config would)", () => {
+    const where = source === "worktree" || source === "breadth" ? [f.s.primary, ...f.worktrees] : [f.s.primary, f.worktrees[0]!];
+    for (const at of where) {
+      const read = git(at, "config", "--get-regexp", "^(core|filter|commit|gpg|merge|diff|credential)\\.").split("\n");
+      for (const [key, value] of settings(source)) expect(read, `${at}: ${key}`).toContain(`${key.toLowerCase()} ${value}`);
+    }
+  });
+
+  // its own repository: the server's adds lease to this process (its client), which the commands' cases
+  // (a release, `orchard trust`) must not run beside
   it("run from no MCP tool of an untrusted repository", async () => {
     const s = fixture();
     try {
@@ -158,61 +277,33 @@ describe.each(["repo", "worktree", "include", "breadth", "includeif"] as const)(
     }
   });
 
-  it("run from no command of an untrusted repository, and run once it is trusted", () => {
-    const s = fixture();
-    try {
-      const add = s.orchard(["add", "feat-a", "--owner", "o1", "--no-bootstrap"]);
-      expect(add.code, add.stderr).toBe(0);
-      const handle = add.json.handle as string;
-      const orphan = s.worktree("worktree-agent-9", { lock: `claude agent agent-9 (pid ${deadPid()})` });
-      s.ageLock(orphan, 600);
-      const clean = executor(s, 1, "agent-1.txt"); // merges cleanly: the merge commit would be signed
-      const conflicting = executor(s, 2, "data.dat"); // main changes data.dat too: the merge driver decides
-      s.commit({ file: "data.dat", content: "main\n" });
-      const ref = salvageRef(s);
-      plant(s, source, [add.json.path, orphan, clean.worktree_path, conflicting.worktree_path]);
-      // every tracked file's stat data changed: status must read each one again (through the clean filter, if any)
-      for (const wt of [add.json.path, orphan, clean.worktree_path, conflicting.worktree_path])
-        for (const f of ["data.dat", "x.proc", "README.md"]) writeFileSync(join(wt, f), `${f === "data.dat" ? "data" : f === "x.proc" ? "proc" : "# app"}\n`);
-      const manifest = join(s.root, "wave.json");
-      writeFileSync(manifest, JSON.stringify([clean, conflicting]));
+  describe("run from no command of an untrusted repository", () => {
+    beforeAll(() => touchTracked(f));
+    for (const [name, args] of COMMANDS)
+      it(name, () => {
+        const command = args(f);
+        expect(run(f.s, command).ran, command.join(" ")).toEqual([]);
+      });
+    it("and the wave's conflicting entry stays unmerged (no merge driver decided it)", () => {
+      expect(gitResult(f.s.primary, "rev-parse", "--verify", "--quiet", "refs/heads/worktree-agent-2").code).toBe(0);
+    });
+  });
 
-      const commands: string[][] = [
-        ["add", "feat-b", "--owner", "o2", "--no-bootstrap"], // create: checkout (smudge)
-        ["add", "feat-a", "--owner", "o1", "--no-bootstrap"], // adopt: status
-        ["status", handle],
-        ["list", "--full"],
-        ["hygiene"],
-        ["hygiene", "--disk"],
-        ["cleanup", "plan"],
-        ["reap-orphans", "--dry-run"],
-        ["reap-orphans", "--salvage"],
-        ["cleanup-wave", "--manifest", manifest, "--dry-run"],
-        ["cleanup-wave", "--manifest", manifest],
-        ["cleanup", "run"],
-        ["release", handle, "--owner", "o1"],
-        ["recycle", handle, "--branch", "feat-c", "--owner", "o3", "--no-bootstrap"],
-        ["salvage", "restore", ref],
-      ];
-      const untrusted = commands.map((args) => ({ args: args.join(" "), ran: run(s, args).ran }));
-      expect(untrusted).toEqual(commands.map((args) => ({ args: args.join(" "), ran: [] })));
-      expect(gitResult(s.primary, "rev-parse", "--verify", "--quiet", "refs/heads/worktree-agent-2").code).toBe(0); // the conflicting entry was not merged by a driver
-
-      // trusted: the programs the owner saw in the common config are git's to run again (SPEC v4 §4.1);
-      // what a config.worktree or an include names is never covered by trust
-      writeFileSync(join(s.primary, ".orchard.json"), "{}\n");
-      const granted = s.orchard(["trust", "--yes"]);
-      expect(granted.code).toBe(0);
-      const seen = new Set<string>();
-      for (const args of [["hygiene"], ["add", "feat-d", "--owner", "o4", "--no-bootstrap"], ["cleanup-wave", "--manifest", manifest]])
-        for (const m of run(s, args, { trusted: true }).ran) seen.add(m);
-      if (source === "repo") for (const label of ["clean", "smudge", "process"]) expect([...seen]).toContain(`${source}-${label}`);
-      else expect([...seen]).toEqual([]);
-      // an fsmonitor hook, trusted or not, never runs: a status feeds destructive verdicts and reads the disk itself (SPEC v5 §4)
-      expect([...seen]).not.toContain(`${source}-fsmonitor`);
-    } finally {
-      s.cleanup();
-    }
+  it("run once it is trusted: those of the common config, never a config.worktree's or an include's, never fsmonitor", () => {
+    const { s, manifest } = f;
+    touchTracked(f);
+    // trusted: the programs the owner saw in the common config are git's to run again (SPEC v4 §4.1);
+    // what a config.worktree or an include names is never covered by trust
+    writeFileSync(join(s.primary, ".orchard.json"), "{}\n");
+    const granted = s.orchard(["trust", "--yes"]);
+    expect(granted.code, granted.stdout + granted.stderr).toBe(0);
+    const seen = new Set<string>();
+    for (const args of [["hygiene"], ["add", "feat-d", "--owner", "o4", "--no-bootstrap"], ["cleanup-wave", "--manifest", manifest]])
+      for (const m of run(s, args, { trusted: true }).ran) seen.add(m);
+    if (source === "repo") for (const label of ["clean", "smudge", "process"]) expect([...seen]).toContain(`${source}-${label}`);
+    else expect([...seen]).toEqual([]);
+    // an fsmonitor hook, trusted or not, never runs: a status feeds destructive verdicts and reads the disk itself (SPEC v5 §4)
+    expect([...seen]).not.toContain(`${source}-fsmonitor`);
   });
 });
 

@@ -5,7 +5,11 @@
 // origin/main ahead; agents killed with SIGKILL while their pid is in a lease; re-adds. Every
 // step asserts the exact candidates, duplicate groups, canonical members and suggestions, and
 // every hint is followed to prove it works. Agents are named a1…a12 in the assertions.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+//
+// The day is one story in one repository, told in six parts: each is a test of its own (its own
+// budget: the whole day is ~45 CLI calls over a dozen worktrees, minutes on a busy machine), and each
+// starts only where the part before it ended.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git, liveProcess, waitFor } from "../helpers/scenario.js";
@@ -16,11 +20,11 @@ type Agent = { pid: number; stop: () => void };
 
 let s: Scenario;
 let agents: Agent[];
-beforeEach(() => {
+beforeAll(() => {
   s = Scenario.create();
   agents = [];
 });
-afterEach(() => {
+afterAll(() => {
   for (const a of agents) a.stop();
   s.cleanup();
 });
@@ -70,28 +74,36 @@ const groups = (report: Json): [string, string[], string, boolean][] =>
     return [g.task.replace("github.com/o/r", ""), g.handles.map(name).sort(), name(g.canonical), g.conflict];
   });
 
-describe("a day of a fleet", () => {
-  it("twelve agents, six tasks in mixed spellings, every kind of merge, a fetch, crashes and re-adds", async () => {
-    const bare = s.origin;
+describe("a day of a fleet: twelve agents, six tasks in mixed spellings, every kind of merge, a fetch, crashes and re-adds", () => {
+  // what the parts hand on to each other
+  let bare: string, perfCommit: string;
+  let p3: Agent, p6: Agent, p8: Agent;
+  let a1: Json, a2: Json, a3: Json, a4: Json, a5: Json, a6: Json, a7: Json, a8: Json, a9: Json, a10: Json, a12: Json, noon: Json;
+  /** The part of the day that ended last: a part starts only where the one before it ended. */
+  let ended = 0;
+  const part = (n: number): void => expect(ended, "an earlier part of the day failed").toBe(n - 1);
+
+  it("morning: twelve agents start six tasks, each written another way; an exclusive add is refused; a re-add keeps its pid", () => {
+    part(1);
+    bare = s.origin;
     s.git("remote", "set-url", "origin", "git@github.com:o/r.git"); // a GitHub origin: #N and GH-N resolve against it
     s.git("config", `url.${bare}.insteadOf`, "git@github.com:o/r.git"); // …while fetch and push reach the bare repo
     const p1 = agent();
-    const p3 = agent();
-    const p6 = agent();
-    const p8 = agent();
+    p3 = agent();
+    p6 = agent();
+    p8 = agent();
 
-    // ── morning: everyone starts; each task written another way by each agent ──
-    const a1 = add("a1", "login", "https://github.com/o/r/issues/101", "--pid", String(p1.pid));
+    a1 = add("a1", "login", "https://github.com/o/r/issues/101", "--pid", String(p1.pid));
     expect(a1).toMatchObject({ action: "created", task: T(101), base: { ref: "refs/heads/main" }, candidates: [] });
-    const a2 = add("a2", "login-ui", "O/R#101");
+    a2 = add("a2", "login-ui", "O/R#101");
     expect([a2.task, candidates(a2)]).toEqual([T(101), [["a1", "same_task", "active", ["live_owner"]]]]);
-    const a3 = add("a3", "billing", "http://github.com/o/r/issues/102/", "--pid", String(p3.pid));
-    const a4 = add("a4", "search", "GH-103");
-    const a5 = add("a5", "search-2", "https://GitHub.com/O/R/issues/103");
+    a3 = add("a3", "billing", "http://github.com/o/r/issues/102/", "--pid", String(p3.pid));
+    a4 = add("a4", "search", "GH-103");
+    a5 = add("a5", "search-2", "https://GitHub.com/O/R/issues/103");
     expect([a3.task, a4.task, a5.task, candidates(a5)]).toEqual([T(102), T(103), T(103), [["a4", "same_task", "active", ["live_owner"]]]]);
-    const a6 = add("a6", "cache", "o/r#104", "--pid", String(p6.pid));
-    const a7 = add("a7", "docs", "HTTPS://github.com/o/R/pull/105");
-    const a8 = add("a8", "perf", "GitHub.com/O/R/issues/106", "--pid", String(p8.pid));
+    a6 = add("a6", "cache", "o/r#104", "--pid", String(p6.pid));
+    a7 = add("a7", "docs", "HTTPS://github.com/o/R/pull/105");
+    a8 = add("a8", "perf", "GitHub.com/O/R/issues/106", "--pid", String(p8.pid));
     expect([a6.task, a7.task, a8.task]).toEqual([T(104), T(105), T(106)]);
     expect([a3, a4, a6, a7, a8].map(candidates)).toEqual([[], [], [], [], []]); // each the first of its task
     // agent-9 wants #101 to itself: two live leases hold it
@@ -102,12 +114,15 @@ describe("a day of a fleet", () => {
     ]);
     expect(s.git("branch", "--list", "login-x")).toBe(""); // a refusal changes nothing
     const p9 = agent();
-    const a9 = add("a9", "perf-2", "#106", "--pid", String(p9.pid));
+    a9 = add("a9", "perf-2", "#106", "--pid", String(p9.pid));
     expect([a9.task, candidates(a9)]).toEqual([T(106), [["a8", "same_task", "active", ["live_owner"]]]]);
     // agent-1 re-adds its handle (a restart of its tool, same process) without --pid: the pid stays in the lease
     expect(add("a1", "login", "O/R#101")).toMatchObject({ action: "adopted", handle: a1.handle, lease: { owner: "agent-1", pid: p1.pid } });
+    ended = 1;
+  });
 
-    // ── late morning: work, then three agents are killed with SIGKILL ──
+  it("late morning: work, then three agents are killed with SIGKILL; agent-11 takes over a crashed agent's task", async () => {
+    part(2);
     commit(a1.path, "login.txt");
     commit(a4.path, "search.txt");
     commit(a4.path, "search-ui.txt"); // two commits: the forge squashes them into one
@@ -116,7 +131,7 @@ describe("a day of a fleet", () => {
     s.push("cache", a6.path);
     commit(a7.path, "docs.txt");
     commit(a8.path, "perf.txt"); // never pushed
-    const perfCommit = git(a8.path, "rev-parse", "HEAD");
+    perfCommit = git(a8.path, "rev-parse", "HEAD");
     s.makeDirty(a3.path); // uncommitted
     await crash(p3);
     await crash(p6);
@@ -142,8 +157,11 @@ describe("a day of a fleet", () => {
     const a11 = add("a11", "cache-2", "github.com/o/r/issues/104", "--policy", "reuse-compatible");
     expect(a11).toMatchObject({ action: "reused", handle: a6.handle, branch: "cache", owner: "agent-11" });
     expect(candidates(a11)).toEqual([["a6", "same_task", "active", []]]);
+    ended = 2;
+  });
 
-    // ── noon: a merge commit pushed from the primary; on the forge a squash and a rebase merge; then a fetch ──
+  it("noon: a merge commit from the primary, a squash and a rebase merge on the forge, a fetch; re-adds", () => {
+    part(3);
     s.mergeIntoMain("login");
     // agent-1's lease names its live pid: this test stands in for that process, so it passes the override
     run(["release", a1.handle, "--owner", "agent-1", "--force"]);
@@ -162,10 +180,10 @@ describe("a day of a fleet", () => {
     expect(s.git("rev-parse", "main")).toBe(before); // local main is behind what was fetched
     // agent-2 restarts and re-adds its handle; agent-10 starts #102, whose first worktree is the crashed one
     expect(add("a2", "login-ui", "github.com/o/r/issues/101")).toMatchObject({ action: "adopted", handle: a2.handle, owner: "agent-2" });
-    const a10 = add("a10", "billing-2", "#102");
+    a10 = add("a10", "billing-2", "#102");
     expect(a10).toMatchObject({ action: "created", task: T(102), base: { ref: "refs/remotes/origin/main", commit: fetched } });
     expect(candidates(a10)).toEqual([["a3", "same_task", "active", ["dirty", "base_drift"]]]);
-    const noon = run(["hygiene"]);
+    noon = run(["hygiene"]);
     const merged = Object.fromEntries((noon.worktrees as Json[]).filter((w) => w.merged.how).map((w) => [name(w.handle), w.merged.how]));
     expect(merged).toMatchObject({ a1: "ancestor", a4: "merge_adds_nothing", a6: "patch_equivalent" });
     expect(board(noon)).toEqual({
@@ -192,8 +210,11 @@ describe("a day of a fleet", () => {
       ["a1", "same_task", "terminal", []],
       ["a2", "same_task", "active", ["live_owner", "base_drift"]],
     ]);
+    ended = 3;
+  });
 
-    // ── afternoon: local main catches up, then a wave is merged into it and not pushed ──
+  it("afternoon: local main catches up, a wave is merged into it and not pushed; the preventable duplicate's hint, followed", () => {
+    part(4);
     s.git("merge", "-q", "--ff-only", "origin/main");
     commit(a10.path, "billing.txt");
     run(["release", a7.handle, "--owner", "agent-7"]);
@@ -202,7 +223,7 @@ describe("a day of a fleet", () => {
     s.git("merge", "-q", "--no-ff", "--no-edit", "billing-2");
     const wave = s.git("rev-parse", "main");
     // agent-12 starts #105 without a policy: the released, merged docs worktree could have been recycled
-    const a12 = add("a12", "docs-2", "#105");
+    a12 = add("a12", "docs-2", "#105");
     expect(a12).toMatchObject({ action: "created", base: { ref: "refs/heads/main", commit: wave } });
     expect(candidates(a12)).toEqual([["a7", "same_task", "terminal", []]]);
     const afternoon = run(["hygiene"]);
@@ -235,8 +256,11 @@ describe("a day of a fleet", () => {
       ["a7", "same_task", "terminal", []],
     ]);
     who.set(followed.handle, "a12'");
+    ended = 4;
+  });
 
-    // ── evening: the crashed agent-3 restarts with a new process and resumes its own dirty work ──
+  it("evening: the crashed agent-3 restarts with a new process and resumes its own dirty work", () => {
+    part(5);
     const p3b = agent();
     const back = add("a3", "billing", "#102", "--pid", String(p3b.pid), "--resume");
     expect(back).toMatchObject({ action: "adopted", handle: a3.handle, lease: { owner: "agent-3", pid: p3b.pid } });
@@ -264,8 +288,11 @@ describe("a day of a fleet", () => {
       ["#106", ["a8", "a9"], "a9", true], // two hold work nobody else has: remove neither by group
     ]);
     expect(s.orchard(["hygiene"], { json: false }).stdout).toContain("duplicate task github.com/o/r#106: conflict");
+    ended = 5;
+  });
 
-    // ── night: each suggestion, followed ──
+  it("night: each suggestion followed, and nothing lost", () => {
+    part(6);
     const night = run(["cleanup", "run"]);
     const done = (r: Json): string[][] => (r.items as Json[]).filter((i) => i.state === "done").map((i) => [i.action, name(i.handle)]);
     expect(done(night).sort()).toEqual([
@@ -295,5 +322,6 @@ describe("a day of a fleet", () => {
     expect(board(end)).toEqual({ a2: ["live", null], a3: ["live", null], a5: ["live", null], "a12'": ["live", null], a9: ["live", null] });
     expect(groups(end)).toEqual([]);
     expect(end.preventableDuplicates.count).toBe(1); // history, not backlog: the recycle added none
+    ended = 6;
   });
 });
