@@ -146,9 +146,6 @@ export function nextStep(r: Reason, w: Where): Step | null {
       return mergeAgain(w) ?? waveAgain(w);
     case "merge_conflict":
       return resolveConflict(r, w);
-    case "live_owner":
-      // who holds it and until when; taking it over is its owner's act (never suggested)
-      return w.verb === "merge" ? statusOf(w) : null;
     case "not_adoptable":
       return w.path ? orchard("status", w.path) : null;
     case "precondition_changed":
