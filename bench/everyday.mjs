@@ -10,7 +10,9 @@
 // call BATCH times in a row (default 5) and divides, so a tick (10 ms) is a fraction of a call.
 // Linux only (the /proc accounting). The repository has FILES files (default 200: 400 worktrees
 // are checked out for the remove rows).
-//   npm run build && node bench/everyday.mjs [--runs 7] [--batch 5] [--files 200] [--big 400] [--only path,remove] [--json]
+// `--versus <another build's dist/bin/orchard.js>`: the remove rows also run that build's remove in the same
+// samples (this build, the other, the baseline, in turn), so an A/B of two builds shares one fleet and one load.
+//   npm run build && node bench/everyday.mjs [--runs 7] [--batch 5] [--files 200] [--big 400] [--only path,remove] [--versus <cli>] [--json]
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -29,6 +31,7 @@ const BATCH = Math.max(1, Number(flag("batch", 5)));
 const FILES = Number(flag("files", 200));
 const BIG = Number(flag("big", 400));
 const CLI = resolve(flag("cli", join(here, "../dist/bin/orchard.js")));
+const VERSUS = flag("versus", null) === null ? null : resolve(flag("versus", null));
 const ONLY = flag("only", "").split(",").filter(Boolean);
 const JSON_OUT = process.argv.includes("--json");
 // a name ending in a digit is one row (`remove-40` is not `remove-400`); otherwise a prefix (`remove`: both)
@@ -83,21 +86,26 @@ function cpuOf(cwd, calls, per = calls.length) {
 }
 
 const rows = [];
-/** `pair(i)` returns [A ms, B ms] of CPU per call; one warm-up pair, then RUNS counted. */
+/** `pair(i)` returns [A ms, B ms] (and, with --versus, the other build's ms) of CPU per call; one warm-up pair, then RUNS counted. */
 function row(id, measure, baseline, goal, pair) {
   if (!wanted(id)) return;
   say(`measuring ${id}…`);
   pair(-1);
   const a = [];
   const b = [];
+  const v = [];
   for (let i = 0; i < RUNS; i++) {
-    const [x, y] = pair(i);
+    const [x, y, z] = pair(i);
     a.push(x);
     b.push(y);
+    if (z !== undefined) v.push(z);
   }
   const r = { id, measure, baseline, goal, a: median(a), b: median(b), ratio: median(a.map((x, i) => x / b[i])), runs: RUNS, batch: BATCH };
+  if (v.length > 0) Object.assign(r, { versus: median(v), versusRatio: median(v.map((z, i) => z / b[i])), aOverVersus: median(a.map((x, i) => x / v[i])) });
   rows.push(r);
   say(`  ${id}: ${r.a.toFixed(1)} ms vs ${r.b.toFixed(1)} ms, ${r.ratio.toFixed(2)}× (goal ${goal})`);
+  if (r.versus !== undefined)
+    say(`  ${id} --versus: ${r.versus.toFixed(1)} ms, ${r.versusRatio.toFixed(2)}× the baseline; this build / that one ${r.aOverVersus.toFixed(2)}×`);
 }
 
 const node0 = () => Array.from({ length: BATCH }, () => [process.execPath, ["-e", "0"]]);
@@ -133,16 +141,20 @@ function removeRow(n) {
       git(repo.primary, "worktree", "add", "-q", "-b", `plain/${id}-${made}`, path, "main");
       return path;
     });
-  row(id, `\`orchard remove <one clean released worktree>\`, ${n} worktrees, CPU`, "node -e 0 + git worktree remove", "≤ 2×", () => {
+  row(id, `\`orchard remove <one clean released worktree>\`, ${n} worktrees, CPU`, "node -e 0 + git worktree remove", "≤ 2×", (i) => {
     const handles = released();
     const paths = plain();
-    return [
+    const removes = (cli, hs) =>
       cpuOf(
         repo.primary,
-        handles.map((h) => [process.execPath, [CLI, "--home", repo.home, "remove", h]]),
-      ),
-      cpuOf(repo.primary, [...node0(), ...paths.map((p) => ["git", ["worktree", "remove", p]])], BATCH), // a node start and a removal each
-    ];
+        hs.map((h) => [process.execPath, [cli, "--home", repo.home, "remove", h]]),
+      );
+    const other = VERSUS === null ? null : released();
+    // with --versus, the two builds take turns going first
+    const first = other !== null && i % 2 !== 0 ? removes(VERSUS, other) : undefined;
+    const a = removes(CLI, handles);
+    const b = cpuOf(repo.primary, [...node0(), ...paths.map((p) => ["git", ["worktree", "remove", p]])], BATCH); // a node start and a removal each
+    return other === null ? [a, b] : [a, b, first ?? removes(VERSUS, other)];
   });
 }
 removeRow(40);
@@ -158,5 +170,9 @@ else {
   );
   for (const r of rows)
     process.stdout.write(`| ${r.measure} | ${r.a.toFixed(1)} ms | ${r.b.toFixed(1)} ms (${r.baseline}) | ${r.ratio.toFixed(2)}× | ${r.goal} |\n`);
+  for (const r of rows.filter((x) => x.versus !== undefined))
+    process.stdout.write(
+      `| ${r.measure}, --versus ${VERSUS} | ${r.versus.toFixed(1)} ms | ${r.b.toFixed(1)} ms | ${r.versusRatio.toFixed(2)}× | this build / that one: ${r.aOverVersus.toFixed(2)}× |\n`,
+    );
 }
 execFileSync("rm", ["-rf", root]);
