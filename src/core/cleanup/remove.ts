@@ -48,7 +48,8 @@ export type RemoveResult =
 export async function removeWorktree(ctx: Ctx, options: RemoveOptions): Promise<RemoveResult> {
   // a handle of this repo is its row (as resolveTarget reads it first): no listing of its own; the plan's is the one read under the lock
   const byHandle = options.target.includes("@") && !options.target.startsWith("-") ? await ctx.registry.worktrees.byHandle(options.target) : undefined;
-  const target = byHandle && byHandle.repo === ctx.repo.identity ? { path: byHandle.path, row: byHandle } : await resolveTarget(ctx, options.target, peekListing(ctx.repo));
+  const target =
+    byHandle && byHandle.repo === ctx.repo.identity ? { path: byHandle.path, row: byHandle } : await resolveTarget(ctx, options.target, peekListing(ctx.repo));
   const { path } = target;
   const handle = target.row?.handle ?? null;
   const scope: CleanupPlanOptions = { paths: [path], include: [...INCLUDABLE], salvage: options.salvage ?? false, includeResumable: true, explicit: true };
