@@ -12,7 +12,7 @@
 // are checked out for the remove rows).
 // `--versus <another build's dist/bin/orchard.js>`: the remove rows also run that build's remove in the same
 // samples (this build, the other, the baseline, in turn), so an A/B of two builds shares one fleet and one load.
-//   npm run build && node bench/everyday.mjs [--runs 7] [--batch 5] [--files 200] [--big 400] [--only path,remove] [--versus <cli>] [--json]
+//   npm run build && node bench/everyday.mjs [--runs 7] [--batch 5] [--files 200] [--big 400] [--only path,remove] [--versus <cli>] [--plain-over 40] [--json]
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -31,6 +31,7 @@ const BATCH = Math.max(1, Number(flag("batch", 5)));
 const FILES = Number(flag("files", 200));
 const BIG = Number(flag("big", 400));
 const CLI = resolve(flag("cli", join(here, "../dist/bin/orchard.js")));
+const PLAIN_OVER = flag("plain-over", null) === null ? null : Number(flag("plain-over", null));
 const VERSUS = flag("versus", null) === null ? null : resolve(flag("versus", null));
 const ONLY = flag("only", "").split(",").filter(Boolean);
 const JSON_OUT = process.argv.includes("--json");
@@ -60,11 +61,15 @@ function makeRepo(dir) {
   return { primary, home: join(dir, "home") };
 }
 
-/** A repository with `n` managed worktrees (every third released), `task` T-<i> each. */
+/** A repository with `n` managed worktrees (every third released), `task` T-<i> each; with `--plain-over 40`, only
+ * the first 40 are managed and the rest plain `git worktree add`s (git's listing and admin dirs grow as much; the
+ * registry does not: a quick fleet on a loaded machine, where 400 adds take most of an hour). */
 function fleet(name, n) {
   const repo = makeRepo(join(root, name));
-  say(`${name}: building ${n} managed worktrees…`);
-  for (let i = 0; i < n; i++) {
+  const managed = Math.min(n, PLAIN_OVER ?? n);
+  say(`${name}: building ${managed} managed and ${n - managed} plain worktrees…`);
+  for (let i = managed; i < n; i++) git(repo.primary, "worktree", "add", "-q", "-b", `fill/w${i}`, join(root, `${name}-fill`, `w${i}`), "main");
+  for (let i = 0; i < managed; i++) {
     const handle = cli(repo, ["--json", "add", `fleet/w${i}`, "--owner", `agent-${i}`, "--task", `T-${i}`]).handle;
     if (i % 3 === 0) cli(repo, ["release", handle, "--owner", `agent-${i}`]);
   }

@@ -26,9 +26,11 @@ const released = (branch: string): { handle: string; path: string } => {
   expect(s.orchard(["release", w.handle, "--owner", "agent"]).code).toBe(0);
   return w;
 };
+/** A released worktree with a commit of its own: what `merge` takes. */
 const withCommit = (branch: string): { handle: string; path: string } => {
   const w = add(branch);
   s.commit({ in: w.path, file: `${branch}.txt` });
+  expect(s.orchard(["release", w.handle, "--owner", "agent"]).code).toBe(0);
   return w;
 };
 /** The gits a command started, as `[orchard trace]` names them (argv only). */
@@ -74,7 +76,7 @@ describe("one worktree's verbs at 3 and at 12 worktrees", () => {
       git(s.primary, "worktree", "list", "--porcelain")
         .split("\n")
         .filter((l) => l.startsWith("worktree ")).length,
-    ).toBe(13);
+    ).toBe(15); // the primary, the 12, the two merge candidates
     for (const verb of Object.keys(small)) expect(large[verb]?.length, `${verb}: ${JSON.stringify(large[verb])}`).toBe(small[verb]?.length);
     for (const remove of [small.remove, large.remove, small.removeByPath, large.removeByPath]) {
       const named = (word: string): number => (remove ?? []).filter((argv) => argv.startsWith(`["${word}"`)).length;
