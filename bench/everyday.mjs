@@ -10,10 +10,12 @@
 // call BATCH times in a row (default 5) and divides, so a tick (10 ms) is a fraction of a call.
 // Linux only (the /proc accounting). The repository has FILES files (default 200: 400 worktrees
 // are checked out for the remove rows).
-// --cli <orchard.js> measures another build (default: this tree's dist); --base <orchard.js> adds, for
-// path and complete, the same rows of that build (e.g. main's) against the same fleet, pair by pair
-// beside them (A = this build, B = the base, then each against `node -e 0`).
-//   npm run build && node bench/everyday.mjs [--runs 7] [--batch 5] [--files 200] [--big 400] [--only path,remove] [--base <orchard.js>] [--json]
+// --cli <orchard.js> measures another build (default: this tree's dist); --base <orchard.js> runs another
+// build (e.g. main's) against the same fleet: for path and complete its rows beside this build's, pair by pair
+// (A = this build, B = the base, then each against `node -e 0`); for the remove rows its remove in the same
+// samples (this build, the other, the baseline, in turn), so an A/B of two builds shares one fleet and one load.
+// `--plain-over N`: only N worktrees of the remove rows are managed, the rest plain `git worktree add`s.
+//   npm run build && node bench/everyday.mjs [--runs 7] [--batch 5] [--files 200] [--big 400] [--only path,remove] [--base <orchard.js>] [--plain-over 40] [--json]
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -33,6 +35,8 @@ const FILES = Number(flag("files", 200));
 const BIG = Number(flag("big", 400));
 const CLI = resolve(flag("cli", join(here, "../dist/bin/orchard.js")));
 const BASE = flag("base", "") ? resolve(flag("base", "")) : null;
+const PLAIN_OVER = flag("plain-over", null) === null ? null : Number(flag("plain-over", null));
+const VERSUS = BASE; // the remove rows' other build
 const ONLY = flag("only", "").split(",").filter(Boolean);
 const JSON_OUT = process.argv.includes("--json");
 // a name ending in a digit is one row (`remove-40` is not `remove-400`); otherwise a prefix (`remove`: both)
@@ -61,11 +65,15 @@ function makeRepo(dir) {
   return { primary, home: join(dir, "home") };
 }
 
-/** A repository with `n` managed worktrees (every third released), `task` T-<i> each. */
+/** A repository with `n` managed worktrees (every third released), `task` T-<i> each; with `--plain-over 40`, only
+ * the first 40 are managed and the rest plain `git worktree add`s (git's listing and admin dirs grow as much; the
+ * registry does not: a quick fleet on a loaded machine, where 400 adds take most of an hour). */
 function fleet(name, n) {
   const repo = makeRepo(join(root, name));
-  say(`${name}: building ${n} managed worktrees…`);
-  for (let i = 0; i < n; i++) {
+  const managed = Math.min(n, PLAIN_OVER ?? n);
+  say(`${name}: building ${managed} managed and ${n - managed} plain worktrees…`);
+  for (let i = managed; i < n; i++) git(repo.primary, "worktree", "add", "-q", "-b", `fill/w${i}`, join(root, `${name}-fill`, `w${i}`), "main");
+  for (let i = 0; i < managed; i++) {
     const handle = cli(repo, ["--json", "add", `fleet/w${i}`, "--owner", `agent-${i}`, "--task", `T-${i}`]).handle;
     if (i % 3 === 0) cli(repo, ["release", handle, "--owner", `agent-${i}`]);
   }
@@ -87,21 +95,26 @@ function cpuOf(cwd, calls, per = calls.length) {
 }
 
 const rows = [];
-/** `pair(i)` returns [A ms, B ms] of CPU per call; one warm-up pair, then RUNS counted. */
+/** `pair(i)` returns [A ms, B ms] (and, with --base, the other build's ms) of CPU per call; one warm-up pair, then RUNS counted. */
 function row(id, measure, baseline, goal, pair) {
   if (!wanted(id)) return;
   say(`measuring ${id}…`);
   pair(-1);
   const a = [];
   const b = [];
+  const v = [];
   for (let i = 0; i < RUNS; i++) {
-    const [x, y] = pair(i);
+    const [x, y, z] = pair(i);
     a.push(x);
     b.push(y);
+    if (z !== undefined) v.push(z);
   }
   const r = { id, measure, baseline, goal, a: median(a), b: median(b), ratio: median(a.map((x, i) => x / b[i])), runs: RUNS, batch: BATCH };
+  if (v.length > 0) Object.assign(r, { versus: median(v), versusRatio: median(v.map((z, i) => z / b[i])), aOverVersus: median(a.map((x, i) => x / v[i])) });
   rows.push(r);
   say(`  ${id}: ${r.a.toFixed(1)} ms vs ${r.b.toFixed(1)} ms, ${r.ratio.toFixed(2)}× (goal ${goal})`);
+  if (r.versus !== undefined)
+    say(`  ${id} --base: ${r.versus.toFixed(1)} ms, ${r.versusRatio.toFixed(2)}× the baseline; this build / that one ${r.aOverVersus.toFixed(2)}×`);
 }
 
 const node0 = () => Array.from({ length: BATCH }, () => [process.execPath, ["-e", "0"]]);
@@ -151,16 +164,20 @@ function removeRow(n) {
       git(repo.primary, "worktree", "add", "-q", "-b", `plain/${id}-${made}`, path, "main");
       return path;
     });
-  row(id, `\`orchard remove <one clean released worktree>\`, ${n} worktrees, CPU`, "node -e 0 + git worktree remove", "≤ 2×", () => {
+  row(id, `\`orchard remove <one clean released worktree>\`, ${n} worktrees, CPU`, "node -e 0 + git worktree remove", "≤ 2×", (i) => {
     const handles = released();
     const paths = plain();
-    return [
+    const removes = (cli, hs) =>
       cpuOf(
         repo.primary,
-        handles.map((h) => [process.execPath, [CLI, "--home", repo.home, "remove", h]]),
-      ),
-      cpuOf(repo.primary, [...node0(), ...paths.map((p) => ["git", ["worktree", "remove", p]])], BATCH), // a node start and a removal each
-    ];
+        hs.map((h) => [process.execPath, [cli, "--home", repo.home, "remove", h]]),
+      );
+    const other = VERSUS === null ? null : released();
+    // with --base, the two builds take turns going first
+    const first = other !== null && i % 2 !== 0 ? removes(VERSUS, other) : undefined;
+    const a = removes(CLI, handles);
+    const b = cpuOf(repo.primary, [...node0(), ...paths.map((p) => ["git", ["worktree", "remove", p]])], BATCH); // a node start and a removal each
+    return other === null ? [a, b] : [a, b, first ?? removes(VERSUS, other)];
   });
 }
 removeRow(40);
@@ -176,5 +193,9 @@ else {
   );
   for (const r of rows)
     process.stdout.write(`| ${r.measure} | ${r.a.toFixed(1)} ms | ${r.b.toFixed(1)} ms (${r.baseline}) | ${r.ratio.toFixed(2)}× | ${r.goal} |\n`);
+  for (const r of rows.filter((x) => x.versus !== undefined))
+    process.stdout.write(
+      `| ${r.measure}, --base ${VERSUS} | ${r.versus.toFixed(1)} ms | ${r.b.toFixed(1)} ms | ${r.versusRatio.toFixed(2)}× | this build / that one: ${r.aOverVersus.toFixed(2)}× |\n`,
+    );
 }
 execFileSync("rm", ["-rf", root]);

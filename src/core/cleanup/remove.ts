@@ -1,7 +1,9 @@
 // `orchard remove <handle|path>` (SPEC v4 §3 new verbs): one worktree, under cleanup's own proofs.
-// It is a cleanup run scoped to that one path, asked for by name (plan.ts `explicit`): the plan
-// holds an item only when the worktree's facts prove the action safe, and apply re-checks every
-// precondition at the moment of use. So remove refuses exactly what cleanup would keep (live,
+// It is cleanup's planner scoped to that one path, asked for by name (plan.ts `explicit`): an item
+// exists only when the worktree's facts prove the action safe. Those facts are read once, under
+// the repo's mutation lock, right before acting (remove-now.ts): a plain removal acts on them with
+// no stored plan; a salvage first (or a husk, a reap, a prune) goes through a stored plan whose
+// apply re-checks every precondition at the moment of use. So remove refuses exactly what cleanup would keep (live,
 // dirty, unpushed, unknown, nested, foreign), names every reason, and says the next step; with
 // `--salvage` the work is saved to a salvage ref first. The branch goes with it only when cleanup
 // would delete it (orchard made it, merged by reachability).
@@ -9,12 +11,16 @@ import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { readStatus } from "../../git/read.js";
 import { resolveTarget } from "../shared/repo/target.js";
+import { peekListing } from "../shared/repo/repo.js";
 import { usageError, failure } from "../shared/errors.js";
 import { shellQuote } from "../shared/shell-quote.js";
 import { findReason, hasCode, type Reason } from "../shared/reasons/reasons.js";
 import type { Ctx } from "../shared/context.js";
-import { cleanupPlan, cleanupRun } from "./cleanup.js";
+import { cleanupRun, type CleanupPlanOptions } from "./cleanup.js";
 import { INCLUDABLE, type CleanupAction } from "./plan.js";
+import { actsNow, judgeOne, removeNow, type StepOutcome } from "./remove-now.js";
+import { heldMutationLock, withMutationLock } from "../ownership/index.js";
+import { finishTrash } from "../shared/removal/trash.js";
 
 export interface RemoveOptions {
   /** A handle, a worktree path, or the branch of a managed worktree. */
@@ -42,18 +48,19 @@ export type RemoveResult =
 export async function removeWorktree(ctx: Ctx, options: RemoveOptions): Promise<RemoveResult> {
   // a handle of this repo is its row (as resolveTarget reads it first): no listing of its own; the plan's is the one read under the lock
   const byHandle = options.target.includes("@") && !options.target.startsWith("-") ? await ctx.registry.worktrees.byHandle(options.target) : undefined;
-  const target = byHandle && byHandle.repo === ctx.repo.identity ? { path: byHandle.path, row: byHandle } : await resolveTarget(ctx, options.target);
+  const target =
+    byHandle && byHandle.repo === ctx.repo.identity ? { path: byHandle.path, row: byHandle } : await resolveTarget(ctx, options.target, peekListing(ctx.repo));
   const { path } = target;
   const handle = target.row?.handle ?? null;
-  const scope = { paths: [path], include: [...INCLUDABLE], salvage: options.salvage ?? false, includeResumable: true, explicit: true };
+  const scope: CleanupPlanOptions = { paths: [path], include: [...INCLUDABLE], salvage: options.salvage ?? false, includeResumable: true, explicit: true };
   const base = { path, handle };
   // listed by git, yet in no plan and kept by none: nothing cleanup can judge (a primary, a bare entry)
   const unjudged = () => usageError("not_a_worktree", `${options.target} is not a worktree orchard can judge in ${ctx.repo.primary}`);
   const next = (reasons: Reason[]): string | null => nextStep(ctx, options, { path }, reasons);
   if (options.dryRun) {
-    const plan = await cleanupPlan(ctx, [ctx], scope);
-    const items = plan.items.filter((i) => i.path === path);
-    const kept = plan.skipped.find((k) => k.path === path);
+    const judged = await judgeOne(ctx, path, options.salvage ?? false);
+    const items = judged.items.filter((i) => i.path === path);
+    const kept = judged.skipped.find((k) => k.path === path);
     if (items.length > 0) {
       const reasons = items.flatMap((i) => i.reasons);
       return { ok: true, action: "planned", dryRun: true, ...base, steps: items.map((i) => i.action), reasons, next: null };
@@ -69,6 +76,38 @@ export async function removeWorktree(ctx: Ctx, options: RemoveOptions): Promise<
       next: next(kept.reasons),
     };
   }
+  // what a purger could not delete before (an immutable file since made mutable) is retried now, as cleanup run does
+  finishTrash(ctx.workspace.home, { retryFailed: true });
+  // under the lock the command line took (the listing git gave under it is the gather's), else waiting for it
+  const locked = <T>(fn: () => Promise<T>): Promise<T> => (heldMutationLock(ctx.repo.commonDir) ? fn() : withMutationLock(ctx.repo.commonDir, fn));
+  return await locked(async () => {
+    // its facts read once, under the lock, right before it acts (remove-now.ts): no stored plan for a plain removal
+    const judged = await judgeOne(ctx, path, options.salvage ?? false);
+    if (judged.items.length === 0) {
+      const kept = judged.skipped.find((k) => k.path === path);
+      if (!kept) throw unjudged();
+      return { ok: false, action: "refused", ...base, disposition: kept.disposition, reasons: await blocking(kept.reasons, path), next: next(kept.reasons) };
+    }
+    if (actsNow(judged.items)) {
+      const outcome = await removeNow(ctx, path, judged);
+      const main = outcome[0] as StepOutcome;
+      if (main.state !== "done")
+        return { ok: false, action: "refused", ...base, disposition: null, reasons: await blocking(main.reasons, path), next: next(main.reasons) };
+      const steps = outcome.filter((o) => o.state === "done").map((o) => o.action);
+      const reasons = outcome.flatMap((o) => o.reasons); // what acting said (apply's outcome reasons), as a stored plan's items report
+      return { ok: true, action: "removed", ...base, steps, reasons, next: null };
+    }
+    return await removeByPlan(ctx, options, { path, handle, scope });
+  });
+}
+
+/** A salvage first, a husk, a reap, a prune: through a stored plan and apply's re-checks at the moment of use, as `cleanup run`. */
+async function removeByPlan(
+  ctx: Ctx,
+  options: RemoveOptions,
+  { path, handle, scope }: { path: string; handle: string | null; scope: CleanupPlanOptions },
+): Promise<RemoveResult> {
+  const base = { path, handle };
   const run = await cleanupRun(ctx, [ctx], () => Promise.resolve(ctx), scope);
   const items = run.items.filter((i) => i.path === path);
   const failed = items.find((i) => i.state === "failed");
@@ -81,9 +120,9 @@ export async function removeWorktree(ctx: Ctx, options: RemoveOptions): Promise<
   }
   const kept = run.kept.find((k) => k.path === path);
   const reasons = [...(main?.reasons ?? []), ...(kept?.reasons ?? [])];
-  if (!main && !kept) throw unjudged();
+  if (!main && !kept) throw usageError("not_a_worktree", `${options.target} is not a worktree orchard can judge in ${ctx.repo.primary}`);
   const blockers = await blocking(reasons, path);
-  return { ok: false, action: "refused", ...base, disposition: kept?.disposition ?? null, reasons: blockers, next: next(reasons) };
+  return { ok: false, action: "refused", ...base, disposition: kept?.disposition ?? null, reasons: blockers, next: nextStep(ctx, options, { path }, reasons) };
 }
 
 /** Facts in the worktree's favour, which cleanup records beside its blockers: a refusal lists only what blocks. */

@@ -32,6 +32,8 @@ export async function walkGraph(
   excluded: readonly string[],
 ): Promise<ReadonlyMap<string, readonly string[]>> {
   const ids = [...tips, ...excluded].every((rev) => OID.test(rev));
+  // every tip excluded: git would print nothing (a worktree at its target's or a remote's commit); no process for it
+  if (ids && tips.every((tip) => excluded.includes(tip))) return new Map();
   if (tips.length === 0 || !ids || !graphFixedByIds(commonDir)) return readRevListParents(cwd, tips, excluded);
   const key = `${commonDir}\0${[...new Set(tips)].sort().join(" ")}\0${[...new Set(excluded)].sort().join(" ")}`;
   const known = kept.get(key);

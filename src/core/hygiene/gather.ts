@@ -8,6 +8,7 @@
 import { basename, dirname } from "node:path";
 import { existsSync } from "node:fs";
 import { readMergeBase, readPatchIds, readWorktrees, WorktreeBlockedError } from "../../git/read.js";
+import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import {
   readSnapshot,
   listFacts,
@@ -49,6 +50,8 @@ export interface RepoGather {
   digests: Map<string, string>;
   /** path → stable patch-id of its own commits since the merge-base with the default branch. */
   patchIds: Map<string, string>;
+  /** A focused gather: git's whole listing, read under the caller's lock (which branch each worktree has checked out). */
+  listing?: WorktreeEntry[];
 }
 
 /** The merge-base of `head` with the only target, read off the graph when it has one boundary commit. */
@@ -110,6 +113,7 @@ interface Read {
   snapshot: Snapshot;
   facts: Facts[];
   states: Promise<Map<string, DirtyState | Error>>;
+  listing?: WorktreeEntry[];
 }
 
 /** Every worktree of the repo: one status per listed, present worktree, by a few shells. */
@@ -138,7 +142,7 @@ async function readFocused(ctx: Ctx, path: string): Promise<Read> {
   const read = await readSnapshot(ctx.repo, ctx.registry, listing, { cwds, admins, focus: { entry, row }, linked: entry ? [entry] : [] });
   // (without a row of its own the snapshot holds every row of the repo: only the one at this path is in focus)
   const snapshot = { ...read, rows: read.rows.filter((r) => r.path === path) };
-  return { snapshot, facts: await listFacts(snapshot, { full: false }), states };
+  return { snapshot, facts: await listFacts(snapshot, { full: false }), states, listing };
 }
 
 export async function gatherRepo(
@@ -146,7 +150,7 @@ export async function gatherRepo(
   repos: readonly KnownRepo[],
   options: { includeResumable: boolean; focus?: string | undefined } = { includeResumable: false },
 ): Promise<RepoGather> {
-  const { snapshot, facts, states } = options.focus === undefined ? await readWhole(ctx) : await readFocused(ctx, options.focus);
+  const { snapshot, facts, states, listing } = options.focus === undefined ? await readWhole(ctx) : await readFocused(ctx, options.focus);
   const listed = new Set(snapshot.entries.map((e) => e.path));
   // rows left `creating` that git does not list: listFacts leaves them out, hygiene reports them
   for (const row of snapshot.rows) if (row.lifecycle === "creating" && !listed.has(row.path)) facts.push(await factsOf(snapshot, null, row, { full: false }));
@@ -212,6 +216,7 @@ export async function gatherRepo(
     subjects,
     digests,
     patchIds,
+    ...(listing ? { listing } : {}),
     summary: { identity: ctx.repo.identity, name: ctx.repo.name, primary: ctx.repo.primary, defaultBranch: snapshot.defaultBranch?.name ?? null },
   };
 }

@@ -7,6 +7,7 @@
 // carries git's words (messages.ts), and its result is about this one worktree (SPEC v5 §3.9).
 import { readMergeBase, resolveCommit } from "../../git/read.js";
 import { resolveTarget } from "../shared/repo/target.js";
+import { peekListing } from "../shared/repo/repo.js";
 import { OrchardError, usageError } from "../shared/errors.js";
 import type { Ctx } from "../shared/context.js";
 import { REASON_TEXT, type Reason } from "../shared/reasons/reasons.js";
@@ -75,7 +76,7 @@ function oneWorktree(r: WaveResult, handle: string | null, into: { path: string;
  */
 async function locate(ctx: Ctx, named: string): Promise<{ path: string; branch: string | null; handle: string | null }> {
   try {
-    const t = await resolveTarget(ctx, named);
+    const t = await resolveTarget(ctx, named, peekListing(ctx.repo)); // the listing read while resolving the repo: input, not a proof
     const branch = t.entry?.branch?.replace(/^refs\/heads\//, "") ?? (t.entry ? null : (t.row?.branch ?? null));
     return { path: t.path, branch, handle: t.row?.handle ?? null };
   } catch (error) {

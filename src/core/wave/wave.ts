@@ -9,6 +9,7 @@
 import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { readGitDirs, readWorktrees, resolveCommit } from "../../git/read.js";
+import { peekListing } from "../shared/repo/repo.js";
 import { abortMerge } from "../../git/write.js";
 import { hasMutationWaiters, withMutationLock } from "../ownership/index.js";
 import { usageError } from "../shared/errors.js";
@@ -78,7 +79,8 @@ export interface WaveFields {
 const item = (e: WaveEntry): WaveItem => ({ agent_id: e.agent_id, worktree_path: e.worktree_path, branch: e.branch, expected_base: e.expected_base });
 
 export async function resolveWaveTarget(ctx: Ctx, into: string | undefined): Promise<{ path: string; branch: string | null }> {
-  const entries = await readWorktrees(ctx.repo.primary);
+  // which worktree `--into` names (input, not a proof: each entry re-reads at its moment of use): the listing read while resolving the repo
+  const entries = peekListing(ctx.repo) ?? (await readWorktrees(ctx.repo.primary));
   if (into === undefined) {
     const main = entries[0];
     if (!main || main.bare) throw usageError("invalid_argument", "the primary is a bare repository; pass --into <worktree path>");

@@ -45,6 +45,11 @@ export function takeListing(repo: RepoContext): WorktreeEntry[] | undefined {
   return repo.listingEpoch === mutationEpoch() ? listing : undefined;
 }
 
+/** The listing read while resolving the repo, looked at without taking it (the command's snapshot takes it next). */
+export function peekListing(repo: RepoContext): WorktreeEntry[] | undefined {
+  return repo.listingEpoch === mutationEpoch() ? repo.listing : undefined;
+}
+
 /** Where a path's repository keeps its git dirs (one `rev-parse`): the first step of resolveRepo. */
 export interface RepoLocation {
   commonDir: string;

@@ -27,11 +27,12 @@ export async function resolveTarget(ctx: Ctx, target: string, known?: WorktreeEn
   if (byHandle && byHandle.repo === ctx.repo.identity)
     return { path: byHandle.path, entry: entries.find((e) => e.path === byHandle.path) ?? null, row: byHandle, listing };
   const wanted = realOrAbsolute(target);
-  const rows = await ctx.registry.worktrees.current(ctx.repo.identity);
   let entry = entries.find((e) => e.path === wanted || realOrAbsolute(e.path) === wanted) ?? null;
-  const row = rows.find((r) => r.path === (entry?.path ?? wanted)) ?? null;
+  // the row at that path: one indexed read (the newest current row there), not every row of the repo
+  const row = (await ctx.registry.worktrees.atPath(ctx.repo.identity, entry?.path ?? wanted)) ?? null;
   if (!entry && !row) {
     // not a path of a worktree: the branch name of a managed worktree (an agent knows its branch)
+    const rows = await ctx.registry.worktrees.current(ctx.repo.identity);
     const byBranch = rows.find((r) => r.branch === target && r.lifecycle !== "removed");
     if (byBranch) return { path: byBranch.path, entry: entries.find((e) => e.path === byBranch.path) ?? null, row: byBranch, listing };
     // or the branch git has checked out in a linked worktree: a foreign one, or a managed one whose row is gone (its identity file below)
