@@ -6,16 +6,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Scenario, makeFifo } from "../helpers/scenario.js";
+import { Scenario, scenarioWithTwo, type Added, makeFifo } from "../helpers/scenario.js";
 
 let s: Scenario;
-let a: { handle: string; path: string };
-let b: { handle: string; path: string };
-beforeEach(() => {
-  s = Scenario.create();
-  a = s.orchard(["add", "feat-a", "--no-bootstrap"]).json;
-  b = s.orchard(["add", "feat-b", "--no-bootstrap"]).json;
-});
+let a: Added;
+let b: Added;
+beforeEach(() => void ({ s, a, b } = scenarioWithTwo()));
 afterEach(() => s.cleanup());
 
 const settle = (): Promise<void> => new Promise((done) => setTimeout(done, 2_200)); // past the racy window

@@ -5,16 +5,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Scenario, makeFifo } from "../helpers/scenario.js";
+import { Scenario, scenarioWithTwo, type Added, makeFifo } from "../helpers/scenario.js";
 
 let s: Scenario;
-let a: { handle: string; path: string };
-let b: { handle: string; path: string };
-beforeEach(() => {
-  s = Scenario.create();
-  a = s.orchard(["add", "feat-a", "--no-bootstrap"]).json;
-  b = s.orchard(["add", "feat-b", "--no-bootstrap"]).json;
-});
+let a: Added;
+let b: Added;
+beforeEach(() => void ({ s, a, b } = scenarioWithTwo()));
 afterEach(() => s.cleanup());
 
 /** Replaces one of a's admin files with a FIFO nobody writes to. */

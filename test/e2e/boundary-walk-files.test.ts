@@ -8,19 +8,15 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { CLI, Scenario, git, makeFifo, waitFor } from "../helpers/scenario.js";
+import { CLI, Scenario, scenarioWithTwo, type Added, git, makeFifo, waitFor } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
 import { ADAPTER } from "../helpers/gsd.js";
 import { PROCESS_TIMEOUT_MS } from "../helpers/time.js";
 
 let s: Scenario;
-let a: { handle: string; path: string };
-let b: { handle: string; path: string };
-beforeEach(() => {
-  s = Scenario.create();
-  a = s.orchard(["add", "feat-a", "--no-bootstrap"]).json;
-  b = s.orchard(["add", "feat-b", "--no-bootstrap"]).json;
-});
+let a: Added;
+let b: Added;
+beforeEach(() => void ({ s, a, b } = scenarioWithTwo()));
 afterEach(() => s.cleanup());
 
 const byPath = (worktrees: { path: string }[], path: string) => worktrees.find((w) => w.path === path) as Record<string, any> | undefined;

@@ -253,3 +253,15 @@ export async function waitFor(check: () => boolean, what = "the condition", time
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** A worktree `orchard add` made: what the boundary tests read of it. */
+export interface Added {
+  handle: string;
+  path: string;
+}
+
+/** A fresh scenario with two worktrees, `feat-a` and `feat-b`, made without a bootstrap (the boundary tests' fleet). */
+export function scenarioWithTwo(): { s: Scenario; a: Added; b: Added } {
+  const s = Scenario.create();
+  return { s, a: s.orchard(["add", "feat-a", "--no-bootstrap"]).json, b: s.orchard(["add", "feat-b", "--no-bootstrap"]).json };
+}
