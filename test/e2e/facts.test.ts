@@ -249,7 +249,9 @@ describe("one snapshot per command", () => {
     expect(calls(created, "symbolic-ref")).toBe(0);
     const adopted = traced(["add", "feat/snap"]);
     expect(calls(adopted, "worktree", "list")).toBe(0); // the exact handle's facts read its own entry (issue 48: no listing of the fleet)
-    expect(calls(adopted, "rev-list")).toBe(1); // unpushed commits; no merge proof (the verdict does not look at it)
+    // no walk at all: its head is the remote ref it started from, which the unpushed proof excludes (core/facts/graphs.ts),
+    // and no merge proof (the verdict does not look at it)
+    expect(calls(adopted, "rev-list")).toBe(0);
     expect(s.orchard(["add", "bad..name"]).code).toBe(2);
     for (const args of [
       ["heartbeat", "feat/snap"],
