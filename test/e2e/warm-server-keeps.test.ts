@@ -154,17 +154,19 @@ describe("the history walks of a warm MCP server", () => {
     expect(await status()).toMatchObject({ unpushed: 2, walks: first.walks });
     expect(gitUnpushed()).toBe(2);
 
-    // pushed: a new remote-tracking tip, the same head and targets: the unpushed walk alone runs again
+    // pushed: a new remote-tracking tip at the head itself: the unpushed proof needs no walk (the head is a tip
+    // it excludes: core/facts/graphs.ts), and the merge walk is kept (the same head and targets)
     git(path, "push", "-q", "origin", "feat-walk");
     const pushed = await status();
     expect(first.walks).toBe(2);
-    expect(pushed).toMatchObject({ unpushed: 0, walks: 1 });
+    expect(pushed).toMatchObject({ unpushed: 0, walks: 0 });
     expect(gitUnpushed()).toBe(0);
     expect((await status()).walks).toBe(0);
 
-    // merged into main by a merge commit (a new default-branch tip): both walks again, the verdict follows
+    // merged into main by a merge commit (a new default-branch tip): the merge walk again, the verdict follows
     git(s.primary, "merge", "-q", "--no-ff", "-m", "merge feat-walk", "feat-walk");
-    expect(await status()).toEqual({ unpushed: 0, merged: "ancestor", walks: 2 });
+    // (the unpushed proof still walks nothing: the head is still its remote-tracking tip)
+    expect(await status()).toEqual({ unpushed: 0, merged: "ancestor", walks: 1 });
 
     // a replace ref shows plain git another graph behind the same ids; Orchard's git never follows one
     // (SPEC v5 §4): the kept walks stay, and the count is git's with replace objects off
