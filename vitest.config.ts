@@ -58,8 +58,8 @@ if (!Number.isInteger(workers) || workers < 1)
 
 export default defineConfig({
   test: {
-    // the real Claude Code runs in its own suite: npm run test:claude-code
-    exclude: ["test/claude-code/**", "node_modules/**"],
+    // the real Claude Code, Codex and OpenCode run in their own suite, which installs them: npm run test:claude-code
+    exclude: ["test/claude-code/**", "test/harnesses/**", "node_modules/**"],
     // The scratch directory's removal at the end; is the tests' PostgreSQL server up? (asked once;
     // without it the PostgreSQL half is skipped); the Scenario template repository, built once for the run.
     globalSetup: ["./test/helpers/scratch-setup.ts", "./test/helpers/postgres-setup.ts", "./test/helpers/template-setup.ts"],
