@@ -387,7 +387,6 @@ export class Orchard {
     const primary = rest.scope === "project" ? (await this.context(repo)).repo.primary : "";
     return uninstallHooks({ ...rest, primary });
   }
-
   /** Starts the work queued to run after an answer (deleting trashed worktrees, refreshing new indexes) in one detached process. */
   flushBackground(): void {
     flushBackground(this.workspace.home);
