@@ -1,11 +1,12 @@
 // `orchard claude-code worktree-remove` (SPEC §3.14): Claude Code's WorktreeRemove hook. The
 // session is over either way: release the lease (outcome `done`), then remove the worktree only
-// when cleanup's own proof holds for it — clean, work preserved, nobody inside — re-checked at the
-// moment of use by the cleanup engine. Otherwise it is kept and the caller says why; nothing is lost.
+// when cleanup's own proof holds for it — clean, work preserved, nobody inside — judged from that
+// one worktree's facts, read under the repo's lock right before the removal (cleanup/remove-swept.ts:
+// one worktree's cost, SPEC v5 §3). Otherwise it is kept and the caller says why; nothing is lost.
 // Claude Code and the hook's shell are this call, not someone working inside: any other process
 // inside (a dev server the session left running) still keeps the worktree.
 import { release } from "../lifecycle/index.js";
-import { cleanupRun } from "../cleanup/index.js";
+import { removeSwept } from "../cleanup/index.js";
 import { resolveTarget } from "../shared/repo/target.js";
 import type { Ctx } from "../shared/context.js";
 import type { Reason } from "../shared/reasons/reasons.js";
@@ -36,10 +37,8 @@ export async function releaseAndRemove(ctx: Ctx, path: string, handle: string, s
   if (!released.ok) return { ok: true, action: "kept", path, handle, reasons: released.reasons };
   // Claude Code (and the shell running this hook) still stand inside the worktree it is leaving.
   treatAsSelf((await readHostChain(process.pid)) ?? []);
-  const run = await cleanupRun(ctx, [ctx], () => Promise.resolve(ctx), { paths: [path] });
-  const removed = run.items.some((i) => i.path === path && i.state === "done" && i.action === "remove");
-  if (removed) return { ok: true, action: "removed", path, handle, reasons: [] };
-  const kept = run.kept.find((k) => k.path === path);
-  const reasons = [...run.items.filter((i) => i.path === path).flatMap((i) => i.reasons), ...(kept?.reasons ?? [])].filter((r) => r.code !== "not_included");
-  return { ok: true, action: "kept", path, handle, ...(kept ? { disposition: kept.disposition } : {}), reasons };
+  const swept = await removeSwept(ctx, path);
+  if (swept.removed) return { ok: true, action: "removed", path, handle, reasons: [] };
+  const reasons = swept.reasons.filter((r) => r.code !== "not_included");
+  return { ok: true, action: "kept", path, handle, ...(swept.disposition ? { disposition: swept.disposition } : {}), reasons };
 }

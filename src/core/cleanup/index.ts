@@ -8,5 +8,6 @@ export { runCleanupApply, runCleanupDryRun, runCleanupPlan, runCleanupRun, runHy
 export type { CleanupApplyOptions, ProgressListener } from "./entry.js";
 export type { CleanupAction, Includable, PlannedItem, Preconditions, SkippedWorktree } from "./plan.js";
 export { removeWorktree } from "./remove.js";
+export { removeSwept, type SweptRemoval } from "./remove-swept.js";
 export type { RemoveOptions, RemoveResult } from "./remove.js";
 export type { KeptReclaim } from "./kept.js";

@@ -18,9 +18,12 @@ export async function proveMerged(
   options: { knownUnmerged?: boolean; patches?: false } = {},
 ): Promise<{ target: string | null; how: MergedHow | null }> {
   for (const t of targets) if (t.oid === head) return { target: t.ref, how: "same_commit" };
-  if (!options.knownUnmerged) for (const t of targets) if (await isAncestor(cwd, head, t.oid)) return { target: t.ref, how: "ancestor" };
-  if (options.patches !== false) for (const t of targets) if (await allCommitsEquivalent(cwd, t.oid, head)) return { target: t.ref, how: "patch_equivalent" };
-  for (const t of targets) {
+  // each proof depends on the target's commit alone: a second ref at the same commit (local main and
+  // origin/main usually agree) would ask git the same question again, and get the same answer
+  const distinct = targets.filter((t, i) => targets.findIndex((u) => u.oid === t.oid) === i);
+  if (!options.knownUnmerged) for (const t of distinct) if (await isAncestor(cwd, head, t.oid)) return { target: t.ref, how: "ancestor" };
+  if (options.patches !== false) for (const t of distinct) if (await allCommitsEquivalent(cwd, t.oid, head)) return { target: t.ref, how: "patch_equivalent" };
+  for (const t of distinct) {
     const merged = await readMergeTree(cwd, t.oid, head);
     if (merged.clean && merged.tree === (await resolveTree(cwd, t.oid))) return { target: t.ref, how: "merge_adds_nothing" };
   }

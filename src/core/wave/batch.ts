@@ -18,7 +18,7 @@
 import { readCommitPatchIds, readCommitTrees, readOctopusBase, readRevListParents, resolveCommit } from "../../git/read.js";
 import { readDeletedFilesMany, readLooseCommit, readLooseRef } from "../../git/history/wave.js";
 import { basename, join } from "node:path";
-import { readAdminDirs, readAdminWorktreePath } from "../shared/repo/admin.js";
+import { findAdminDir, readAdminWorktreePath } from "../shared/repo/admin.js";
 import type { Ctx } from "../shared/context.js";
 import { nonMerge, reachable, type Graph } from "../facts/index.js";
 import type { WaveEntry } from "./manifest.js";
@@ -45,8 +45,6 @@ export interface WaveBatch {
   deletions: Map<string, string[] | Error>;
   /** The target moved other than by the wave: the entries after this one need a new batch. */
   stale: boolean;
-  /** Every admin dir by the path it records, read once for the batch (at its first removal). */
-  admins?: Map<string, string>;
 }
 
 /** The facts of `entries` (one batch) against the target's tip now; null when the target has no commit. */
@@ -195,16 +193,14 @@ function theirs(boundary: readonly string[], upstream: Graph, ids: ReadonlyMap<s
 }
 
 /**
- * Whether git still lists a worktree at `path` (findAdminDir's answer): the admin dir named after
- * it, else the one the batch's scan of every admin dir found for it, each read again now — one
- * scan per batch instead of one per removed worktree.
+ * Whether git still lists the worktree just removed at `path`: the admin dir the removal took
+ * (`admin`) names it again, or the one named after its directory does (a worktree added there
+ * meanwhile) — read again now, one file each, whatever the fleet. Without a known admin dir (the
+ * removal never started) it is looked for among every admin dir, as findAdminDir does.
  */
-export function stillListed(commonDir: string, batch: WaveBatch, path: string): boolean {
-  const named = join(commonDir, "worktrees", basename(path));
-  if (readAdminWorktreePath(named) === path) return true;
-  batch.admins ??= readAdminDirs(commonDir);
-  const other = batch.admins.get(path);
-  return other !== undefined && readAdminWorktreePath(other) === path;
+export function stillListed(commonDir: string, admin: string | undefined, path: string): boolean {
+  if (admin === undefined) return findAdminDir(commonDir, path) !== undefined;
+  return readAdminWorktreePath(admin) === path || readAdminWorktreePath(join(commonDir, "worktrees", basename(path))) === path;
 }
 
 /** The target's tip now, in-process from its ref file when it is loose (else one rev-parse). */

@@ -1,12 +1,13 @@
 // Step 8 of a batch's merged entries, done at the batch's end: each branch deleted compare-and-swap
 // (only while it still points at the commit the wave merged or proved merged), never while checked
-// out anywhere (one read of every worktree's HEAD for the batch, not one per entry), all in one
+// out anywhere (git's own listing, read once for the batch right before the deletes: one process,
+// not one read of every worktree's HEAD in-process), all in one
 // `update-ref --stdin` transaction — or, when git refuses it (a branch moved, a lock held), one by
 // one as before, so each branch that moved is its own warning. The registry records the batch's
 // deletes in one transaction, right after them.
 import { deleteRef } from "../../git/write.js";
 import { deleteRefsAtomically } from "../../git/history/wave.js";
-import { locateBranch, readCheckedOutBranches } from "../shared/repo/checkouts.js";
+import { readBranchHolders } from "../shared/repo/checkouts.js";
 import type { Ctx } from "../shared/context.js";
 import type { PendingDelete } from "./entry.js";
 import { recordDone } from "./leftover.js";
@@ -16,12 +17,10 @@ import type { WaveOutcome } from "./outcome.js";
 export async function finishDeletes(ctx: Ctx, deletes: readonly PendingDelete[]): Promise<Map<string, WaveOutcome>> {
   const warnings = new Map<string, WaveOutcome>();
   if (deletes.length === 0) return warnings;
-  const held = readCheckedOutBranches(ctx.repo.commonDir); // in-process, one small file per worktree
+  const holders = await readBranchHolders(ctx.repo); // git's listing now: where each branch is checked out
   const free: PendingDelete[] = [];
   for (const d of deletes) {
-    const ref = `refs/heads/${d.entry.branch}`;
-    // held (or unknown): git's own answer, as a single entry's delete asks it
-    const holder = held === "unknown" || held.has(ref) ? await locateBranch(ctx.repo, ref) : null;
+    const holder = holders.get(`refs/heads/${d.entry.branch}`);
     if (holder) warnings.set(d.entry.branch, { status: "warning", reason: "branch_delete_failed", stderr: `${d.entry.branch} is checked out in ${holder}` });
     else free.push(d);
   }

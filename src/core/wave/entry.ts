@@ -18,7 +18,7 @@ import { harnessHoldAt } from "../harness/index.js";
 import type { Strategy } from "../shared/input/inputs.js";
 import type { WaveEntry } from "./manifest.js";
 import type { Ctx } from "../shared/context.js";
-import { locateBranch, locateWorktree } from "../shared/repo/checkouts.js";
+import { locateBranch, locateWorktree, readBranchHolders } from "../shared/repo/checkouts.js";
 import { mergeMessage, type Wording } from "./messages.js";
 import { incompleteRemoval, listFiles, provenDone, recordStep, removeLeftover, uniqueLeftovers } from "./leftover.js";
 import { blocked, someFiles, stderrOf, type Done, type WaveOutcome } from "./outcome.js";
@@ -248,7 +248,7 @@ export async function processEntry(
   }
   // 7. remove the worktree (locked or not) in one step, then verify it is gone
   if (wt) {
-    const outcome = await removeAndVerify(ctx, entry, wt.path, landed, batch);
+    const outcome = await removeAndVerify(ctx, entry, wt.path, landed);
     if (outcome) return outcome;
   }
   // 8. delete the merged branch, compare-and-swap
@@ -321,7 +321,7 @@ async function finishLeftover(ctx: Ctx, entry: WaveEntry, tip: string | null, dr
   return null;
 }
 
-async function removeAndVerify(ctx: Ctx, entry: WaveEntry, path: string, tip: string, batch: WaveBatch | null): Promise<WaveOutcome | null> {
+async function removeAndVerify(ctx: Ctx, entry: WaveEntry, path: string, tip: string): Promise<WaveOutcome | null> {
   let failed: unknown = null;
   const admin = findAdminDir(ctx.repo.commonDir, path);
   try {
@@ -330,8 +330,7 @@ async function removeAndVerify(ctx: Ctx, entry: WaveEntry, path: string, tip: st
   } catch (error) {
     failed = error;
   }
-  if (batch ? stillListed(ctx.repo.commonDir, batch, path) : findAdminDir(ctx.repo.commonDir, path) !== undefined)
-    return blocked("worktree_remove_failed", stderrOf(failed ?? new Error("git still lists the worktree")));
+  if (stillListed(ctx.repo.commonDir, admin, path)) return blocked("worktree_remove_failed", stderrOf(failed ?? new Error("git still lists the worktree")));
   const left = lstatSync(path, { throwIfNoEntry: false }) ? listFiles(path) : null;
   await recordStep(ctx, entry, left ? "incomplete" : "removed", tip, path);
   if (!left) return null;
@@ -346,7 +345,7 @@ async function deleteBranch(ctx: Ctx, entry: WaveEntry, tip: string, reason: Don
     return { status: "merged_removed", reason }; // the batch's end deletes it, or turns this into its warning
   }
   const ref = `refs/heads/${entry.branch}`;
-  const holder = await locateBranch(ctx.repo, ref);
+  const holder = (await readBranchHolders(ctx.repo)).get(ref); // git's listing now, as the batch's deletes read it
   if (holder) return { status: "warning", reason: "branch_delete_failed", stderr: `${entry.branch} is checked out in ${holder}` };
   if (!(await deleteRef(ctx.repo.primary, ref, tip))) return { status: "warning", reason: "branch_delete_failed", stderr: `${ref} no longer points at ${tip}` };
   await recordStep(ctx, entry, "done", tip);

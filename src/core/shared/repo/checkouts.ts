@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { findAdminDir, readAdminDirs, readAdminWorktreePath } from "./admin.js";
 import { realOrAbsolute } from "./paths.js";
 import { readWorktrees } from "../../../git/read.js";
+import type { WorktreeEntry } from "../../../git/parse/worktrees.js";
 import { decodeGitBytes } from "../../../git/bytes.js";
 
 const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -187,4 +188,32 @@ export async function locateBranch(repo: { commonDir: string; primary: string; b
   if (found !== "unknown") return found;
   const listed = await readWorktrees(repo.primary);
   return (linkedOnly ? listed.slice(1) : listed).find((e) => e.branch === ref)?.path ?? null;
+}
+
+/**
+ * Where each branch is checked out (or rebased, or bisected), from git's own listing read now (one
+ * `git worktree list`, whatever the fleet: git resolves every HEAD, a reftable's or a symbolic
+ * link's included): the path git lists for each branch, and for a detached worktree the branches a
+ * rebase or bisect in progress there works on (git's `branch -d` refuses those too; its listing does
+ * not show them: read from that worktree's own git dir, the only in-process read, one per detached
+ * worktree). Full ref → the first path that holds it.
+ */
+export async function readBranchHolders(repo: { commonDir: string; primary: string }): Promise<Map<string, string>> {
+  return branchHoldersIn(repo.commonDir, await readWorktrees(repo.primary));
+}
+
+/** readBranchHolders' answer from a listing already read (the first entry is the main worktree). */
+export function branchHoldersIn(commonDir: string, listing: readonly WorktreeEntry[]): Map<string, string> {
+  const holders = new Map<string, string>();
+  const hold = (ref: string, path: string): void => void (holders.has(ref) || holders.set(ref, path));
+  for (const [i, e] of listing.entries()) {
+    if (e.bare) continue;
+    if (e.branch) {
+      hold(e.branch, e.path);
+      continue;
+    }
+    const gitDir = i === 0 ? commonDir : findAdminDir(commonDir, e.path);
+    if (gitDir !== undefined) for (const ref of branchesInOperation(gitDir)) hold(ref, e.path);
+  }
+  return holders;
 }
