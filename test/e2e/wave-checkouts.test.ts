@@ -1,9 +1,11 @@
-// `orchard cleanup-wave` finds where a branch is checked out by reading each worktree's HEAD itself
-// (src/core/wave/checkouts.ts), not from a `git worktree list` per entry: these scenarios prove the
-// reads still block — a branch checked out in the primary is never deleted, and a branch a rebase
-// in another worktree works on is neither merged nor deleted (git's `branch -d` refuses it too).
+// Where a branch is checked out, for `orchard cleanup-wave` and `orchard merge`: before a branch is
+// deleted, git's own listing, read once for the batch (src/core/shared/repo/checkouts.ts
+// readBranchHolders), and for each detached worktree the rebase or bisect in progress there (git's
+// `branch -d` refuses those too; its listing does not show them). These scenarios prove it still
+// blocks — a branch checked out in the primary is never deleted, a branch a rebase in another
+// worktree works on is neither merged nor deleted, nor deleted after its own worktree's merge.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Scenario, git, gitResult } from "../helpers/scenario.js";
 
@@ -63,5 +65,23 @@ describe("where a branch is checked out, read per entry", () => {
     expect(entries(r)[0]?.stderr).toContain(other);
     expect(git(s.primary, "rev-parse", "main")).toBe(base);
     expect(branchExists(a.branch)).toBe(true);
+  });
+
+  it("merge of a managed worktree whose branch a rebase in another (detached) worktree works on: merged and removed, the branch kept", () => {
+    const w = s.orchard(["add", "feat-r", "--no-bootstrap"]).json as { handle: string; path: string };
+    s.commit({ in: w.path, file: "feat-r.txt" });
+    expect(s.orchard(["release", w.handle]).code).toBe(0);
+    // what git leaves in a worktree whose rebase of feat-r stopped (its HEAD detached): `branch -d feat-r` refuses
+    const other = s.worktree("other");
+    git(other, "switch", "-q", "--detach");
+    mkdirSync(join(s.adminDir(other), "rebase-merge"));
+    writeFileSync(join(s.adminDir(other), "rebase-merge", "head-name"), "refs/heads/feat-r\n");
+    const r = s.orchard(["merge", w.handle]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.json).toMatchObject({ ok: true, action: "branch_kept" });
+    expect(r.json.reasons[0]).toMatchObject({ code: "branch_delete_failed" });
+    expect(r.json.reasons[0].message).toContain(other);
+    expect(branchExists("feat-r")).toBe(true);
+    expect(gitResult(s.primary, "merge-base", "--is-ancestor", "feat-r", "main").code).toBe(0);
   });
 });
