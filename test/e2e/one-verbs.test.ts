@@ -7,8 +7,8 @@
 // dir in-process (where a branch is checked out is git's own listing, read once at the delete).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { CLI, Scenario, git, gitResult } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
@@ -144,5 +144,54 @@ describe("one worktree's hooks and verbs at 3 and at 12 worktrees", () => {
       expect(others, JSON.stringify(counts.merge?.files)).toEqual([]);
     }
     expect(plans()).toBe(2); // each salvage goes through a stored plan and apply's re-checks; the hooks store none
+  });
+});
+
+describe("Codex's session hooks at 3 and at 12 worktrees", () => {
+  it("adopt and release the session's own worktree with as many distinct gits whatever the fleet", () => {
+    const codexHome = join(s.root, "codex-home");
+    /** A worktree as `codex exec --worktree` leaves it for thread `thread` (codex-hooks.test.ts). */
+    const codexWorktree = (thread: string, id: string): string => {
+      const path = join(codexHome, "worktrees", id, "app");
+      mkdirSync(dirname(path), { recursive: true });
+      git(s.primary, "worktree", "add", "-q", "--detach", path, "main");
+      const admin = s.adminDir(path);
+      writeFileSync(join(admin, "codex-thread.json"), JSON.stringify({ version: 1, ownerThreadId: thread }));
+      writeFileSync(join(admin, "config.worktree"), `[core]\n\tworktree = ${realpathSync(path)}\n`);
+      return realpathSync(path);
+    };
+    const codex = (command: string, payload: Record<string, unknown>): Counted => {
+      const r = spawnSync(process.execPath, [CLI, "--home", s.home, "--json", "codex", command], {
+        cwd: s.primary,
+        env: hermeticEnv({ ...traceEnv(), CODEX_HOME: codexHome }),
+        input: JSON.stringify(payload),
+        encoding: "utf8",
+      });
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ ok: true });
+      return counted(r.stderr);
+    };
+    const round = (tag: string, id: string): Record<string, Counted> => {
+      const path = codexWorktree(`t-${tag}`, id);
+      return {
+        start: codex("session-start", {
+          session_id: `t-${tag}`,
+          transcript_path: null,
+          cwd: path,
+          hook_event_name: "SessionStart",
+          model: "m",
+          source: "startup",
+        }),
+        end: codex("session-end", { session_id: `t-${tag}`, cwd: path, hook_event_name: "SessionEnd", reason: "other" }),
+      };
+    };
+    for (let i = 0; i < 3; i++) add(`fleet-${i}`, `a${i}`);
+    const small = round("small", "a1b2");
+    for (let i = 3; i < 12; i++) add(`fleet-${i}`, `a${i}`);
+    const large = round("large", "c3d4");
+    for (const verb of Object.keys(small)) {
+      const [a, b] = [small[verb]?.gits ?? [], large[verb]?.gits ?? []];
+      expect(distinct(b), `${verb}: ${JSON.stringify(b)} against ${JSON.stringify(a)}`).toBe(distinct(a));
+    }
   });
 });

@@ -1,9 +1,11 @@
 // Which branch each checkout of the repository has, read in-process from the files git itself reads
 // for `git worktree list` (and for `git branch -d`'s "checked out" refusal): the HEAD of the main
 // worktree (`<common>/HEAD`, unless bare) and of each linked one (`<common>/worktrees/<id>/HEAD`),
-// the worktree's path from the admin dir's `gitdir` file. A wave entry reads its own admin dir and,
-// like a cleanup batch that deletes branches, proves a branch is checked out nowhere with one small
-// file per worktree — instead of a `git worktree list` process per question. A HEAD naming a loose
+// the worktree's path from the admin dir's `gitdir` file. A wave entry reads its own admin dir; a
+// cleanup batch that deletes branches proves a branch is checked out nowhere with one small file
+// per worktree — instead of a `git worktree list` process per question. A merge's (or a wave's)
+// branch deletes ask git's listing once instead (readBranchHolders): one worktree's verb reads no
+// other worktree's files (SPEC v5 §3). A HEAD naming a loose
 // symbolic ref is followed to the branch it leads to (git names that branch; the names on the way
 // count too), and a detached HEAD is also read for a rebase or a bisect in progress on a branch
 // (git's `branch -d` refuses those too; its list does not show them). A HEAD this reader does not
