@@ -362,14 +362,14 @@ export class Orchard {
   async claudeCodeWorktreeRemove(input: string): Promise<WorktreeRemoveResult> {
     const { parseRemovePayload, worktreeRemove } = await import("./claude-code/index.js");
     const payload = parseRemovePayload(input);
-    return worktreeRemove(await this.context(payload.cwd), payload);
+    return this.lockedContext(payload.cwd, (ctx) => worktreeRemove(ctx, payload)); // its release decides on the listing read under the lock
   }
 
   /** Claude Code's SubagentStop hook: release the subagent's worktree; remove it only when nothing would be lost. */
   async claudeCodeSubagentStop(input: string): Promise<WorktreeRemoveResult> {
     const { parseSubagentStopPayload, subagentStop } = await import("./claude-code/index.js");
     const payload = parseSubagentStopPayload(input);
-    return subagentStop(await this.context(payload.cwd), payload);
+    return this.lockedContext(payload.cwd, (ctx) => subagentStop(ctx, payload));
   }
 
   /** Merge Orchard's hooks into Claude Code's settings (the project scope uses this repo's primary). */

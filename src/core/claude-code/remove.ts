@@ -8,6 +8,7 @@
 import { release } from "../lifecycle/index.js";
 import { removeSwept } from "../cleanup/index.js";
 import { resolveTarget } from "../shared/repo/target.js";
+import { peekListing } from "../shared/repo/repo.js";
 import type { Ctx } from "../shared/context.js";
 import type { Reason } from "../shared/reasons/reasons.js";
 import { treatAsSelf } from "../ownership/index.js";
@@ -26,7 +27,7 @@ export interface WorktreeRemoveResult {
 }
 
 export async function worktreeRemove(ctx: Ctx, payload: RemovePayload): Promise<WorktreeRemoveResult> {
-  const target = await resolveTarget(ctx, payload.worktreePath);
+  const target = await resolveTarget(ctx, payload.worktreePath, peekListing(ctx.repo)); // the listing read while resolving the repo: its row, not a proof
   if (!target.row) return { ok: true, action: "not_managed", path: target.path, handle: null, reasons: [] };
   return releaseAndRemove(ctx, target.path, target.row.handle, payload.sessionId);
 }
