@@ -47,8 +47,8 @@ export async function removeSwept(ctx: Ctx, path: string): Promise<SweptRemoval>
     try {
       main = (await removeNow(ctx, path, judged))[0] as StepOutcome;
     } catch (error) {
-      // removed, then its branch could not be deleted: the worktree is gone all the same (apply counts the remove done too)
-      if (!existsSync(path)) return { removed: true };
+      // removed (its directory and git's entry gone), then its branch could not be deleted: apply counts that remove done too
+      if (!existsSync(path) && (judged.admin === null || !existsSync(judged.admin))) return { removed: true };
       return { removed: false, reasons: [reason("remove_failed", { error: (error as Error).message })] };
     }
     return main.state === "done" ? { removed: true } : { removed: false, reasons: main.reasons };
