@@ -23,8 +23,8 @@ import { commonDirOf } from "../git/programs/policy.js";
 
 const MAX_RECORD = 64 * 1024;
 const FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0) | (constants.O_NOFOLLOW ?? 0);
-/** One buffer for every record (each is read whole, then copied out as text). */
-const room = Buffer.allocUnsafe(MAX_RECORD + 1);
+/** One buffer for every record (each is read whole, then copied out as text), made by the first read. */
+let shared: Buffer | null = null;
 
 /** A record's bytes as text, "" when git would skip it (absent, empty), null when git's reading of it is not provably this one. */
 function record(path: string): string | null {
@@ -38,6 +38,7 @@ function record(path: string): string | null {
   try {
     const st = fstatSync(fd);
     if (!st.isFile() || st.size > MAX_RECORD) return null;
+    const room = (shared ??= Buffer.allocUnsafe(MAX_RECORD + 1));
     // read to its end; a read that brings the size fstat gave is taken as the end (no second read of 0 bytes per record)
     let length = 0;
     for (let n = -1; n !== 0 && length <= MAX_RECORD && !(length === st.size && n > 0); length += n) n = readSync(fd, room, length, room.length - length, null);
