@@ -12,8 +12,8 @@
 // a repository git is pinned to at `repoRoot` (its `.git` there: pin.ts, as every git call of
 // Orchard) whose config includes nothing, sets no repository format above 1 and no extension
 // but `worktreeConfig` and `objectFormat` (git refuses others; neither moves a path); every record
-// regular, absolute, printable ASCII without a leading or inner whitespace (no locale, decoding or
-// quoting question); and the paths strictly ordered both by bytes and ignoring ASCII case, so the
+// regular, absolute, printable ASCII (no tab or control byte, no space at its end: no locale,
+// decoding, trimming or quoting question); and the paths strictly ordered both by bytes and ignoring ASCII case, so the
 // order is git's whatever core.ignorecase says (and no two entries tie, which git's qsort would
 // order as it likes). A record that is absent, or names no file, is left out as git leaves it out.
 import { closeSync, constants, fstatSync, openSync, readSync, readdirSync } from "node:fs";
@@ -54,7 +54,7 @@ function record(path: string): string | null {
 function pathOf(text: string): string | null {
   if (text === "") return "";
   const trimmed = text.replace(/[ \t\n\r]+$/, ""); // git's isspace: these four
-  if (!trimmed.endsWith("/.git")) return null; // as git writes it (a git before 2.28 listed another path for any other)
+  if (!trimmed.endsWith("/.git")) return null; // as git writes it (older gits listed another path for any other)
   const path = trimmed.slice(0, -"/.git".length);
   return /^\/[\x20-\x7e]*[\x21-\x7e]$/.test(path) ? path : null; // absolute, printable ASCII, no space at its end
 }
