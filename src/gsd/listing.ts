@@ -13,9 +13,9 @@
 // Orchard) whose config includes nothing, sets no repository format above 1 and no extension
 // but `worktreeConfig` and `objectFormat` (git refuses others; neither moves a path); every record
 // regular, absolute, printable ASCII (no tab or control byte, no space at its end: no locale,
-// decoding, trimming or quoting question); and the paths strictly ordered both by bytes and ignoring ASCII case, so the
-// order is git's whatever core.ignorecase says (and no two entries tie, which git's qsort would
-// order as it likes). A record that is absent, or names no file, is left out as git leaves it out.
+// decoding, trimming or quoting question); and the paths strictly ordered both by bytes and
+// ignoring ASCII case, so the order is git's whatever core.ignorecase says (and no two entries
+// tie, which git's qsort would order as it likes). A record that is absent, or names no file, is left out as git leaves it out.
 import { closeSync, constants, fstatSync, openSync, readSync, readdirSync } from "node:fs";
 import { readPlainFile } from "../git/input/plain-file.js";
 import { pinArgs } from "../git/input/pin.js";
