@@ -13,11 +13,17 @@
 //   warm     in one process, the median of --calls calls after a first one (the worker started),
 //            as a long-lived caller pays each call: wall.
 // Both modules' answers are checked to be equal first (the same answer, at what cost).
-// --workspace: Orchard's workspace (ORCHARD_HOME) and its cache exist, as where Orchard is in use:
-// the admin dirs' vetting is then kept in that cache between processes (git/input/admin-pass.ts);
-// without it each process vets every admin dir (the default: a GSD user who never ran Orchard).
+// What Orchard reads (src/gsd/fast.ts): the context one `rev-parse`; the other three the linked
+// worktrees' `gitdir` records (src/gsd/listing.ts: git's listing read as git builds it, no git run,
+// where that is provably git's answer; else the admin files vetted and one `git worktree list`),
+// the inventory and health a stat of each directory.
+// --workspace: Orchard's workspace (ORCHARD_HOME) and its cache exist, as where Orchard is in use
+// (the admin dirs' vetting, when git's listing is asked, is then kept in that cache between
+// processes: git/input/admin-pass.ts); without it, the default: a GSD user who never ran Orchard.
 //   npm run build && node bench/gsd-read.mjs [--runs 7] [--calls 9] [--workspace] [--json]   (BENCH_GSD_N=500)
 // (`npm run bench` runs it; `npm run bench -- gsd-read` alone.)
+// --base <other gsd.cjs> (e.g. /work/main/dist/gsd.cjs): that build measured in the same runs, each
+// of its calls against GSD's as Orchard's are (its own columns), for an A/B of two builds.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -26,7 +32,7 @@ import { fileURLToPath } from "node:url";
 
 const N = Number(process.env.BENCH_GSD_N || 500); // read before hermeticRoot clears the environment's ORCHARD_*/GIT_*
 const { hermeticRoot } = await import("./_hermetic.mjs");
-const { median, pairs, say, timed } = await import("./_measure.mjs");
+const { median, say, timed } = await import("./_measure.mjs");
 const { waveRepo } = await import("./_scale-wave.mjs");
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -37,9 +43,11 @@ const flag = (name, fallback) => {
 const RUNS = Math.max(3, Number(flag("runs", 7)));
 const CALLS = Math.max(3, Number(flag("calls", 9)));
 const JSON_OUT = process.argv.includes("--json");
+const BASE = flag("base", null);
 const MODULES = {
   gsd: resolve(here, "../node_modules/get-shit-done-cc/get-shit-done/bin/lib/worktree-safety.cjs"),
   orchard: resolve(here, "../dist/gsd.cjs"),
+  ...(BASE ? { base: resolve(BASE) } : {}),
 };
 const loadAtStart = loadavg().map((x) => Math.round(x * 10) / 10);
 
@@ -81,17 +89,20 @@ for (const call of CALLS_OF) {
   if (call.id === "resolveWorktreeContext") delete b.primary;
   if (JSON.stringify(a) !== JSON.stringify(b))
     throw new Error(`${call.id}: the answers differ:\n${JSON.stringify(a).slice(0, 500)}\n${JSON.stringify(b).slice(0, 500)}`);
-  const proc = pairs(
-    RUNS,
-    () => node(callScript(MODULES.orchard, call)),
-    () => node(callScript(MODULES.gsd, call)),
-  );
-  const warm = [];
-  for (let i = 0; i < Math.max(3, Math.ceil(RUNS / 2)); i++) {
-    const order = i % 2 ? ["gsd", "orchard"] : ["orchard", "gsd"];
-    const got = Object.fromEntries(order.map((k) => [k, median(JSON.parse(node(warmScript(MODULES[k], call))).ms)]));
-    warm.push([got.orchard, got.gsd]);
+  // each run: every module once, the order rotating (orchard, GSD[, base]), each against GSD's of the same run
+  const keys = Object.keys(MODULES);
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) {
+    const order = keys.map((_, j) => keys[(i + j) % keys.length]);
+    runs.push(Object.fromEntries(order.map((k) => [k, timed(() => node(callScript(MODULES[k], call)))])));
   }
+  const proc = runs.map((r) => [r.orchard, r.gsd]);
+  const warmRuns = [];
+  for (let i = 0; i < Math.max(3, Math.ceil(RUNS / 2)); i++) {
+    const order = keys.map((_, j) => keys[(i + j) % keys.length]);
+    warmRuns.push(Object.fromEntries(order.map((k) => [k, median(JSON.parse(node(warmScript(MODULES[k], call))).ms)])));
+  }
+  const warm = warmRuns.map((w) => [w.orchard, w.gsd]);
   const row = {
     id: call.id,
     n: N,
@@ -104,11 +115,22 @@ for (const call of CALLS_OF) {
       cpuRatio: median(proc.map((p) => p[0].cpu / Math.max(1, p[1].cpu))),
     },
     warm: { orchardMs: median(warm.map((w) => w[0])), gsdMs: median(warm.map((w) => w[1])), ratio: median(warm.map((w) => w[0] / w[1])) },
+    ...(BASE
+      ? {
+          base: {
+            ms: median(runs.map((r) => r.base.wall)),
+            ratio: median(runs.map((r) => r.base.wall / r.gsd.wall)),
+            cpuRatio: median(runs.map((r) => r.base.cpu / Math.max(1, r.gsd.cpu))),
+            warmRatio: median(warmRuns.map((w) => w.base / w.gsd)),
+          },
+        }
+      : {}),
     load: loadavg()[0],
   };
   rows.push(row);
   say(
-    `  ${call.id} n=${N}: process ${Math.round(row.process.orchardMs)} vs ${Math.round(row.process.gsdMs)} ms → ${row.process.ratio.toFixed(2)}× (cpu ${row.process.cpuRatio.toFixed(2)}×); warm ${row.warm.orchardMs.toFixed(1)} vs ${row.warm.gsdMs.toFixed(1)} ms → ${row.warm.ratio.toFixed(2)}×`,
+    `  ${call.id} n=${N}: process ${Math.round(row.process.orchardMs)} vs ${Math.round(row.process.gsdMs)} ms → ${row.process.ratio.toFixed(2)}× (cpu ${row.process.cpuRatio.toFixed(2)}×); warm ${row.warm.orchardMs.toFixed(1)} vs ${row.warm.gsdMs.toFixed(1)} ms → ${row.warm.ratio.toFixed(2)}×` +
+      (row.base ? `; base ${row.base.ratio.toFixed(2)}× (cpu ${row.base.cpuRatio.toFixed(2)}×), warm ${row.base.warmRatio.toFixed(2)}×` : ""),
   );
 }
 rmSync(root, { recursive: true, force: true });
@@ -118,6 +140,7 @@ const info = {
   node: process.version,
   n: N,
   workspace: WORKSPACE,
+  base: BASE,
   runs: RUNS,
   calls: CALLS,
   loadAtStart,
@@ -128,11 +151,12 @@ else {
   const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 1 : 0)} ms`);
   process.stdout.write(
     `\nGSD's read-only calls, orchard-worktrees/gsd vs GSD's own module, ${N} worktrees${WORKSPACE ? ", a workspace" : ""} (${info.cpus} cores, load ${info.loadAtStart[0]} → ${info.loadAtEnd[0]}; goal ≤ 1.0×)\n\n` +
-      "| call | process: orchard / GSD (wall) | ratio | CPU ratio | warm call: orchard / GSD | ratio |\n| --- | --- | --- | --- | --- | --- |\n" +
+      `| call | process: orchard / GSD (wall) | ratio | CPU ratio | warm call: orchard / GSD | ratio |${BASE ? " base: ratio / CPU / warm |" : ""}\n| --- | --- | --- | --- | --- | --- |${BASE ? " --- |" : ""}\n` +
       rows
         .map(
           (r) =>
-            `| \`${r.id}\` | ${fmt(r.process.orchardMs)} / ${fmt(r.process.gsdMs)} | ${r.process.ratio.toFixed(2)}× | ${r.process.cpuRatio.toFixed(2)}× | ${fmt(r.warm.orchardMs)} / ${fmt(r.warm.gsdMs)} | ${r.warm.ratio.toFixed(2)}× |`,
+            `| \`${r.id}\` | ${fmt(r.process.orchardMs)} / ${fmt(r.process.gsdMs)} | ${r.process.ratio.toFixed(2)}× | ${r.process.cpuRatio.toFixed(2)}× | ${fmt(r.warm.orchardMs)} / ${fmt(r.warm.gsdMs)} | ${r.warm.ratio.toFixed(2)}× |` +
+            (r.base ? ` ${r.base.ratio.toFixed(2)}× / ${r.base.cpuRatio.toFixed(2)}× / ${r.base.warmRatio.toFixed(2)}× |` : ""),
         )
         .join("\n") +
       "\n",

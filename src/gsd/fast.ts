@@ -1,10 +1,11 @@
-// GSD's read-only calls answered on the caller's thread, as GSD's own module answers them: the
-// context from one `rev-parse`, the linked paths from one `git worktree list`, the inventory and
-// health from that listing and a stat of each directory (issue 48 item 4: at GSD's cost, no
-// worker started, no assessment). Through src/git's synchronous readers (read-sync.ts), with the
-// hardened env and the vetting every git call of Orchard's gets. Whatever they do not answer (a
-// repository with a config include or an admin file that is not plain, a path outside any
-// repository, git failing) answers null here, and api.ts asks the worker, whose readers handle
+// GSD's read-only calls answered on the caller's thread, as GSD's own module answers them (issue 48
+// item 4: at GSD's cost, no worker started, no assessment): the context from one `rev-parse`; the
+// linked paths from the `gitdir` records git builds its listing from (listing.ts: no git run, where
+// that is provably git's answer), else from one `git worktree list` after the admin files' vetting
+// (src/git's synchronous readers, read-sync.ts, with the hardened env every git call of Orchard's
+// gets); the inventory and health from those paths and a stat of each directory. Whatever neither
+// answers (a repository with a config include or an admin file that is not plain, a path outside
+// any repository, git failing) answers null here, and api.ts asks the worker, whose readers handle
 // and word every case; the entries and findings are built here for both (inventory.ts too).
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
@@ -12,6 +13,7 @@ import { join } from "node:path";
 import { readGitDirsSync, readWorktreesSync } from "../git/read-sync.js";
 import { useExistingHome } from "../git/warm/proof-cache.js";
 import { configuredHome } from "./bridge.js";
+import { linkedPathsByHand } from "./listing.js";
 import type { WorktreeEntry } from "../git/parse/worktrees.js";
 import type { HealthFinding, InventoryEntry, WorktreeContext } from "./types.js";
 
@@ -29,17 +31,17 @@ export const mainWorktreeOf = (commonDir: string): string => (commonDir.endsWith
 export function inventoryEntry(path: string, options: InventoryOptions, now: number): InventoryEntry {
   const staleAfterMs = options.staleAfterMs ?? 60 * 60 * 1000;
   const nowMs = options.nowMs ?? now;
-  if (!existsSync(path)) return { path, exists: false, isStale: false, ageMinutes: null };
-  let ageMinutes: number | null = null;
-  let isStale = false;
+  // one stat where GSD makes two (existsSync, then statSync): any failure is what existsSync says false for
+  // (access(2) fails where stat(2) does: no entry, no search permission on the way, a loop of links)
+  let st;
   try {
-    const ageMs = nowMs - statSync(path).mtimeMs;
-    ageMinutes = Math.round(ageMs / 60000);
-    isStale = ageMs > staleAfterMs;
+    st = statSync(path, { throwIfNoEntry: false });
   } catch {
-    // unreadable: its age is unknown (null), as GSD reports it
+    st = undefined;
   }
-  return { path, exists: true, isStale, ageMinutes };
+  if (st === undefined) return { path, exists: false, isStale: false, ageMinutes: null };
+  const ageMs = nowMs - st.mtimeMs;
+  return { path, exists: true, isStale: ageMs > staleAfterMs, ageMinutes: Math.round(ageMs / 60000) };
 }
 
 /** GSD's findings: a directory gone is an orphan, an old one stale (with Orchard's view, when assessed). */
@@ -55,12 +57,16 @@ export function findingsOf(entries: readonly InventoryEntry[]): HealthFinding[] 
 
 const plainNumber = (v: unknown): boolean => v === undefined || typeof v === "number";
 
-/** The listing, when this thread can answer: a path given as text, GSD's options as numbers, no assessment asked. */
-function listingHere(repoRoot: unknown, options: unknown = {}): WorktreeEntry[] | null {
-  if (typeof repoRoot !== "string" || !existsSync(repoRoot)) return null;
-  if (options !== undefined && (typeof options !== "object" || options === null)) return null;
+/** Whether this thread can answer: a path given as text, GSD's options as numbers, no assessment asked. */
+function answerable(repoRoot: unknown, options: unknown): repoRoot is string {
+  if (typeof repoRoot !== "string" || !existsSync(repoRoot)) return false;
+  if (options !== undefined && (typeof options !== "object" || options === null)) return false;
   const o = (options ?? {}) as Record<string, unknown>;
-  if (!plainNumber(o.staleAfterMs) || !plainNumber(o.nowMs) || o.assess) return null;
+  return plainNumber(o.staleAfterMs) && plainNumber(o.nowMs) && !o.assess;
+}
+
+/** git's listing (answerable() said yes): the admin files vetted first, then one `git worktree list`. */
+function listingHere(repoRoot: string): WorktreeEntry[] | null {
   // the admin dirs' vetting kept in the workspace's cache, when the library made one: an unchanged fleet costs a stat a worktree
   useExistingHome(configuredHome() ?? (process.env.ORCHARD_HOME || join(homedir(), ".orchard")));
   return readWorktreesSync(repoRoot);
@@ -76,19 +82,23 @@ export function contextHere(cwd: unknown): WorktreeContext | null {
   return { effectiveRoot: primary, mode: "linked_worktree_root", reason: "linked_worktree", primary };
 }
 
-export function linkedPathsHere(repoRoot: unknown): string[] | null {
+/** The linked worktrees' paths: read from their `gitdir` records where that is provably git's listing (listing.ts), else git's. */
+function pathsHere(repoRoot: unknown, options: unknown = {}): string[] | null {
+  if (!answerable(repoRoot, options)) return null;
   return (
+    linkedPathsByHand(repoRoot) ??
     listingHere(repoRoot)
       ?.slice(1)
-      .map((e) => e.path) ?? null
+      .map((e) => e.path) ??
+    null
   );
+}
+
+export function linkedPathsHere(repoRoot: unknown): string[] | null {
+  return pathsHere(repoRoot);
 }
 
 export function inventoryHere(repoRoot: unknown, options: InventoryOptions = {}): InventoryEntry[] | null {
   const now = Date.now();
-  return (
-    listingHere(repoRoot, options)
-      ?.slice(1)
-      .map((e) => inventoryEntry(e.path, options, now)) ?? null
-  );
+  return pathsHere(repoRoot, options)?.map((path) => inventoryEntry(path, options, now)) ?? null;
 }

@@ -23,8 +23,10 @@ afterEach(() => s.cleanup());
 
 /** Runs `body` (with `m`, the adapter, configured for the scenario's home) in a fresh Node; its stdout parsed. */
 function facade(body: string, env: Record<string, string> = {}): { status: number | null; stderr: string; json: any } {
-  // every worker thread the adapter starts is counted (`workers()`): patched before the adapter loads
-  const count = `const wt = require("node:worker_threads"); let started = 0; const W = wt.Worker; wt.Worker = class extends W { constructor(...a) { started++; super(...a); } }; const workers = () => started;`;
+  // every worker thread the adapter starts is counted (`workers()`), and every git it runs on this thread (`gits()`): patched before the adapter loads
+  const count =
+    `const wt = require("node:worker_threads"); let started = 0; const W = wt.Worker; wt.Worker = class extends W { constructor(...a) { started++; super(...a); } }; const workers = () => started;` +
+    `const cp = require("node:child_process"); let spawned = 0; const S = cp.spawnSync; cp.spawnSync = (...a) => { if (a[0] === "git") spawned++; return S(...a); }; const gits = () => spawned;`;
   const script = `${count} const m = require(${JSON.stringify(ADAPTER)}); m.configure({ home: ${JSON.stringify(s.home)} }); const out = (v) => process.stdout.write(JSON.stringify(v)); ${body}`;
   const r = spawnSync(process.execPath, ["-e", script], { cwd: s.primary, env: hermeticEnv(env), encoding: "utf8", timeout: PROCESS_TIMEOUT_MS });
   let json: any = null;
@@ -111,13 +113,42 @@ describe("orchard-worktrees/gsd", () => {
     expect(r.json).toEqual({ paths: gsd.listLinkedWorktreePaths!(s.primary), workers: 1 });
   });
 
-  it("a FIFO planted in an admin dir between two calls of one process: the second call does not ask git, the worker lists by hand", () => {
+  it("a FIFO planted in an admin dir between two calls of one process: neither call asks git, the paths are read from the `gitdir` records", () => {
     const linked = agentWorktree(s, "worktree-agent-a", "none");
     const admin = join(s.primary, ".git", "worktrees", "worktree-agent-a");
     const plant = `require("node:child_process").execFileSync("mkfifo", [${JSON.stringify(join(admin, "locked"))}]);`;
-    const r = facade(`const first = m.listLinkedWorktreePaths(process.cwd()); const before = workers(); ${plant}
-      out({ first, before, second: m.listLinkedWorktreePaths(process.cwd()), after: workers() });`);
+    const r = facade(`const first = m.listLinkedWorktreePaths(process.cwd()); const before = [workers(), gits()]; ${plant}
+      out({ first, before, second: m.listLinkedWorktreePaths(process.cwd()), health: m.inspectWorktreeHealth(process.cwd()), after: [workers(), gits()] });`);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.json).toEqual({ first: { ok: true, reason: "ok", paths: [linked] }, before: 0, second: { ok: true, reason: "ok", paths: [linked] }, after: 1 });
+    const paths = { ok: true, reason: "ok", paths: [linked] };
+    expect(r.json).toEqual({ first: paths, before: [0, 0], second: paths, health: { ok: true, reason: "ok", findings: [] }, after: [0, 0] });
+  });
+
+  it("a `gitdir` record that is a FIFO is never read: no `git worktree list` either, the worker lists by hand and serves the other worktree", () => {
+    agentWorktree(s, "worktree-agent-a", "none");
+    const other = agentWorktree(s, "worktree-agent-b", "none");
+    const record = join(s.primary, ".git", "worktrees", "worktree-agent-a", "gitdir");
+    rmSync(record);
+    spawnSync("mkfifo", [record]);
+    const r = facade(`out({ paths: m.listLinkedWorktreePaths(process.cwd()), workers: workers(), gits: gits() });`);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.json).toEqual({ paths: { ok: true, reason: "ok", paths: [other] }, workers: 1, gits: 0 });
+  });
+
+  it("the records give git's order (by path, not by admin dir) with no git; an order core.ignorecase would change is git's to give", () => {
+    const at = (name: string) => s.worktree(`w-${name}`, { path: join(s.root, "order", name) });
+    for (const name of ["zz", "aa", "bb/zz", "b-b"]) at(name);
+    const listed = () =>
+      facade(`out({ paths: m.listLinkedWorktreePaths(process.cwd()), inventory: m.snapshotWorktreeInventory(process.cwd()), gits: gits() });`);
+    const plain = listed();
+    expect(plain.status, plain.stderr).toBe(0);
+    expect(plain.json).toEqual({ paths: gsd.listLinkedWorktreePaths!(s.primary), inventory: gsd.snapshotWorktreeInventory!(s.primary), gits: 0 });
+    at("Mm"); // before "aa" by bytes, after it ignoring case: git's order depends on core.ignorecase
+    for (const ignoreCase of ["false", "true"]) {
+      git(s.primary, "config", "core.ignorecase", ignoreCase);
+      const r = listed();
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.json).toEqual({ paths: gsd.listLinkedWorktreePaths!(s.primary), inventory: gsd.snapshotWorktreeInventory!(s.primary), gits: 2 });
+    }
   });
 });
