@@ -79,8 +79,9 @@ function lookFor(worktree: string, admin: string, commonDir: string): SpecialWal
 }
 
 function specialIn(dir: string): SpecialWalkFile | null {
+  const base = dir.endsWith("/") ? dir : `${dir}/`; // `dir` comes from join (normalized): each name is appended, not joined again
   for (const name of WALKED) {
-    const file = join(dir, name);
+    const file = base + name;
     const st = lstatSync(file, { throwIfNoEntry: false });
     if (special(st)) return { file, kind: kindOf(st as Stats) };
   }
