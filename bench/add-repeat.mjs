@@ -103,7 +103,9 @@ function gitWorktreeAdd() {
   const path = join(root, "plain", `g${process.pid}-${i}`);
   const r = timed("git", ["worktree", "add", "-q", "-b", `plain/g${process.pid}-${i}`, path, "main"]);
   git(primary, "worktree", "remove", "--force", path);
-  git(primary, "branch", "-D", `plain/g${process.pid}-${i}`);
+  // not `git branch -D`: it rewrites .git/config (its section, even when there is none), and every repeat after it
+  // would vet the changed config again (three gits more than the repeat the table's adopt row times)
+  git(primary, "update-ref", "-d", `refs/heads/plain/g${process.pid}-${i}`);
   return r;
 }
 const kinds = {

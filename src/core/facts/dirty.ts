@@ -2,7 +2,7 @@
 // tracked, untracked and conflicted paths plus the ignored entries the unique-ignored scan walks;
 // the operation in progress is read from the admin dir. Callers that compare states later
 // (cleanup preconditions) keep the status and the unique ignored files for the digest.
-import { StatusUnknownError, readStatus, readStatuses, submoduleWork } from "../../git/read.js";
+import { StatusUnknownError, readStatus, readStatuses, submoduleWork, worktreeBlockError } from "../../git/read.js";
 import { STATUS_PARALLELISM, mapLimit } from "../shared/pool.js";
 import type { StatusSummary } from "../../git/parse/status.js";
 import { readOperation } from "../shared/repo/admin.js";
@@ -24,7 +24,14 @@ export interface DirtyState {
 }
 
 export async function readDirtyState(repo: RepoContext, path: string, admin: string): Promise<DirtyState> {
-  return dirtyStateOf(repo, path, admin, await withSubmodules(path, await readStatus(path, { ignored: true })));
+  const unreadable = worktreeBlockError(path); // readStatus's first step, taken first here: a blocked worktree's submodules are not looked at
+  if (unreadable) throw unreadable;
+  const status = readStatus(path, { ignored: true });
+  // the submodule look (its index read, each gitlink's own status) runs beside the status, not after it;
+  // the status's failure is still the one reported (awaited first)
+  const nested = submoduleWork(path);
+  nested.catch(() => undefined); // awaited below, unless the status failed
+  return dirtyStateOf(repo, path, admin, withNested(await status, await nested));
 }
 
 /**
@@ -34,7 +41,11 @@ export async function readDirtyState(repo: RepoContext, path: string, admin: str
  * repository in a tracked directory is nested too (SPEC v5 §4).
  */
 async function withSubmodules(path: string, status: StatusSummary): Promise<StatusSummary> {
-  const nested = await submoduleWork(path);
+  return withNested(status, await submoduleWork(path));
+}
+
+/** The status with the submodule look's paths (submoduleWork) as untracked entries. */
+function withNested(status: StatusSummary, nested: readonly string[]): StatusSummary {
   if (nested.length === 0) return status;
   const listed = new Set(status.paths.map((p) => p.path));
   const extra = nested.filter((p) => !listed.has(p)).map((p) => ({ kind: "untracked" as const, path: p }));

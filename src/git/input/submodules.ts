@@ -19,7 +19,8 @@ import { commonDirOf, setProgramPolicy } from "../programs/policy.js";
 import { readProgramGuard } from "../programs/read.js";
 import { statusArgs } from "../status-args.js";
 import { encodeGitBytes } from "../bytes.js";
-import { parseIndexShape, shapeOf, type IndexShape } from "../parse/index-file.js";
+import { shapeOf, type IndexShape } from "../parse/index-file.js";
+import { readIndexShapeAt } from "./index-shape.js";
 import { pinArgs } from "./pin.js";
 
 /** An index larger than this is listed by git (a repository of ~1M files). */
@@ -59,8 +60,8 @@ async function readDeclaredPaths(worktree: string): Promise<string[]> {
  */
 async function readIndexShape(worktree: string): Promise<IndexShape> {
   const gitDir = pinArgs(worktree)[0]?.slice("--git-dir=".length);
-  const bytes = gitDir === undefined ? null : readPlainFile(join(gitDir, "index"), MAX_INDEX_BYTES);
-  const parsed = bytes === null ? null : parseIndexShape(bytes);
+  // the walk vet parsed this index before the status was asked: its parse is taken while the file is the same (index-shape.ts)
+  const parsed = gitDir === undefined ? null : readIndexShapeAt(join(gitDir, "index"), { max: MAX_INDEX_BYTES, follow: true })?.shape;
   if (parsed) return parsed;
   const r = await git(["ls-files", "--stage", "-z"], { cwd: worktree });
   return shapeOf(

@@ -4,17 +4,19 @@
 // a FIFO an agent plants there (or a socket, a device) holds every status of that worktree until
 // its timeout. They are lstat'ed before git is asked: a special one makes that worktree unknown,
 // naming the file (boundary.ts), and every other worktree is served at once.
-// Where: the worktree's top level and every directory its index lists (read by hand here, no git;
-// kept per index stamp), the config-named files the program guard's one `git config` found
-// (programs/read.ts setWalkConfig), and the git dir's info files. A wholly untracked directory at
-// the top level is looked at too (its own `.gitignore` and `.gitattributes`); one deeper in the tree
-// is not (a walk of every directory would cost what the status costs): there git's timeout, which
-// kills its process group, still ends the wait.
+// Where: the worktree's top level and every directory its index lists (read by hand, no git: one
+// parse per index file, shared with the submodule look, index-shape.ts), the config-named files the
+// program guard's one `git config` found (programs/read.ts setWalkConfig), and the git dir's info
+// files. A wholly untracked directory at the top level is looked at too (its own `.gitignore` and
+// `.gitattributes`); one deeper in the tree is not (a walk of every directory would cost what the
+// status costs): there git's timeout, which kills its process group, still ends the wait.
 import { lstatSync, readdirSync, statSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { kindOf } from "./admin-vet.js";
 import { readPlainFile } from "./plain-file.js";
+import { readIndexShapeAt } from "./index-shape.js";
+import type { IndexShape } from "../parse/index-file.js";
 
 export interface SpecialWalkFile {
   file: string;
@@ -77,8 +79,9 @@ function lookFor(worktree: string, admin: string, commonDir: string): SpecialWal
 }
 
 function specialIn(dir: string): SpecialWalkFile | null {
+  const base = dir.endsWith("/") ? dir : `${dir}/`; // `dir` comes from join (normalized): each name is appended, not joined again
   for (const name of WALKED) {
-    const file = join(dir, name);
+    const file = base + name;
     const st = lstatSync(file, { throwIfNoEntry: false });
     if (special(st)) return { file, kind: kindOf(st as Stats) };
   }
@@ -103,19 +106,22 @@ function untrackedChildren(worktree: string, dir: string, listed: ReadonlySet<st
   return null;
 }
 
-/** Per index file: its stamp and the directories it lists. */
-const dirsByIndex = new Map<string, { stamp: string; dirs: ReadonlySet<string> }>();
+/** The directories of a parsed shape, with the top level: made once per shape (a shape is kept while its index is the same file). */
+const dirsOfShape = new WeakMap<IndexShape, ReadonlySet<string>>();
 
 /** The top level ("") and every directory of a path the index lists; just the top level when the index cannot be read. */
 export function indexDirs(index: string, commonDir: string): ReadonlySet<string> {
-  const st = lstatSync(index, { throwIfNoEntry: false, bigint: true });
-  const stamp = st ? `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : "";
-  const kept = dirsByIndex.get(index);
-  if (kept?.stamp === stamp) return kept.dirs;
+  // one parse serves this look and the submodule look beside the status (index-shape.ts)
+  const read = readIndexShapeAt(index, { max: INDEX_MAX, follow: false });
+  if (read?.shape) {
+    let dirs = dirsOfShape.get(read.shape);
+    if (!dirs) dirsOfShape.set(read.shape, (dirs = new Set(["", ...read.shape.dirs])));
+    return dirs;
+  }
   const dirs = new Set<string>([""]);
-  const bytes = st?.isFile() ? readPlainFile(index, { max: INDEX_MAX, follow: false }) : null;
-  if (bytes) for (const path of indexPaths(bytes, hashSize(commonDir))) for (let d = dirname(path); d !== "." && !dirs.has(d); d = dirname(d)) dirs.add(d);
-  dirsByIndex.set(index, { stamp, dirs });
+  // not what the shape parser reads (a SHA-256 index, a split one, a checksum git skipped): its paths as far as they read
+  if (read?.bytes)
+    for (const path of indexPaths(read.bytes, hashSize(commonDir))) for (let d = dirname(path); d !== "." && !dirs.has(d); d = dirname(d)) dirs.add(d);
   return dirs;
 }
 
