@@ -6,12 +6,12 @@ import { execFileSync } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { hermeticEnv } from "../../test/helpers/env.js";
 import { linkedPathsByHand } from "./listing.js";
 
 let root: string;
 let repo: string;
-const env = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", LC_ALL: "C" };
-for (const key of ["GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE"]) delete env[key];
+const env = hermeticEnv();
 const git = (...args: string[]): string => execFileSync("git", args, { cwd: repo, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 /** git's own listing: the linked worktrees' paths, in its order. */
 const gitsPaths = (): string[] =>
@@ -41,7 +41,7 @@ beforeAll(() => {
   repo = join(root, "repo");
   mkdirSync(repo);
   git("init", "-q", "-b", "main");
-  git("-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-q", "--allow-empty", "-m", "first");
+  git("commit", "-q", "--allow-empty", "-m", "first");
   // admin ids in another order than the paths, a nested path, a lock, a detached head, a directory gone
   for (const [name, branch] of [
     ["zz", "b1"],
