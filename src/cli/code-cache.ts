@@ -15,7 +15,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { Script } from "node:vm";
 
 type Main = (argv: string[], version: string) => Promise<void>;
@@ -96,7 +96,7 @@ export function loadBundle<M = Main>(bundle: string): M | null {
   const rejected = cachedData !== undefined && script.cachedDataRejected === true;
   if (process.env.ORCHARD_TRACE === "1")
     process.stderr.write(
-      `[orchard trace] code cache ${cachedData === undefined ? "none" : rejected ? "rejected" : "used"}: ${dir ? join(dir, file) : "off"}\n`,
+      `[orchard trace] code cache ${cachedData === undefined ? "none" : rejected ? "rejected" : "used"}: ${dir ? join(dir, file) : "off"} (${basename(bundle)})\n`,
     );
   const module = { exports: {} as { main?: M } };
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(bundle), module, bundle, dirname(bundle));

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { loadBundle } from "./code-cache.js";
 import type { QuickMain } from "./quick.js";
+import type { LeanMain } from "./lean.js";
 
 /**
  * A reader that went away (`orchard list | head -1`) ends the output, not the command: the rest of
@@ -23,6 +24,8 @@ const version = (): string => (JSON.parse(readFileSync(new URL("../../package.js
 const args = process.argv.slice(2);
 /** `orchard path …` and `orchard __complete handles`: answered from the registry by the quick bundle, when it can (quick.ts). */
 const quickCandidate = args.includes("path") || (args.includes("__complete") && args.includes("handles"));
+/** `orchard remove <target>`: run by the lean bundle, which holds remove and not the rest of the command line, when it parses the arguments (lean.ts). */
+const leanCandidate = args.includes("remove");
 if (args.length === 1 && args[0] === "--version") {
   endOutputOnEpipe();
   process.stdout.write(`${version()}\n`);
@@ -34,6 +37,10 @@ async function run(): Promise<void> {
     if (await quick(process.argv)) return;
   }
   endOutputOnEpipe();
+  if (leanCandidate) {
+    const lean = loadBundle<LeanMain>(fileURLToPath(new URL("./orchard-lean.cjs", import.meta.url))) ?? (await import("./lean.js")).main;
+    if (await lean(process.argv)) return;
+  }
   const main = loadBundle(fileURLToPath(new URL("./orchard-cli.cjs", import.meta.url))) ?? (await import("./program.js")).main;
   await main(process.argv, version());
 }

@@ -1,0 +1,97 @@
+// `orchard remove` through the lean command line (src/cli/lean.ts, dist/bin/orchard-lean.cjs): the
+// same answers, exit codes and effects as the whole command line, which runs instead for anything
+// the lean one does not parse. `--` before the target is a spelling only the whole command line
+// takes, so `remove -- <target>` is the whole command line's answer to compare with.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { existsSync } from "node:fs";
+import { Scenario, type CliResult } from "../helpers/scenario.js";
+
+let s: Scenario;
+beforeEach(() => {
+  s = Scenario.create();
+});
+afterEach(() => s.cleanup());
+
+const add = (...args: string[]): { handle: string; path: string } => {
+  const r = s.orchard(["add", ...args]);
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  return r.json;
+};
+const released = (branch: string): { handle: string; path: string } => {
+  const w = add(branch, "--owner", "agent");
+  expect(s.orchard(["release", w.handle, "--owner", "agent"]).code).toBe(0);
+  return w;
+};
+/** Which bundle ran the command: the last one loaded (the code cache's trace names each). */
+const bundle = (r: CliResult): string | null => [...r.stderr.matchAll(/^\[orchard trace\] code cache .*\((orchard-[a-z]+\.cjs)\)$/gm)].pop()?.[1] ?? null;
+const traced = (args: string[], json = true): CliResult => s.orchard(args, { env: { ORCHARD_TRACE: "1" }, json });
+/** What a command printed, its worktree's own names replaced, to compare two worktrees' answers. */
+const named = (r: CliResult, w: { handle: string; path: string }): string =>
+  `${r.stdout}\n${r.stderr.replace(/^\[orchard trace\].*\n/gm, "")}`.replaceAll(w.path, "<path>").replaceAll(w.handle, "<handle>");
+
+describe("orchard remove, the lean command line", () => {
+  it("removes as the whole command line does: the same answer, exit code and effects", () => {
+    const [a, b] = [released("feat-a"), released("feat-b")];
+    const lean = traced(["remove", a.handle]);
+    expect(bundle(lean)).toBe("orchard-lean.cjs");
+    const full = traced(["remove", "--", b.handle]);
+    expect(bundle(full)).toBe("orchard-cli.cjs");
+    expect(lean.code, lean.stderr).toBe(0);
+    expect(full.code, full.stderr).toBe(0);
+    expect(named(lean, a)).toEqual(named(full, b));
+    expect(lean.json).toMatchObject({ ok: true, action: "removed", steps: ["remove", "delete_branch"] });
+    expect(existsSync(a.path) || existsSync(b.path)).toBe(false);
+    // the human rendering too (flags after the target, as the command line takes them)
+    const [c, d] = [released("feat-c"), released("feat-d")];
+    const leanText = traced(["remove", c.path, "--no-color"], false);
+    const fullText = traced(["remove", "--no-color", "--", d.path], false);
+    expect(bundle(leanText)).toBe("orchard-lean.cjs");
+    expect(leanText.code).toBe(0);
+    expect(named(leanText, c)).toEqual(named(fullText, d));
+  });
+
+  it("refuses as the whole command line does: dirty work kept, exit 3, the same reasons and next step; --dry-run alike", () => {
+    const [a, b] = [released("feat-a"), released("feat-b")];
+    s.makeDirty(a.path);
+    s.makeDirty(b.path);
+    for (const extra of [[], ["--dry-run"]]) {
+      const lean = traced(["remove", a.handle, ...extra]);
+      const full = traced(["remove", ...extra, "--", b.handle]);
+      expect(bundle(lean)).toBe("orchard-lean.cjs");
+      expect(lean.code, lean.stderr).toBe(3);
+      expect(full.code).toBe(3);
+      expect(lean.json).toMatchObject({ ok: false, action: "refused" });
+      expect(named(lean, a)).toEqual(named(full, b));
+    }
+    expect(existsSync(a.path)).toBe(true);
+    const text = [traced(["remove", a.handle, "--no-color"], false), traced(["remove", "--no-color", "--", b.handle], false)];
+    expect(text[0]!.code).toBe(3);
+    expect(named(text[0]!, a)).toEqual(named(text[1]!, b));
+  });
+
+  it("a bad target is the same usage error (exit 2)", () => {
+    const lean = traced(["remove", "no-such@thing"]);
+    const full = traced(["remove", "--", "no-such@thing"]);
+    expect(bundle(lean)).toBe("orchard-lean.cjs");
+    expect(lean.code).toBe(2);
+    expect(lean.json).toEqual(full.json);
+  });
+
+  it("leaves to the whole command line what it does not parse: --help, another flag, a flag before `remove`, a second target", () => {
+    const a = released("feat-a");
+    const help = traced(["remove", "--help"], false);
+    expect(bundle(help)).toBe("orchard-cli.cjs");
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("--salvage");
+    const unknown = traced(["remove", a.handle, "--force"]);
+    expect(bundle(unknown)).toBe("orchard-cli.cjs");
+    expect(unknown.code).toBe(2);
+    const before = traced(["--dry-run", "remove", a.handle]);
+    expect(bundle(before)).toBe("orchard-cli.cjs");
+    expect(before.code).toBe(2); // the command line's own answer: `--dry-run` is remove's, not a global flag
+    const two = traced(["remove", a.handle, a.path]);
+    expect(bundle(two)).toBe("orchard-cli.cjs");
+    expect(two.code).toBe(2);
+    expect(existsSync(a.path)).toBe(true);
+  });
+});
