@@ -24,8 +24,8 @@ const version = (): string => (JSON.parse(readFileSync(new URL("../../package.js
 const args = process.argv.slice(2);
 /** `orchard path …` and `orchard __complete handles`: answered from the registry by the quick bundle, when it can (quick.ts). */
 const quickCandidate = args.includes("path") || (args.includes("__complete") && args.includes("handles"));
-/** `orchard remove <target>`: run by the lean bundle, which holds remove and not the rest of the command line, when it parses the arguments (lean.ts). */
-const leanCandidate = args.includes("remove");
+/** add, release, heartbeat, remove: run by the lean bundle, which holds them and not the rest of the command line, when it parses the arguments (lean.ts). */
+const leanCandidate = args.some((a) => a === "add" || a === "release" || a === "heartbeat" || a === "remove");
 if (args.length === 1 && args[0] === "--version") {
   endOutputOnEpipe();
   process.stdout.write(`${version()}\n`);

@@ -1,7 +1,7 @@
-// `orchard remove` through the lean command line (src/cli/lean.ts, dist/bin/orchard-lean.cjs): the
-// same answers, exit codes and effects as the whole command line, which runs instead for anything
-// the lean one does not parse. `--` before the target is a spelling only the whole command line
-// takes, so `remove -- <target>` is the whole command line's answer to compare with.
+// add, release, heartbeat and remove through the lean command line (src/cli/lean.ts,
+// dist/bin/orchard-lean.cjs): the same answers, exit codes and effects as the whole command line,
+// which runs instead for anything the lean one does not parse. `--` before the argument is a
+// spelling only the whole command line takes, so `<verb> -- <argument>` is its answer to compare with.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync } from "node:fs";
 import { Scenario, type CliResult } from "../helpers/scenario.js";
@@ -25,9 +25,63 @@ const released = (branch: string): { handle: string; path: string } => {
 /** Which bundle ran the command: the last one loaded (the code cache's trace names each). */
 const bundle = (r: CliResult): string | null => [...r.stderr.matchAll(/^\[orchard trace\] code cache .*\((orchard-[a-z]+\.cjs)\)$/gm)].pop()?.[1] ?? null;
 const traced = (args: string[], json = true): CliResult => s.orchard(args, { env: { ORCHARD_TRACE: "1" }, json });
-/** What a command printed, its worktree's own names replaced, to compare two worktrees' answers. */
-const named = (r: CliResult, w: { handle: string; path: string }): string =>
-  `${r.stdout}\n${r.stderr.replace(/^\[orchard trace\].*\n/gm, "")}`.replaceAll(w.path, "<path>").replaceAll(w.handle, "<handle>");
+/** What a command printed, its worktree's own names and the times replaced, to compare two worktrees' answers. */
+const named = (r: CliResult, w: { handle: string; path: string; branch?: string }): string =>
+  `${r.stdout}\n${r.stderr.replace(/^\[orchard trace\].*\n/gm, "")}`
+    .replaceAll(w.path, "<path>")
+    .replaceAll(w.handle, "<handle>")
+    .replaceAll(w.branch ?? "<handle>", "<branch>")
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>")
+    .replace(/\b(in|for|since|expires) [^,\n)]*/g, "$1 <when>");
+
+describe("add, release and heartbeat, the lean command line", () => {
+  it("adds (create, exact repeat, dry run), renews and releases as the whole command line does", () => {
+    const lean = traced(["add", "feat-a", "--owner", "agent", "--no-bootstrap"]);
+    expect(bundle(lean)).toBe("orchard-lean.cjs");
+    const full = traced(["add", "--owner", "agent", "--no-bootstrap", "--", "feat-b"]);
+    expect(bundle(full)).toBe("orchard-cli.cjs");
+    expect(lean.code, lean.stderr).toBe(0);
+    const a = { ...lean.json, branch: "feat-a" };
+    const b = { ...full.json, branch: "feat-b" };
+    expect(named(lean, a)).toEqual(named(full, b));
+    for (const args of [
+      ["--owner", "agent"],
+      ["--owner=agent", "--dry-run"],
+      ["--owner", "other", "--task", "T-1"],
+    ]) {
+      const again = [traced(["add", "feat-a", ...args]), traced(["add", ...args, "--", "feat-b"])];
+      expect(bundle(again[0]!)).toBe("orchard-lean.cjs");
+      expect(again[0]!.code, args.join(" ")).toBe(again[1]!.code);
+      expect(named(again[0]!, a), args.join(" ")).toEqual(named(again[1]!, b));
+    }
+    const beat = [
+      traced(["heartbeat", a.handle, "--owner", "agent", "--ttl", "30m"]),
+      traced(["heartbeat", "--owner", "agent", "--ttl", "30m", "--", b.handle]),
+    ];
+    expect(bundle(beat[0]!)).toBe("orchard-lean.cjs");
+    expect(beat[0]!.code, beat[0]!.stderr).toBe(0);
+    expect(named(beat[0]!, a)).toEqual(named(beat[1]!, b));
+    const text = [
+      traced(["release", a.handle, "--owner", "agent", "--outcome", "failed"], false),
+      traced(["release", "--owner", "agent", "--outcome", "failed", "--", b.handle], false),
+    ];
+    expect(bundle(text[0]!)).toBe("orchard-lean.cjs");
+    expect(text[0]!.code, text[0]!.stderr).toBe(0);
+    expect(named(text[0]!, a)).toEqual(named(text[1]!, b));
+    expect(s.orchard(["status", a.handle]).json.worktree.lifecycle).toBe("terminal");
+  });
+
+  it("a refusal is the same refusal: a live lease of another owner, exit 3", () => {
+    const a = add("feat-a", "--owner", "agent", "--no-bootstrap");
+    const b = add("feat-b", "--owner", "agent", "--no-bootstrap");
+    const lean = traced(["release", a.handle, "--owner", "intruder"]);
+    const full = traced(["release", "--owner", "intruder", "--", b.handle]);
+    expect(bundle(lean)).toBe("orchard-lean.cjs");
+    expect(lean.code).toBe(3);
+    expect(lean.code).toBe(full.code);
+    expect(named(lean, { ...a, branch: "feat-a" })).toEqual(named(full, { ...b, branch: "feat-b" }));
+  });
+});
 
 describe("orchard remove, the lean command line", () => {
   it("removes as the whole command line does: the same answer, exit code and effects", () => {
