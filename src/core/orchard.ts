@@ -241,7 +241,8 @@ export class Orchard {
     const { removeWorktree } = await import("./cleanup/index.js");
     const { repo, ...rest } = options;
     const input = parseInput(RemoveInput(), rest);
-    return input.dryRun ? removeWorktree(await this.context(repo), input) : this.lockedContext(repo, (ctx) => removeWorktree(ctx, input));
+    // under the lock, no listing where the primary is told without it: the one worktree is read on its own entry (hygiene/gather.ts readFocused)
+    return input.dryRun ? removeWorktree(await this.context(repo), input) : this.lockedContext(repo, (ctx) => removeWorktree(ctx, input), { listing: false });
   }
 
   /** Where a worktree is, by handle, path, branch or task (SPEC v4 §3). */
