@@ -25,7 +25,7 @@ const args = process.argv.slice(2);
 /** `orchard path …` and `orchard __complete handles`: answered from the registry by the quick bundle, when it can (quick.ts). */
 const quickCandidate = args.includes("path") || (args.includes("__complete") && args.includes("handles"));
 /** add, release, heartbeat, remove: run by the lean bundle, which holds them and not the rest of the command line, when it parses the arguments (lean.ts). */
-const leanCandidate = args.some((a) => a === "add" || a === "release" || a === "heartbeat" || a === "remove");
+const leanVerb = args.find((a) => a === "add" || a === "release" || a === "heartbeat" || a === "remove");
 if (args.length === 1 && args[0] === "--version") {
   endOutputOnEpipe();
   process.stdout.write(`${version()}\n`);
@@ -37,8 +37,9 @@ async function run(): Promise<void> {
     if (await quick(process.argv)) return;
   }
   endOutputOnEpipe();
-  if (leanCandidate) {
-    const lean = loadBundle<LeanMain>(fileURLToPath(new URL("./orchard-lean.cjs", import.meta.url))) ?? (await import("./lean.js")).main;
+  if (leanVerb !== undefined) {
+    // a code cache per verb: each holds what its own verb compiled (code-cache.ts)
+    const lean = loadBundle<LeanMain>(fileURLToPath(new URL("./orchard-lean.cjs", import.meta.url)), leanVerb) ?? (await import("./lean.js")).main;
     if (await lean(process.argv)) return;
   }
   const main = loadBundle(fileURLToPath(new URL("./orchard-cli.cjs", import.meta.url))) ?? (await import("./program.js")).main;
