@@ -51,7 +51,8 @@ describe("the lean command line", () => {
       ["add", "feat", "--owner="],
       ["remove", "a", "--home"],
       ["heartbeat", "a", "--force"],
-      ["status", "a"],
+      ["status"],
+      ["status", "a", "--json", "--full"], // list's flag
       ["list"],
       [],
     ])

@@ -1,5 +1,5 @@
 // The lean command line: the verbs of one worktree a person or an agent types all day — `add`,
-// `release`, `heartbeat`, `remove` (SPEC v5 §3: an everyday verb costs one worktree) — without the
+// `release`, `heartbeat`, `status`, `remove` (SPEC v5 §3: an everyday verb costs one worktree) — without the
 // whole command line. Its own bundle (dist/bin/orchard-lean.cjs, scripts/bundle.mjs) holds this,
 // run.ts, the renderers and the library, not commander or the other commands' modules: a command
 // pays for what it runs. main.ts runs it for an argument list naming one of these verbs; it answers
@@ -13,7 +13,7 @@ import { invalidUtf8Argument } from "./argv.js";
 import { runCommand, type RunOptions } from "./run.js";
 import { stopChildrenOnSignals } from "./signals.js";
 import { renderRemove } from "./commands/remove-render.js";
-import { renderAdd, renderLease } from "./render.js";
+import { renderAdd, renderLease, renderStatus } from "./render.js";
 import type { GlobalOptions, Renderer } from "./output.js";
 import type { Orchard } from "../core/orchard.js";
 
@@ -62,6 +62,15 @@ const VERBS: Readonly<Record<string, Verb>> = {
     run: { early: "locked" },
     call: (o, target, opts) => o.heartbeat({ target: target as string, ...(opts as object) }),
     render: renderLease,
+  },
+  status: {
+    argument: "required",
+    valued: [],
+    switches: {},
+    defaults: {},
+    run: { local: true, early: "target" },
+    call: (o, target) => o.status({ target: target as string }),
+    render: renderStatus,
   },
   remove: {
     argument: "required",

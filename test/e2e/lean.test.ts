@@ -1,4 +1,4 @@
-// add, release, heartbeat and remove through the lean command line (src/cli/lean.ts,
+// add, release, heartbeat, status and remove through the lean command line (src/cli/lean.ts,
 // dist/bin/orchard-lean.cjs): the same answers, exit codes and effects as the whole command line,
 // which runs instead for anything the lean one does not parse. `--` before the argument is a
 // spelling only the whole command line takes, so `<verb> -- <argument>` is its answer to compare with.
@@ -34,8 +34,8 @@ const named = (r: CliResult, w: { handle: string; path: string; branch?: string 
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>")
     .replace(/\b(in|for|since|expires) [^,\n)]*/g, "$1 <when>");
 
-describe("add, release and heartbeat, the lean command line", () => {
-  it("adds (create, exact repeat, dry run), renews and releases as the whole command line does", () => {
+describe("add, release, heartbeat and status, the lean command line", () => {
+  it("adds (create, exact repeat, dry run), renews, tells and releases as the whole command line does", () => {
     const lean = traced(["add", "feat-a", "--owner", "agent", "--no-bootstrap"]);
     expect(bundle(lean)).toBe("orchard-lean.cjs");
     const full = traced(["add", "--owner", "agent", "--no-bootstrap", "--", "feat-b"]);
@@ -61,6 +61,10 @@ describe("add, release and heartbeat, the lean command line", () => {
     expect(bundle(beat[0]!)).toBe("orchard-lean.cjs");
     expect(beat[0]!.code, beat[0]!.stderr).toBe(0);
     expect(named(beat[0]!, a)).toEqual(named(beat[1]!, b));
+    const status = [traced(["status", a.handle]), traced(["status", "--", b.handle])];
+    expect(bundle(status[0]!)).toBe("orchard-lean.cjs");
+    expect(status[0]!.code, status[0]!.stderr).toBe(0);
+    expect(named(status[0]!, a)).toEqual(named(status[1]!, b));
     const text = [
       traced(["release", a.handle, "--owner", "agent", "--outcome", "failed"], false),
       traced(["release", "--owner", "agent", "--outcome", "failed", "--", b.handle], false),
