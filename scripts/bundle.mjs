@@ -50,7 +50,7 @@ await build({
   entryPoints: { orchard: join(root, "dist/cli/main.js") },
   outdir: join(root, "dist/bin"),
   format: "cjs",
-  external: ["./program.js", "./quick.js"],
+  external: ["./program.js", "./quick.js", "./lean.js"],
   define: { "import.meta.url": "__orchardEntryUrl" },
   banner: { js: 'const __orchardEntryUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
@@ -87,6 +87,22 @@ await build({
   external: [],
   define: { "import.meta.url": "__orchardModuleUrl" },
   banner: { js: 'const __orchardModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  metafile: process.argv.includes("--analyze"),
+});
+// The lean command line (dist/bin/orchard-lean.cjs, src/cli/lean.ts): `orchard remove <target>`
+// without commander and the other commands' modules, run before the whole command line (main.ts),
+// which runs instead for any argument list it does not parse. The registry's PostgreSQL client and
+// the modules the library imports on demand stay lazy inside it, as in the whole bundle.
+await build({
+  ...common,
+  entryPoints: { "orchard-lean": join(root, "dist/cli/lean.js") },
+  outdir: join(root, "dist/bin"),
+  outExtension: { ".js": ".cjs" },
+  format: "cjs",
+  external: [],
+  define: { "import.meta.url": "__orchardModuleUrl" },
+  banner: { js: 'const __orchardModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  plugins: [zodEnglishOnly],
   metafile: process.argv.includes("--analyze"),
 });
 copyFileSync(join(root, "src/index.cjs"), join(root, "dist/index.cjs"));

@@ -15,7 +15,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { Script } from "node:vm";
 
 type Main = (argv: string[], version: string) => Promise<void>;
@@ -58,6 +58,9 @@ function readCache(dir: string, file: string): Buffer | undefined {
   }
 }
 
+/** Whether `name` (starting with `prefix`) is a cache of the same bundle and variant: what follows the prefix is a Node version. */
+const isBuildOf = (name: string, prefix: string): boolean => name.startsWith("v", prefix.length);
+
 /** Writes the cache beside its older builds' (which it replaces), atomically; failures are ignored. */
 function writeCache(dir: string, file: string, prefix: string, data: Buffer): void {
   try {
@@ -65,7 +68,8 @@ function writeCache(dir: string, file: string, prefix: string, data: Buffer): vo
     const tmp = join(dir, `.${file}.${process.pid}.tmp`);
     writeFileSync(tmp, data, { mode: 0o600 });
     renameSync(tmp, join(dir, file));
-    for (const other of readdirSync(dir)) if (other.startsWith(prefix) && other !== file) rmSync(join(dir, other), { force: true });
+    // (the prefix of a bundle loaded without a variant begins every variant's name too: those are not its older builds)
+    for (const other of readdirSync(dir)) if (other.startsWith(prefix) && other !== file && isBuildOf(other, prefix)) rmSync(join(dir, other), { force: true });
   } catch {
     // a read-only or full cache directory costs the next start its compile, nothing else
   }
@@ -74,8 +78,11 @@ function writeCache(dir: string, file: string, prefix: string, data: Buffer): vo
 /**
  * Loads the CommonJS bundle at `bundle` (its code cache used or made) and returns its `main`; null
  * when the bundle is not there (a tree built by tsc alone), so the caller imports the modules.
+ * `variant`: the cache is kept per variant (the lean bundle's verbs, main.ts): the cache holds the
+ * functions the run that made it compiled, and a remove run from a cache an add made compiles its
+ * own at every start (≈ 1.09× of its CPU).
  */
-export function loadBundle<M = Main>(bundle: string): M | null {
+export function loadBundle<M = Main>(bundle: string, variant?: string): M | null {
   let source: string;
   let st: ReturnType<typeof statSync>;
   try {
@@ -85,7 +92,7 @@ export function loadBundle<M = Main>(bundle: string): M | null {
     return null;
   }
   const dir = cacheDir();
-  const prefix = `cli-${pathTag(bundle)}-`;
+  const prefix = `cli-${pathTag(bundle)}-${variant === undefined ? "" : `${variant}-`}`;
   const file = `${prefix}${process.version}-${process.arch}-${st.size}-${Math.trunc(st.mtimeMs)}.v8`;
   const cachedData = dir ? readCache(dir, file) : undefined;
   // the module wrapper Node puts around a CommonJS file, so the bundle runs as `require` would run it
@@ -96,7 +103,7 @@ export function loadBundle<M = Main>(bundle: string): M | null {
   const rejected = cachedData !== undefined && script.cachedDataRejected === true;
   if (process.env.ORCHARD_TRACE === "1")
     process.stderr.write(
-      `[orchard trace] code cache ${cachedData === undefined ? "none" : rejected ? "rejected" : "used"}: ${dir ? join(dir, file) : "off"}\n`,
+      `[orchard trace] code cache ${cachedData === undefined ? "none" : rejected ? "rejected" : "used"}: ${dir ? join(dir, file) : "off"} (${basename(bundle)})\n`,
     );
   const module = { exports: {} as { main?: M } };
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(bundle), module, bundle, dirname(bundle));

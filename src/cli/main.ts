@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { loadBundle } from "./code-cache.js";
 import type { QuickMain } from "./quick.js";
+import type { LeanMain } from "./lean.js";
 
 /**
  * A reader that went away (`orchard list | head -1`) ends the output, not the command: the rest of
@@ -23,6 +24,9 @@ const version = (): string => (JSON.parse(readFileSync(new URL("../../package.js
 const args = process.argv.slice(2);
 /** `orchard path …` and `orchard __complete handles`: answered from the registry by the quick bundle, when it can (quick.ts). */
 const quickCandidate = args.includes("path") || (args.includes("__complete") && args.includes("handles"));
+/** add, release, heartbeat, status, remove: run by the lean bundle, which holds them and not the rest of the command line, when it parses the arguments (lean.ts). */
+const LEAN_VERBS = new Set(["add", "release", "heartbeat", "status", "remove"]);
+const leanVerb = args.find((a) => LEAN_VERBS.has(a));
 if (args.length === 1 && args[0] === "--version") {
   endOutputOnEpipe();
   process.stdout.write(`${version()}\n`);
@@ -34,6 +38,11 @@ async function run(): Promise<void> {
     if (await quick(process.argv)) return;
   }
   endOutputOnEpipe();
+  if (leanVerb !== undefined) {
+    // a code cache per verb: each holds what its own verb compiled (code-cache.ts)
+    const lean = loadBundle<LeanMain>(fileURLToPath(new URL("./orchard-lean.cjs", import.meta.url)), leanVerb) ?? (await import("./lean.js")).main;
+    if (await lean(process.argv)) return;
+  }
   const main = loadBundle(fileURLToPath(new URL("./orchard-cli.cjs", import.meta.url))) ?? (await import("./program.js")).main;
   await main(process.argv, version());
 }

@@ -53,14 +53,36 @@ async function holdEarly(path: string): Promise<Ownership | null> {
   }
 }
 
+export interface RunOptions {
+  local?: boolean;
+  early?: "repo" | "target" | "statuses" | "locked" | "admit";
+  progress?: string;
+  announce?: Announce;
+}
+
 export async function runWith<R extends { ok: boolean }>(
   command: Command,
   fn: (orchard: Orchard, globals: GlobalOptions) => Promise<R>,
   render: Renderer<R>,
   exitCode?: (result: R) => 0 | 1 | 2 | 3,
-  options: { local?: boolean; early?: "repo" | "target" | "statuses" | "locked" | "admit"; progress?: string; announce?: Announce } = {},
+  options: RunOptions = {},
 ): Promise<void> {
-  const globals = globalsOf(command);
+  const dryRun = (command.opts() as { dryRun?: boolean }).dryRun === true; // a dry run takes no lock
+  await runCommand(globalsOf(command), fn, render, exitCode, { ...options, dryRun });
+}
+
+/**
+ * runWith's body, from global flags already parsed: the command line's (commander's, above) or the
+ * lean one's (lean.ts, which parses the few flags of a one-worktree verb itself).
+ */
+export async function runCommand<R extends { ok: boolean }>(
+  globals: GlobalOptions,
+  fn: (orchard: Orchard, globals: GlobalOptions) => Promise<R>,
+  render: Renderer<R>,
+  exitCode?: (result: R) => 0 | 1 | 2 | 3,
+  options: RunOptions & { dryRun?: boolean } = {},
+): Promise<void> {
+  configureDisplay(globals);
   const progress = options.progress ? ProgressLine.start(options.progress, globals, process.stderr, options.announce) : null;
   let orchard: Orchard | undefined;
   let earlyStatuses: typeof import("../core/shared/early-statuses.js") | undefined;
@@ -72,8 +94,7 @@ export async function runWith<R extends { ok: boolean }>(
     if (existsSync(path)) {
       const primary = lstatSync(join(path, ".git"), { throwIfNoEntry: false })?.isDirectory() ?? false;
       if (options.early === "locked" || options.early === "admit") {
-        const dryRun = (command.opts() as { dryRun?: boolean }).dryRun === true; // a dry run takes no lock
-        early = primary && !dryRun ? await holdEarly(path) : null;
+        early = primary && options.dryRun !== true ? await holdEarly(path) : null;
         // `admit` (add): the listing is read under the lock only when the decision needs it (an exact repeat does not)
         startLockedQueries(path, primary, early !== null && options.early === "locked");
       } else startRepoQueries(path, primary, { refs: options.early !== "target" });

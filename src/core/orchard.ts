@@ -123,8 +123,8 @@ export class Orchard {
   /**
    * `fn` on the repo's context, with the repo's mutation lock taken (when free) before git lists
    * the worktrees: a mutation then decides on that one listing instead of listing again. `listing:
-   * false` (add): none is read then where the primary is told without it; the mutation lists under
-   * the lock when its decision needs the listing (an exact repeat needs only its own worktree's entry).
+   * false` (add, remove): none is read then where the primary is told without it; the mutation lists under
+   * the lock when its decision needs the listing (an exact repeat, a remove: only their worktree's own entry).
    */
   private async lockedContext<T>(repo: string | undefined, fn: (ctx: Ctx) => Promise<T>, options: { listing?: boolean } = {}): Promise<T> {
     const path = resolve(repo ?? this.repoPath);
@@ -241,7 +241,7 @@ export class Orchard {
     const { removeWorktree } = await import("./cleanup/index.js");
     const { repo, ...rest } = options;
     const input = parseInput(RemoveInput(), rest);
-    return input.dryRun ? removeWorktree(await this.context(repo), input) : this.lockedContext(repo, (ctx) => removeWorktree(ctx, input));
+    return input.dryRun ? removeWorktree(await this.context(repo), input) : this.lockedContext(repo, (ctx) => removeWorktree(ctx, input), { listing: false });
   }
 
   /** Where a worktree is, by handle, path, branch or task (SPEC v4 §3). */

@@ -38,6 +38,20 @@ describe("the code cache", () => {
     expect(second.r.json.worktrees.map((w: { branch: string }) => w.branch)).toContain("feat-a");
   });
 
+  it("the lean bundle's verbs keep a cache each, made by the first call of that verb and used by the next", () => {
+    const env = { XDG_CACHE_HOME: cache, ORCHARD_TRACE: "1" };
+    const verdict = (r: CliResult): string | undefined => /^\[orchard trace\] code cache (\w+): .*\(orchard-lean\.cjs\)$/m.exec(r.stderr)?.[1];
+    const add = s.orchard(["add", "feat-a", "--owner", "agent", "--no-bootstrap"], { env });
+    expect(verdict(add)).toBe("none");
+    const again = s.orchard(["add", "feat-a", "--owner", "agent"], { env });
+    expect(verdict(again)).toBe("used");
+    const release = s.orchard(["release", add.json.handle, "--owner", "agent"], { env });
+    expect(verdict(release)).toBe("none"); // its own, not the add's
+    expect(s.orchard(["remove", add.json.handle], { env }).code).toBe(0);
+    expect(files().filter((f) => /-(add|release|remove)-v/.test(f))).toHaveLength(3);
+    expect(files().some((f) => /-add-v/.test(f))).toBe(true);
+  });
+
   it("garbage in the file is rejected by V8, the command answers, and the file is made again", () => {
     list();
     const file = join(cache, "orchard", files()[0] as string);

@@ -2,7 +2,7 @@
 // Every refusal (dirty, unpushed, a process inside, a live pid's lease, a foreign worktree, the
 // caller's own shell inside) sits next to the success it guards, and each says its next step.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { CLI, Scenario, git, gitResult, liveProcess } from "../helpers/scenario.js";
@@ -43,6 +43,29 @@ describe("orchard remove", () => {
     const again = s.orchard(["remove", b.path]);
     expect(again.code).toBe(2);
     expect(again.json.error.code).toBe("not_a_worktree");
+  });
+
+  it("keeps the merged branch another worktree holds: checked out in the primary or a linked worktree, or rebased there", () => {
+    const a = released("feat-held-a");
+    s.git("checkout", "-q", "--ignore-other-worktrees", "feat-held-a"); // the primary on it too
+    const b = released("feat-held-b");
+    const other = join(s.root, "other-b");
+    s.git("worktree", "add", "-q", "--force", other, "feat-held-b");
+    const c = released("feat-held-c");
+    const rebasing = join(s.root, "rebasing-c");
+    s.git("worktree", "add", "-q", "--detach", rebasing, "main");
+    // a rebase in progress there works on feat-held-c (its HEAD detached, as a rebase leaves it)
+    const admin = git(rebasing, "rev-parse", "--absolute-git-dir");
+    mkdirSync(join(admin, "rebase-merge"));
+    writeFileSync(join(admin, "rebase-merge", "head-name"), "refs/heads/feat-held-c\n");
+    for (const w of [a, b, c]) {
+      const r = s.orchard(["remove", w.handle]);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.json).toMatchObject({ ok: true, action: "removed", steps: ["remove"], reasons: [{ code: "branch_checked_out" }] });
+      expect(existsSync(w.path)).toBe(false);
+    }
+    for (const branch of ["feat-held-a", "feat-held-b", "feat-held-c"]) expect(branchExists(branch), branch).toBe(true);
+    s.git("checkout", "-q", "main");
   });
 
   it("judges the one worktree it names: no other worktree's status, row or history is read (SPEC v5 §3)", () => {

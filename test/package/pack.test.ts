@@ -104,6 +104,7 @@ describe("the packed tarball", () => {
       "dist/gsd/index.d.ts",
       "dist/gsd/worker.js",
       "dist/bin/orchard.js",
+      "dist/bin/orchard-lean.cjs",
       "docs/library.md",
       "docs/commands.md",
       "docs/recipes.md",

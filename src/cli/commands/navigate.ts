@@ -5,10 +5,8 @@ import type { Command } from "commander";
 import { runWith } from "../run.js";
 import { printUsageError } from "../output.js";
 import { reasonLines } from "../render.js";
-import { stdoutDisplay } from "../terminal.js";
-import { escapeControl } from "../escape.js";
+import { renderRemove } from "./remove-render.js";
 import type { PathResult } from "../../core/navigate/index.js";
-import type { RemoveResult } from "../../core/cleanup/index.js";
 
 const SHELLS = ["bash", "zsh", "fish"] as const;
 
@@ -47,24 +45,6 @@ function renderPath(r: PathResult): string {
   if (r.ok) return r.path;
   const lines = [`${r.handle ?? r.path}: its directory is gone (${r.path})`, ...reasonLines("refused:", r.reasons)];
   if (r.next) lines.push(`  ↳ ${r.next}`);
-  return lines.join("\n");
-}
-
-function renderRemove(r: RemoveResult): string {
-  const name = r.handle ?? r.path;
-  if (r.ok) {
-    const verb = r.action === "planned" ? "would remove" : "removed";
-    const lines = [`${verb} ${name} (${r.steps.join(", ")})`, `  path    ${r.path}`];
-    if (r.action === "removed" && r.salvageRef) lines.push(`  salvage ${r.salvageRef}`);
-    return lines.join("\n");
-  }
-  const paint = stdoutDisplay().paint;
-  const lines = [`${paint("kept", "red")} ${name}${r.disposition ? ` (${r.disposition})` : ""}`, `  path    ${r.path}`];
-  for (const x of r.reasons) {
-    lines.push(`  ${paint("refused:", "red")} ${x.code}: ${escapeControl(x.message)}`);
-    if ("files" in x && Array.isArray(x.files)) lines.push(...x.files.map((f) => `      ${escapeControl(f)}`));
-  }
-  lines.push(paint(`  ↳ ${r.next ? escapeControl(r.next) : "nothing yet: wait until the worktree is free"}`, "cyan"));
   return lines.join("\n");
 }
 

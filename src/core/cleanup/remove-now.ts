@@ -11,7 +11,7 @@
 // journal (removal.ts; any command drops git's entry); after that, a row whose directory and entry
 // are gone, which is `missing` — a `remove` or `cleanup run` prunes it (its merged branch with it)
 // and retires the row. The row is therefore retired last, after the branch delete.
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { resolveCommit } from "../../git/read.js";
 import { deleteRef } from "../../git/write.js";
@@ -19,7 +19,7 @@ import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import { assessFleet } from "../hygiene/index.js";
 import { treeDigest } from "../facts/index.js";
 import { removeLinkedWorktree } from "../shared/removal/removal.js";
-import { findAdminDir, readAdminWorktreePath } from "../shared/repo/admin.js";
+import { readAdminWorktreePath } from "../shared/repo/admin.js";
 import { whyNotLinkedWorktree } from "../shared/repo/linked.js";
 import { realOrAbsolute } from "../shared/repo/paths.js";
 import { readPlainText } from "../shared/files.js";
@@ -33,7 +33,7 @@ export interface Judged {
   /** What a plan scoped to this path would hold (never stored here). */
   items: PlannedItem[];
   skipped: SkippedWorktree[];
-  /** git's whole listing, read under the lock by the gather. */
+  /** git's whole listing, where the gather read one under the lock (none where the worktree was read on its own entry). */
   listing: WorktreeEntry[] | null;
   /** The worktree's admin dir, as the gather found it. */
   admin: string | null;
@@ -73,28 +73,46 @@ export interface StepOutcome {
 const changed = (field: string, planned: string | boolean | null, now: string | boolean | null): Reason =>
   reason("precondition_changed", { field, planned, now }, field);
 
+/** A small file of a git dir, read as git would find it there (null: absent, or not a plain file). */
+const gitDirText = (dir: string, name: string): string | null => readPlainText(join(dir, name), { max: 4096 })?.trim() ?? null;
+
 /**
- * Branches checked out (or rebased, or bisected) in a worktree other than `path`, from git's listing
- * read under the lock: the branch git names for each, and for a detached one the branch a rebase
- * or bisect in progress there works on (git's `branch -d` refuses those too; its listing does not
- * show them; a detached one whose admin dir is not found by its name is judged by the listing
- * alone, as apply does when it cannot read a HEAD).
+ * The branches checked out (or rebased, or bisected) in the repository's other worktrees, read now,
+ * under the lock, from their git dirs, as git's `branch -d` finds them (worktree.c
+ * find_shared_symref): each git dir's HEAD when it names a branch, and for a detached HEAD the branch
+ * a rebase or bisect in progress there works on (both detach HEAD). One small read a worktree, where
+ * `git worktree list` was a process reading more of each (17 ms at 400 worktrees). The primary's own git dir (the common dir) counts unless the repo is
+ * bare; every admin dir under `worktrees/` counts, `path`'s own (already gone when this runs) aside.
+ * Null when a git dir's HEAD cannot be read: the branch is then kept (one more holder cannot be ruled out).
  */
-function heldElsewhere(ctx: Ctx, listing: readonly WorktreeEntry[], path: string): Set<string> {
+function heldElsewhere(ctx: Ctx, admin: string | null): Set<string> | null {
+  const { commonDir } = ctx.repo;
+  const root = join(commonDir, "worktrees");
+  let ids: string[];
+  try {
+    ids = readdirSync(root);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") return null;
+    ids = [];
+  }
+  const dirs = [...(ctx.repo.bare ? [] : [commonDir]), ...ids.map((id) => join(root, id)).filter((dir) => dir !== admin)];
   const held = new Set<string>();
-  for (const [i, e] of listing.entries()) {
-    if (e.path === path || e.bare) continue;
-    if (e.branch) {
-      held.add(e.branch);
-      continue;
+  for (const dir of dirs) {
+    const head = gitDirText(dir, "HEAD");
+    if (head === null) {
+      // not a git dir at all (no HEAD, no gitdir: git lists nothing there), else one whose HEAD is unreadable
+      if (dir !== commonDir && !existsSync(join(dir, "HEAD")) && !existsSync(join(dir, "gitdir"))) continue;
+      return null;
     }
-    const gitDir = i === 0 ? ctx.repo.commonDir : findAdminDir(ctx.repo.commonDir, e.path);
-    if (gitDir === undefined) continue;
-    for (const dir of ["rebase-merge", "rebase-apply"]) {
-      const name = readPlainText(join(gitDir, dir, "head-name"))?.trim();
+    if (head.startsWith("ref: ")) {
+      if (head.startsWith("ref: refs/heads/")) held.add(head.slice("ref: ".length));
+      continue; // on a branch: no rebase or bisect in progress moves a detached HEAD there
+    }
+    for (const state of ["rebase-merge", "rebase-apply"]) {
+      const name = gitDirText(join(dir, state), "head-name");
       if (name?.startsWith("refs/heads/")) held.add(name);
     }
-    const bisect = readPlainText(join(gitDir, "BISECT_START"))?.trim();
+    const bisect = gitDirText(dir, "BISECT_START");
     if (bisect && !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(bisect)) held.add(`refs/heads/${bisect}`);
   }
   return held;
@@ -118,7 +136,8 @@ async function deleteBranchNow(ctx: Ctx, item: PlannedItem, held: Set<string> | 
 /**
  * Removes the worktree `judged` holds a plain removal of (actsNow), from the facts just read under
  * the caller's lock: the path is still that linked worktree (its `.git` leads to its admin dir,
- * which names it back), then removal.ts, then the merged branch, then the row retired.
+ * which names it back), then removal.ts, then the merged branch (unless another worktree holds it,
+ * read then), then the row retired.
  */
 export async function removeNow(ctx: Ctx, path: string, judged: Judged): Promise<StepOutcome[]> {
   const [main, ...rest] = judged.items as [PlannedItem, ...PlannedItem[]];
@@ -136,7 +155,7 @@ export async function removeNow(ctx: Ctx, path: string, judged: Judged): Promise
   const branchItem = rest.find((i) => i.action === "delete_branch");
   if (branchItem) {
     try {
-      steps.push(await deleteBranchNow(ctx, branchItem, judged.listing ? heldElsewhere(ctx, judged.listing, path) : null));
+      steps.push(await deleteBranchNow(ctx, branchItem, heldElsewhere(ctx, admin)));
     } catch (error) {
       failed = error as Error;
     }

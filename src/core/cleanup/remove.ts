@@ -11,6 +11,9 @@ import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { readStatus } from "../../git/read.js";
 import { resolveTarget } from "../shared/repo/target.js";
+import { realOrAbsolute } from "../shared/repo/paths.js";
+import { registeredAdmin } from "../facts/index.js";
+import type { WorktreeRow } from "../../registry/index.js";
 import { peekListing } from "../shared/repo/repo.js";
 import { usageError, failure } from "../shared/errors.js";
 import { shellQuote } from "../shared/shell-quote.js";
@@ -46,10 +49,10 @@ export type RemoveResult =
   | (RemoveFields & { ok: false; action: "refused"; disposition: string | null; dryRun?: true });
 
 export async function removeWorktree(ctx: Ctx, options: RemoveOptions): Promise<RemoveResult> {
-  // a handle of this repo is its row (as resolveTarget reads it first): no listing of its own; the plan's is the one read under the lock
-  const byHandle = options.target.includes("@") && !options.target.startsWith("-") ? await ctx.registry.worktrees.byHandle(options.target) : undefined;
-  const target =
-    byHandle && byHandle.repo === ctx.repo.identity ? { path: byHandle.path, row: byHandle } : await resolveTarget(ctx, options.target, peekListing(ctx.repo));
+  // a handle of this repo is its row (as resolveTarget reads it first), and so is the path of a row whose worktree
+  // git registers there (its admin dir and `.git` name each other): no listing; the worktree's own entry is read
+  // under the lock (hygiene/gather.ts readFocused). Anything else resolves on git's listing (resolveTarget).
+  const target = (await knownTarget(ctx, options.target)) ?? (await resolveTarget(ctx, options.target, peekListing(ctx.repo)));
   const { path } = target;
   const handle = target.row?.handle ?? null;
   const scope: CleanupPlanOptions = { paths: [path], include: [...INCLUDABLE], salvage: options.salvage ?? false, includeResumable: true, explicit: true };
@@ -99,6 +102,17 @@ export async function removeWorktree(ctx: Ctx, options: RemoveOptions): Promise<
     }
     return await removeByPlan(ctx, options, { path, handle, scope });
   });
+}
+
+/** The row `target` names without a listing: a handle of this repo, or the path of a row git registers there. */
+async function knownTarget(ctx: Ctx, target: string): Promise<{ path: string; row: WorktreeRow } | null> {
+  if (!target || target.startsWith("-")) return null; // resolveTarget's own error
+  const { worktrees } = ctx.registry;
+  const byHandle = target.includes("@") ? await worktrees.byHandle(target) : undefined;
+  if (byHandle) return byHandle.repo === ctx.repo.identity ? { path: byHandle.path, row: byHandle } : null;
+  const wanted = realOrAbsolute(target);
+  const row = await worktrees.atPath(ctx.repo.identity, wanted);
+  return row && row.path === wanted && registeredAdmin(ctx.repo.commonDir, wanted) !== null ? { path: wanted, row } : null;
 }
 
 /** A salvage first, a husk, a reap, a prune: through a stored plan and apply's re-checks at the moment of use, as `cleanup run`. */

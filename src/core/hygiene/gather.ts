@@ -9,6 +9,7 @@ import { basename, dirname } from "node:path";
 import { existsSync } from "node:fs";
 import { readMergeBase, readPatchIds, readWorktrees, WorktreeBlockedError } from "../../git/read.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
+import type { WorktreeRow } from "../../registry/index.js";
 import {
   readSnapshot,
   listFacts,
@@ -22,6 +23,8 @@ import {
   readDirtyState,
   readDirtyStates,
   startStatuses,
+  focusedEntry,
+  registeredAdmin,
   MISSING_DIGEST,
   MISSING_DIRTY,
   type Snapshot,
@@ -125,24 +128,50 @@ async function readWhole(ctx: Ctx): Promise<Read> {
 }
 
 /**
- * The one worktree at `path` (SPEC v5 §3: a one-worktree verb costs one worktree): git's listing
- * (one process) for its entry, its own admin dir, row and status, and a snapshot focused on it (its
- * branch, its merge targets' refs, the walks from its head alone). Nothing of another worktree is
- * read; a worktree nested inside it shows in its own status, as in the whole gather.
+ * The one worktree at `path` (SPEC v5 §3: a one-worktree verb costs one worktree): git's entry for
+ * it, its own admin dir, row and status, and a snapshot focused on it (its branch, its merge targets'
+ * refs, the walks from its head alone). Nothing of another worktree is read; a worktree nested inside
+ * it shows in its own status, as in the whole gather. With no listing in hand, a worktree git
+ * registers is read on git's entry for it alone (core/facts/focused-entry.ts: its admin files and
+ * its status), as an exact add and a status do; where that entry cannot be told, git lists them.
  */
 async function readFocused(ctx: Ctx, path: string): Promise<Read> {
-  const listing = takeListing(ctx.repo) ?? (await readWorktrees(ctx.repo.primary));
-  const entry = listing.slice(1).find((e) => !e.bare && e.path === path) ?? null;
+  const given = takeListing(ctx.repo);
+  const registered = given === undefined && existsSync(path) ? registeredAdmin(ctx.repo.commonDir, path) : null;
   const row = (await ctx.registry.worktrees.atPath(ctx.repo.identity, path)) ?? null;
   const cwds = await readProcessCwds(); // before the status starts: its git is not this process's child
+  let early: { admin: string; states: Promise<Map<string, DirtyState | Error>> } | null = null;
+  if (registered !== null) {
+    early = { admin: registered, states: readDirtyStates(ctx.repo, [{ path, admin: registered }]) };
+    early.states.catch(() => undefined); // awaited per worktree by the caller
+    const state = (await early.states).get(path);
+    const entry = state && !(state instanceof Error) ? focusedEntry(path, registered, state.status) : null;
+    if (entry) return await focusedRead(ctx, path, { entry, row, cwds, admin: registered, states: early.states });
+  }
+  const listing = given ?? (await readWorktrees(ctx.repo.primary));
+  const entry = listing.slice(1).find((e) => !e.bare && e.path === path) ?? null;
   const admin = entry ? findAdminDir(ctx.repo.commonDir, entry.path) : undefined;
-  const admins = new Map(admin === undefined ? [] : [[path, admin]]);
-  const states = readDirtyStates(ctx.repo, admin !== undefined && existsSync(path) ? [{ path, admin }] : []);
+  const states =
+    early !== null && early.admin === admin ? early.states : readDirtyStates(ctx.repo, admin !== undefined && existsSync(path) ? [{ path, admin }] : []);
   states.catch(() => undefined); // awaited per worktree by the caller
-  const read = await readSnapshot(ctx.repo, ctx.registry, listing, { cwds, admins, focus: { entry, row }, linked: entry ? [entry] : [] });
+  return { ...(await focusedRead(ctx, path, { entry, row, cwds, admin, states }, listing)), listing };
+}
+
+type SnapshotCwds = Awaited<ReturnType<typeof readProcessCwds>>;
+
+/** The snapshot focused on `path`'s entry and row: on the listing when there is one, else on that entry alone. */
+async function focusedRead(
+  ctx: Ctx,
+  path: string,
+  read: { entry: WorktreeEntry | null; row: WorktreeRow | null; cwds: SnapshotCwds; admin: string | undefined; states: Read["states"] },
+  listing?: WorktreeEntry[],
+): Promise<Read> {
+  const { entry, row, cwds, admin, states } = read;
+  const admins = new Map(admin === undefined ? [] : [[path, admin]]);
+  const snap = await readSnapshot(ctx.repo, ctx.registry, listing, { cwds, admins, focus: { entry, row }, linked: entry ? [entry] : [] });
   // (without a row of its own the snapshot holds every row of the repo: only the one at this path is in focus)
-  const snapshot = { ...read, rows: read.rows.filter((r) => r.path === path) };
-  return { snapshot, facts: await listFacts(snapshot, { full: false }), states, listing };
+  const snapshot = { ...snap, rows: snap.rows.filter((r) => r.path === path) };
+  return { snapshot, facts: await listFacts(snapshot, { full: false }), states };
 }
 
 export async function gatherRepo(
