@@ -11,6 +11,7 @@
 // The verbs' flags below are those declarations': a test holds the two together (remove-lean.test.ts).
 import { invalidUtf8Argument } from "./argv.js";
 import { runCommand, type RunOptions } from "./run.js";
+import { waitForEachProcess } from "../git/run.js";
 import { stopChildrenOnSignals } from "./signals.js";
 import { renderRemove } from "./commands/remove-render.js";
 import { renderAdd, renderLease, renderStatus } from "./render.js";
@@ -31,6 +32,8 @@ interface Verb {
   /** The defaults commander puts first in opts. */
   defaults: Readonly<Opts>;
   run: RunOptions;
+  /** Its processes run one after another anyway: each is waited for on this thread (git/run-sync.ts). */
+  sequential?: true;
   call: (orchard: Orchard, argument: string | undefined, opts: Opts) => Promise<{ ok: boolean }>;
   render: Renderer<never>;
 }
@@ -78,6 +81,7 @@ const VERBS: Readonly<Record<string, Verb>> = {
     switches: { "--salvage": ["salvage", true], "--dry-run": ["dryRun", true] },
     defaults: {},
     run: {},
+    sequential: true,
     call: (o, target, opts) => o.remove({ target: target as string, ...(opts as object) }),
     render: renderRemove,
   },
@@ -149,6 +153,7 @@ export const main: LeanMain = async (argv) => {
   if (parsed === null || invalidUtf8Argument(argv) !== null) return false;
   const { globals, verb, argument, opts } = parsed;
   stopChildrenOnSignals(); // a SIGTERM or SIGINT leaves no git of ours behind, as program.ts's main
+  if (verb.sequential) waitForEachProcess();
   await runCommand(globals, (o) => verb.call(o, argument, opts), verb.render as Renderer<{ ok: boolean }>, undefined, {
     ...verb.run,
     dryRun: opts.dryRun === true,

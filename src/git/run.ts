@@ -5,13 +5,15 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { realpathSync } from "node:fs";
 import { gitEnv, hardenedEnv } from "./env.js";
 import { GitError } from "./errors.js";
-import { batchResult, type ProcessResult } from "./result.js";
+import type { ProcessResult } from "./result.js";
 import { decodeGitBytes, encodeGitBytes, hasEscapedBytes, printfWord } from "./bytes.js";
 import { BatchShell } from "./warm/batch-shell.js";
 import { earlyAnswered, remember, takeEarly } from "./early-answers.js";
 import { pinnedArgv } from "./input/pin.js";
 import { refuseWedged } from "./input/admin-pass.js";
 import { commonDirOf } from "./programs/policy.js";
+import { spawnWaited } from "./run-sync.js";
+import { runBatch, type ForkParts } from "./batch.js";
 
 export { earlyPending, dropEarly } from "./early-answers.js";
 
@@ -115,6 +117,13 @@ function killGroup(child: ChildProcess): void {
 /** `sh -c` script: each word `printf '%b'` of itself (a sentinel keeps trailing newlines), then exec `$0` with them. */
 const REBUILD_ARGV = `for a do b=$(printf '%bx' "$a"); set -- "$@" "\${b%x}"; shift; done; exec "$0" "$@"`;
 
+let waitEach = false;
+
+/** From now on each process runs to its end before this one goes on (run-sync.ts): a command whose processes are sequential anyway (lean.ts). */
+export function waitForEachProcess(): void {
+  waitEach = true;
+}
+
 /** Spawns `program args` in its own process group and collects its output. Never throws on exit codes. */
 export function runProcess(
   program: string,
@@ -136,6 +145,34 @@ export function runProcess(
   // program through `sh`, which rebuilds each word from its printf form: Node passes argv as UTF-8
   const bytes = !options.shell && spawned.some(hasEscapedBytes);
   const [file, argv] = bytes ? ["sh", ["-c", REBUILD_ARGV, program, ...spawned.map(printfWord)]] : [program, spawned];
+  const input = options.input === undefined ? "" : encodeGitBytes(options.input);
+  if (waitEach && options.signal === undefined) {
+    try {
+      const w = spawnWaited(file, argv, {
+        cwd: options.cwd,
+        env: options.env,
+        timeoutMs: options.timeoutMs,
+        input,
+        shell: options.shell ?? false,
+        maxOutput: MAX_OUTPUT,
+      });
+      const { exitCode, signal, timedOut } = w;
+      const result: ProcessResult = {
+        args: [...args],
+        cwd: options.cwd,
+        exitCode,
+        signal,
+        stdout: decodeGitBytes(w.stdout),
+        stderr: decodeGitBytes(w.stderr),
+        durationMs: Math.round(performance.now() - started),
+        timedOut,
+      };
+      trace(result, program);
+      return Promise.resolve(result);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
   return new Promise((resolve, reject) => {
     const child = spawn(file, argv, {
       cwd: options.cwd,
@@ -198,7 +235,7 @@ export function runProcess(
     child.stdin.on("error", () => {
       // the child may exit before reading its input; its exit status tells the story
     });
-    child.stdin.end(options.input === undefined ? "" : encodeGitBytes(options.input));
+    child.stdin.end(input);
   });
 }
 
@@ -229,7 +266,7 @@ export function startEarlyBatch(queries: readonly EarlyQuery[], cwd: string): Pr
   const envOf = (at: string): NodeJS.ProcessEnv => (at === cwd ? env : gitEnv(at, { read: true }));
   const all = queries.map(own);
   const shared = all.filter((q) => q.cwd === cwd || sameEnv(envOf(q.cwd), env));
-  const results = process.platform === "win32" ? null : (kept?.run(shared, cwd, env) ?? runBatch(shared, cwd, env));
+  const results = process.platform === "win32" ? null : (kept?.run(shared, cwd, env) ?? runBatch(shared, cwd, env, forkParts));
   // in the order asked
   return all.map((q) => {
     const i = shared.indexOf(q);
@@ -278,97 +315,26 @@ export function keptShellPid(): number | null {
   return kept?.pid ?? null;
 }
 
+/** What a batch forked from here (batch.ts) needs of this module. */
+const forkParts: ForkParts = {
+  spawn: (script, cwd, env, stdio) => spawn("sh", ["-c", script], { cwd, env, detached: true, stdio: [...stdio], windowsHide: true }),
+  track: (pid) => {
+    running.add(pid);
+    return () => running.delete(pid);
+  },
+  holdDir: holdShellDir,
+  trace: (result) => trace(result, "git"),
+  kill: killGroup,
+  maxOutput: MAX_OUTPUT,
+  timeoutMs: DEFAULT_GIT_TIMEOUT_MS,
+};
+
 /** A query of startEarlyBatch: git's argv in the batch's directory, or argv and a directory of its own. */
 export type EarlyQuery = readonly string[] | { args: readonly string[]; cwd: string };
 
 function sameEnv(a: NodeJS.ProcessEnv, b: NodeJS.ProcessEnv): boolean {
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
-}
-
-const shellQuote = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`;
-
-/** A POSIX shell redirects single-digit fds only: fd 1 carries the exit codes, 2–9 four queries' output. */
-const BATCH_FDS = [3, 2, 4, 5, 6, 7, 8, 9] as const;
-const outFd = (i: number): number => BATCH_FDS[2 * i]!;
-const errFd = (i: number): number => BATCH_FDS[2 * i + 1]!;
-
-/** One `sh` running up to four `queries` side by side, each with its own pair of pipes. Rejects where the shell could not start. */
-function runBatch(queries: readonly { args: readonly string[]; cwd: string }[], cwd: string, env: NodeJS.ProcessEnv): Promise<ProcessResult>[] {
-  if (queries.length > BATCH_FDS.length / 2) throw new Error(`at most ${BATCH_FDS.length / 2} queries share one shell`);
-  const started = performance.now();
-  const fds = queries.flatMap((_, i) => [outFd(i), errFd(i)]);
-  const close = (keep: readonly number[]): string =>
-    fds
-      .filter((fd) => !keep.includes(fd))
-      .map((fd) => `${fd}>&-`)
-      .join(" ");
-  // each job holds only its own pipes (their end of file is its git's exit) and prints "<i> <exit
-  // code>" once its git has exited; the shell itself lets go of every pipe and waits for the jobs
-  // a query in another directory runs as `git -C <dir>`: git changes there before anything else
-  const argv = (q: { args: readonly string[]; cwd: string }): readonly string[] => pinnedArgv(q.args, q.cwd, { via: cwd });
-  const jobs = queries.map(
-    (q, i) => `{ git ${argv(q).map(shellQuote).join(" ")} >&${outFd(i)} 2>&${errFd(i)}; echo "${i} $?"; } ${close([outFd(i), errFd(i)])} &`,
-  );
-  const script = `${jobs.join("\n")}\nexec ${close([])}\nwait\n`;
-  const stdio = ["ignore", "pipe", ...Array.from({ length: Math.max(...fds) - 1 }, (_, k) => (fds.includes(k + 2) ? "pipe" : "ignore"))] as const;
-  const child = spawn("sh", ["-c", script], { cwd, env, detached: true, stdio: [...stdio], windowsHide: true });
-  const pid = child.pid;
-  if (pid !== undefined) {
-    running.add(pid);
-    child.once("exit", () => running.delete(pid));
-  }
-  const timer = setTimeout(() => killGroup(child), DEFAULT_GIT_TIMEOUT_MS);
-  const codes = queries.map(() => {
-    let settle!: (code: number | null) => void;
-    let fail!: (error: unknown) => void;
-    const promise = new Promise<number | null>((resolve, reject) => ((settle = resolve), (fail = reject)));
-    return { promise, settle, fail };
-  });
-  let lines = "";
-  child.stdout!.on("data", (chunk: Buffer) => {
-    lines += chunk.toString("utf8");
-    for (let nl = lines.indexOf("\n"); nl >= 0; nl = lines.indexOf("\n")) {
-      const [i, code] = lines.slice(0, nl).split(" ").map(Number);
-      lines = lines.slice(nl + 1);
-      codes[i!]?.settle(code!);
-    }
-  });
-  child.once("error", (error) => {
-    clearTimeout(timer);
-    for (const c of codes) c.fail(error);
-  });
-  child.once("close", () => {
-    clearTimeout(timer);
-    for (const c of codes) c.settle(null); // killed before it said (the line of a job that did is in already)
-  });
-  let size = 0;
-  const read = (fd: number): Promise<string> =>
-    new Promise((resolve) => {
-      const parts: Buffer[] = [];
-      const stream = child.stdio[fd] as NodeJS.ReadableStream | null;
-      if (!stream) return resolve("");
-      stream.on("data", (part: Buffer) => {
-        size += part.length;
-        if (size <= MAX_OUTPUT) parts.push(part);
-        else killGroup(child);
-      });
-      stream.once("close", () => resolve(decodeGitBytes(Buffer.concat(parts))));
-    });
-  const held = queries.map((q) => (q.cwd === cwd ? () => undefined : holdShellDir(q.cwd)));
-  let released = false;
-  const release = (): void => {
-    if (!released) held.forEach((r) => r());
-    released = true;
-  };
-  child.once("close", release); // every git of the shell has exited by then
-  child.once("error", release);
-  return queries.map(async (q, i) => {
-    const [stdout, stderr, code] = await Promise.all([read(outFd(i)), read(errFd(i)), codes[i]!.promise]);
-    const result = batchResult(q, code, { stdout, stderr }, started);
-    trace(result, "git");
-    return result;
-  });
 }
 
 /** Runs git; resolves with the result when the exit code is one of `ok`, else throws GitError. */
