@@ -16,7 +16,7 @@ export function setNoColor(value: boolean): void {
   noColorFlag = value;
 }
 
-export function colorEnabled(stream: NodeJS.WriteStream): boolean {
+export function colorEnabled(stream: { readonly isTTY?: boolean }): boolean {
   if (noColorFlag) return false;
   if (process.env.NO_COLOR) return false;
   const force = process.env.FORCE_COLOR;
@@ -25,7 +25,7 @@ export function colorEnabled(stream: NodeJS.WriteStream): boolean {
 }
 
 /** A painter for one stream: text in the given styles when that stream shows colour, else as it is. */
-export function painter(stream: NodeJS.WriteStream): (text: string, ...styles: Style[]) => string {
+export function painter(stream: { readonly isTTY?: boolean }): (text: string, ...styles: Style[]) => string {
   if (!colorEnabled(stream)) return (text) => text;
   return (text, ...styles) => (text === "" || styles.length === 0 ? text : styleFor(styles, text));
 }

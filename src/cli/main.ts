@@ -11,8 +11,8 @@ import type { LeanMain } from "./lean.js";
 /**
  * A reader that went away (`orchard list | head -1`) ends the output, not the command: the rest of
  * what it prints is dropped, the work and its exit code stay as they are (no stack trace). Set
- * where process.stdout is first used: the quick bundle writes without it (quick.ts), so an `orchard
- * cd` loads none of Node's stream modules.
+ * where process.stdout is first used: the quick and lean bundles write without it (fd-out.ts), so an
+ * `orchard cd` or `orchard remove` loads none of Node's stream modules for it.
  */
 function endOutputOnEpipe(): void {
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -37,12 +37,12 @@ async function run(): Promise<void> {
     const quick = loadBundle<QuickMain>(fileURLToPath(new URL("./orchard-quick.cjs", import.meta.url))) ?? (await import("./quick.js")).main;
     if (await quick(process.argv)) return;
   }
-  endOutputOnEpipe();
   if (leanVerb !== undefined) {
-    // a code cache per verb: each holds what its own verb compiled (code-cache.ts)
+    // a code cache per verb: each holds what its own verb compiled (code-cache.ts); its results go to fd 1 itself (fd-out.ts)
     const lean = loadBundle<LeanMain>(fileURLToPath(new URL("./orchard-lean.cjs", import.meta.url)), leanVerb) ?? (await import("./lean.js")).main;
     if (await lean(process.argv)) return;
   }
+  endOutputOnEpipe();
   const main = loadBundle(fileURLToPath(new URL("./orchard-cli.cjs", import.meta.url))) ?? (await import("./program.js")).main;
   await main(process.argv, version());
 }

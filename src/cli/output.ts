@@ -1,9 +1,10 @@
 // The one place that prints results and errors and sets exit codes (SPEC §2): --json prints
 // exactly one object on stdout; otherwise a short human rendering. 0 done, 2 invalid input,
-// 3 refused or blocked, 1 anything else. No stack traces.
+// 3 refused or blocked, 1 anything else. No stack traces. Results go to fd 1 itself (fd-out.ts).
 import { errorResult, exitCodeForError } from "../core/shared/errors.js";
 import { configureDisplay } from "./terminal.js";
 import { painter } from "./color.js";
+import { writeOut } from "./fd-out.js";
 
 export interface GlobalOptions {
   repo?: string;
@@ -34,18 +35,18 @@ export function exitCodeFor(result: ResultLike): 0 | 1 | 2 | 3 {
 const USAGE_CODES = new Set(["invalid_argument", "invalid_branch", "invalid_config", "invalid_input", "invalid_manifest", "usage"]);
 
 export function printResult<R extends ResultLike>(result: R, globals: GlobalOptions, render: Renderer<R>, exitCode = exitCodeFor(result)): void {
-  if (globals.json) process.stdout.write(JSON.stringify(result) + "\n");
+  if (globals.json) writeOut(JSON.stringify(result) + "\n");
   else {
     configureDisplay(globals);
     const text = render(result);
-    if (text) process.stdout.write(text.endsWith("\n") ? text : text + "\n");
+    if (text) writeOut(text.endsWith("\n") ? text : text + "\n");
   }
   process.exitCode = exitCode;
 }
 
 export function printError(error: unknown, globals: GlobalOptions): void {
   const result = errorResult(error);
-  if (globals.json) process.stdout.write(JSON.stringify(result) + "\n");
+  if (globals.json) writeOut(JSON.stringify(result) + "\n");
   else {
     configureDisplay(globals);
     process.stderr.write(`${painter(process.stderr)("orchard:", "red", "bold")} ${result.error.message}\n`);
@@ -56,7 +57,7 @@ export function printError(error: unknown, globals: GlobalOptions): void {
 
 /** A usage error raised by the argument parser itself (unknown option, missing argument). */
 export function printUsageError(message: string, globals: GlobalOptions, code = "usage"): void {
-  if (globals.json) process.stdout.write(JSON.stringify({ ok: false, error: { code, message } }) + "\n");
+  if (globals.json) writeOut(JSON.stringify({ ok: false, error: { code, message } }) + "\n");
   else process.stderr.write(`orchard: ${message}\n`);
   process.exitCode = 2;
 }

@@ -4,7 +4,7 @@
 // scripts/bundle.mjs) holds only this and what it uses. main.ts runs it for those two commands;
 // it answers false for anything it does not settle (another flag, an argument to vet, no row), and
 // the whole command line runs as before, with the same answer or the full error.
-import { writeSync } from "node:fs";
+import { writeOut as print } from "./fd-out.js";
 import { quickHandles, quickPath, type QuickOptions } from "../core/navigate/index.js";
 
 export type QuickMain = (argv: readonly string[]) => Promise<boolean>;
@@ -35,28 +35,6 @@ function parse(args: readonly string[]): Parsed | null {
     else words.push(arg);
   }
   return { options, json, words };
-}
-
-/**
- * Writes the answer to fd 1 without process.stdout (whose stream modules Node would load: ≈ a tenth
- * of a node start). A reader that went away drops the rest, as main.ts's handler does; a
- * non-blocking pipe that is full gets the rest through process.stdout, which waits for it.
- */
-function print(text: string): void {
-  const bytes = Buffer.from(text);
-  let done = 0;
-  try {
-    while (done < bytes.length) done += writeSync(1, bytes, done);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EPIPE") return;
-    if (code !== "EAGAIN") throw error;
-    process.stdout
-      .on("error", (e: NodeJS.ErrnoException) => {
-        if (e.code !== "EPIPE") throw e;
-      })
-      .write(bytes.subarray(done));
-  }
 }
 
 export const main: QuickMain = async (argv) => {
