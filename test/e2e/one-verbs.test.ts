@@ -2,7 +2,7 @@
 // remove-once.test.ts: Claude Code's WorktreeRemove and SubagentStop hooks, `status` of an unmerged
 // worktree, `remove --salvage` and a real `merge` start as many distinct gits in a fleet of 3 as in
 // a fleet of 12 (ORCHARD_TRACE=1: counts, never times). A hook reads its worktree's status and refs
-// once, under the lock, lists the worktrees twice (for its release, and after it) and stores no plan; `status` asks git each merge proof once per target
+// once, under the lock, lists the worktrees once (for its release; the judgement after it reads its own entry) and stores no plan; `status` asks git each merge proof once per target
 // commit (local main and origin/main agree: once); `merge` reads no file of another worktree's admin
 // dir in-process (where a branch is checked out is git's own listing, read once at the delete).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -130,11 +130,11 @@ describe("one worktree's hooks and verbs at 3 and at 12 worktrees", () => {
       // a hook's removal: its worktree's status and refs read once, under the lock, acted on at once; no plan stored
       for (const hookGits of [counts.worktreeRemove?.gits ?? [], counts.subagentStop?.gits ?? []]) {
         expect(named(hookGits, "status"), JSON.stringify(hookGits)).toHaveLength(1);
-        // git's listing twice: read under the lock for the release, then again for the judgement (the release unlocked it)
+        // git's listing once: read under the lock for the release; the judgement reads the worktree's own entry (focused-entry.ts)
         expect(
           named(hookGits, "worktree").filter((a) => a.includes('"list"')),
           JSON.stringify(hookGits),
-        ).toHaveLength(2);
+        ).toHaveLength(1);
         expect(named(hookGits, "for-each-ref"), JSON.stringify(hookGits)).toHaveLength(1);
         expect(named(hookGits, "update-ref"), JSON.stringify(hookGits)).toHaveLength(1);
       }
