@@ -60,51 +60,33 @@ writeFileSync(join(root, "dist/bin/package.json"), '{ "type": "commonjs" }\n');
 // library's capabilities, the MCP server with its SDK, the demo, the HTML report) stay lazy inside
 // it: esbuild runs each one's top level only when it is first imported. `import.meta.url` is this
 // file's URL, in dist/bin as the modules' chunks were.
-const result = await build({
-  ...common,
-  entryPoints: { "orchard-cli": join(root, "dist/cli/program.js") },
-  outdir: join(root, "dist/bin"),
-  outExtension: { ".js": ".cjs" },
-  format: "cjs",
-  // better-sqlite3's JavaScript is bundled too (its addon is loaded by path, src/registry/sqlite.ts):
-  // resolving and compiling its dozen files through Node's loader cost ≈ 15 ms of every command.
-  external: [],
-  define: { "import.meta.url": "__orchardModuleUrl" },
-  banner: { js: 'const __orchardModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  plugins: [zodEnglishOnly],
-  metafile: process.argv.includes("--analyze"),
-});
+/** One command line as one CommonJS file in dist/bin (`name`.cjs), `import.meta.url` that file's URL. */
+const commandLine = (name, source, plugins = []) =>
+  build({
+    ...common,
+    entryPoints: { [name]: join(root, source) },
+    outdir: join(root, "dist/bin"),
+    outExtension: { ".js": ".cjs" },
+    format: "cjs",
+    // better-sqlite3's JavaScript is bundled too (its addon is loaded by path, src/registry/sqlite.ts):
+    // resolving and compiling its dozen files through Node's loader cost ≈ 15 ms of every command.
+    external: [],
+    define: { "import.meta.url": "__orchardModuleUrl" },
+    banner: { js: 'const __orchardModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+    plugins,
+    metafile: process.argv.includes("--analyze"),
+  });
+const result = await commandLine("orchard-cli", "dist/cli/program.js", [zodEnglishOnly]);
 // The quick command line (dist/bin/orchard-quick.cjs, src/cli/quick.ts): `orchard path` and `orchard
 // __complete handles` from the registry alone, run before the whole command line (main.ts). Only
 // what it uses is in it (the registry's read-only peek, the driver, the task's canonical form):
 // every `orchard cd` and TAB pays a node start and little more.
-await build({
-  ...common,
-  entryPoints: { "orchard-quick": join(root, "dist/cli/quick.js") },
-  outdir: join(root, "dist/bin"),
-  outExtension: { ".js": ".cjs" },
-  format: "cjs",
-  external: [],
-  define: { "import.meta.url": "__orchardModuleUrl" },
-  banner: { js: 'const __orchardModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  metafile: process.argv.includes("--analyze"),
-});
-// The lean command line (dist/bin/orchard-lean.cjs, src/cli/lean.ts): `orchard remove <target>`
-// without commander and the other commands' modules, run before the whole command line (main.ts),
+await commandLine("orchard-quick", "dist/cli/quick.js");
+// The lean command line (dist/bin/orchard-lean.cjs, src/cli/lean.ts): `add`, `release`, `heartbeat`,
+// `status` and `remove` without commander and the other commands' modules, run before the whole command line (main.ts),
 // which runs instead for any argument list it does not parse. The registry's PostgreSQL client and
 // the modules the library imports on demand stay lazy inside it, as in the whole bundle.
-await build({
-  ...common,
-  entryPoints: { "orchard-lean": join(root, "dist/cli/lean.js") },
-  outdir: join(root, "dist/bin"),
-  outExtension: { ".js": ".cjs" },
-  format: "cjs",
-  external: [],
-  define: { "import.meta.url": "__orchardModuleUrl" },
-  banner: { js: 'const __orchardModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  plugins: [zodEnglishOnly],
-  metafile: process.argv.includes("--analyze"),
-});
+await commandLine("orchard-lean", "dist/cli/lean.js", [zodEnglishOnly]);
 copyFileSync(join(root, "src/index.cjs"), join(root, "dist/index.cjs"));
 // `orchard-worktrees/gsd` (package.json `exports`), GSD's API for CommonJS callers: its
 // synchronous side (dist/gsd/index.js and what it imports: the bridge and GSD's pure functions) in

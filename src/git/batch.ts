@@ -8,10 +8,8 @@ import { decodeGitBytes } from "./bytes.js";
 import { pinnedArgv } from "./input/pin.js";
 import { batchResult, type ProcessResult } from "./result.js";
 
-/** What a forked batch needs of run.ts. */
-export interface ForkParts {
-  /** Spawns `sh -c script` in `cwd`, in its own process group, with `stdio`. */
-  spawn(script: string, cwd: string, env: NodeJS.ProcessEnv, stdio: readonly ("ignore" | "pipe")[]): ChildProcess;
+/** What a batch's processes need of run.ts, the one place that spawns them (a forked batch here, the kept shell: warm/batch-shell.ts). */
+export interface BatchParts {
   /** Counts a pid as a child of ours while it runs (ownChildren); returns its release. */
   track(pid: number): () => void;
   /** A directory where a git of ours works (ownShellDirs); returns its release. */
@@ -20,6 +18,12 @@ export interface ForkParts {
   kill(child: ChildProcess): void;
   maxOutput: number;
   timeoutMs: number;
+}
+
+/** What a forked batch needs of run.ts. */
+export interface ForkParts extends BatchParts {
+  /** Spawns `sh -c script` in `cwd`, in its own process group, with `stdio`. */
+  spawn(script: string, cwd: string, env: NodeJS.ProcessEnv, stdio: readonly ("ignore" | "pipe")[]): ChildProcess;
 }
 
 export interface BatchQuery {

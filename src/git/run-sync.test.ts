@@ -4,16 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnWaited } from "./run-sync.js";
 import { waitFor } from "../../test/helpers/scenario.js";
-
-/** Whether a process of that pid exists (ESRCH: gone). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { alive } from "../../test/helpers/scratch.js";
 
 const base = { env: process.env, input: "", shell: false, maxOutput: 1024 * 1024 };
 

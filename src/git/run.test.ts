@@ -8,18 +8,9 @@ import { dropEarly, earlyPending, git, runProcess, startEarly, startEarlyBatch }
 import { hardenedEnv } from "./env.js";
 import { GitError } from "./errors.js";
 import { waitFor } from "../../test/helpers/scenario.js";
+import { alive } from "../../test/helpers/scratch.js";
 import { PROCESS_TIMEOUT_MS } from "../../test/helpers/time.js";
 import { batchAnsweredAsAlone, MIXED_QUERIES } from "../../test/helpers/batch.js";
-
-/** Whether a process of that pid exists (ESRCH: gone). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("the git runner", () => {
   it("answers a query started early once, with what git said then; dropped, git is asked anew", async () => {

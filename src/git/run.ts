@@ -13,7 +13,7 @@ import { pinnedArgv } from "./input/pin.js";
 import { refuseWedged } from "./input/admin-pass.js";
 import { commonDirOf } from "./programs/policy.js";
 import { spawnWaited } from "./run-sync.js";
-import { runBatch, type ForkParts } from "./batch.js";
+import { runBatch, type BatchParts, type ForkParts } from "./batch.js";
 
 export { earlyPending, dropEarly } from "./early-answers.js";
 
@@ -278,14 +278,9 @@ export function startEarlyBatch(queries: readonly EarlyQuery[], cwd: string): Pr
 /** The shell a long-lived process keeps for its batches (warm/batch-shell.ts), once keepBatchShell was called. */
 let kept: BatchShell | null = null;
 
-/**
- * From now on this process runs its batches through a shell it keeps (started now, while the
- * process is small): for a long-lived process (the MCP server), whose every spawn costs more.
- */
-export function keepBatchShell(options: { timeoutMs?: number } = {}): void {
-  if (process.platform === "win32" || kept) return;
-  kept = new BatchShell({
-    spawn: (args, env) => spawn("sh", [...args], { cwd: "/", env, detached: true, stdio: ["pipe", "pipe", "ignore"], windowsHide: true }),
+/** What a batch's processes need of this module (batch.ts, warm/batch-shell.ts), with its timeout. */
+function batchParts(timeoutMs: number): BatchParts {
+  return {
     track: (pid) => {
       running.add(pid);
       return () => running.delete(pid);
@@ -294,7 +289,19 @@ export function keepBatchShell(options: { timeoutMs?: number } = {}): void {
     trace: (result) => trace(result, "git"),
     kill: killGroup,
     maxOutput: MAX_OUTPUT,
-    timeoutMs: options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+    timeoutMs,
+  };
+}
+
+/**
+ * From now on this process runs its batches through a shell it keeps (started now, while the
+ * process is small): for a long-lived process (the MCP server), whose every spawn costs more.
+ */
+export function keepBatchShell(options: { timeoutMs?: number } = {}): void {
+  if (process.platform === "win32" || kept) return;
+  kept = new BatchShell({
+    spawn: (args, env) => spawn("sh", [...args], { cwd: "/", env, detached: true, stdio: ["pipe", "pipe", "ignore"], windowsHide: true }),
+    ...batchParts(options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS),
   });
   kept.start(hardenedEnv({ read: true }));
 }
@@ -318,15 +325,7 @@ export function keptShellPid(): number | null {
 /** What a batch forked from here (batch.ts) needs of this module. */
 const forkParts: ForkParts = {
   spawn: (script, cwd, env, stdio) => spawn("sh", ["-c", script], { cwd, env, detached: true, stdio: [...stdio], windowsHide: true }),
-  track: (pid) => {
-    running.add(pid);
-    return () => running.delete(pid);
-  },
-  holdDir: holdShellDir,
-  trace: (result) => trace(result, "git"),
-  kill: killGroup,
-  maxOutput: MAX_OUTPUT,
-  timeoutMs: DEFAULT_GIT_TIMEOUT_MS,
+  ...batchParts(DEFAULT_GIT_TIMEOUT_MS),
 };
 
 /** A query of startEarlyBatch: git's argv in the batch's directory, or argv and a directory of its own. */

@@ -6,10 +6,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { CLI, git, Scenario } from "../helpers/scenario.js";
+import { join } from "node:path";
+import { CLI, Scenario } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
 import { orchardOnPath } from "../helpers/claude-code.js";
+import { codexWorktree as codexWorktreeIn } from "../helpers/codex.js";
 
 let s: Scenario;
 let codexHome: string;
@@ -20,15 +21,7 @@ beforeEach(() => {
 afterEach(() => s.cleanup());
 
 /** A worktree as `codex exec --worktree` leaves it for thread `thread`. */
-function codexWorktree(thread: string, id = "a1b2"): string {
-  const path = join(codexHome, "worktrees", id, "app");
-  mkdirSync(dirname(path), { recursive: true });
-  git(s.primary, "worktree", "add", "-q", "--detach", path, "main");
-  const admin = s.adminDir(path);
-  writeFileSync(join(admin, "codex-thread.json"), JSON.stringify({ version: 1, ownerThreadId: thread }));
-  writeFileSync(join(admin, "config.worktree"), `[core]\n\tworktree = ${realpathSync(path)}\n`);
-  return realpathSync(path);
-}
+const codexWorktree = (thread: string, id = "a1b2"): string => codexWorktreeIn(s, codexHome, thread, id);
 
 function hook(command: "session-start" | "session-end", payload: unknown, options: { cwd?: string; json?: boolean } = {}) {
   const input = typeof payload === "string" ? payload : JSON.stringify(payload);

@@ -12,16 +12,6 @@ beforeEach(() => {
 });
 afterEach(() => s.cleanup());
 
-const add = (...args: string[]): { handle: string; path: string } => {
-  const r = s.orchard(["add", ...args]);
-  expect(r.code, r.stdout + r.stderr).toBe(0);
-  return r.json;
-};
-const released = (branch: string): { handle: string; path: string } => {
-  const w = add(branch, "--owner", "agent");
-  expect(s.orchard(["release", w.handle, "--owner", "agent"]).code).toBe(0);
-  return w;
-};
 /** Which bundle ran the command: the last one loaded (the code cache's trace names each). */
 const bundle = (r: CliResult): string | null => [...r.stderr.matchAll(/^\[orchard trace\] code cache .*\((orchard-[a-z]+\.cjs)\)$/gm)].pop()?.[1] ?? null;
 const traced = (args: string[], json = true): CliResult => s.orchard(args, { env: { ORCHARD_TRACE: "1" }, json });
@@ -76,8 +66,8 @@ describe("add, release, heartbeat and status, the lean command line", () => {
   });
 
   it("a refusal is the same refusal: a live lease of another owner, exit 3", () => {
-    const a = add("feat-a", "--owner", "agent", "--no-bootstrap");
-    const b = add("feat-b", "--owner", "agent", "--no-bootstrap");
+    const a = s.added("feat-a", "--owner", "agent", "--no-bootstrap");
+    const b = s.added("feat-b", "--owner", "agent", "--no-bootstrap");
     const lean = traced(["release", a.handle, "--owner", "intruder"]);
     const full = traced(["release", "--owner", "intruder", "--", b.handle]);
     expect(bundle(lean)).toBe("orchard-lean.cjs");
@@ -89,7 +79,7 @@ describe("add, release, heartbeat and status, the lean command line", () => {
 
 describe("orchard remove, the lean command line", () => {
   it("removes as the whole command line does: the same answer, exit code and effects", () => {
-    const [a, b] = [released("feat-a"), released("feat-b")];
+    const [a, b] = [s.released("feat-a"), s.released("feat-b")];
     const lean = traced(["remove", a.handle]);
     expect(bundle(lean)).toBe("orchard-lean.cjs");
     const full = traced(["remove", "--", b.handle]);
@@ -100,7 +90,7 @@ describe("orchard remove, the lean command line", () => {
     expect(lean.json).toMatchObject({ ok: true, action: "removed", steps: ["remove", "delete_branch"] });
     expect(existsSync(a.path) || existsSync(b.path)).toBe(false);
     // the human rendering too (flags after the target, as the command line takes them)
-    const [c, d] = [released("feat-c"), released("feat-d")];
+    const [c, d] = [s.released("feat-c"), s.released("feat-d")];
     const leanText = traced(["remove", c.path, "--no-color"], false);
     const fullText = traced(["remove", "--no-color", "--", d.path], false);
     expect(bundle(leanText)).toBe("orchard-lean.cjs");
@@ -109,7 +99,7 @@ describe("orchard remove, the lean command line", () => {
   });
 
   it("refuses as the whole command line does: dirty work kept, exit 3, the same reasons and next step; --dry-run alike", () => {
-    const [a, b] = [released("feat-a"), released("feat-b")];
+    const [a, b] = [s.released("feat-a"), s.released("feat-b")];
     s.makeDirty(a.path);
     s.makeDirty(b.path);
     for (const extra of [[], ["--dry-run"]]) {
@@ -136,7 +126,7 @@ describe("orchard remove, the lean command line", () => {
   });
 
   it("leaves to the whole command line what it does not parse: --help, another flag, a flag before `remove`, a second target", () => {
-    const a = released("feat-a");
+    const a = s.released("feat-a");
     const help = traced(["remove", "--help"], false);
     expect(bundle(help)).toBe("orchard-cli.cjs");
     expect(help.code).toBe(0);

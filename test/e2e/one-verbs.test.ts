@@ -7,11 +7,12 @@
 // dir in-process (where a branch is checked out is git's own listing, read once at the delete).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import Database from "better-sqlite3";
-import { CLI, Scenario, git, gitResult } from "../helpers/scenario.js";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CLI, Scenario, gitResult } from "../helpers/scenario.js";
 import { hermeticEnv } from "../helpers/env.js";
+import { atThreeAndTwelve, storedPlans, tracedGits } from "../helpers/counts.js";
+import { codexWorktree as codexWorktreeIn } from "../helpers/codex.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -29,7 +30,7 @@ interface Counted {
 const counted = (stderr: string): Counted => {
   const lines = stderr.split("\n");
   return {
-    gits: lines.filter((l) => l.startsWith("[orchard trace] git ")).map((l) => l.slice("[orchard trace] git ".length).replace(/ -> .*$/, "")),
+    gits: tracedGits(stderr),
     files: lines.filter((l) => l.startsWith("[fs trace] ")).map((l) => l.slice("[fs trace] ".length)),
   };
 };
@@ -69,14 +70,7 @@ const created = (name: string): string => {
   return r.stdout.trim();
 };
 const branchExists = (b: string): boolean => gitResult(s.primary, "rev-parse", "--verify", "--quiet", `refs/heads/${b}`).code === 0;
-const plans = (): number => {
-  const db = new Database(join(s.home, "orchard.db"), { readonly: true });
-  try {
-    return (db.prepare("SELECT count(*) AS n FROM plans").get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
-};
+const plans = (): number => storedPlans(s.home);
 // distinct commands, as remove-once.test.ts compares them: an early query may run again under load, and the config
 // vetting (`config --show-origin`) runs once per change of the config files (a matter of the clock, not of the fleet)
 const distinct = (argvs: readonly string[]): number => new Set(argvs.filter((a) => !a.includes('"--show-origin"'))).size;
@@ -113,15 +107,7 @@ describe("one worktree's hooks and verbs at 3 and at 12 worktrees", () => {
       expect(branchExists(`worktree-cc-${tag}`) || branchExists(`worktree-agent-a${tag}`) || branchExists(`merge-${tag}`)).toBe(false);
       return out;
     };
-    for (let i = 0; i < 3; i++) add(`fleet-${i}`, `a${i}`);
-    const small = round("small");
-    for (let i = 3; i < 12; i++) add(`fleet-${i}`, `a${i}`);
-    const large = round("large");
-    expect(
-      git(s.primary, "worktree", "list", "--porcelain")
-        .split("\n")
-        .filter((l) => l.startsWith("worktree ")).length,
-    ).toBe(13 + 2); // the primary, the 12, the two unmerged
+    const { small, large } = atThreeAndTwelve(s, add, round, 2); // and the two unmerged
     for (const verb of Object.keys(small)) {
       const [a, b] = [small[verb]?.gits ?? [], large[verb]?.gits ?? []];
       expect(distinct(b), `${verb}: ${JSON.stringify(b)} against ${JSON.stringify(a)}`).toBe(distinct(a));
@@ -156,15 +142,7 @@ describe("Codex's session hooks at 3 and at 12 worktrees", () => {
   it("adopt and release the session's own worktree with as many distinct gits whatever the fleet", () => {
     const codexHome = join(s.root, "codex-home");
     /** A worktree as `codex exec --worktree` leaves it for thread `thread` (codex-hooks.test.ts). */
-    const codexWorktree = (thread: string, id: string): string => {
-      const path = join(codexHome, "worktrees", id, "app");
-      mkdirSync(dirname(path), { recursive: true });
-      git(s.primary, "worktree", "add", "-q", "--detach", path, "main");
-      const admin = s.adminDir(path);
-      writeFileSync(join(admin, "codex-thread.json"), JSON.stringify({ version: 1, ownerThreadId: thread }));
-      writeFileSync(join(admin, "config.worktree"), `[core]\n\tworktree = ${realpathSync(path)}\n`);
-      return realpathSync(path);
-    };
+    const codexWorktree = (thread: string, id: string): string => codexWorktreeIn(s, codexHome, thread, id);
     const codex = (command: string, payload: Record<string, unknown>): Counted => {
       const r = spawnSync(process.execPath, [CLI, "--home", s.home, "--json", "codex", command], {
         cwd: s.primary,

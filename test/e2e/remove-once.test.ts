@@ -6,10 +6,9 @@
 // path), and a crash right after its rename is finished by the next remove.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
-import Database from "better-sqlite3";
 import { Scenario, git, gitResult } from "../helpers/scenario.js";
 import { killedAt } from "../helpers/crash.js";
+import { atThreeAndTwelve, storedPlans, tracedGits } from "../helpers/counts.js";
 
 let s: Scenario;
 beforeEach(() => {
@@ -38,20 +37,10 @@ const withCommit = (branch: string): { handle: string; path: string } => {
 const gits = (args: string[]): string[] => {
   const r = s.orchard(args, { env: { ORCHARD_TRACE: "1" } });
   expect(r.code, r.stdout + r.stderr).toBe(0);
-  return r.stderr
-    .split("\n")
-    .filter((l) => l.startsWith("[orchard trace] git "))
-    .map((l) => l.slice("[orchard trace] git ".length).replace(/ -> .*$/, "")); // argv and where it ran (a git per worktree differs by its cwd)
+  return tracedGits(r.stderr);
 };
 const branchExists = (b: string): boolean => gitResult(s.primary, "rev-parse", "--verify", "--quiet", `refs/heads/${b}`).code === 0;
-const plans = (): number => {
-  const db = new Database(join(s.home, "orchard.db"), { readonly: true });
-  try {
-    return (db.prepare("SELECT count(*) AS n FROM plans").get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
-};
+const plans = (): number => storedPlans(s.home);
 
 describe("one worktree's verbs at 3 and at 12 worktrees", () => {
   it("start as many gits whatever the fleet; a remove reads the status and the refs once and stores no plan", () => {
@@ -69,15 +58,7 @@ describe("one worktree's verbs at 3 and at 12 worktrees", () => {
       expect(branchExists(`one-${tag}`)).toBe(false); // merged, orchard made it: deleted with it
       return counted;
     };
-    for (let i = 0; i < 3; i++) add(`fleet-${i}`, `a${i}`);
-    const small = round("small");
-    for (let i = 3; i < 12; i++) add(`fleet-${i}`, `a${i}`);
-    const large = round("large");
-    expect(
-      git(s.primary, "worktree", "list", "--porcelain")
-        .split("\n")
-        .filter((l) => l.startsWith("worktree ")).length,
-    ).toBe(15); // the primary, the 12, the two merge candidates
+    const { small, large } = atThreeAndTwelve(s, add, round, 2); // and the two merge candidates
     // distinct commands: a query the command line starts early (the repo's dirs, its remotes) runs again when it has not
     // answered by the time it is needed, which is the machine's load, not the fleet's size; and the config vetting
     // (`config --show-origin`) runs once per change of the config files, kept by their identity once they are 2 s old

@@ -14,16 +14,8 @@ beforeEach(() => {
 });
 afterEach(() => s.cleanup());
 
-const add = (...args: string[]): { handle: string; path: string } => {
-  const r = s.orchard(["add", ...args]);
-  expect(r.code, r.stdout + r.stderr).toBe(0);
-  return r.json;
-};
-const released = (branch: string): { handle: string; path: string } => {
-  const w = add(branch, "--owner", "agent");
-  expect(s.orchard(["release", w.handle, "--owner", "agent"]).code).toBe(0);
-  return w;
-};
+const add = (...args: string[]): { handle: string; path: string } => s.added(...args);
+const released = (branch: string): { handle: string; path: string } => s.released(branch);
 const branchExists = (b: string): boolean => gitResult(s.primary, "rev-parse", "--verify", "--quiet", `refs/heads/${b}`).code === 0;
 const codes = (r: { reasons: { code: string }[] }): string[] => r.reasons.map((x) => x.code);
 

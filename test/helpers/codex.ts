@@ -4,11 +4,23 @@
 // The platform binary is started directly (not through the package's node launcher), so the
 // process the test starts is the one a hook's lease must name.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { hermeticEnv } from "./env.js";
 import { PROCESS_TIMEOUT_MS } from "./time.js";
+import { git, type Scenario } from "./scenario.js";
+
+/** A worktree as `codex exec --worktree` leaves it under `codexHome` for thread `thread` (its real path). */
+export function codexWorktree(s: Scenario, codexHome: string, thread: string, id = "a1b2"): string {
+  const path = join(codexHome, "worktrees", id, "app");
+  mkdirSync(dirname(path), { recursive: true });
+  git(s.primary, "worktree", "add", "-q", "--detach", path, "main");
+  const admin = s.adminDir(path);
+  writeFileSync(join(admin, "codex-thread.json"), JSON.stringify({ version: 1, ownerThreadId: thread }));
+  writeFileSync(join(admin, "config.worktree"), `[core]\n\tworktree = ${realpathSync(path)}\n`);
+  return realpathSync(path);
+}
 
 export const CODEX_VERSION = "0.171.0";
 

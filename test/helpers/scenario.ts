@@ -111,6 +111,21 @@ export class Scenario {
     return toResult(r.status ?? -1, r.stdout, r.stderr);
   }
 
+  /** `orchard add <args…>`, which must succeed: the worktree it answers. */
+  added(...args: string[]): { handle: string; path: string } {
+    const r = this.orchard(["add", ...args]);
+    if (r.code !== 0) throw new Error(`orchard add ${args.join(" ")} exited ${r.code}: ${r.stdout}${r.stderr}`);
+    return r.json as { handle: string; path: string };
+  }
+
+  /** A worktree of `branch` added for the owner `agent`, then released by it: a clean released worktree. */
+  released(branch: string): { handle: string; path: string } {
+    const w = this.added(branch, "--owner", "agent");
+    const r = this.orchard(["release", w.handle, "--owner", "agent"]);
+    if (r.code !== 0) throw new Error(`orchard release ${w.handle} exited ${r.code}: ${r.stdout}${r.stderr}`);
+    return w;
+  }
+
   /**
    * Starts the CLI in its own process group and SIGKILLs the group (git children too) as soon as
    * `when()` holds. Resolves true when the kill landed before the command finished.

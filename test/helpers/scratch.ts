@@ -42,7 +42,8 @@ export function makeScratch(parent: string): string {
   return realpathSync(mkdtempSync(join(parent, `${SCRATCH_PREFIX}${process.pid}-`)));
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of that pid exists (ESRCH: gone; EPERM: someone else's, but there). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

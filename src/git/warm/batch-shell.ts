@@ -14,24 +14,14 @@ import type { ChildProcess } from "node:child_process";
 import { decodeGitBytes } from "../bytes.js";
 import { batchResult, type ProcessResult } from "../result.js";
 import { pinnedArgv } from "../input/pin.js";
+import type { BatchParts, BatchQuery } from "../batch.js";
+
+export type { BatchQuery };
 
 /** What the kept shell needs of run.ts, the one place that spawns processes. */
-export interface ShellParts {
+export interface ShellParts extends BatchParts {
   /** Spawns `sh -s` in its own process group with stdin and stdout piped, `env` its environment. */
   spawn(args: readonly string[], env: NodeJS.ProcessEnv): ChildProcess;
-  /** Counts a pid as a child of ours while it runs (ownChildren). */
-  track(pid: number): () => void;
-  /** A directory where a git of ours works (ownShellDirs); returns its release. */
-  holdDir(dir: string): () => void;
-  trace(result: ProcessResult): void;
-  kill(child: ChildProcess): void;
-  maxOutput: number;
-  timeoutMs: number;
-}
-
-export interface BatchQuery {
-  args: readonly string[];
-  cwd: string;
 }
 
 const quote = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`;
