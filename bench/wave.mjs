@@ -36,7 +36,7 @@ const CLI = resolve(flag("cli", join(here, "../dist/bin/orchard.js")));
 const JSON_OUT = process.argv.includes("--json");
 const root = hermeticRoot("wave");
 
-const CG = counter("the orchard side", !process.argv.includes("--no-cgroup"));
+const CG = counter("orchard's cleanup-wave calls", !process.argv.includes("--no-cgroup"));
 function orchardWave(repo, manifests) {
   const home = join(repo.dir, "home");
   const perManifest = [];
