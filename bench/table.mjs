@@ -31,7 +31,7 @@
 // runs that build in the list, list-full, hygiene, create and adopt rows, A B A' in turn, reported
 // as row `id~` against the same baseline: a before/after in one run, on the same fleet and the same load.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
