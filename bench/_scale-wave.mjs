@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { drain, git, makeRepo, record, run, say, timed } from "./_measure.mjs";
+import { git, makeRepo, record, run, say, timed } from "./_measure.mjs";
 
 /** A repository with `count` agent branches of one commit each (one fast-import), `withWorktrees` checked out. */
 export function waveRepo(root, name, count, withWorktrees) {
@@ -74,7 +74,7 @@ export function chunks(entries) {
   return out;
 }
 
-export function waveRows({ root, waves: WAVES, sample: WAVE_SAMPLE, orchardIn }) {
+export function waveRows({ root, waves: WAVES, sample: WAVE_SAMPLE, removingIn, label }) {
   for (const w of WAVES) {
     const withWorktrees = w <= 1000;
     say(`wave of ${w} (${withWorktrees ? "one worktree each" : "branches only"}): building…`);
@@ -90,11 +90,13 @@ export function waveRows({ root, waves: WAVES, sample: WAVE_SAMPLE, orchardIn })
     });
     const home = join(mine.dir, "home");
     say(`wave of ${w}: measuring (load ${loadavg()[0].toFixed(1)}; ${manifests.length} manifest(s))…`);
-    const wave = orchardIn(mine.primary, home);
-    const a = timed(() => manifests.flatMap((m) => JSON.parse(wave("--json", "cleanup-wave", "--manifest", m, "--allow-live")).result.entries));
-    const results = a.value;
+    const wave = removingIn(mine.primary, home);
+    const calls = manifests.map((m) => wave("--json", "cleanup-wave", "--manifest", m, "--allow-live")); // each waits for its purge
+    const sum = (key) => calls.reduce((total, c) => total + c[key], 0);
+    const a = { wall: sum("wall"), cpu: sum("cpu") };
+    const results = calls.flatMap((c) => JSON.parse(c.value).result.entries);
     const ok = results.filter((e) => e.status === "merged_removed").length;
-    const drained = drain(home);
+    const drained = sum("settled");
     const b = timed(() => {
       for (const e of theirs.entries.slice(0, sample)) {
         spawnSync("git", ["merge", "-q", "--no-ff", "-m", `merge ${e.branch}`, e.branch], { cwd: theirs.primary, stdio: "ignore" });
@@ -107,9 +109,9 @@ export function waveRows({ root, waves: WAVES, sample: WAVE_SAMPLE, orchardIn })
     const scale = w / sample;
     const gitAll = { wall: b.wall * scale, cpu: b.cpu * scale };
     const floorAll = { wall: floor.wall * scale, cpu: floor.cpu * scale };
-    const note = `${ok}/${w} merged_removed${manifests.length > 1 ? ` in ${manifests.length} waves (manifests ≤ 1 MiB)` : ""}${sample < w ? `; git's loop ran ${sample} entries, scaled ×${scale}` : ""}`;
+    const note = `${ok}/${w} merged_removed${manifests.length > 1 ? ` in ${manifests.length} waves (manifests ≤ 1 MiB)` : ""}${sample < w ? `; git's loop ran ${sample} entries, scaled ×${scale}` : ""}; CPU: ${label}`;
     record("wave", w, w, [[a, gitAll]], note);
-    if (withWorktrees) record("wave+", w, w, [[{ wall: a.wall + drained, cpu: a.cpu }, gitAll]], "until the trash is empty; CPU of the purge not counted");
+    if (withWorktrees) record("wave+", w, w, [[{ wall: a.wall + drained, cpu: a.cpu }, gitAll]], `until the trash is empty; CPU: ${label}`);
     record("wave-floor", w, w, [[floorAll, gitAll]], "the floor (the git commands of the steps, one shell) against git's loop");
     record("wave/floor", w, w, [[a, floorAll]], "Orchard against the floor");
     if (ok !== w) say(`  wave of ${w}: only ${ok} merged_removed: ${JSON.stringify(results.find((e) => e.status !== "merged_removed"))}`);

@@ -6,7 +6,8 @@
 // and an owner (a third released): the listing, the rows and the admin dirs of a fleet of N, built in
 // minutes instead of N checkouts; the repeated worktree itself is a full checkout made by `orchard add`.
 // Each baseline worktree is removed after it is timed, each create removed after it is timed (release,
-// remove), so the fleet stays at N.
+// remove), so the fleet stays at N; the untimed remove's detached purge is waited for (the trash empty) before the
+// next sample, so it never lands in another call's time.
 //   npm run build && node bench/add-repeat.mjs --base <other build's dist/bin/orchard.js> [--n 200] [--rounds 21]
 //     [--fleet <dir> (kept; built there when absent)] [--create]
 import { execFileSync, spawnSync } from "node:child_process";
@@ -15,6 +16,7 @@ import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { hermeticRoot } from "./_hermetic.mjs";
+import { drain } from "./_measure.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const flag = (name, fallback) => {
@@ -94,6 +96,7 @@ function create(cli) {
   const { handle } = JSON.parse(r.out);
   orchardSync(CLI, "release", handle, "--owner", "bench");
   orchardSync(CLI, "remove", handle);
+  drain(home); // its detached purge ends before the next sample starts
   return r;
 }
 const repeat = (cli) => timed(process.execPath, [cli, "--home", home, "--json", "add", "bench/adopt", "--owner", "bench"]);

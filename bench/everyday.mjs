@@ -11,7 +11,7 @@
 // a call. Neither starts a process it does not wait for.
 // remove rows: `orchard remove` answers and leaves the deletion of the tree to a detached purger,
 // which /proc's waited-for accounting never sees, while the baseline's `git worktree remove` deletes
-// inline. So each call (ours and the baseline's alike) runs in a cgroup of its own making (as root:
+// inline. So each call (ours and the baseline's alike) runs in a cgroup of its own making (bench/_cgroup.mjs; as root:
 // cgroup v1 `cpuacct`, else cgroup v2 `cpu.stat`): `sh -c 'echo $$ > <cgroup>/cgroup.procs && exec
 // "$@"' <command>` puts the call in before it starts; the bench then waits until cgroup.procs is
 // empty (every process the call started, detached ones included, has ended) and reads the group's
@@ -28,12 +28,13 @@
 // `--plain-over N`: only N worktrees of the remove rows are managed, the rest plain `git worktree add`s.
 //   npm run build && node bench/everyday.mjs [--runs 7] [--batch 5] [--files 200] [--big 400] [--only path,remove] [--base <orchard.js>] [--plain-over 40] [--no-cgroup] [--json]
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { hermeticRoot } from "./_hermetic.mjs";
-import { cpuNow, drain, median } from "./_measure.mjs";
+import { counter } from "./_cgroup.mjs";
+import { cpuNow, median } from "./_measure.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const flag = (name, fallback) => {
@@ -105,87 +106,11 @@ function cpuOf(cwd, calls, per = calls.length) {
   return (cpuNow() - before) / per;
 }
 
-/** A cgroup of this run's own, counting the CPU of every process put in it (and of their children, detached
- * or not): cgroup v1 `cpuacct`, else cgroup v2 (`cpu.stat` is there without any controller); null where none can be made. */
-function makeCgroup() {
-  if (process.platform !== "linux") return null;
-  const name = `orchard-bench-${process.pid}`;
-  const v2 = (dir) => Number(/^usage_usec (\d+)$/m.exec(readFileSync(join(dir, "cpu.stat"), "utf8"))?.[1]) / 1e3;
-  const kinds = [
-    ["cgroup v1 cpuacct", "/sys/fs/cgroup/cpuacct", "cpuacct.usage", (dir) => Number(readFileSync(join(dir, "cpuacct.usage"), "utf8")) / 1e6],
-    ["cgroup v2", "/sys/fs/cgroup", "cgroup.controllers", v2],
-    ["cgroup v2", "/sys/fs/cgroup/unified", "cgroup.controllers", v2],
-  ];
-  for (const [kind, top, marker, usage] of kinds) {
-    if (!existsSync(join(top, marker))) continue;
-    const dir = join(top, name);
-    try {
-      mkdirSync(dir);
-      if (!Number.isFinite(usage(dir))) throw new Error(`${dir}: no CPU usage to read`);
-      process.on("exit", () => {
-        try {
-          rmdirSync(dir);
-        } catch {
-          say(`note: ${dir} could not be removed (a process of the bench still in it?)`);
-        }
-      });
-      return { kind, dir, usage: () => usage(dir) };
-    } catch (error) {
-      say(`note: no ${kind} group (${error.message})`);
-    }
-  }
-  return null;
-}
-const CG = (wanted("remove-40") || wanted(`remove-${BIG}`)) && !process.argv.includes("--no-cgroup") ? makeCgroup() : null;
-const sleepMs = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-/** Runs one call in the cgroup and waits until every process it started has ended. */
-function inCgroup(cwd, cmd, args) {
-  const procs = join(CG.dir, "cgroup.procs");
-  const r = spawnSync("/bin/sh", ["-c", 'echo $$ > "$0" && exec "$@"', procs, cmd, ...args], { cwd, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr}`);
-  const started = performance.now();
-  while (readFileSync(procs, "utf8").trim() !== "") {
-    if (performance.now() - started > 600_000) throw new Error(`${CG.dir}: processes of ${cmd} ${args.join(" ")} still run after 10 minutes`);
-    sleepMs(2);
-  }
-}
-/** The wrapper's own cost (`sh -c 'echo $$ > …'`, its shell and nothing after), ms: the median of 21. */
-const WRAPPER =
-  CG === null
-    ? 0
-    : median(
-        Array.from({ length: 21 }, () => {
-          const before = CG.usage();
-          const r = spawnSync("/bin/sh", ["-c", 'echo $$ > "$0"', join(CG.dir, "cgroup.procs")], { stdio: "ignore" });
-          if (r.status !== 0) throw new Error(`cannot enter ${CG.dir}`);
-          while (readFileSync(join(CG.dir, "cgroup.procs"), "utf8").trim() !== "") sleepMs(1);
-          return CG.usage() - before;
-        }),
-      );
-if (CG !== null)
-  say(
-    `remove rows: every process a call starts, detached ones included, counted in ${CG.dir} (${CG.kind}); the wrapper's ${WRAPPER.toFixed(2)} ms a call subtracted`,
-  );
-else if (wanted("remove-40") || wanted(`remove-${BIG}`))
-  say(
-    "\n*** WARNING: no cgroup could be made (not Linux, not root, or no cgroup file system): the remove rows count only the\n" +
-      "*** waited-for processes. Orchard's detached purger (the deletion of the tree) is NOT counted; the baseline's deletion is.\n",
-  );
-/** CPU ms of `calls`, each with every process it starts until they all end (a cgroup); without one, as cpuOf and then
- * waiting for the trash of `home` to drain (the purge not counted). Divided by `per` (default: per call). */
-function cpuOfAll(cwd, home, calls, per = calls.length) {
-  if (CG === null) {
-    let sum = 0;
-    for (const call of calls) {
-      sum += cpuOf(cwd, [call], 1);
-      drain(home); // not counted: it sleeps in a child of its own
-    }
-    return sum / per;
-  }
-  const before = CG.usage();
-  for (const [cmd, args] of calls) inCgroup(cwd, cmd, args);
-  return (CG.usage() - before - WRAPPER * calls.length) / per;
-}
+const REMOVES = wanted("remove-40") || wanted(`remove-${BIG}`);
+const CG = REMOVES ? counter("remove rows", !process.argv.includes("--no-cgroup")) : null;
+/** CPU ms of `calls`, each with every process it starts until they all end (a cgroup); without one, only the
+ * waited-for processes, each call then waiting for the trash of `home` to drain (the purge not counted). Divided by `per`. */
+const cpuOfAll = (cwd, home, calls, per = calls.length) => calls.reduce((sum, [cmd, args]) => sum + CG.call(cwd, cmd, args, { home }).cpu, 0) / per;
 
 const rows = [];
 /** `pair(i)` returns [A ms, B ms] (and, with --base, the other build's ms) of CPU per call; one warm-up pair, then RUNS counted. */
@@ -257,7 +182,7 @@ function removeRow(n) {
       git(repo.primary, "worktree", "add", "-q", "-b", `plain/${id}-${made}`, path, "main");
       return path;
     });
-  const counted = CG === null ? "CPU, purge NOT counted (no cgroup)" : "CPU of every process it starts (cgroup), the purge included";
+  const counted = CG.counted ? "CPU of every process it starts (cgroup), the purge included" : "CPU, purge NOT counted (no cgroup)";
   row(id, `\`orchard remove <one clean released worktree>\`, ${n} worktrees, ${counted}`, "node -e 0 + git worktree remove", "≤ 2×", (i) => {
     const handles = released();
     const paths = plain();
@@ -280,8 +205,8 @@ removeRow(BIG);
 
 const loadAtEnd = loadavg().map((x) => Math.round(x * 10) / 10);
 const info = {
-  cpu: CG === null ? "proc" : CG.kind,
-  wrapperMs: WRAPPER,
+  cpu: CG?.kind ?? "proc",
+  wrapperMs: CG?.wrapperMs ?? 0,
   cpus: cpus().length,
   model: cpus()[0]?.model ?? "?",
   node: process.version,
@@ -296,9 +221,9 @@ else {
   process.stdout.write(
     `\n${info.cpus} cores (${info.model}), node ${info.node}, load ${loadAtStart.join(" ")} → ${loadAtEnd.join(" ")}; ${FILES} files, ` +
       `medians of ${RUNS} samples of ${BATCH} calls, CPU (user + sys, children included` +
-      (CG === null
-        ? ""
-        : `; remove rows: every process a call starts, detached included, in a ${CG.kind} group, wrapper's ${WRAPPER.toFixed(2)} ms subtracted`) +
+      (CG?.counted
+        ? `; remove rows: every process a call starts, detached included, in a ${CG.kind} group, wrapper's ${CG.wrapperMs.toFixed(2)} ms subtracted`
+        : "") +
       `)\n\n| measure | orchard | baseline | ratio | goal |\n| --- | --- | --- | --- | --- |\n`,
   );
   for (const r of rows)

@@ -6,14 +6,19 @@
 //   status        `orchard status <handle>` of a worktree with a commit the default branch lacks
 //   merge         `orchard merge <handle>` of a released worktree with one commit (then origin/main is pushed to main
 //                 outside the measure, so every sample proves against one target commit)
+// hook-remove and merge remove the worktree: the command answers and a detached purger deletes the tree. Their
+// calls (both builds') run in a cgroup each (bench/_cgroup.mjs): the CPU of every process a call starts, the purge
+// included, and no call starts before the previous call's purge has ended. Without a cgroup the bench warns loudly,
+// the rows say "purge NOT counted", and each call waits for the trash to drain. `--no-cgroup`: as without one.
 // A row's cost should not grow with the fleet: compare its CPU at the two sizes. The first `--managed` (default 40)
 // worktrees are Orchard's, the rest plain `git worktree add`s (git's listing and admin dirs grow as much).
 // Linux only (/proc accounting).
-//   npm run build && node bench/one-verbs.mjs --base /work/main/dist/bin/orchard.js [--n 40,400] [--runs 7] [--managed 40]
+//   npm run build && node bench/one-verbs.mjs --base /work/main/dist/bin/orchard.js [--n 40,400] [--runs 7] [--managed 40] [--no-cgroup]
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { counter } from "./_cgroup.mjs";
 import { hermeticRoot } from "./_hermetic.mjs";
 import { cpuNow, makeRepo, median, say } from "./_measure.mjs";
 
@@ -49,6 +54,12 @@ function cli(build, { primary, home }, args, input) {
   if (r.status !== 0 && !(args[0] === "claude-code" && r.status === 1)) throw new Error(`orchard ${args.join(" ")} exited ${r.status}: ${r.stderr}`);
   return args.includes("--json") ? JSON.parse(r.stdout) : r.stdout;
 }
+const CG = counter("hook-remove and merge", !process.argv.includes("--no-cgroup"));
+/** CPU ms of one call that removes, every process it starts (the cgroup), or its waited-for ones then a drained trash. */
+const removing =
+  (build, { primary, home }, args, input) =>
+  () =>
+    CG.call(primary, process.execPath, [build, "--home", home, ...args], { input, home, anyExit: args[0] === "claude-code" }).cpu;
 /** CPU ms of one call (spawnSync waits: its children count). */
 function cpuOf(fn) {
   const before = cpuNow();
@@ -58,6 +69,7 @@ function cpuOf(fn) {
 
 const rows = [];
 function row(id, n, sample) {
+  if (id !== "status") id = `${id}, ${CG.label}`;
   say(`measuring ${id} at ${n}…`);
   sample(-1);
   const a = [];
@@ -89,8 +101,8 @@ for (const n of SIZES) {
     const payload = { session_id: "bench", transcript_path: "/nowhere.jsonl", cwd: repo.primary, hook_event_name: "WorktreeCreate", name };
     return cli(build, repo, ["claude-code", "worktree-create"], JSON.stringify(payload)).trim();
   };
-  const hookRemove = (build, path) => () =>
-    cli(
+  const hookRemove = (build, path) =>
+    removing(
       build,
       repo,
       ["claude-code", "worktree-remove"],
@@ -98,11 +110,7 @@ for (const n of SIZES) {
     );
   row("hook-remove", n, (i) => {
     const [mine, theirs] = [session(CLI), session(BASE)];
-    return turns(
-      i,
-      () => cpuOf(hookRemove(CLI, mine)),
-      () => cpuOf(hookRemove(BASE, theirs)),
-    );
+    return turns(i, hookRemove(CLI, mine), hookRemove(BASE, theirs));
   });
   const unmerged = cli(CLI, repo, ["--json", "add", `unmerged/u${n}`, "--owner", "bench", "--no-bootstrap"]);
   git(unmerged.path, "commit", "-q", "--allow-empty", "-m", "not on main");
@@ -122,16 +130,10 @@ for (const n of SIZES) {
     cli(CLI, repo, ["release", w.handle, "--owner", "bench"]);
     return w.handle;
   };
-  const merge = (build, handle) => () => {
-    cli(build, repo, ["merge", handle]);
-  };
+  const merge = (build, handle) => removing(build, repo, ["merge", handle]);
   row("merge", n, (i) => {
     const [mine, theirs] = [toMerge(), toMerge()];
-    const r = turns(
-      i,
-      () => cpuOf(merge(CLI, mine)),
-      () => cpuOf(merge(BASE, theirs)),
-    );
+    const r = turns(i, merge(CLI, mine), merge(BASE, theirs));
     git(repo.primary, "push", "-q", "origin", "main");
     return r;
   });
@@ -140,6 +142,6 @@ for (const n of SIZES) {
 const loadAtEnd = loadavg().map((x) => Math.round(x * 10) / 10);
 process.stdout.write(
   `\n${cpus().length} cores (${cpus()[0]?.model ?? "?"}), node ${process.version}, load ${loadAtStart.join(" ")} → ${loadAtEnd.join(" ")}; ` +
-    `medians of ${RUNS} samples, CPU (user + sys, children included); base ${BASE}\n\n| verb | worktrees | this build | base | this / base |\n| --- | --- | --- | --- | --- |\n`,
+    `medians of ${RUNS} samples, CPU (user + sys, children included; hook-remove, merge: ${CG.counted ? `every process a call starts, detached included, in a ${CG.kind} group, wrapper's ${CG.wrapperMs.toFixed(2)} ms subtracted` : "purge NOT counted"}); base ${BASE}\n\n| verb | worktrees | this build | base | this / base |\n| --- | --- | --- | --- | --- |\n`,
 );
 for (const r of rows) process.stdout.write(`| ${r.id} | ${r.n} | ${r.a.toFixed(1)} ms | ${r.b.toFixed(1)} ms | ${r.ratio.toFixed(2)}× |\n`);

@@ -17,17 +17,22 @@
 // twin repository (20,000: the loop runs on the first --wave-sample entries, per-item extrapolated),
 // and vs the floor of its steps (wave-floor, wave/floor: bench/_scale-wave.mjs), and `list`
 // against the last fleet's registry grown to 1,000,000 events (its own events copied) vs `list` before. Each row: wall and CPU (the process's waited-for children, /proc/self/stat),
-// per item, the ratio to git, and per-item growth (per item at the largest N ÷ at the smallest).
+// except reap, cleanup-run and the waves, which remove: their calls run in a cgroup (bench/_cgroup.mjs), so their CPU
+// is every process they start, the detached purge included, and their wall is until they answer (the `+` rows: until
+// the purge has ended too); nothing runs after such a call until its purge has ended. Without a cgroup (or
+// --no-cgroup) the bench warns loudly, the purge is NOT counted (the notes say so), and each call waits for the trash.
+// Per item, the ratio to git, and per-item growth (per item at the largest N ÷ at the smallest).
 // Goals: growth ≤ 1.2×, ratio ≤ 1.3×. Usage: npm run build && node bench/scale.mjs
-//   [--sizes 100,400,1000] [--waves 100,1000,20000] [--wave-sample 2000] [--runs 3] [--events 1000000] [--json]
+//   [--sizes 100,400,1000] [--waves 100,1000,20000] [--wave-sample 2000] [--runs 3] [--events 1000000] [--no-cgroup] [--json]
 import { spawnSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { hermeticRoot } from "./_hermetic.mjs";
-import { drain, git, makeRepo, pairs, record, rows, run, say, timed } from "./_measure.mjs";
+import { git, makeRepo, pairs, record, rows, run, say, timed } from "./_measure.mjs";
 import { waveRows } from "./_scale-wave.mjs";
+import { counter } from "./_cgroup.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const flag = (name, fallback) => {
@@ -50,6 +55,14 @@ const orchardIn =
   (primary, home) =>
   (...args) =>
     run(primary, process.execPath, [CLI, "--home", home, ...args]);
+const CG = counter("reap, cleanup-run and wave rows", !process.argv.includes("--no-cgroup"));
+/** A call that removes: wall until it answers, CPU of every process it starts, the purge included (bench/_cgroup.mjs). */
+const removingIn =
+  (primary, home) =>
+  (...args) => {
+    const r = CG.call(primary, process.execPath, [CLI, "--home", home, ...args], { home });
+    return { wall: r.wall, cpu: r.cpu, settled: r.settled, value: r.stdout };
+  };
 
 // ---- the fleet rows ----
 async function fleetRows() {
@@ -150,24 +163,23 @@ async function fleetRows() {
     // reap: 200 orphans for orchard, then 200 like them for git's loop
     {
       orphans(REAP);
-      const a = timed(() => orchard("--json", "reap-orphans"));
-      const drained = drain(home);
+      const a = removingIn(primary, home)("--json", "reap-orphans");
       const gitPaths = orphans(REAP);
       const b = timed(() => {
         for (const p of gitPaths) spawnSync("git", ["worktree", "remove", "-f", "-f", p], { cwd: primary, stdio: "ignore" });
       });
       const reaped = JSON.parse(a.value).reaped; // a row counts only if the work was done
       const left = gitPaths.filter((p) => existsSync(p)).length; // and git's loop did all of it too
-      const done = `reaped ${reaped}/${REAP}${left ? `; git's loop left ${left}` : ""}`;
+      const done = `reaped ${reaped}/${REAP}${left ? `; git's loop left ${left}` : ""}; CPU: ${CG.label}`;
       record("reap", n, REAP, [[a, b]], done);
-      record("reap+", n, REAP, [[{ wall: a.wall + drained, cpu: a.cpu }, b]], `${done}; until the trash is empty, CPU of the purge not counted`);
+      record("reap+", n, REAP, [[{ wall: a.wall + a.settled, cpu: a.cpu }, b]], `${done}; until the trash is empty`);
     }
     // cleanup run of the released half, then git's loop on as many plain worktrees
     {
       const judged = timed(loop); // the floor's first half: a run judges every worktree before it removes one
-      const a = timed(() => JSON.parse(orchard("--json", "cleanup", "run")));
+      const a = removingIn(primary, home)("--json", "cleanup", "run");
+      a.value = JSON.parse(a.value);
       const released = paths.filter((p) => !existsSync(p)).length; // the worktrees it removed (the released ones)
-      const drained = drain(home);
       const gitItems = plainWorktrees(released);
       const b = timed(() => {
         for (const w of gitItems) {
@@ -176,8 +188,8 @@ async function fleetRows() {
         }
       });
       const done = a.value.done ?? a.value.result?.done;
-      record("cleanup-run", n, released, [[a, b]], `items done: ${JSON.stringify(done)}`);
-      record("cleanup-run+", n, released, [[{ wall: a.wall + drained, cpu: a.cpu }, b]], "until the trash is empty; CPU of the purge not counted");
+      record("cleanup-run", n, released, [[a, b]], `items done: ${JSON.stringify(done)}; CPU: ${CG.label}`);
+      record("cleanup-run+", n, released, [[{ wall: a.wall + a.settled, cpu: a.cpu }, b]], `until the trash is empty; CPU: ${CG.label}`);
       const floor = { wall: judged.wall + b.wall, cpu: judged.cpu + b.cpu };
       record("cleanup-run/floor", n, released, [[a, floor]], "against the floor: the status loop of all N (what the plan judges) plus git's loop");
     }
@@ -213,7 +225,7 @@ async function fleetRows() {
 const info = { cpus: cpus().length, node: process.version, git: git(root, "--version"), loadAtStart: loadavg().map((x) => Math.round(x * 10) / 10) };
 const only = flag("only", "fleet,wave").split(",");
 if (only.includes("fleet")) await fleetRows();
-if (only.includes("wave")) waveRows({ root, waves: WAVES, sample: WAVE_SAMPLE, orchardIn });
+if (only.includes("wave")) waveRows({ root, waves: WAVES, sample: WAVE_SAMPLE, removingIn, label: CG.label });
 info.loadAtEnd = loadavg().map((x) => Math.round(x * 10) / 10);
 
 // growth: per item at the largest n ÷ per item at the smallest, per row id

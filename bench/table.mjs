@@ -9,7 +9,9 @@
 //   list-full `orchard list --full`                        vs the same loop
 //   hygiene   `orchard hygiene` over N worktrees           vs the same loop
 //   reap      `orchard reap-orphans` of R dead merged ones vs a `git worktree remove -f -f` loop
-//             (reap+: until the detached purge has deleted the trash as well)
+//             (reap+: until the detached purge has deleted the trash as well). reap is wall time until the command
+//             answers: the detached purge of the trash is outside it, by design; each sample then waits for the trash
+//             to be empty before the baseline's loop and the next sample, so no purge lands in another call's time
 //   mcp-*     one warm MCP server: orchard_add (adopt), orchard_heartbeat, orchard_status per call, each
 //             in turn with floor-mcp on the fleet as it is then (bench/_mcp-rows.mjs); floor-mcp-sdk: a
 //             server of the same SDK that runs a warm adopt's git and nothing else; floor-mcp-sdk-adopt: that
@@ -29,11 +31,12 @@
 // runs that build in the list, list-full, hygiene, create and adopt rows, A B A' in turn, reported
 // as row `id~` against the same baseline: a before/after in one run, on the same fleet and the same load.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { hermeticRoot } from "./_hermetic.mjs";
+import { drain } from "./_measure.mjs";
 import { STEPS, stepsScript } from "./_steps-floor.mjs";
 import { mcpRows } from "./_mcp-rows.mjs";
 
@@ -112,17 +115,6 @@ function row(id, measure, baseline, goal, pair, prepare = () => undefined, also 
   rows.push({ id, measure, baseline, goal, a: median(a), b: median(b), ratio: median(a.map((x, i) => x / b[i])), runs: RUNS });
   if (also && a2.length === RUNS)
     rows.push({ id: `${id}${suffix}`, measure: also, baseline, goal: "—", a: median(a2), b: median(b), ratio: median(a2.map((x, i) => x / b[i])), runs: RUNS });
-}
-
-/** Milliseconds until the workspace's trash is empty (removed worktrees are deleted by a detached process). */
-function drainTrash() {
-  const started = performance.now();
-  const trash = join(home, "trash");
-  while (existsSync(trash) && readdirSync(trash).length > 0) {
-    if (performance.now() - started > 120_000) throw new Error("the trash did not drain within 2 minutes");
-    spawnSync("sleep", ["0.005"]);
-  }
-  return performance.now() - started;
 }
 
 let gitAdds = 0;
@@ -309,7 +301,7 @@ row(
   "≤ 0.8×",
   () => {
     const a = orchard("reap-orphans", "--json");
-    const drained = a + drainTrash(); // the baseline runs on a quiet disk, not beside the purge
+    const drained = a + drain(home); // the baseline and the next sample run on a quiet disk, not beside the purge
     const paths = orphans(REAP); // made after orchard's sweep, which would take them too
     const started = performance.now();
     for (const p of paths) spawnSync("git", ["worktree", "remove", "-f", "-f", p], { cwd: primary, stdio: "ignore" });

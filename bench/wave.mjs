@@ -7,16 +7,21 @@
 // the median reported); a wave larger than --max-repeat runs once, as consecutive manifests of ≤ 1 MiB
 // (SPEC v3 §4.2), and git's loop runs on the first manifest's entries only (its per-entry time grows
 // with the merges before it, so it is compared on the same prefix; the whole wave's per-entry time
-// is given beside it). Not part of `npm test`. Usage:
-//   npm run build && node bench/wave.mjs [--waves 100,1000,20000] [--runs 3] [--max-repeat 1000] [--cli <dist/bin/orchard.js>] [--json]
+// is given beside it). cleanup-wave removes the worktrees: it answers and a detached purger deletes the trees.
+// Each manifest's call runs in a cgroup (bench/_cgroup.mjs): its CPU is every process it starts, the purge
+// included; its wall is until it answers (the purge outside, by design), and nothing runs after it (the next
+// manifest, git's loop) until the purge has ended. Without a cgroup (or --no-cgroup) the bench warns loudly,
+// the table says "purge NOT counted", and each call waits for the trash to drain. Not part of `npm test`. Usage:
+//   npm run build && node bench/wave.mjs [--waves 100,1000,20000] [--runs 3] [--max-repeat 1000] [--cli <dist/bin/orchard.js>] [--no-cgroup] [--json]
 // (`npm run bench -- wave --waves 100,1000` runs it through bench/run.mjs.)
 import { spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { counter } from "./_cgroup.mjs";
 import { hermeticRoot } from "./_hermetic.mjs";
-import { git, median, run, say, timed } from "./_measure.mjs";
+import { git, median, say, timed } from "./_measure.mjs";
 import { chunks, waveRepo } from "./_scale-wave.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -31,26 +36,25 @@ const CLI = resolve(flag("cli", join(here, "../dist/bin/orchard.js")));
 const JSON_OUT = process.argv.includes("--json");
 const root = hermeticRoot("wave");
 
+const CG = counter("orchard's cleanup-wave calls", !process.argv.includes("--no-cgroup"));
 function orchardWave(repo, manifests) {
   const home = join(repo.dir, "home");
   const perManifest = [];
-  const all = timed(() =>
-    manifests.flatMap((m) => {
-      const one = timed(() =>
-        JSON.parse(run(repo.primary, process.execPath, [CLI, "--home", home, "--json", "cleanup-wave", "--manifest", m, "--allow-live"])),
+  const entries = manifests.flatMap((m) => {
+    const one = CG.call(repo.primary, process.execPath, [CLI, "--home", home, "--json", "cleanup-wave", "--manifest", m, "--allow-live"], { home });
+    const done = JSON.parse(one.stdout).result.entries;
+    perManifest.push({ wall: one.wall, cpu: one.cpu, entries: done.length });
+    if (manifests.length > 1)
+      say(
+        `    manifest ${perManifest.length}/${manifests.length}: ${done.length} entries in ${fmt(one.wall)} (${fmt(one.wall / done.length)}/entry; load ${loadavg()[0].toFixed(1)})`,
       );
-      perManifest.push({ wall: one.wall, cpu: one.cpu, entries: one.value.result.entries.length });
-      if (manifests.length > 1)
-        say(
-          `    manifest ${perManifest.length}/${manifests.length}: ${one.value.result.entries.length} entries in ${fmt(one.wall)} (${fmt(one.wall / one.value.result.entries.length)}/entry; load ${loadavg()[0].toFixed(1)})`,
-        );
-      return one.value.result.entries;
-    }),
-  );
-  const ok = all.value.filter((e) => e.status === "merged_removed").length;
-  if (ok !== all.value.length || all.value.length !== repo.entries.length)
-    throw new Error(`the wave did ${ok}/${repo.entries.length}: ${JSON.stringify(all.value.find((e) => e.status !== "merged_removed"))}`);
-  return { wall: all.wall, cpu: all.cpu, perManifest };
+    return done;
+  });
+  const ok = entries.filter((e) => e.status === "merged_removed").length;
+  if (ok !== entries.length || entries.length !== repo.entries.length)
+    throw new Error(`the wave did ${ok}/${repo.entries.length}: ${JSON.stringify(entries.find((e) => e.status !== "merged_removed"))}`);
+  const sum = (key) => perManifest.reduce((total, p) => total + p[key], 0);
+  return { wall: sum("wall"), cpu: sum("cpu"), perManifest };
 }
 
 function gitLoop(repo, entries, withWorktrees) {
@@ -81,6 +85,7 @@ const info = {
   node: process.version,
   git: git(root, "--version"),
   cli: CLI,
+  cpu: CG.counted ? `${CG.kind}, the purge included` : "proc, purge NOT counted",
   loadAtStart: loadavg().map((x) => +x.toFixed(1)),
 };
 
@@ -150,7 +155,7 @@ if (JSON_OUT) process.stdout.write(JSON.stringify({ machine: info, rows }, null,
 else {
   process.stdout.write(
     `\n${info.cpus} cores (${info.model}), node ${info.node}, ${info.git}, load ${info.loadAtStart.join(" ")} → ${info.loadAtEnd.join(" ")}\n\n` +
-      "| wave | runs | orchard per entry (whole wave) | orchard per entry (git's entries) | git's loop per entry | ratio, best (median) | CPU ratio (median) | load | goal |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
+      `| wave | runs | orchard per entry (whole wave) | orchard per entry (git's entries) | git's loop per entry | ratio, best (median) | CPU ratio (median; ${CG.label}) | load | goal |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n`,
   );
   for (const r of rows)
     process.stdout.write(
