@@ -4,6 +4,7 @@
 import { reachable } from "./graph.js";
 import { startSnapshotReads, type SnapshotReads } from "../../git/early.js";
 import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { StatusUnknownError, readReflogOnly, readWorktrees, resolveCommit } from "../../git/read.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import { branchRefOf, type Registry, type WorktreeRow } from "../../registry/index.js";
@@ -32,7 +33,7 @@ import { mergedFrom, readMergedByTarget, type MergedBatch, type MergedFact } fro
 import { mapLimit, STATUS_PARALLELISM } from "../shared/pool.js";
 import { readFingerprintFacts } from "../bootstrap/index.js";
 import type { Facts, LockOwnerFacts } from "../shared/types.js";
-import { realOrAbsolute } from "../shared/repo/paths.js";
+import { realOrAbsolute, realOrNull } from "../shared/repo/paths.js";
 import { takeEarlyStatuses } from "../shared/early-statuses.js";
 import { progressCounter } from "../shared/progress.js";
 import { isRecovered, ownershipOf } from "../workspace/index.js";
@@ -62,6 +63,8 @@ export async function readLiveness(options: {
   now: number;
   /** Whether the directory exists, when the caller has just looked. */
   present?: boolean;
+  /** Its realpath, when the caller has just resolved it (what the process scan's cwds are compared with). */
+  real?: string;
   /** The worktree's identity came from its identity file (no registry row): an orchard lock naming nobody is no lease. */
   identityOnly?: boolean;
 }): Promise<Facts["liveness"]> {
@@ -76,7 +79,8 @@ export async function readLiveness(options: {
     probes.push(await probePid(owner.pid, host, start));
   }
   const present = options.present ?? existsSync(options.path);
-  const inside = options.cwds === null || !present ? (options.cwds === null ? null : []) : processesInside(options.cwds, realOrAbsolute(options.path));
+  const inside =
+    options.cwds === null || !present ? (options.cwds === null ? null : []) : processesInside(options.cwds, options.real ?? realOrAbsolute(options.path));
   return assessLiveness({
     lease: hasLease ? { heartbeatAt: row.heartbeatAt, ttlMs: row.ttlMs, pid: row.pid } : null,
     pids: probes,
@@ -151,7 +155,9 @@ function harnessOf(
 async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null, row: WorktreeRow | null, full: boolean): Promise<Facts> {
   const path = entry?.path ?? (row as WorktreeRow).path;
   const admin = snapshot.admins.get(path) ?? null;
-  const missing = !existsSync(path);
+  // resolved once: there (a realpath proves it, and the liveness compares it with the process scan's cwds), or looked at
+  const real = realOrNull(path);
+  const missing = real === null && !existsSync(path);
   const branchRef = entry ? entry.branch : row ? branchRefOf(row) : null;
   const head = entry ? entry.head : branchRef ? (snapshot.refs.get(branchRef)?.oid ?? null) : null;
   const upstreamRecord = branchRef ? snapshot.refs.get(branchRef) : undefined;
@@ -179,6 +185,7 @@ async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null
       cwds: snapshot.cwds,
       now: snapshot.now,
       present: !missing,
+      real: real ?? resolve(path), // unresolved but there: its absolute form (realOrAbsolute)
     }),
     upstream:
       upstreamRecord?.upstream && upstreamRecord.track && !upstreamRecord.track.gone
