@@ -194,7 +194,7 @@ async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null
     unpushed: snapshot.unpushedGraph && head ? countInGraph(snapshot.unpushedGraph, head) : null,
     fingerprints: row ? await readFingerprintFacts(snapshot.fingerprints, row, head, full) : { bootstrap: null, context: null, runtime: null, drift: [] },
     createdAt: row?.createdAt ?? iso(admin ? readAdminCreated(admin) : null),
-    lastActivity: latest(row?.lastActivityAt ?? null, iso(admin ? readAdminActivity(admin) : null)),
+    lastActivity: latest(row?.lastActivityAt ?? null, iso(admin ? activityOf(snapshot, admin) : null)),
     missing,
     prunable: entry?.prunable ?? null,
     // managed (a registry row, or an identity file of this workspace): only a marker naming a live session holds it for a harness
@@ -206,6 +206,12 @@ async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null
     if (owned.kind === "foreign") facts.foreignWorkspace = owned.workspace;
   }
   return facts;
+}
+
+/** An admin dir's newest sign of work: as the snapshot's caller read it with the admin dirs, else now. */
+function activityOf(snapshot: Snapshot, admin: string): number | null {
+  const read = snapshot.activity?.get(admin);
+  return read !== undefined ? read : readAdminActivity(admin);
 }
 
 /** `dirty` and `merged`, the facts of `full`, added to the others. */

@@ -15,6 +15,8 @@ import { takeListing } from "../shared/repo/repo.js";
 import type { Ctx } from "../shared/context.js";
 import type { Facts } from "../shared/types.js";
 import { dropEarly } from "../../git/run.js";
+import { readAdminActivity, readAdminDirs } from "../shared/repo/admin.js";
+import { readProcessCwds } from "../ownership/index.js";
 import { branchRefOf } from "../../registry/index.js";
 
 export interface StatusResult {
@@ -61,9 +63,36 @@ export interface ListResult {
   repos?: { repo: RepoSummary; worktrees: Facts[] }[];
 }
 
-export async function listRepo(ctx: Ctx, options: { full?: boolean | undefined }): Promise<{ repo: RepoSummary; worktrees: Facts[] }> {
+/**
+ * What plain `list` reads without git, read while git lists the worktrees (the command line started
+ * the listing before the library loaded; the context waits for it): the admin dirs' records, each
+ * one's newest sign of work and the process scan, which its snapshot and facts would read after the
+ * listing, on the path to the answer. Used
+ * only for the repository whose common dir it is (`commonDir`: as git would find it from the
+ * command's directory); the snapshot reads them itself otherwise.
+ */
+export interface BesideListing {
+  commonDir: string;
+  admins: Map<string, string>;
+  /** Each admin dir's newest sign of work (readAdminActivity). */
+  activity: Map<string, number | null>;
+  cwds: Promise<Map<number, string> | null>;
+}
+
+export function readBesideListing(commonDir: string | null): BesideListing | undefined {
+  if (commonDir === null) return undefined;
+  const cwds = readProcessCwds(); // our gits running now are ours to it (as in the snapshot, while its refs are read)
+  cwds.catch(() => undefined); // awaited by the snapshot, or dropped with the repo it was not
+  const admins = readAdminDirs(commonDir);
+  const activity = new Map<string, number | null>();
+  for (const admin of admins.values()) activity.set(admin, readAdminActivity(admin));
+  return { commonDir, admins, activity, cwds };
+}
+
+export async function listRepo(ctx: Ctx, options: { full?: boolean | undefined }, beside?: BesideListing): Promise<{ repo: RepoSummary; worktrees: Facts[] }> {
   if (!options.full) {
-    const snapshot = await readSnapshot(ctx.repo, ctx.registry, takeListing(ctx.repo), { mergeGraph: false }); // no merge proof asked
+    const read = beside?.commonDir === ctx.repo.commonDir ? { admins: beside.admins, activity: beside.activity, cwds: beside.cwds } : {};
+    const snapshot = await readSnapshot(ctx.repo, ctx.registry, takeListing(ctx.repo), { mergeGraph: false, ...read }); // no merge proof asked
     return { repo: repoSummary(ctx, snapshot), worktrees: await listFacts(snapshot, { full: false }) };
   }
   // the statuses start first and run beside the snapshot's processes
