@@ -12,7 +12,6 @@ import { defaultHome, openWorkspace, type Ctx, type Workspace } from "./shared/c
 import { requireNotMoved } from "./workspace/index.js";
 import { finishTrash, flushBackground } from "./shared/removal/trash.js";
 import { guardRepoPrograms } from "./shared/program-policy.js";
-import { commonDirOf } from "../git/programs/policy.js";
 import { keepBatchShell } from "../git/run.js";
 import { withNext } from "./next/index.js";
 import type { AddOptions, AddResult, AdoptOptions, AdoptResult, BootstrapOptions, BootstrapResult } from "./admission/index.js";
@@ -182,20 +181,15 @@ export class Orchard {
   async list(options: { full?: boolean; allRepos?: boolean } & RepoOption = {}): Promise<ListResult & RegistryUnreachable> {
     const { repo, ...rest } = options;
     const parsed = parseInput(ListInput(), rest);
-    // git resolves the repo while the capability loads (its compile runs while git does)
-    const context = this.context(repo);
-    context.catch(() => undefined); // awaited below, once the capability has loaded
-    const inspect = await import("./inspect/index.js");
-    // and while git lists (started by the command line, or by the context now), plain list reads what it reads without git
-    const beside = parsed.full ? undefined : inspect.readBesideListing(commonDirOf(resolve(repo ?? this.repoPath)));
-    const ctx = await context;
-    const main = await inspect.listRepo(ctx, parsed, beside);
+    const load = import("./inspect/index.js"); // compiled while git resolves the repo; and plain list reads what needs no git meanwhile
+    const [{ listRepo }, ctx, beside] = await Promise.all([load, this.context(repo), load.then((i) => i.readBesideListing(parsed, repo ?? this.repoPath))]);
+    const main = await listRepo(ctx, parsed, beside);
     if (!parsed.allRepos) return withNext("list", options, this.noteUnreachable({ ok: true as const, ...main }));
     const others = [];
     for (const known of await this.registry.repos.all()) {
       if (known.identity === main.repo.identity) continue;
       try {
-        others.push(await inspect.listRepo(await this.context(known.primaryPath), parsed));
+        others.push(await listRepo(await this.context(known.primaryPath), parsed));
       } catch {
         // a repo that moved or was deleted since it was recorded: nothing to list there
       }

@@ -17,6 +17,8 @@ import type { Facts } from "../shared/types.js";
 import { dropEarly } from "../../git/run.js";
 import { readAdminActivity, readAdminDirs } from "../shared/repo/admin.js";
 import { readProcessCwds } from "../ownership/index.js";
+import { commonDirOf } from "../../git/programs/policy.js";
+import { resolve } from "node:path";
 import { branchRefOf } from "../../registry/index.js";
 
 export interface StatusResult {
@@ -67,9 +69,9 @@ export interface ListResult {
  * What plain `list` reads without git, read while git lists the worktrees (the command line started
  * the listing before the library loaded; the context waits for it): the admin dirs' records, each
  * one's newest sign of work and the process scan, which its snapshot and facts would read after the
- * listing, on the path to the answer. Used
- * only for the repository whose common dir it is (`commonDir`: as git would find it from the
- * command's directory); the snapshot reads them itself otherwise.
+ * listing, on the path to the answer. Used only for the repository whose common dir it is
+ * (`commonDir`: as git would find it from the command's directory); the snapshot reads them itself
+ * otherwise, and where these could not be read (the snapshot then says why, as before).
  */
 export interface BesideListing {
   commonDir: string;
@@ -79,8 +81,16 @@ export interface BesideListing {
   cwds: Promise<Map<number, string> | null>;
 }
 
-export function readBesideListing(commonDir: string | null): BesideListing | undefined {
-  if (commonDir === null) return undefined;
+export function readBesideListing(options: { full?: boolean | undefined }, path: string): BesideListing | undefined {
+  try {
+    const commonDir = options.full ? null : commonDirOf(resolve(path)); // --full reads its admin dirs with its statuses (startStatuses)
+    return commonDir === null ? undefined : readBeside(commonDir);
+  } catch {
+    return undefined;
+  }
+}
+
+function readBeside(commonDir: string): BesideListing {
   const cwds = readProcessCwds(); // our gits running now are ours to it (as in the snapshot, while its refs are read)
   cwds.catch(() => undefined); // awaited by the snapshot, or dropped with the repo it was not
   const admins = readAdminDirs(commonDir);
