@@ -2,10 +2,12 @@
 // The library is imported here, at the call, not at start-up: `--version`, `--help` and a usage
 // error never load it (docs/ARCHITECTURE.md, "Start-up cost").
 import { existsSync, lstatSync, realpathSync } from "node:fs";
+import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { startLockedQueries, startRepoQueries } from "../git/early.js";
 import { dropEarly, stopRunning } from "../git/run.js";
+import { useExistingHome } from "../git/warm/proof-cache.js";
 import type { OpenOptions, Orchard } from "../core/orchard.js";
 import { printError, printResult, type GlobalOptions, type Renderer } from "./output.js";
 import { ProgressLine, type Announce } from "./progress.js";
@@ -91,6 +93,9 @@ export async function runCommand<R extends { ok: boolean }>(
     // git starts resolving the repo (src/git/early.ts) and reading every worktree's status
     // (core/shared/early-statuses.ts) while the library loads
     const path = resolve(globals.repo ?? process.cwd());
+    // the vetting of the admin dirs before git lists them, kept by identity in the workspace the library will open (a
+    // stat per unchanged admin dir, instead of 4 lstats: git/input/admin-pass.ts): where that workspace's cache is already
+    useExistingHome(globals.home ?? (process.env.ORCHARD_HOME || join(homedir(), ".orchard"))); // as workspace.ts defaultHome
     if (existsSync(path)) {
       const primary = lstatSync(join(path, ".git"), { throwIfNoEntry: false })?.isDirectory() ?? false;
       if (options.early === "locked" || options.early === "admit") {

@@ -181,9 +181,9 @@ export class Orchard {
   async list(options: { full?: boolean; allRepos?: boolean } & RepoOption = {}): Promise<ListResult & RegistryUnreachable> {
     const { repo, ...rest } = options;
     const parsed = parseInput(ListInput(), rest);
-    // git resolves the repo while the capability loads (its compile runs while git does)
-    const [{ listRepo }, ctx] = await Promise.all([import("./inspect/index.js"), this.context(repo)]);
-    const main = await listRepo(ctx, parsed);
+    const load = import("./inspect/index.js"); // compiled while git resolves the repo; and plain list reads what needs no git meanwhile
+    const [{ listRepo }, ctx, beside] = await Promise.all([load, this.context(repo), load.then((i) => i.readBesideListing(parsed, repo ?? this.repoPath))]);
+    const main = await listRepo(ctx, parsed, beside);
     if (!parsed.allRepos) return withNext("list", options, this.noteUnreachable({ ok: true as const, ...main }));
     const others = [];
     for (const known of await this.registry.repos.all()) {

@@ -74,17 +74,44 @@ const COLUMNS: Record<keyof Omit<WorktreeRow, "id">, string> = {
   lastActivityAt: "last_activity_at",
 };
 
-/** COLUMNS as pairs, once (a listing converts every row of a fleet: no entries array per row). */
-const COLUMN_PAIRS = Object.entries(COLUMNS);
-const NUMERIC = ["pid", "ttlMs", "recycledFrom", "supersededBy"] as const;
+const text = (v: unknown): string | null => (v ?? null) as string | null;
+const numeric = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
+/**
+ * A row as the table holds it (COLUMNS, in its order): one object literal of one shape (a listing
+ * converts every row of a fleet; a row built key by key cost it a dynamic store per column).
+ */
 function toRow(raw: Record<string, unknown>): WorktreeRow {
-  const row: Record<string, unknown> = { id: Number(raw.id) };
-  for (const [key, column] of COLUMN_PAIRS) row[key] = raw[column] ?? null;
-  for (const key of NUMERIC) if (row[key] !== null) row[key] = Number(row[key]);
-  row.createdBranch = Number(raw.created_branch) === 1;
-  if (row.branch === "") row.branch = null;
-  return row as unknown as WorktreeRow;
+  return {
+    id: Number(raw.id),
+    repo: text(raw.repo) as string,
+    handle: text(raw.handle) as string,
+    path: text(raw.path) as string,
+    branch: raw.branch === "" ? null : text(raw.branch), // '' (NOT NULL since v1): a detached worktree
+    createdBranch: Number(raw.created_branch) === 1,
+    baseRef: text(raw.base_ref),
+    baseCommit: text(raw.base_commit),
+    task: text(raw.task),
+    taskRaw: text(raw.task_raw),
+    owner: text(raw.owner),
+    lastOwner: text(raw.last_owner),
+    pid: numeric(raw.pid),
+    pidStart: text(raw.pid_start),
+    host: text(raw.host),
+    heartbeatAt: text(raw.heartbeat_at),
+    ttlMs: numeric(raw.ttl_ms),
+    lifecycle: text(raw.lifecycle) as Lifecycle,
+    outcome: text(raw.outcome) as Outcome | null,
+    fpBootstrap: text(raw.fp_bootstrap),
+    fpContext: text(raw.fp_context),
+    fpRuntime: text(raw.fp_runtime),
+    recycledFrom: numeric(raw.recycled_from),
+    supersededBy: numeric(raw.superseded_by),
+    createdAt: text(raw.created_at) as string,
+    updatedAt: text(raw.updated_at) as string,
+    releasedAt: text(raw.released_at),
+    lastActivityAt: text(raw.last_activity_at) as string,
+  };
 }
 
 function toSql(value: unknown, key?: string): unknown {

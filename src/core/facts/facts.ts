@@ -4,6 +4,7 @@
 import { reachable } from "./graph.js";
 import { startSnapshotReads, type SnapshotReads } from "../../git/early.js";
 import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { StatusUnknownError, readReflogOnly, readWorktrees, resolveCommit } from "../../git/read.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
 import { branchRefOf, type Registry, type WorktreeRow } from "../../registry/index.js";
@@ -32,7 +33,7 @@ import { mergedFrom, readMergedByTarget, type MergedBatch, type MergedFact } fro
 import { mapLimit, STATUS_PARALLELISM } from "../shared/pool.js";
 import { readFingerprintFacts } from "../bootstrap/index.js";
 import type { Facts, LockOwnerFacts } from "../shared/types.js";
-import { realOrAbsolute } from "../shared/repo/paths.js";
+import { realOrAbsolute, realOrNull } from "../shared/repo/paths.js";
 import { takeEarlyStatuses } from "../shared/early-statuses.js";
 import { progressCounter } from "../shared/progress.js";
 import { isRecovered, ownershipOf } from "../workspace/index.js";
@@ -62,6 +63,8 @@ export async function readLiveness(options: {
   now: number;
   /** Whether the directory exists, when the caller has just looked. */
   present?: boolean;
+  /** Its realpath, when the caller has just resolved it (what the process scan's cwds are compared with). */
+  real?: string;
   /** The worktree's identity came from its identity file (no registry row): an orchard lock naming nobody is no lease. */
   identityOnly?: boolean;
 }): Promise<Facts["liveness"]> {
@@ -76,7 +79,8 @@ export async function readLiveness(options: {
     probes.push(await probePid(owner.pid, host, start));
   }
   const present = options.present ?? existsSync(options.path);
-  const inside = options.cwds === null || !present ? (options.cwds === null ? null : []) : processesInside(options.cwds, realOrAbsolute(options.path));
+  const inside =
+    options.cwds === null || !present ? (options.cwds === null ? null : []) : processesInside(options.cwds, options.real ?? realOrAbsolute(options.path));
   return assessLiveness({
     lease: hasLease ? { heartbeatAt: row.heartbeatAt, ttlMs: row.ttlMs, pid: row.pid } : null,
     pids: probes,
@@ -151,7 +155,9 @@ function harnessOf(
 async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null, row: WorktreeRow | null, full: boolean): Promise<Facts> {
   const path = entry?.path ?? (row as WorktreeRow).path;
   const admin = snapshot.admins.get(path) ?? null;
-  const missing = !existsSync(path);
+  // resolved once: there (a realpath proves it, and the liveness compares it with the process scan's cwds), or looked at
+  const real = realOrNull(path);
+  const missing = real === null && !existsSync(path);
   const branchRef = entry ? entry.branch : row ? branchRefOf(row) : null;
   const head = entry ? entry.head : branchRef ? (snapshot.refs.get(branchRef)?.oid ?? null) : null;
   const upstreamRecord = branchRef ? snapshot.refs.get(branchRef) : undefined;
@@ -179,6 +185,7 @@ async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null
       cwds: snapshot.cwds,
       now: snapshot.now,
       present: !missing,
+      real: real ?? resolve(path), // unresolved but there: its absolute form (realOrAbsolute)
     }),
     upstream:
       upstreamRecord?.upstream && upstreamRecord.track && !upstreamRecord.track.gone
@@ -187,7 +194,7 @@ async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null
     unpushed: snapshot.unpushedGraph && head ? countInGraph(snapshot.unpushedGraph, head) : null,
     fingerprints: row ? await readFingerprintFacts(snapshot.fingerprints, row, head, full) : { bootstrap: null, context: null, runtime: null, drift: [] },
     createdAt: row?.createdAt ?? iso(admin ? readAdminCreated(admin) : null),
-    lastActivity: latest(row?.lastActivityAt ?? null, iso(admin ? readAdminActivity(admin) : null)),
+    lastActivity: latest(row?.lastActivityAt ?? null, iso(admin ? activityOf(snapshot, admin) : null)),
     missing,
     prunable: entry?.prunable ?? null,
     // managed (a registry row, or an identity file of this workspace): only a marker naming a live session holds it for a harness
@@ -199,6 +206,12 @@ async function factsBesideStatus(snapshot: Snapshot, entry: WorktreeEntry | null
     if (owned.kind === "foreign") facts.foreignWorkspace = owned.workspace;
   }
   return facts;
+}
+
+/** An admin dir's newest sign of work: as the snapshot's caller read it with the admin dirs, else now. */
+function activityOf(snapshot: Snapshot, admin: string): number | null {
+  const read = snapshot.activity?.get(admin);
+  return read !== undefined ? read : readAdminActivity(admin);
 }
 
 /** `dirty` and `merged`, the facts of `full`, added to the others. */

@@ -23,6 +23,8 @@ export interface Snapshot {
   refs: Map<string, RefRecord>;
   rows: WorktreeRow[];
   admins: Map<string, string>;
+  /** Each admin dir's newest sign of work (readAdminActivity), where the caller read them already (plain list, while git listed). */
+  activity?: ReadonlyMap<string, number | null>;
   cwds: Map<number, string> | null;
   /** Commits reachable from some worktree HEAD, from no remote-tracking ref and not from the local
    * default branch (its commits are the default branch's, not the worktree's: SPEC §4.6), with parents. */
@@ -44,6 +46,8 @@ export interface SnapshotOptions {
   /** A scan already made, or under way (startDirty scans once the first of its gits is done). */
   cwds?: Map<number, string> | null | Promise<Map<number, string> | null>;
   admins?: Map<string, string>;
+  /** readAdminActivity of each of `admins`, read with them. */
+  activity?: ReadonlyMap<string, number | null>;
   mergeGraph?: boolean;
   focus?: { entry: WorktreeEntry | null; row: WorktreeRow | null };
   /** The linked worktrees' entries, where the caller has them without the listing (a focused snapshot's
@@ -109,6 +113,7 @@ export async function readSnapshot(repo: RepoContext, registry: Registry, listin
     refs,
     rows,
     admins,
+    ...(options.activity ? { activity: options.activity } : {}),
     cwds,
     unpushedGraph,
     unmergedGraph,

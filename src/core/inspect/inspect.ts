@@ -15,6 +15,10 @@ import { takeListing } from "../shared/repo/repo.js";
 import type { Ctx } from "../shared/context.js";
 import type { Facts } from "../shared/types.js";
 import { dropEarly } from "../../git/run.js";
+import { readAdminActivity, readAdminDirs } from "../shared/repo/admin.js";
+import { readProcessCwds } from "../ownership/index.js";
+import { commonDirOf } from "../../git/programs/policy.js";
+import { resolve } from "node:path";
 import { branchRefOf } from "../../registry/index.js";
 
 export interface StatusResult {
@@ -61,9 +65,44 @@ export interface ListResult {
   repos?: { repo: RepoSummary; worktrees: Facts[] }[];
 }
 
-export async function listRepo(ctx: Ctx, options: { full?: boolean | undefined }): Promise<{ repo: RepoSummary; worktrees: Facts[] }> {
+/**
+ * What plain `list` reads without git, read while git lists the worktrees (the command line started
+ * the listing before the library loaded; the context waits for it): the admin dirs' records, each
+ * one's newest sign of work and the process scan, which its snapshot and facts would read after the
+ * listing, on the path to the answer. Used only for the repository whose common dir it is
+ * (`commonDir`: as git would find it from the command's directory); the snapshot reads them itself
+ * otherwise, and where these could not be read (the snapshot then says why, as before).
+ */
+export interface BesideListing {
+  commonDir: string;
+  admins: Map<string, string>;
+  /** Each admin dir's newest sign of work (readAdminActivity). */
+  activity: Map<string, number | null>;
+  cwds: Promise<Map<number, string> | null>;
+}
+
+export function readBesideListing(options: { full?: boolean | undefined }, path: string): BesideListing | undefined {
+  try {
+    const commonDir = options.full ? null : commonDirOf(resolve(path)); // --full reads its admin dirs with its statuses (startStatuses)
+    return commonDir === null ? undefined : readBeside(commonDir);
+  } catch {
+    return undefined;
+  }
+}
+
+function readBeside(commonDir: string): BesideListing {
+  const cwds = readProcessCwds(); // our gits running now are ours to it (as in the snapshot, while its refs are read)
+  cwds.catch(() => undefined); // awaited by the snapshot, or dropped with the repo it was not
+  const admins = readAdminDirs(commonDir);
+  const activity = new Map<string, number | null>();
+  for (const admin of admins.values()) activity.set(admin, readAdminActivity(admin));
+  return { commonDir, admins, activity, cwds };
+}
+
+export async function listRepo(ctx: Ctx, options: { full?: boolean | undefined }, beside?: BesideListing): Promise<{ repo: RepoSummary; worktrees: Facts[] }> {
   if (!options.full) {
-    const snapshot = await readSnapshot(ctx.repo, ctx.registry, takeListing(ctx.repo), { mergeGraph: false }); // no merge proof asked
+    const read = beside?.commonDir === ctx.repo.commonDir ? { admins: beside.admins, activity: beside.activity, cwds: beside.cwds } : {};
+    const snapshot = await readSnapshot(ctx.repo, ctx.registry, takeListing(ctx.repo), { mergeGraph: false, ...read }); // no merge proof asked
     return { repo: repoSummary(ctx, snapshot), worktrees: await listFacts(snapshot, { full: false }) };
   }
   // the statuses start first and run beside the snapshot's processes

@@ -8,26 +8,32 @@ import { spell, stepOf, type Surface } from "./step.js";
 
 const isCode = (v: unknown): v is Reason["code"] => typeof v === "string" && Object.hasOwn(REASON_TEXT, v);
 
+const ROW_KEYS = ["handle", "path", "branch", "planId", "disposition"] as const;
+
+/** The row `o` names, inside `outer`: `outer` itself when `o` names nothing of a row (never changed after: shared). */
 function rowOf(o: Record<string, unknown>, outer: Where): Where {
-  const w: Where = { ...outer };
-  for (const key of ["handle", "path", "branch", "planId", "disposition"] as const) if (typeof o[key] === "string") w[key] = o[key];
+  let w: Where | undefined;
+  const own = (): Where => (w ??= { ...outer });
+  for (const key of ROW_KEYS) if (typeof o[key] === "string") own()[key] = o[key];
   const owner = o.owner as { kind?: unknown } | undefined;
-  if (typeof o.managed === "boolean") w.managed = o.managed;
+  if (typeof o.managed === "boolean") own().managed = o.managed;
   else if ("handle" in o && o.handle === null)
-    w.managed = false; // a row without a handle is no managed worktree
-  else if (owner && typeof owner === "object" && typeof owner.kind === "string") w.managed = owner.kind === "orchard";
+    own().managed = false; // a row without a handle is no managed worktree
+  else if (owner && typeof owner === "object" && typeof owner.kind === "string") own().managed = owner.kind === "orchard";
   const suggestion = o.suggestion as { command?: unknown } | undefined;
   if (suggestion && typeof suggestion === "object" && "command" in suggestion)
-    w.suggestion = typeof suggestion.command === "string" ? suggestion.command : null;
-  return w;
+    own().suggestion = typeof suggestion.command === "string" ? suggestion.command : null;
+  return w ?? outer;
 }
 
-function visit(value: unknown, where: Where, surface: Surface): void {
+/** Objects and arrays hold reasons; a string, number, boolean or null holds none (not visited: a listing's rows are mostly these). */
+const holds = (v: unknown): v is object => v !== null && typeof v === "object";
+
+function visit(value: object, where: Where, surface: Surface): void {
   if (Array.isArray(value)) {
-    for (const v of value) visit(v, where, surface);
+    for (const v of value as unknown[]) if (holds(v)) visit(v, where, surface);
     return;
   }
-  if (value === null || typeof value !== "object") return;
   const o = value as Record<string, unknown>;
   if (isCode(o.code) && typeof o.message === "string") {
     o.next = spell(nextStep(o as unknown as Reason, where), surface);
@@ -35,7 +41,10 @@ function visit(value: unknown, where: Where, surface: Surface): void {
   }
   const row = rowOf(o, where);
   if (isCode(o.reason) && !("code" in o)) o.next = spell(nextStep({ code: o.reason, message: "" } as Reason, row), surface);
-  for (const [key, v] of Object.entries(o)) if (key !== "error") visit(v, row, surface);
+  for (const key of Object.keys(o)) {
+    const v = o[key];
+    if (key !== "error" && holds(v)) visit(v, row, surface);
+  }
 }
 
 /**
@@ -47,8 +56,8 @@ export function withNext<R>(verb: string, input: object, result: R, surface: Sur
   const target = (input as { target?: unknown }).target;
   // a recycle's result names the worktree it would become; its reasons are about the one recycled
   if (verb === "recycle" && typeof target === "string" && result !== null && typeof result === "object")
-    for (const [key, v] of Object.entries(result)) key !== "error" && visit(v, { ...where, handle: target }, surface);
-  else visit(result, where, surface);
+    for (const [key, v] of Object.entries(result)) key !== "error" && holds(v) && visit(v, { ...where, handle: target }, surface);
+  else if (holds(result)) visit(result, where, surface);
   // a result's own top-level `next` (remove's, path's) is spelt for the surface too: a tool call for MCP
   if (surface === "mcp" && result !== null && typeof result === "object" && "next" in result) {
     const top = result as { next: unknown };

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compareStartTime, readProcessCwds, readStartTime, unseenDescription, unseenProcesses } from "./process.js";
+import { ProcessCwds, compareStartTime, processesInside, readProcessCwds, readStartTime, unseenDescription, unseenProcesses } from "./process.js";
 
 describe.runIf(process.platform === "linux")("compareStartTime (Linux)", () => {
   it("tells the same process, a reused pid, and a token it cannot read", async () => {
@@ -88,5 +88,33 @@ describe.runIf(process.platform === "linux")("a git of the kept shell (git/warm/
       dropBatchShell();
       dropEarly();
     }
+  });
+});
+
+describe("processesInside over a scan (its index of directories)", () => {
+  it("answers as comparing every cwd does, in scan order, asked once or many times", () => {
+    const cwds = new ProcessCwds();
+    const table: [number, string][] = [
+      [10, "/srv/fleet/a"],
+      [11, "/srv/fleet/a/src/deep"],
+      [12, "/srv/fleet/ab"],
+      [13, "/srv/fleet/a (deleted)"],
+      [14, "/srv//fleet/a"],
+      [15, "/"],
+      [16, "/srv/fleet/b/"],
+      [17, "/srv/fleet/a/x"],
+    ];
+    for (const [pid, cwd] of table) cwds.set(pid, cwd);
+    const plain = new Map(cwds); // a plain map: each cwd compared
+    const dirs = ["/srv/fleet/a", "/srv/fleet", "/srv", "/", "/srv/fleet/a/", "", "/srv/fleet/b", "/srv/fleet/ab", "/srv/", "/nowhere", "/srv//fleet"];
+    for (let round = 0; round < 3; round++)
+      for (const dir of dirs) expect(processesInside(cwds, dir), `${dir} (round ${round})`).toEqual(processesInside(plain, dir));
+    expect(processesInside(cwds, "/srv/fleet/a")).toEqual([10, 11, 17]);
+    cwds.set(18, "/srv/fleet/a/new"); // a change after the index was built: built again
+    expect(processesInside(cwds, "/srv/fleet/a")).toEqual([10, 11, 17, 18]);
+    cwds.delete(11);
+    expect(processesInside(cwds, "/srv/fleet/a")).toEqual([10, 17, 18]);
+    cwds.ours.add(17); // this call's own git there: never inside
+    expect(processesInside(cwds, "/srv/fleet/a")).toEqual([10, 18]);
   });
 });

@@ -127,6 +127,48 @@ export class ProcessCwds extends Map<number, string> {
   readonly unseenNames: string[] = [];
   /** Processes this one had running at some moment of the scan (its own git children): never "inside". */
   readonly ours = new Set<number>();
+  /** Each directory that is some cwd or holds one → those pids, in scan order (built by `under` once asked twice). */
+  private byDir: Map<string, number[]> | undefined;
+  private asked = 0;
+
+  override set(pid: number, cwd: string): this {
+    this.byDir = undefined;
+    return super.set(pid, cwd);
+  }
+  override delete(pid: number): boolean {
+    this.byDir = undefined;
+    return super.delete(pid);
+  }
+  override clear(): void {
+    this.byDir = undefined;
+    super.clear();
+  }
+
+  /**
+   * The pids whose cwd is `dir` or below it (processesInside, before it leaves this call's own out),
+   * in scan order. A fleet asks it of every worktree: from the second question on it is looked up
+   * in an index of every directory on each cwd's path, built once (a cwd per process, not one per
+   * process and worktree). undefined for a `dir` the index does not name as written (empty, or
+   * ending in a slash): the caller compares each cwd.
+   */
+  under(dir: string): readonly number[] | undefined {
+    if (dir === "" || dir.endsWith("/") || ++this.asked < 2) return undefined;
+    if (this.byDir === undefined) {
+      const index = new Map<string, number[]>();
+      const add = (key: string, pid: number): void => {
+        const pids = index.get(key);
+        if (pids) pids.push(pid);
+        else index.set(key, [pid]);
+      };
+      for (const [pid, cwd] of this) {
+        // `dir` holds `cwd` when cwd is dir, or starts with dir and a slash: each slash of cwd but its first ends one such dir
+        for (let at = cwd.indexOf("/", 1); at !== -1; at = cwd.indexOf("/", at + 1)) add(cwd.slice(0, at), pid);
+        add(cwd, pid);
+      }
+      this.byDir = index;
+    }
+    return this.byDir.get(dir) ?? [];
+  }
 }
 
 /** The unseen processes named for a message: "4242 postgres, 4243 sshd" (at most five). */
@@ -277,9 +319,11 @@ export function treatAsSelf(pids: readonly number[]): void {
 /** Pids whose cwd is `dir` or below it (realpath form expected on both sides), this call's own (and
  * the git processes it has running) excepted. */
 export function processesInside(cwds: Map<number, string>, dir: string): number[] {
+  const ours = cwds instanceof ProcessCwds ? cwds.ours : ownChildren();
+  const indexed = cwds instanceof ProcessCwds ? cwds.under(dir) : undefined;
+  if (indexed !== undefined) return indexed.filter((pid) => !self.has(pid) && !ours.has(pid));
   const prefix = dir.endsWith("/") ? dir : `${dir}/`;
   const pids: number[] = [];
-  const ours = cwds instanceof ProcessCwds ? cwds.ours : ownChildren();
   for (const [pid, cwd] of cwds) if ((cwd === dir || cwd.startsWith(prefix)) && !self.has(pid) && !ours.has(pid)) pids.push(pid);
   return pids;
 }

@@ -30,16 +30,31 @@ export function readPlainFile(path: string, limit: number | PlainFileOptions = {
     if (!st.isFile() || st.size > max) return null;
     // room for the file and what it may grow while read (within `max`), one byte more to see it pass that
     const room = Math.min(max, st.size + 65_536);
-    // not zero-filled: only the bytes read are returned (a zeroed 64 KiB per `.git` file read was a tenth of hygiene's CPU at 200 worktrees)
-    const buffer = Buffer.allocUnsafe(room + 1);
+    // not zero-filled: only the bytes read are returned (a zeroed 64 KiB per `.git` file read was a tenth of hygiene's CPU at 200 worktrees);
+    // sized for the file as fstat saw it and grown only while it grows (a 64 KiB allocation per small file read was most of
+    // list's garbage at 200 worktrees: its `gitdir` records)
+    let buffer = Buffer.allocUnsafe(Math.min(room, st.size + SLACK) + 1);
     let length = 0;
-    for (let n = -1; n !== 0 && length <= room; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
+    for (let n = -1; n !== 0 && length <= room; length += n) {
+      if (length === buffer.length) buffer = grown(buffer, room + 1);
+      n = readSync(fd, buffer, length, buffer.length - length, null);
+    }
     return length > room ? null : Buffer.from(buffer.subarray(0, length)); // a copy: the room is not kept alive
   } catch {
     return null;
   } finally {
     closeSync(fd);
   }
+}
+
+/** Bytes past fstat's size read in the first pass: a file that grew a little since is still read in one. */
+const SLACK = 256;
+
+/** `buffer` with room for twice as much (at most `limit` bytes), its bytes kept. */
+function grown(buffer: Buffer<ArrayBuffer>, limit: number): Buffer<ArrayBuffer> {
+  const next = Buffer.allocUnsafe(Math.min(limit, buffer.length * 2));
+  buffer.copy(next);
+  return next;
 }
 
 /** readPlainFile as UTF-8 text, or null. */

@@ -24,6 +24,7 @@ let dir: string | null = null;
 
 /** Where proofs are kept (`<home>/cache`); null: nowhere (each command proves again). */
 export function setProofCacheDir(path: string | null): void {
+  if (path === dir) return; // the same cache (the command line's, useExistingHome, then the library's): what is loaded is its newest
   dir = path;
   loaded.clear();
 }

@@ -3,7 +3,7 @@
 // identity file `orchard.json` there so a worktree's identity survives the loss of the registry.
 import { readdirSync, rmSync, rmdirSync, statSync } from "node:fs";
 import { readPlainFile, writeFileAtomic } from "../files.js";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import type { Operation } from "../types.js";
 
 /** Map of worktree path (as git lists it) → its admin dir. */
@@ -17,8 +17,8 @@ export function readAdminDirs(commonDir: string): Map<string, string> {
     return map; // no linked worktrees yet
   }
   for (const id of ids) {
-    const admin = join(root, id);
-    const path = readAdminWorktreePath(admin);
+    const admin = `${root}/${id}`; // root is normalised and an entry holds no slash: join(root, id) without its second pass
+    const path = recordedPath(admin);
     // an admin dir without gitdir is being created or is broken; git lists it as prunable
     if (path !== null) map.set(path, admin);
   }
@@ -42,13 +42,25 @@ export function findAdminDir(commonDir: string, path: string): string | undefine
  * the admin dir itself (SPEC §4.12); read literally it would name a path nowhere.
  */
 export function readAdminWorktreePath(admin: string): string | null {
+  return recordedPath(join(admin, "."));
+}
+
+/** readAdminWorktreePath of an admin dir whose path is normalised already. */
+function recordedPath(admin: string): string | null {
   // absent or unreadable (being created, or broken), or anything but a plain file (a FIFO planted
   // there would hang a read): no record
-  const text = readPlainFile(join(admin, "gitdir"))?.toString("utf8");
+  const text = readPlainFile(`${admin}/gitdir`)?.toString("utf8");
   if (text === undefined) return null;
   const gitdir = text.replace(/\r?\n$/, "");
-  return gitdir === "" ? null : dirname(resolve(admin, gitdir));
+  if (gitdir === "") return null;
+  // what git writes (an absolute, normalised path to the worktree's `.git`): its directory by one cut (a fleet's
+  // listing reads every record); anything else is resolved against the admin dir, as it would be read
+  if (sep === "/" && gitdir.startsWith("/") && !UNNORMALISED.test(gitdir)) return gitdir.slice(0, Math.max(1, gitdir.lastIndexOf("/")));
+  return dirname(resolve(admin, gitdir));
 }
+
+/** A path that resolve() would change: `//`, a `.` or `..` segment, a trailing slash. */
+const UNNORMALISED = /\/\/|\/\.\.?(?:\/|$)|\/$/;
 
 /**
  * Drops a linked worktree's registration as `git worktree remove` does once the directory is gone:
@@ -90,16 +102,25 @@ export function readOperation(gitDir: string): Operation | null {
 
 function mtime(path: string): number | null {
   try {
-    return statSync(path).mtimeMs;
+    return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? null; // absent file: no evidence of activity
   } catch {
-    return null; // absent file: no evidence of activity
+    return null; // unreadable: none either
   }
 }
 
-/** The newest sign of work in a worktree's admin dir (HEAD, index, reflog), as epoch ms. */
+/** The files whose times tell a worktree's latest work: its HEAD, index and HEAD's reflog. */
+const ACTIVITY_FILES = ["HEAD", "index", "logs/HEAD"] as const;
+
+/** The newest sign of work in a worktree's admin dir (HEAD, index, reflog), as epoch ms. A fleet's
+ * listing asks it of every worktree: one normalised path, a stat per file, no error made for an absent one. */
 export function readAdminActivity(admin: string): number | null {
-  const times = ["HEAD", "index", "logs/HEAD"].map((f) => mtime(join(admin, f))).filter((t): t is number => t !== null);
-  return times.length ? Math.max(...times) : null;
+  const dir = join(admin, ".");
+  let newest: number | null = null;
+  for (const file of ACTIVITY_FILES) {
+    const t = mtime(`${dir}/${file}`);
+    if (t !== null && (newest === null || t > newest)) newest = t;
+  }
+  return newest;
 }
 
 export function readAdminCreated(admin: string): number | null {

@@ -15,3 +15,12 @@ export function realOrAbsolute(path: string): string {
     return resolve(path); // missing or unreadable: nothing to resolve, compare the absolute path
   }
 }
+
+/** The realpath of `path`, or null when it cannot be resolved (missing, or unreadable on the way). */
+export function realOrNull(path: string): string | null {
+  try {
+    return resolveReal(path);
+  } catch {
+    return null;
+  }
+}
