@@ -12,13 +12,16 @@ describe("the lean command line", () => {
       const command = program.commands.find((c) => c.name() === verb);
       expect(command, verb).toBeDefined();
       const declared = command!.options.map((o) => (o.required || o.optional ? `${o.long} <value>` : (o.long as string))).sort();
-      expect(lean.flags).toEqual(declared);
+      // the flags it declines (list's --full, --all-repos) are the whole command line's to take
+      expect([...lean.flags, ...lean.declined].sort()).toEqual(declared);
+      expect(lean.flags.filter((f) => lean.declined.includes(f))).toEqual([]);
       const defaults = Object.fromEntries(command!.options.filter((o) => o.defaultValue !== undefined).map((o) => [o.attributeName(), o.defaultValue]));
       // a negated switch's default (--no-bootstrap: bootstrap true) is commander's implicit one
       for (const o of command!.options) if (o.negate) defaults[o.attributeName()] = true;
       expect(lean.defaults).toEqual(defaults);
-      expect(lean.argument).toBe(command!.registeredArguments[0]?.required ? "required" : "optional");
-      expect(command!.registeredArguments).toHaveLength(1);
+      const argument = command!.registeredArguments[0];
+      expect(lean.argument).toBe(argument === undefined ? "none" : argument.required ? "required" : "optional");
+      expect(command!.registeredArguments.length).toBeLessThanOrEqual(1);
     });
   }
 
@@ -35,6 +38,11 @@ describe("the lean command line", () => {
       ttl: "30m",
     });
     expect(parseLean(["add"])?.argument).toBeUndefined();
+    expect(parseLean(["--repo", "/r", "list", "--json", "--wide", "--no-color"])).toMatchObject({
+      globals: { repo: "/r", json: true, wide: true, color: false },
+      argument: undefined,
+      opts: {},
+    });
     expect(parseLean(["release", "h", "--outcome", "failed", "--force", "--no-color"])).toMatchObject({
       globals: { color: false },
       opts: { outcome: "failed", force: true },
@@ -53,7 +61,11 @@ describe("the lean command line", () => {
       ["heartbeat", "a", "--force"],
       ["status"],
       ["status", "a", "--json", "--full"], // list's flag
-      ["list"],
+      ["list", "--full"], // list's flags it leaves to commander
+      ["list", "--all-repos"],
+      ["list", "extra"], // list takes no argument
+      ["list", "--json", "--", "x"],
+      ["list", "--help"],
       [],
     ])
       expect(parseLean(args), args.join(" ")).toBeNull();

@@ -1,20 +1,20 @@
 // The lean command line: the verbs of one worktree a person or an agent types all day — `add`,
-// `release`, `heartbeat`, `status`, `remove` (SPEC v5 §3: an everyday verb costs one worktree) — without the
-// whole command line. Its own bundle (dist/bin/orchard-lean.cjs, scripts/bundle.mjs) holds this,
+// `release`, `heartbeat`, `status`, `remove` (SPEC v5 §3: an everyday verb costs one worktree) — and
+// plain `list` (its --full and --all-repos stay the whole command line's), without the whole command line. Its own bundle (dist/bin/orchard-lean.cjs, scripts/bundle.mjs) holds this,
 // run.ts, the renderers and the library, not commander or the other commands' modules: a command
 // pays for what it runs. main.ts runs it for an argument list naming one of these verbs; it answers
 // false for anything it does not parse exactly as the command line would (another flag, `--`,
 // `--help`, a flag before the verb, a value that reads as a flag, one argument too many, an argument
 // that is not valid UTF-8), and the whole command line runs as before, with its own answer.
 // What runs is the command line's own code: runCommand (run.ts) with the options, early queries,
-// renderer and exit codes the command's declaration (commands/admission.ts, navigate.ts) gives it.
-// The verbs' flags below are those declarations': a test holds the two together (remove-lean.test.ts).
+// renderer and exit codes the command's declaration (commands/admission.ts, navigate.ts, inspect.ts) gives it.
+// The verbs' flags below are those declarations': a test holds the two together (lean.test.ts).
 import { invalidUtf8Argument } from "./argv.js";
 import { runCommand, type RunOptions } from "./run.js";
 import { waitForEachProcess } from "../git/run.js";
 import { stopChildrenOnSignals } from "./signals.js";
 import { renderRemove } from "./commands/remove-render.js";
-import { renderAdd, renderLease, renderStatus } from "./render.js";
+import { renderAdd, renderLease, renderList, renderStatus } from "./render.js";
 import type { GlobalOptions, Renderer } from "./output.js";
 import type { Orchard } from "../core/orchard.js";
 
@@ -23,12 +23,14 @@ export type LeanMain = (argv: readonly string[]) => Promise<boolean>;
 type Opts = Record<string, string | boolean>;
 
 interface Verb {
-  /** Its one argument: required, or optional (add's branch). */
-  argument: "required" | "optional";
+  /** Its one argument: required, optional (add's branch), or none (list). */
+  argument: "required" | "optional" | "none";
   /** Flags that take a value, by name (`--owner <id>`), as commander names them in opts (camelCase). */
   valued: readonly string[];
   /** Flags without a value (`--dry-run` → dryRun: true; `--no-bootstrap` → bootstrap: false). */
   switches: Readonly<Record<string, readonly [string, boolean]>>;
+  /** Its flags the lean command line leaves to the whole one: any of them, and it answers false. */
+  declined?: readonly string[];
   /** The defaults commander puts first in opts. */
   defaults: Readonly<Opts>;
   run: RunOptions;
@@ -85,14 +87,29 @@ const VERBS: Readonly<Record<string, Verb>> = {
     call: (o, target, opts) => o.remove({ target: target as string, ...(opts as object) }),
     render: renderRemove,
   },
+  list: {
+    argument: "none",
+    valued: [],
+    switches: {},
+    declined: ["--all-repos", "--full"],
+    defaults: {},
+    run: { local: true, early: "repo", progress: "list" },
+    call: (o) => o.list({}),
+    render: renderList,
+  },
 };
 
 /** Each lean verb's flags as commander would declare them: `--name <value>` or `--name`, and the defaults (lean.test.ts compares them with program.ts's). */
-export function leanDeclarations(): Record<string, { flags: string[]; defaults: Opts; argument: Verb["argument"] }> {
+export function leanDeclarations(): Record<string, { flags: string[]; declined: string[]; defaults: Opts; argument: Verb["argument"] }> {
   return Object.fromEntries(
     Object.entries(VERBS).map(([name, v]) => [
       name,
-      { flags: [...v.valued.map((f) => `--${f} <value>`), ...Object.keys(v.switches)].sort(), defaults: { ...v.defaults }, argument: v.argument },
+      {
+        flags: [...v.valued.map((f) => `--${f} <value>`), ...Object.keys(v.switches)].sort(),
+        declined: [...(v.declined ?? [])],
+        defaults: { ...v.defaults },
+        argument: v.argument,
+      },
     ]),
   );
 }
@@ -144,7 +161,7 @@ export function parseLean(args: readonly string[]): Parsed | null {
       opts = { ...verb.defaults };
     } else words.push(arg);
   }
-  if (verb === undefined || words.length > 1 || (verb.argument === "required" && words.length === 0)) return null;
+  if (verb === undefined || words.length > (verb.argument === "none" ? 0 : 1) || (verb.argument === "required" && words.length === 0)) return null;
   return { globals, verb, argument: words[0], opts };
 }
 

@@ -24,8 +24,8 @@ const version = (): string => (JSON.parse(readFileSync(new URL("../../package.js
 const args = process.argv.slice(2);
 /** `orchard path …` and `orchard __complete handles`: answered from the registry by the quick bundle, when it can (quick.ts). */
 const quickCandidate = args.includes("path") || (args.includes("__complete") && args.includes("handles"));
-/** add, release, heartbeat, status, remove: run by the lean bundle, which holds them and not the rest of the command line, when it parses the arguments (lean.ts). */
-const LEAN_VERBS = new Set(["add", "release", "heartbeat", "status", "remove"]);
+/** add, release, heartbeat, status, remove, list: run by the lean bundle, which holds them and not the rest of the command line, when it parses the arguments (lean.ts). */
+const LEAN_VERBS = new Set(["add", "release", "heartbeat", "status", "remove", "list"]);
 const leanVerb = args.find((a) => LEAN_VERBS.has(a));
 if (args.length === 1 && args[0] === "--version") {
   endOutputOnEpipe();

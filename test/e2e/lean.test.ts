@@ -143,3 +143,59 @@ describe("orchard remove, the lean command line", () => {
     expect(existsSync(a.path)).toBe(true);
   });
 });
+
+describe("orchard list, the lean command line", () => {
+  /** Its answer with the times replaced (two runs a moment apart may tell a lease's age differently). */
+  const timeless = (r: CliResult): string =>
+    `${r.code}\n${r.stdout}\n${r.stderr.replace(/^\[orchard trace\].*\n/gm, "")}`
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>")
+      .replace(/\b(in|for|since|expires|ago) [^,\n)│|]*/g, "$1 <when>")
+      .replace(/\b\d+[smhd]( ago)?\b/g, "<age>");
+
+  it("lists (JSON, table, --wide, --repo from another directory) as the whole command line does", () => {
+    s.added("feat-a", "--owner", "agent", "--no-bootstrap");
+    s.released("feat-b");
+    s.worktree("foreign-c");
+    s.lockAs(s.worktree("foreign-d"), "kept by hand");
+    for (const [args, json] of [
+      [[], true],
+      [["--no-color"], false],
+      [["--wide", "--no-color"], false],
+      [["--no-color", "--wide"], true],
+    ] as const) {
+      const lean = traced(["list", ...args], json);
+      const full = traced(["list", ...args, "--"], json); // `--`: a spelling only the whole command line takes
+      expect(bundle(lean), args.join(" ")).toBe("orchard-lean.cjs");
+      expect(bundle(full), args.join(" ")).toBe("orchard-cli.cjs");
+      expect(lean.code, lean.stderr).toBe(0);
+      expect(timeless(lean), args.join(" ")).toEqual(timeless(full));
+    }
+    // --home and --repo before the verb, from outside the repo
+    const elsewhere = (args: string[]): CliResult =>
+      s.orchard(["--home", s.home, "--repo", s.primary, "list", ...args], { cwd: s.root, env: { ORCHARD_TRACE: "1" }, json: false });
+    const [lean, full] = [elsewhere([]), elsewhere(["--"])];
+    expect(bundle(lean)).toBe("orchard-lean.cjs");
+    expect(timeless(lean)).toEqual(timeless(full));
+    expect(lean.stdout).toContain("(foreign)");
+  });
+
+  it("an empty repo and a repo that is not one answer as the whole command line does", () => {
+    const [lean, full] = [traced(["list"], false), traced(["list", "--"], false)];
+    expect(bundle(lean)).toBe("orchard-lean.cjs");
+    expect(timeless(lean)).toEqual(timeless(full));
+    const nowhere = (args: string[]): CliResult => s.orchard(["--repo", s.root, "list", ...args], { env: { ORCHARD_TRACE: "1" } });
+    const [leanBad, fullBad] = [nowhere([]), nowhere(["--"])];
+    expect(bundle(leanBad)).toBe("orchard-lean.cjs");
+    expect(leanBad.code).not.toBe(0);
+    expect(timeless(leanBad)).toEqual(timeless(fullBad));
+  });
+
+  it("leaves --full, --all-repos, --help and an argument to the whole command line", () => {
+    s.added("feat-a", "--owner", "agent", "--no-bootstrap");
+    for (const args of [["--full"], ["--all-repos"], ["--help"], ["extra"]]) {
+      const r = traced(["list", ...args], false);
+      expect(bundle(r), args.join(" ")).toBe("orchard-cli.cjs");
+    }
+    expect(traced(["list", "--full"]).json.worktrees[0].dirty).toMatchObject({ tracked: 0, untracked: 0 }); // the whole command line ran it
+  });
+});
