@@ -26,7 +26,16 @@ const args = process.argv.slice(2);
 const quickCandidate = args.includes("path") || (args.includes("__complete") && args.includes("handles"));
 /** add, release, heartbeat, status, remove, list: run by the lean bundle, which holds them and not the rest of the command line, when it parses the arguments (lean.ts). */
 const LEAN_VERBS = new Set(["add", "release", "heartbeat", "status", "remove", "list"]);
-const leanVerb = args.find((a) => LEAN_VERBS.has(a));
+/** The command's word: the first argument that is neither a flag nor a global flag's value (`salvage list` is not `list`). */
+const word = ((): string | undefined => {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--home" || arg === "--repo" || arg === "--registry") i++;
+    else if (!arg.startsWith("-")) return arg;
+  }
+  return undefined;
+})();
+const leanVerb = word !== undefined && LEAN_VERBS.has(word) ? word : undefined;
 if (args.length === 1 && args[0] === "--version") {
   endOutputOnEpipe();
   process.stdout.write(`${version()}\n`);

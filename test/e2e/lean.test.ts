@@ -190,12 +190,16 @@ describe("orchard list, the lean command line", () => {
     expect(timeless(leanBad)).toEqual(timeless(fullBad));
   });
 
-  it("leaves --full, --all-repos, --help and an argument to the whole command line", () => {
+  it("leaves --full, --all-repos, --help, an argument and `salvage list` to the whole command line", () => {
     s.added("feat-a", "--owner", "agent", "--no-bootstrap");
     for (const args of [["--full"], ["--all-repos"], ["--help"], ["extra"]]) {
       const r = traced(["list", ...args], false);
       expect(bundle(r), args.join(" ")).toBe("orchard-cli.cjs");
     }
+    // `salvage list` is salvage's: the lean bundle is not even loaded
+    const salvage = traced(["salvage", "list"]);
+    expect(salvage.code, salvage.stderr).toBe(0);
+    expect(salvage.stderr).not.toContain("orchard-lean.cjs");
     expect(traced(["list", "--full"]).json.worktrees[0].dirty).toMatchObject({ tracked: 0, untracked: 0 }); // the whole command line ran it
   });
 });
