@@ -266,7 +266,7 @@ export function startEarlyBatch(queries: readonly EarlyQuery[], cwd: string): Pr
   const envOf = (at: string): NodeJS.ProcessEnv => (at === cwd ? env : gitEnv(at, { read: true }));
   const all = queries.map(own);
   const shared = all.filter((q) => q.cwd === cwd || sameEnv(envOf(q.cwd), env));
-  const results = process.platform === "win32" ? null : (kept?.run(shared, cwd, env) ?? runBatch(shared, cwd, env, forkParts));
+  const results = process.platform === "win32" ? null : (kept?.run(shared, cwd, env) ?? runBatch(shared, cwd, env, forkParts()));
   // in the order asked
   return all.map((q) => {
     const i = shared.indexOf(q);
@@ -323,10 +323,12 @@ export function keptShellPid(): number | null {
 }
 
 /** What a batch forked from here (batch.ts) needs of this module. */
-const forkParts: ForkParts = {
+// a function, not a module-level object: a call at the top level would keep this module (and
+// child_process) in a bundle that never runs a git, the quick one (scripts/bundle.mjs)
+const forkParts = (): ForkParts => ({
   spawn: (script, cwd, env, stdio) => spawn("sh", ["-c", script], { cwd, env, detached: true, stdio: [...stdio], windowsHide: true }),
   ...batchParts(DEFAULT_GIT_TIMEOUT_MS),
-};
+});
 
 /** A query of startEarlyBatch: git's argv in the batch's directory, or argv and a directory of its own. */
 export type EarlyQuery = readonly string[] | { args: readonly string[]; cwd: string };
