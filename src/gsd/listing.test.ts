@@ -2,17 +2,15 @@
 // are answered (a real git run on the same repository says the same, in the same order), and null
 // — ask git — wherever reading them is not provably git's answer.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { hermeticEnv } from "../../test/helpers/env.js";
+import { git as gitIn, makeFifo } from "../../test/helpers/scenario.js";
 import { linkedPathsByHand } from "./listing.js";
 
 let root: string;
 let repo: string;
-const env = hermeticEnv();
-const git = (...args: string[]): string => execFileSync("git", args, { cwd: repo, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const git = (...args: string[]): string => gitIn(repo, ...args);
 /** git's own listing: the linked worktrees' paths, in its order. */
 const gitsPaths = (): string[] =>
   git("worktree", "list", "--porcelain", "-z")
@@ -91,7 +89,7 @@ describe("linkedPathsByHand", () => {
     });
     refused(file, () => {
       rmSync(file);
-      execFileSync("mkfifo", [file]);
+      makeFifo(file);
     });
     refused(file, () => writeFileSync(file, "../../../w/zz/.git\n"));
     refused(file, () => writeFileSync(file, `${text.trim().slice(0, -"/.git".length)}\n`));
@@ -121,7 +119,7 @@ describe("linkedPathsByHand", () => {
     expect(linkedPathsByHand(join(repo, ".git"))).toBeNull();
     const lone = join(root, "lone");
     mkdirSync(lone);
-    execFileSync("git", ["init", "-q", lone], { env });
+    gitIn(root, "init", "-q", lone);
     expect(linkedPathsByHand(lone)).toEqual([]);
     mkdirSync(join(lone, "sub"));
     expect(linkedPathsByHand(join(lone, "sub"))).toBeNull();
