@@ -37,7 +37,7 @@ describe("orchard remove", () => {
     expect(again.json.error.code).toBe("not_a_worktree");
   });
 
-  it("keeps the merged branch another worktree holds: checked out in the primary or a linked worktree, or rebased there", () => {
+  it("keeps the merged branch another worktree holds: checked out in the primary or a linked worktree (through a symbolic ref too), or rebased there", () => {
     const a = released("feat-held-a");
     s.git("checkout", "-q", "--ignore-other-worktrees", "feat-held-a"); // the primary on it too
     const b = released("feat-held-b");
@@ -50,13 +50,19 @@ describe("orchard remove", () => {
     const admin = git(rebasing, "rev-parse", "--absolute-git-dir");
     mkdirSync(join(admin, "rebase-merge"));
     writeFileSync(join(admin, "rebase-merge", "head-name"), "refs/heads/feat-held-c\n");
-    for (const w of [a, b, c]) {
+    // a worktree on a branch that is a symbolic ref to feat-held-d: git resolves its HEAD to feat-held-d
+    const d = released("feat-held-d");
+    s.git("symbolic-ref", "refs/heads/alias-d", "refs/heads/feat-held-d");
+    const aliased = join(s.root, "aliased-d");
+    s.git("worktree", "add", "-q", "--detach", aliased, "main");
+    git(aliased, "symbolic-ref", "HEAD", "refs/heads/alias-d");
+    for (const w of [a, b, c, d]) {
       const r = s.orchard(["remove", w.handle]);
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(r.json).toMatchObject({ ok: true, action: "removed", steps: ["remove"], reasons: [{ code: "branch_checked_out" }] });
       expect(existsSync(w.path)).toBe(false);
     }
-    for (const branch of ["feat-held-a", "feat-held-b", "feat-held-c"]) expect(branchExists(branch), branch).toBe(true);
+    for (const branch of ["feat-held-a", "feat-held-b", "feat-held-c", "feat-held-d"]) expect(branchExists(branch), branch).toBe(true);
     s.git("checkout", "-q", "main");
   });
 

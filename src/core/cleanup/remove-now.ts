@@ -11,8 +11,7 @@
 // journal (removal.ts; any command drops git's entry); after that, a row whose directory and entry
 // are gone, which is `missing` — a `remove` or `cleanup run` prunes it (its merged branch with it)
 // and retires the row. The row is therefore retired last, after the branch delete.
-import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
 import { resolveCommit } from "../../git/read.js";
 import { deleteRef } from "../../git/write.js";
 import type { WorktreeEntry } from "../../git/parse/worktrees.js";
@@ -22,7 +21,7 @@ import { removeLinkedWorktree } from "../shared/removal/removal.js";
 import { readAdminWorktreePath } from "../shared/repo/admin.js";
 import { whyNotLinkedWorktree } from "../shared/repo/linked.js";
 import { realOrAbsolute } from "../shared/repo/paths.js";
-import { readPlainText } from "../shared/files.js";
+import { readCheckedOutBranches } from "../shared/repo/checkouts.js";
 import { retireRow } from "../shared/rows.js";
 import { reason, type Reason } from "../shared/reasons/reasons.js";
 import { failure } from "../shared/errors.js";
@@ -73,49 +72,17 @@ export interface StepOutcome {
 const changed = (field: string, planned: string | boolean | null, now: string | boolean | null): Reason =>
   reason("precondition_changed", { field, planned, now }, field);
 
-/** A small file of a git dir, read as git would find it there (null: absent, or not a plain file). */
-const gitDirText = (dir: string, name: string): string | null => readPlainText(join(dir, name), { max: 4096 })?.trim() ?? null;
-
 /**
- * The branches checked out (or rebased, or bisected) in the repository's other worktrees, read now,
- * under the lock, from their git dirs, as git's `branch -d` finds them (worktree.c
- * find_shared_symref): each git dir's HEAD when it names a branch, and for a detached HEAD the branch
- * a rebase or bisect in progress there works on (both detach HEAD). One small read a worktree, where
- * `git worktree list` was a process reading more of each (17 ms at 400 worktrees). The primary's own git dir (the common dir) counts unless the repo is
- * bare; every admin dir under `worktrees/` counts, `path`'s own (already gone when this runs) aside.
- * Null when a git dir's HEAD cannot be read: the branch is then kept (one more holder cannot be ruled out).
+ * The branches checked out (or rebased, or bisected) in the repository's worktrees, read now, under
+ * the lock, from their git dirs as git's `branch -d` finds them (checkouts.ts: each HEAD, a chain of
+ * loose symbolic refs followed, and a detached HEAD's rebase or bisect): one small read a worktree,
+ * where `git worktree list` was a process reading more of each (17 ms at 400 worktrees). The removed
+ * worktree's own admin dir is gone by now; were it left, its HEAD keeps the branch. Null when a HEAD
+ * cannot be read as git would (or the refs are in a reftable): the branch is then kept.
  */
-function heldElsewhere(ctx: Ctx, admin: string | null): Set<string> | null {
-  const { commonDir } = ctx.repo;
-  const root = join(commonDir, "worktrees");
-  let ids: string[];
-  try {
-    ids = readdirSync(root);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") return null;
-    ids = [];
-  }
-  const dirs = [...(ctx.repo.bare ? [] : [commonDir]), ...ids.map((id) => join(root, id)).filter((dir) => dir !== admin)];
-  const held = new Set<string>();
-  for (const dir of dirs) {
-    const head = gitDirText(dir, "HEAD");
-    if (head === null) {
-      // not a git dir at all (no HEAD, no gitdir: git lists nothing there), else one whose HEAD is unreadable
-      if (dir !== commonDir && !existsSync(join(dir, "HEAD")) && !existsSync(join(dir, "gitdir"))) continue;
-      return null;
-    }
-    if (head.startsWith("ref: ")) {
-      if (head.startsWith("ref: refs/heads/")) held.add(head.slice("ref: ".length));
-      continue; // on a branch: no rebase or bisect in progress moves a detached HEAD there
-    }
-    for (const state of ["rebase-merge", "rebase-apply"]) {
-      const name = gitDirText(join(dir, state), "head-name");
-      if (name?.startsWith("refs/heads/")) held.add(name);
-    }
-    const bisect = gitDirText(dir, "BISECT_START");
-    if (bisect && !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(bisect)) held.add(`refs/heads/${bisect}`);
-  }
-  return held;
+function heldElsewhere(ctx: Ctx): Set<string> | null {
+  const held = readCheckedOutBranches(ctx.repo.commonDir);
+  return held === "unknown" ? null : held;
 }
 
 /** The merged branch, compare-and-swap on the head the worktree had (planned: orchard made it, merged by reachability). */
@@ -155,7 +122,7 @@ export async function removeNow(ctx: Ctx, path: string, judged: Judged): Promise
   const branchItem = rest.find((i) => i.action === "delete_branch");
   if (branchItem) {
     try {
-      steps.push(await deleteBranchNow(ctx, branchItem, heldElsewhere(ctx, admin)));
+      steps.push(await deleteBranchNow(ctx, branchItem, heldElsewhere(ctx)));
     } catch (error) {
       failed = error as Error;
     }
