@@ -7,6 +7,7 @@ import type { ChildProcess } from "node:child_process";
 import { decodeGitBytes } from "./bytes.js";
 import { pinnedArgv } from "./input/pin.js";
 import { batchResult, type ProcessResult } from "./result.js";
+import { msNow } from "./clock.js";
 
 /** What a batch's processes need of run.ts, the one place that spawns them (a forked batch here, the kept shell: warm/batch-shell.ts). */
 export interface BatchParts {
@@ -41,7 +42,7 @@ const errFd = (i: number): number => BATCH_FDS[2 * i + 1]!;
 /** One `sh` running up to four `queries` side by side, each with its own pair of pipes. Rejects where the shell could not start. */
 export function runBatch(queries: readonly BatchQuery[], cwd: string, env: NodeJS.ProcessEnv, parts: ForkParts): Promise<ProcessResult>[] {
   if (queries.length > BATCH_FDS.length / 2) throw new Error(`at most ${BATCH_FDS.length / 2} queries share one shell`);
-  const started = performance.now();
+  const started = msNow();
   const fds = queries.flatMap((_, i) => [outFd(i), errFd(i)]);
   const close = (keep: readonly number[]): string =>
     fds

@@ -1,4 +1,5 @@
 // The one result shape of every process run (after execa): success and failure alike.
+import { msNow } from "./clock.js";
 export interface ProcessResult {
   args: string[];
   cwd: string;
@@ -23,7 +24,7 @@ export function batchResult(
     exitCode: code,
     signal: code === null ? "SIGKILL" : null,
     ...output,
-    durationMs: Math.round(performance.now() - started),
+    durationMs: Math.round(msNow() - started),
     timedOut: code === null,
   };
 }

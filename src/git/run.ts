@@ -14,6 +14,7 @@ import { refuseWedged } from "./input/admin-pass.js";
 import { commonDirOf } from "./programs/policy.js";
 import { spawnWaited } from "./run-sync.js";
 import { runBatch, type BatchParts, type ForkParts } from "./batch.js";
+import { msNow } from "./clock.js";
 
 export { earlyPending, dropEarly } from "./early-answers.js";
 
@@ -99,7 +100,7 @@ function trace(result: ProcessResult, program: string): void {
   if (process.env.ORCHARD_TRACE !== "1") return;
   const status = result.timedOut ? "timeout" : String(result.exitCode ?? result.signal);
   // "from +N ms": when it started, counted from this process's own start (the critical path of a call)
-  const from = Math.round(performance.now() - result.durationMs);
+  const from = Math.round(msNow() - result.durationMs);
   process.stderr.write(`[orchard trace] ${program} ${JSON.stringify(result.args)} cwd=${result.cwd} -> ${status} ${result.durationMs}ms from +${from}ms\n`);
 }
 
@@ -139,7 +140,7 @@ export function runProcess(
     argv?: readonly string[];
   },
 ): Promise<ProcessResult> {
-  const started = performance.now();
+  const started = msNow();
   const spawned = options.argv ?? args;
   // an argument holding bytes that are not UTF-8 (a name read from git, bytes.ts) reaches the
   // program through `sh`, which rebuilds each word from its printf form: Node passes argv as UTF-8
@@ -164,7 +165,7 @@ export function runProcess(
         signal,
         stdout: decodeGitBytes(w.stdout),
         stderr: decodeGitBytes(w.stderr),
-        durationMs: Math.round(performance.now() - started),
+        durationMs: Math.round(msNow() - started),
         timedOut,
       };
       trace(result, program);
@@ -226,7 +227,7 @@ export function runProcess(
         signal,
         stdout: decodeGitBytes(Buffer.concat(out)),
         stderr: decodeGitBytes(Buffer.concat(err)),
-        durationMs: Math.round(performance.now() - started),
+        durationMs: Math.round(msNow() - started),
         timedOut,
       };
       trace(result, program);

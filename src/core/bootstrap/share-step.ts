@@ -24,6 +24,7 @@ import {
 } from "../share/index.js";
 import { readBootstrapFingerprintAt, readRuntimeFingerprint } from "./fingerprint-read.js";
 import { step } from "./step.js";
+import { msNow } from "../../git/clock.js";
 
 export interface SharePlan {
   request: ShareRequest;
@@ -76,7 +77,7 @@ export async function materialiseStep(
   plan: SharePlan & { copy: KeptCopy },
   steps: BootstrapStep[],
 ): Promise<{ share: ShareReport } | { modified: NonNullable<SharePlan["modified"]> } | undefined> {
-  const started = performance.now();
+  const started = msNow();
   const made = await step(
     steps,
     "share",
@@ -93,7 +94,7 @@ export async function materialiseStep(
   if (made.modified !== null) {
     steps.pop(); // the step did not run: skipped, as for a change seen before it
     const modified = { copy: plan.copy, why: made.modified };
-    modifiedStep({ ...plan, modified }, steps, Math.round(performance.now() - started));
+    modifiedStep({ ...plan, modified }, steps, Math.round(msNow() - started));
     return { modified };
   }
   return { share: { action: "materialised", method: made.method, key: plan.key, dirs: [...plan.request.dirs] } };
@@ -111,7 +112,7 @@ export async function keepStep(plan: SharePlan, steps: BootstrapStep[]): Promise
     });
     return { ok: true };
   }
-  const started = performance.now();
+  const started = msNow();
   const kept = await step(steps, "share: keep", async () => {
     try {
       if (plan.modified) removeKept(plan.modified.copy.path); // the fresh copy takes its key; worktrees keep their own links
@@ -126,7 +127,7 @@ export async function keepStep(plan: SharePlan, steps: BootstrapStep[]): Promise
     steps[steps.length - 1] = {
       name: last.name,
       status: "skipped",
-      ms: Math.round(performance.now() - started),
+      ms: Math.round(msNow() - started),
       reason: `share_${kept.problem === "missing" ? "dir_missing" : "not_relocatable"}`,
       notCopied: [{ path: plan.request.dirs.join(", "), why: kept.why }],
     };

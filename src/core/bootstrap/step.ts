@@ -1,5 +1,6 @@
 // One bootstrap step, timed: its value, or a failed step carrying the exception's message.
 import type { BootstrapStep } from "../shared/bootstrap-report.js";
+import { msNow } from "../../git/clock.js";
 
 export async function step<T>(
   steps: BootstrapStep[],
@@ -7,13 +8,13 @@ export async function step<T>(
   fn: () => Promise<T>,
   describe: (value: T) => Partial<BootstrapStep> = () => ({}),
 ): Promise<T | undefined> {
-  const started = performance.now();
+  const started = msNow();
   try {
     const value = await fn();
-    steps.push({ name, status: "ran", ms: Math.round(performance.now() - started), ...describe(value) });
+    steps.push({ name, status: "ran", ms: Math.round(msNow() - started), ...describe(value) });
     return value;
   } catch (error) {
-    steps.push({ name, status: "failed", ms: Math.round(performance.now() - started), reason: (error as Error).message });
+    steps.push({ name, status: "failed", ms: Math.round(msNow() - started), reason: (error as Error).message });
     return undefined;
   }
 }

@@ -21,7 +21,6 @@
 // whose racy entries cost a status next to nothing, are left alone.
 import { lutimesSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { refreshIndex } from "../../git/write.js";
 import { findAdminDir } from "./repo/admin.js";
 import type { Ctx } from "./context.js";
@@ -83,6 +82,6 @@ export async function refreshIndexBeforeAnswer(ctx: Ctx, worktree: string, optio
   if (!st) return;
   const notBefore = (Math.floor(st.mtimeMs / 1000) + 1) * 1000 + MARGIN_MS;
   const wait = options.backdated ? 0 : notBefore - Date.now();
-  if (wait > 0) await sleep(wait);
+  if (wait > 0) await new Promise((done) => setTimeout(done, wait)); // not timers/promises: a module every command would load
   await refreshIndex(worktree);
 }

@@ -37,7 +37,13 @@ export function readPlainFile(path: string, limit: number | PlainFileOptions = {
     let length = 0;
     for (let n = -1; n !== 0 && length <= room; length += n) {
       if (length === buffer.length) buffer = grown(buffer, room + 1);
-      n = readSync(fd, buffer, length, buffer.length - length, null);
+      const want = buffer.length - length;
+      n = readSync(fd, buffer, length, want, null);
+      // all fstat saw, in a read that left room: its end, without a second read to see it (a read less than the whole is read on)
+      if (n < want && length + n === st.size) {
+        length += n;
+        break;
+      }
     }
     return length > room ? null : Buffer.from(buffer.subarray(0, length)); // a copy: the room is not kept alive
   } catch {

@@ -17,6 +17,7 @@ import { kindOf } from "./admin-vet.js";
 import { readPlainFile } from "./plain-file.js";
 import { readIndexShapeAt } from "./index-shape.js";
 import type { IndexShape } from "../parse/index-file.js";
+import { msNow } from "../clock.js";
 
 export interface SpecialWalkFile {
   file: string;
@@ -50,9 +51,9 @@ export function specialWalkFile(worktree: string, admin: string, commonDir: stri
   // one command asks for the same worktree's facts, status and state within moments: one look serves them
   const key = `${worktree}\0${admin}`;
   const seen = recent.get(key);
-  if (seen && performance.now() - seen.at < RECENT_MS) return seen.found;
+  if (seen && msNow() - seen.at < RECENT_MS) return seen.found;
   const found = lookFor(worktree, admin, commonDir);
-  recent.set(key, { at: performance.now(), found });
+  recent.set(key, { at: msNow(), found });
   return found;
 }
 

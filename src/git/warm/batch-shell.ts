@@ -15,6 +15,7 @@ import { decodeGitBytes } from "../bytes.js";
 import { batchResult, type ProcessResult } from "../result.js";
 import { pinnedArgv } from "../input/pin.js";
 import type { BatchParts, BatchQuery } from "../batch.js";
+import { msNow } from "../clock.js";
 
 export type { BatchQuery };
 
@@ -136,7 +137,7 @@ export class BatchShell {
       this.slots.push(slot); // not taken: forked by the caller
       return null;
     }
-    const started = performance.now();
+    const started = msNow();
     const held = queries.map((q) => this.parts.holdDir(q.cwd));
     const codes = queries.map(() => {
       let settle!: (code: number | null) => void;

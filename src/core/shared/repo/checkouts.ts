@@ -31,10 +31,13 @@ function readFirstLine(file: string): string | null {
 
 /** A file's text; `absent` when there is none (ENOENT, ENOTDIR), `unknown` when it cannot be read. */
 function readHeadText(file: string): { text: string } | "absent" | "unknown" {
+  // a regular file, not through a link (a link, a FIFO or a device there: unknown, never waited on); the lstat only
+  // when it is not one, to tell none from another kind (one read a worktree where every HEAD is read)
+  const bytes = readPlainFile(file, { follow: false });
+  if (bytes !== null) return { text: decodeGitBytes(bytes).replace(/\r?\n$/, "") };
   try {
-    const st = lstatSync(file);
-    const bytes = st.isFile() ? readPlainFile(file) : null; // a FIFO or a device there: unknown, never waited on
-    return bytes === null ? "unknown" : { text: decodeGitBytes(bytes).replace(/\r?\n$/, "") };
+    lstatSync(file);
+    return "unknown";
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === "ENOENT" || code === "ENOTDIR" ? "absent" : "unknown";
