@@ -1,5 +1,4 @@
 // The one result shape of every process run (after execa): success and failure alike.
-import { msNow } from "./clock.js";
 export interface ProcessResult {
   args: string[];
   cwd: string;
@@ -28,3 +27,8 @@ export function batchResult(
     timedOut: code === null,
   };
 }
+
+/** A monotonic clock in milliseconds, for the durations a result reports and a trace prints. Not
+ * performance.now(): Node 20 loads and compiles perf_hooks (≈ 3 ms of CPU) at the first read of the
+ * `performance` global, in every command that runs a git; process.hrtime is already loaded. */
+export const msNow = (): number => Number(process.hrtime.bigint()) / 1e6;

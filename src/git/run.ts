@@ -14,7 +14,7 @@ import { refuseWedged } from "./input/admin-pass.js";
 import { commonDirOf } from "./programs/policy.js";
 import { spawnWaited } from "./run-sync.js";
 import { runBatch, type BatchParts, type ForkParts } from "./batch.js";
-import { msNow } from "./clock.js";
+import { msNow } from "./result.js";
 
 export { earlyPending, dropEarly } from "./early-answers.js";
 

@@ -24,7 +24,7 @@ import {
 } from "../share/index.js";
 import { readBootstrapFingerprintAt, readRuntimeFingerprint } from "./fingerprint-read.js";
 import { step } from "./step.js";
-import { msNow } from "../../git/clock.js";
+import { msNow } from "../../git/result.js";
 
 export interface SharePlan {
   request: ShareRequest;

@@ -1,6 +1,6 @@
 // One bootstrap step, timed: its value, or a failed step carrying the exception's message.
 import type { BootstrapStep } from "../shared/bootstrap-report.js";
-import { msNow } from "../../git/clock.js";
+import { msNow } from "../../git/result.js";
 
 export async function step<T>(
   steps: BootstrapStep[],

@@ -17,7 +17,7 @@ import { kindOf } from "./admin-vet.js";
 import { readPlainFile } from "./plain-file.js";
 import { readIndexShapeAt } from "./index-shape.js";
 import type { IndexShape } from "../parse/index-file.js";
-import { msNow } from "../clock.js";
+import { msNow } from "../result.js";
 
 export interface SpecialWalkFile {
   file: string;

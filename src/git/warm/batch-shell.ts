@@ -15,7 +15,7 @@ import { decodeGitBytes } from "../bytes.js";
 import { batchResult, type ProcessResult } from "../result.js";
 import { pinnedArgv } from "../input/pin.js";
 import type { BatchParts, BatchQuery } from "../batch.js";
-import { msNow } from "../clock.js";
+import { msNow } from "../result.js";
 
 export type { BatchQuery };
 
