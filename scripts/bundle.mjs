@@ -3,7 +3,7 @@
 // dist/bin/orchard.js, the file package.json's `bin` names, and dist/bin/orchard-cli.cjs, the whole
 // command line in one file. Node then reads one file instead of resolving and compiling the ~600
 // modules of the command line, zod and commander, and keeps its compiled code between runs (the
-// code cache, src/cli/code-cache.ts). better-sqlite3's addon stays outside, loaded by its path.
+// code cache, src/cli/start/code-cache.ts). better-sqlite3's addon stays outside, loaded by its path.
 // The library keeps its typed `exports` from tsc (dist/index.js): only the CLI is bundled. The
 // `require` entry (src/index.cjs, which hands CommonJS the same ES module) is copied beside it.
 import { build } from "esbuild";
@@ -42,7 +42,7 @@ const common = {
   logLevel: "warning",
 };
 // The executable (dist/bin/orchard.js): `--version`, then the bundle below through its code cache
-// (src/cli/code-cache.ts). Its fallback import of the modules is for a tree built by tsc alone.
+// (src/cli/start/code-cache.ts). Its fallback import of the modules is for a tree built by tsc alone.
 // It is CommonJS (dist/bin/package.json says so for the files beside it): Node starts a CommonJS
 // main without loading its ES module loader, ≈ 15 ms of every command.
 await build({
@@ -50,7 +50,7 @@ await build({
   entryPoints: { orchard: join(root, "dist/cli/main.js") },
   outdir: join(root, "dist/bin"),
   format: "cjs",
-  external: ["./program.js", "./quick.js", "./lean.js"],
+  external: ["./program.js", "./start/quick.js", "./start/lean.js"],
   define: { "import.meta.url": "__orchardEntryUrl" },
   banner: { js: 'const __orchardEntryUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
@@ -77,16 +77,16 @@ const commandLine = (name, source, plugins = []) =>
     metafile: process.argv.includes("--analyze"),
   });
 const result = await commandLine("orchard-cli", "dist/cli/program.js", [zodEnglishOnly]);
-// The quick command line (dist/bin/orchard-quick.cjs, src/cli/quick.ts): `orchard path` and `orchard
+// The quick command line (dist/bin/orchard-quick.cjs, src/cli/start/quick.ts): `orchard path` and `orchard
 // __complete handles` from the registry alone, run before the whole command line (main.ts). Only
 // what it uses is in it (the registry's read-only peek, the driver, the task's canonical form):
 // every `orchard cd` and TAB pays a node start and little more.
-await commandLine("orchard-quick", "dist/cli/quick.js");
-// The lean command line (dist/bin/orchard-lean.cjs, src/cli/lean.ts): `add`, `release`, `heartbeat`,
+await commandLine("orchard-quick", "dist/cli/start/quick.js");
+// The lean command line (dist/bin/orchard-lean.cjs, src/cli/start/lean.ts): `add`, `release`, `heartbeat`,
 // `status` and `remove` without commander and the other commands' modules, run before the whole command line (main.ts),
 // which runs instead for any argument list it does not parse. The registry's PostgreSQL client and
 // the modules the library imports on demand stay lazy inside it, as in the whole bundle.
-await commandLine("orchard-lean", "dist/cli/lean.js", [zodEnglishOnly]);
+await commandLine("orchard-lean", "dist/cli/start/lean.js", [zodEnglishOnly]);
 copyFileSync(join(root, "src/index.cjs"), join(root, "dist/index.cjs"));
 // `orchard-worktrees/gsd` (package.json `exports`), GSD's API for CommonJS callers: its
 // synchronous side (dist/gsd/index.js and what it imports: the bridge and GSD's pure functions) in

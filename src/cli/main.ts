@@ -4,9 +4,9 @@
 // V8 code cache (code-cache.ts), or, in a tree built by tsc alone, from its modules.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { loadBundle } from "./code-cache.js";
-import type { QuickMain } from "./quick.js";
-import type { LeanMain } from "./lean.js";
+import { loadBundle } from "./start/code-cache.js";
+import type { QuickMain } from "./start/quick.js";
+import type { LeanMain } from "./start/lean.js";
 
 /**
  * A reader that went away (`orchard list | head -1`) ends the output, not the command: the rest of
@@ -43,12 +43,12 @@ if (args.length === 1 && args[0] === "--version") {
 
 async function run(): Promise<void> {
   if (quickCandidate) {
-    const quick = loadBundle<QuickMain>(fileURLToPath(new URL("./orchard-quick.cjs", import.meta.url))) ?? (await import("./quick.js")).main;
+    const quick = loadBundle<QuickMain>(fileURLToPath(new URL("./orchard-quick.cjs", import.meta.url))) ?? (await import("./start/quick.js")).main;
     if (await quick(process.argv)) return;
   }
   if (leanVerb !== undefined) {
     // a code cache per verb: each holds what its own verb compiled (code-cache.ts); its results go to fd 1 itself (fd-out.ts)
-    const lean = loadBundle<LeanMain>(fileURLToPath(new URL("./orchard-lean.cjs", import.meta.url)), leanVerb) ?? (await import("./lean.js")).main;
+    const lean = loadBundle<LeanMain>(fileURLToPath(new URL("./orchard-lean.cjs", import.meta.url)), leanVerb) ?? (await import("./start/lean.js")).main;
     if (await lean(process.argv)) return;
   }
   endOutputOnEpipe();

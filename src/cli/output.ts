@@ -4,7 +4,7 @@
 import { errorResult, exitCodeForError } from "../core/shared/errors.js";
 import { configureDisplay } from "./terminal.js";
 import { painter } from "./color.js";
-import { writeOut } from "./fd-out.js";
+import { writeOut } from "./start/fd-out.js";
 
 export interface GlobalOptions {
   repo?: string;

@@ -1,7 +1,7 @@
 // What the human output is printed on: its width and whether it shows colour. A terminal's width
 // is its own (stdout's columns); a pipe or a file gets every column in full, as does `--wide`.
 import { painter, setNoColor, type Style } from "./color.js";
-import { stdoutIsTty } from "./fd-out.js";
+import { stdoutIsTty } from "./start/fd-out.js";
 
 const NOT_A_TTY = { isTTY: false } as const;
 

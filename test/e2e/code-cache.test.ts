@@ -1,4 +1,4 @@
-// The command line's code cache (src/cli/code-cache.ts, docs/configuration.md "Environment"): the
+// The command line's code cache (src/cli/start/code-cache.ts, docs/configuration.md "Environment"): the
 // first call writes V8's compiled code to $XDG_CACHE_HOME/orchard, later calls run from it, and
 // anything wrong with it (garbage, another user's or a group-writable file, an unwritable place,
 // the cache turned off) costs a compile, never the command or its answer.

@@ -1,4 +1,4 @@
-// add, release, heartbeat, status and remove through the lean command line (src/cli/lean.ts,
+// add, release, heartbeat, status and remove through the lean command line (src/cli/start/lean.ts,
 // dist/bin/orchard-lean.cjs): the same answers, exit codes and effects as the whole command line,
 // which runs instead for anything the lean one does not parse. `--` before the argument is a
 // spelling only the whole command line takes, so `<verb> -- <argument>` is its answer to compare with.

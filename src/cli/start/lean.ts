@@ -9,14 +9,14 @@
 // What runs is the command line's own code: runCommand (run.ts) with the options, early queries,
 // renderer and exit codes the command's declaration (commands/admission.ts, navigate.ts, inspect.ts) gives it.
 // The verbs' flags below are those declarations': a test holds the two together (lean.test.ts).
-import { invalidUtf8Argument } from "./argv.js";
-import { runCommand, type RunOptions } from "./run.js";
-import { waitForEachProcess } from "../git/run.js";
-import { stopChildrenOnSignals } from "./signals.js";
-import { renderRemove } from "./commands/remove-render.js";
-import { renderAdd, renderLease, renderList, renderStatus } from "./render.js";
-import type { GlobalOptions, Renderer } from "./output.js";
-import type { Orchard } from "../core/orchard.js";
+import { invalidUtf8Argument } from "../argv.js";
+import { runCommand, type RunOptions } from "../run.js";
+import { waitForEachProcess } from "../../git/run.js";
+import { stopChildrenOnSignals } from "../signals.js";
+import { renderRemove } from "../commands/remove-render.js";
+import { renderAdd, renderLease, renderList, renderStatus } from "../render.js";
+import type { GlobalOptions, Renderer } from "../output.js";
+import type { Orchard } from "../../core/orchard.js";
 
 export type LeanMain = (argv: readonly string[]) => Promise<boolean>;
 

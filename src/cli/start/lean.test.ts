@@ -2,7 +2,7 @@
 // same flags, the same values taken, the same defaults. A flag added to a verb in program.ts's
 // declarations and not here fails this test, so the two cannot drift apart.
 import { describe, expect, it } from "vitest";
-import { buildProgram } from "./program.js";
+import { buildProgram } from "../program.js";
 import { leanDeclarations, parseLean } from "./lean.js";
 
 describe("the lean command line", () => {

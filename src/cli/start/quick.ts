@@ -5,7 +5,7 @@
 // it answers false for anything it does not settle (another flag, an argument to vet, no row), and
 // the whole command line runs as before, with the same answer or the full error.
 import { writeOut as print } from "./fd-out.js";
-import { quickHandles, quickPath, type QuickOptions } from "../core/navigate/index.js";
+import { quickHandles, quickPath, type QuickOptions } from "../../core/navigate/index.js";
 
 export type QuickMain = (argv: readonly string[]) => Promise<boolean>;
 
