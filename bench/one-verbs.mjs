@@ -145,3 +145,4 @@ process.stdout.write(
     `medians of ${RUNS} samples, CPU (user + sys, children included; hook-remove, merge: ${CG.counted ? `every process a call starts, detached included, in a ${CG.kind} group, wrapper's ${CG.wrapperMs.toFixed(2)} ms subtracted` : "purge NOT counted"}); base ${BASE}\n\n| verb | worktrees | this build | base | this / base |\n| --- | --- | --- | --- | --- |\n`,
 );
 for (const r of rows) process.stdout.write(`| ${r.id} | ${r.n} | ${r.a.toFixed(1)} ms | ${r.b.toFixed(1)} ms | ${r.ratio.toFixed(2)}× |\n`);
+execFileSync("rm", ["-rf", root]); // the fleets, their worktrees and workspaces
