@@ -20,11 +20,23 @@ const keptStamps = (): string[] =>
   Object.values(JSON.parse(readFileSync(cacheFile(), "utf8")).entries as Record<string, { stamps: string[] }>).flatMap((e) => e.stamps);
 const byPath = (worktrees: { path: string }[], path: string) => worktrees.find((w) => w.path === path) as Record<string, any> | undefined;
 
+/**
+ * Runs `list` until a pass has kept both admin dirs: one whose dirs something changed within the racy
+ * window (a loaded machine's late write in the setup) keeps fewer, and the next pass, past it, keeps them.
+ */
+async function keptBoth(): Promise<void> {
+  const kept = (): number => keptStamps().filter((t) => t.includes("/worktrees/")).length;
+  for (let pass = 1; ; pass++) {
+    await settle();
+    expect(s.orchard(["list"]).code).toBe(0);
+    if (kept() >= 2) return;
+    if (pass === 5) expect(kept(), "both admin dirs kept after five passes").toBeGreaterThanOrEqual(2);
+  }
+}
+
 /** After a run that kept both admin dirs: replaces a's `name` with what `make` puts there. */
 async function afterKept(name: string, make: (file: string) => void): Promise<string> {
-  await settle();
-  expect(s.orchard(["list"]).code).toBe(0);
-  expect(keptStamps().filter((t) => t.includes("/worktrees/")).length).toBeGreaterThanOrEqual(2); // both admin dirs kept
+  await keptBoth();
   const file = join(s.adminDir(a.path), name);
   rmSync(file, { force: true });
   make(file);
