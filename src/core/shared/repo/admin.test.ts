@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { readAdminActivity, readAdminDirs, readAdminWorktreePath } from "./admin.js";
-import { readPlainFile } from "../../../git/input/plain-file.js";
+import { deleteAdminDir, readAdminActivity, readAdminDirs, readAdminWorktreePath } from "./admin.js";
 
 const roots: string[] = [];
 afterEach(() => {
@@ -66,25 +65,27 @@ describe("the worktree path an admin dir records", () => {
   });
 });
 
-describe("readPlainFile's buffer (sized for the file)", () => {
-  it("reads a file of any size up to the bound, and refuses one past it", () => {
-    const dir = commonDir();
-    for (const size of [0, 1, 255, 256, 257, 4096, 65_535, 65_536]) {
-      const file = join(dir, `f${size}`);
-      const bytes = Buffer.alloc(size, 0x61 + (size % 26));
-      writeFileSync(file, bytes);
-      expect(readPlainFile(file)?.equals(bytes), String(size)).toBe(true);
-    }
-    writeFileSync(join(dir, "big"), Buffer.alloc(65_537, 0x62));
-    expect(readPlainFile(join(dir, "big"))).toBeNull();
-    expect(readPlainFile(join(dir, "big"), 100_000)?.length).toBe(65_537);
-    expect(readPlainFile(join(dir, "f4096"), 4095)).toBeNull();
-  });
-
-  it.runIf(process.platform === "linux")("grows while the file reads past the size fstat told (a /proc file tells 0)", () => {
-    const environ = readFileSync("/proc/self/environ");
-    expect(environ.length).toBeGreaterThan(1024);
-    expect(readPlainFile("/proc/self/environ")?.equals(environ)).toBe(true);
-    expect(readPlainFile("/proc/self/environ", 1024)).toBeNull();
+describe("deleteAdminDir", () => {
+  it("deletes the admin dir with its logs, unlinks a link inside without following it, and leaves the other admin dirs", () => {
+    const common = commonDir();
+    const outside = join(commonDir(), "outside");
+    mkdirSync(join(outside, "keep"), { recursive: true });
+    writeFileSync(join(outside, "keep", "file"), "kept");
+    const gone = admin(common, "gone", "/x/.git\n");
+    const other = admin(common, "other", "/y/.git\n");
+    mkdirSync(join(gone, "logs", "refs"), { recursive: true });
+    writeFileSync(join(gone, "logs", "HEAD"), "log");
+    writeFileSync(join(gone, "HEAD"), "ref: refs/heads/x\n");
+    symlinkSync(outside, join(gone, "link-to-dir"));
+    symlinkSync(join(outside, "keep", "file"), join(gone, "logs", "link-to-file"));
+    deleteAdminDir(common, gone);
+    expect(existsSync(gone)).toBe(false);
+    expect(readFileSync(join(outside, "keep", "file"), "utf8")).toBe("kept");
+    expect(existsSync(other)).toBe(true);
+    deleteAdminDir(common, gone); // gone already: nothing to do
+    deleteAdminDir(common, other);
+    expect(existsSync(join(common, "worktrees"))).toBe(false); // the last one takes `worktrees` with it, as git does
+    expect(() => deleteAdminDir(common, outside)).toThrow(/not an admin dir/);
+    expect(existsSync(outside)).toBe(true);
   });
 });
