@@ -28,7 +28,7 @@
 // `--plain-over N`: only N worktrees of the remove rows are managed, the rest plain `git worktree add`s.
 //   npm run build && node bench/everyday.mjs [--runs 7] [--batch 5] [--files 200] [--big 400] [--only path,remove] [--base <orchard.js>] [--plain-over 40] [--no-cgroup] [--json]
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -199,7 +199,41 @@ function removeRow(n) {
     const b = cpuOfAll(repo.primary, repo.home, [...node0(), ...paths.map((p) => ["git", ["worktree", "remove", p]])], BATCH); // a node start and a removal each
     return other === null ? [a, b] : [a, b, first ?? removes(VERSUS, other)];
   });
+  if (CG.counted) split(id, repo, released, plain);
 }
+
+/**
+ * Where a remove's CPU goes (not a ratio: what the row's number is made of): the node process's own CPU
+ * (its threads included, read at its exit by a preload, bench/_own-cpu.cjs), less a node start measured
+ * with the same preload, and every other process it starts (the gits, the purge), against the baseline's
+ * `git worktree remove`. Medians of RUNS calls.
+ */
+function split(id, repo, released, plain) {
+  const file = join(root, "own-cpu");
+  const own = (cmd, args) => {
+    rmSync(file, { force: true });
+    const env = { NODE_OPTIONS: `--require ${join(dirname(fileURLToPath(import.meta.url)), "_own-cpu.cjs")}`, BENCH_OWN_CPU_FILE: file };
+    const saved = { ...process.env };
+    Object.assign(process.env, env);
+    try {
+      const all = CG.call(repo.primary, cmd, args, { home: repo.home }).cpu;
+      return { all, own: Number(readFileSync(file, "utf8").trim().split("\n")[0]) };
+    } finally {
+      process.env = saved;
+    }
+  };
+  const samples = Array.from({ length: RUNS }, () => {
+    const [h] = released().slice(0, 1);
+    const [p] = plain().slice(0, 1);
+    const orchard = own(process.execPath, [CLI, "--home", repo.home, "remove", h]);
+    const start = own(process.execPath, ["-e", "0"]).own;
+    const git = CG.call(repo.primary, "git", ["worktree", "remove", p]).cpu;
+    return { process: orchard.own - start, children: orchard.all - orchard.own, start, git };
+  });
+  const m = (k) => median(samples.map((x) => x[k]));
+  splits.push({ id, start: m("start"), process: m("process"), children: m("children"), git: m("git") });
+}
+const splits = [];
 removeRow(40);
 removeRow(BIG);
 
@@ -216,7 +250,7 @@ const info = {
   loadAtStart,
   loadAtEnd,
 };
-if (JSON_OUT) process.stdout.write(JSON.stringify({ machine: info, rows }, null, 2) + "\n");
+if (JSON_OUT) process.stdout.write(JSON.stringify({ machine: info, rows, splits }, null, 2) + "\n");
 else {
   process.stdout.write(
     `\n${info.cpus} cores (${info.model}), node ${info.node}, load ${loadAtStart.join(" ")} → ${loadAtEnd.join(" ")}; ${FILES} files, ` +
@@ -228,6 +262,13 @@ else {
   );
   for (const r of rows)
     process.stdout.write(`| ${r.measure} | ${r.a.toFixed(1)} ms | ${r.b.toFixed(1)} ms (${r.baseline}) | ${r.ratio.toFixed(2)}× | ${r.goal} |\n`);
+  if (splits.length > 0)
+    process.stdout.write(
+      `\nWhere a remove's CPU goes (medians of ${RUNS} calls; not a ratio):\n\n| row | node start | orchard's own process beyond it | its gits and purge | the baseline's git worktree remove |\n| --- | --- | --- | --- | --- |\n` +
+        splits
+          .map((x) => `| ${x.id} | ${x.start.toFixed(1)} ms | ${x.process.toFixed(1)} ms | ${x.children.toFixed(1)} ms | ${x.git.toFixed(1)} ms |\n`)
+          .join(""),
+    );
   for (const r of rows.filter((x) => x.versus !== undefined))
     process.stdout.write(
       `| ${r.measure}, --base ${VERSUS} | ${r.versus.toFixed(1)} ms | ${r.b.toFixed(1)} ms | ${r.versusRatio.toFixed(2)}× | this build / that one: ${r.aOverVersus.toFixed(2)}× |\n`,

@@ -15,7 +15,8 @@ import { hermeticEnv } from "../helpers/env.js";
 
 let s: Scenario;
 let api: FakeMessagesApi | undefined;
-let reaper: ChildProcess | undefined;
+/** Every subreaper a test started (each session has its own): each is killed after the test, or its loop outlives the suite. */
+const reapers: ChildProcess[] = [];
 let claudeHome: string;
 
 beforeEach(async () => {
@@ -38,8 +39,7 @@ beforeEach(async () => {
 afterEach(() => {
   api?.close();
   api = undefined;
-  if (reaper?.pid) reaper.kill("SIGKILL");
-  reaper = undefined;
+  for (const reaper of reapers.splice(0)) if (reaper.exitCode === null && reaper.signalCode === null) reaper.kill("SIGKILL");
   s.cleanup();
 });
 
@@ -56,7 +56,7 @@ function claudeUnderSubreaper(args: string[], env: Record<string, string>): Prom
     "  try: os.wait()", // reap what is reparented here, as a subreaper does
     "  except ChildProcessError: time.sleep(0.1)",
   ].join("\n");
-  reaper = spawn("python3", ["-c", program, claudeBinary(), ...args], {
+  const reaper = spawn("python3", ["-c", program, claudeBinary(), ...args], {
     cwd: s.primary,
     env: hermeticEnv({
       HOME: claudeHome,
@@ -70,9 +70,10 @@ function claudeUnderSubreaper(args: string[], env: Record<string, string>): Prom
     }),
     stdio: ["ignore", "pipe", "ignore"],
   });
+  reapers.push(reaper);
   return new Promise((resolve, reject) => {
     let out = ""; // the pids line may arrive in more than one chunk on a loaded machine
-    reaper?.stdout?.on("data", (chunk: Buffer) => {
+    reaper.stdout?.on("data", (chunk: Buffer) => {
       out += chunk.toString("utf8");
       const line = out.split("\n")[0] as string;
       if (!out.includes("\n")) return;
@@ -80,7 +81,7 @@ function claudeUnderSubreaper(args: string[], env: Record<string, string>): Prom
       if (Number.isInteger(a) && Number.isInteger(b)) resolve({ reaper: a as number, claude: b as number });
       else reject(new Error(`the subreaper printed ${JSON.stringify(line)}, not two pids`));
     });
-    reaper?.once("exit", (code) => reject(new Error(`the subreaper exited ${code}`)));
+    reaper.once("exit", (code) => reject(new Error(`the subreaper exited ${code}`)));
   });
 }
 
