@@ -13,7 +13,6 @@ import { findAdminDir, readAdminWorktreePath } from "../shared/repo/admin.js";
 import { readDirtyState, readLiveness, proveMerged, dirtyDigest, onlyDeletions, readMergeTargets, treeDigest, type MergeTarget } from "../facts/index.js";
 import { processesInside, readProcessCwds, unseenProcesses } from "../ownership/index.js";
 import { salvageWorktree } from "../salvage/index.js";
-import { proveReapable } from "../reap/index.js";
 import { readGitPointer, readHuskFacts, type KnownRepo } from "../hygiene/index.js";
 import { huskContainment, removeHusk, salvageHusk } from "./husk.js";
 import { reason, type Reason } from "../shared/reasons/reasons.js";
@@ -160,6 +159,7 @@ async function actOnWorktree(b: BatchView, item: PlanItemRow, env: ItemEnv): Pro
   if (drift.length > 0) return skip(drift);
   if (item.action === "reap" && item.handle === null && !acting) {
     // a foreign worktree: the whole proof of the orphan sweep (§3.8), read now
+    const { proveReapable } = await import("../reap/index.js"); // loaded for a foreign worktree's reap only, not by every remove
     const proof = await proveReapable(b.ctx, item.path, admin);
     if (!proof.go) return skip([reason(proof.reason, { reapProof: false }, proof.detail)]);
   }

@@ -5,7 +5,7 @@
 // like the one that was salvaged, commits and all, and nothing is committed on the user's behalf.
 import { readRefsWithBody, readWorktrees, resolveCommit } from "../../git/read.js";
 import { checkoutTreeAsChanges } from "../../git/write.js";
-import { add, type AddAction, type AddFields, type AddResult } from "../admission/index.js";
+import type { AddAction, AddFields, AddResult } from "../admission/index.js";
 import { withMutationLock } from "../ownership/index.js";
 import { handleForBranch } from "../shared/naming/handle.js";
 import { requireBranch } from "../shared/input/validate.js";
@@ -83,6 +83,8 @@ export async function salvageRestore(ctx: Ctx, options: RestoreOptions): Promise
   const resumed = await finishInterruptedRestore(ctx, { commit, parent, branches: own });
   if (resumed) return { ...resumed, restoredFrom };
   const branch = await chooseBranch(ctx, { requested, recorded: meta?.branch ?? null, ref, parent });
+  // admission loads here, not with the salvage door: cleanup, reap and remove salvage and never add
+  const { add } = await import("../admission/index.js");
   const created = await add(ctx, { branch, ...(parent ? { base: parent } : {}) });
   if (!created.ok) return { ...created, restoredFrom };
   if (created.action !== "created") return { ...created, ok: false, restoredFrom }; // `ok` stays the first key
