@@ -10,8 +10,7 @@
 // proves it on this machine; the test places that build (the same pinned version, the same Node)
 // into the installed tree instead of compiling it again. `pg` is moved out of the installed tree:
 // everything here uses the SQLite registry, so nothing may load it (it is imported lazily).
-// CI runs this file on Node 20 (better-sqlite3) and again on the LTS Node (its built-in node:sqlite,
-// nothing native needed): npm, the installed command and its consumers run on the Node that runs it.
+// CI runs it on Node 20 (better-sqlite3) and on the LTS Node (its node:sqlite): npm, the installed command and its consumers run on the Node that runs it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
