@@ -6,8 +6,7 @@
 import type { ChildProcess } from "node:child_process";
 import { decodeGitBytes } from "./bytes.js";
 import { pinnedArgv } from "./input/pin.js";
-import { batchResult, type ProcessResult } from "./result.js";
-import { msNow } from "./result.js";
+import { batchResult, msNow, type ProcessResult } from "./result.js";
 
 /** What a batch's processes need of run.ts, the one place that spawns them (a forked batch here, the kept shell: warm/batch-shell.ts). */
 export interface BatchParts {

@@ -17,7 +17,7 @@ import { readPlainFile } from "./input/plain-file.js";
 import { parseGitDirs, type GitDirs } from "./parse/gitdirs.js";
 import { parseWorktreeList, type WorktreeEntry } from "./parse/worktrees.js";
 import { commonDirOf } from "./programs/policy.js";
-import type { ProcessResult } from "./result.js";
+import { msNow, type ProcessResult } from "./result.js";
 
 /** early.ts's GIT_DIRS_ARGS and WORKTREE_LIST_ARGS (that module starts run.ts's processes; this one must not load it). */
 const GIT_DIRS_ARGS = ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-dir", "--is-bare-repository"];
@@ -26,7 +26,7 @@ const TIMEOUT_MS = 60_000;
 
 /** git, waited for. No refuseWedged here: its scan is kept for a synchronous run, and this caller's run may span many calls; readWorktreesSync vets the admin files itself before it lists. */
 function gitSync(args: readonly string[], cwd: string): ProcessResult {
-  const started = process.hrtime.bigint(); // not performance.now(): it would load perf_hooks into GSD's caller on its first call
+  const started = msNow(); // not performance.now(): it would load perf_hooks into GSD's caller on its first call
   const r = spawnSync("git", pinnedArgv(args, cwd), {
     cwd,
     env: gitEnv(cwd, { read: true }),
@@ -44,7 +44,7 @@ function gitSync(args: readonly string[], cwd: string): ProcessResult {
     signal: r.signal,
     stdout: r.stdout ? decodeGitBytes(r.stdout) : "",
     stderr: r.stderr ? decodeGitBytes(r.stderr) : "",
-    durationMs: Number((process.hrtime.bigint() - started) / 1_000_000n),
+    durationMs: Math.round(msNow() - started),
     timedOut,
   };
   if (r.error || r.status !== 0) throw new GitError(result);

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { realpathSync } from "node:fs";
 import { gitEnv, hardenedEnv } from "./env.js";
 import { GitError } from "./errors.js";
-import type { ProcessResult } from "./result.js";
+import { msNow, type ProcessResult } from "./result.js";
 import { decodeGitBytes, encodeGitBytes, hasEscapedBytes, printfWord } from "./bytes.js";
 import { BatchShell } from "./warm/batch-shell.js";
 import { earlyAnswered, remember, takeEarly } from "./early-answers.js";
@@ -14,7 +14,6 @@ import { refuseWedged } from "./input/admin-pass.js";
 import { commonDirOf } from "./programs/policy.js";
 import { spawnWaited } from "./run-sync.js";
 import { runBatch, type BatchParts, type ForkParts } from "./batch.js";
-import { msNow } from "./result.js";
 
 export { earlyPending, dropEarly } from "./early-answers.js";
 
