@@ -6,6 +6,9 @@
 //   complete     `orchard __complete handles` (one TAB), 40 worktrees              vs `node -e 0`        ≤ 1.3×
 //   remove-40    `orchard remove <one clean released worktree>`, 40 worktrees      vs `node -e 0` then `git worktree remove`  ≤ 2×
 //   remove-400   the same at 400 worktrees                                          vs the same           ≤ 2×
+//   remove-*-floor  beside each remove row, not a goal: the design's floor, a bare script that does only
+//                what a remove cannot do without (a node start, better-sqlite3 and one write, the same
+//                five gits, the tree to the trash and one rm; bench/_remove-floor.cjs), vs the same baseline
 // path, complete: CPU is read from /proc (this process's waited-for children), in clock ticks: each
 // sample runs a call BATCH times in a row (default 5) and divides, so a tick (10 ms) is a fraction of
 // a call. Neither starts a process it does not wait for.
@@ -29,6 +32,7 @@
 //   npm run build && node bench/everyday.mjs [--runs 7] [--batch 5] [--files 200] [--big 400] [--only path,remove] [--base <orchard.js>] [--plain-over 40] [--no-cgroup] [--json]
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -52,7 +56,11 @@ const VERSUS = BASE; // the remove rows' other build
 const ONLY = flag("only", "").split(",").filter(Boolean);
 const JSON_OUT = process.argv.includes("--json");
 // a name ending in a digit is one row (`remove-40` is not `remove-400`); otherwise a prefix (`remove`: both)
-const wanted = (row) => ONLY.length === 0 || ONLY.some((w) => row === w || (!/\d$/.test(w) && row.startsWith(w)));
+// (a remove row's floor, `remove-40-floor`, comes with its row)
+const wanted = (id) => {
+  const row = id.replace(/-floor$/, "");
+  return ONLY.length === 0 || ONLY.some((w) => row === w || (!/\d$/.test(w) && row.startsWith(w)));
+};
 const say = (line) => process.stderr.write(`${line}\n`);
 const loadAtStart = loadavg().map((x) => Math.round(x * 10) / 10);
 
@@ -176,12 +184,14 @@ function removeRow(n) {
       cli(repo, ["release", w.handle, "--owner", "bench"]);
       return w.handle;
     });
-  const plain = () =>
+  const plainWorktrees = () =>
     Array.from({ length: BATCH }, () => {
       const path = join(root, "plain", `${id}-${made++}`);
-      git(repo.primary, "worktree", "add", "-q", "-b", `plain/${id}-${made}`, path, "main");
-      return path;
+      const branch = `plain/${id}-${made}`;
+      git(repo.primary, "worktree", "add", "-q", "-b", branch, path, "main");
+      return { path, branch };
     });
+  const plain = () => plainWorktrees().map((w) => w.path);
   const counted = CG.counted ? "CPU of every process it starts (cgroup), the purge included" : "CPU, purge NOT counted (no cgroup)";
   row(id, `\`orchard remove <one clean released worktree>\`, ${n} worktrees, ${counted}`, "node -e 0 + git worktree remove", "≤ 2×", (i) => {
     const handles = released();
@@ -200,6 +210,42 @@ function removeRow(n) {
     return other === null ? [a, b] : [a, b, first ?? removes(VERSUS, other)];
   });
   if (CG.counted) split(id, repo, released, plain);
+  floorRow(id, n, repo, released, plainWorktrees);
+}
+
+/** The gits of an `orchard remove`, in order, as `ORCHARD_TRACE=1` reports them: what _remove-floor.cjs runs too. */
+const FLOOR_GITS = ["rev-parse", "config", "status", "for-each-ref", "update-ref"];
+
+/**
+ * The design's floor beside a remove row (bench/_remove-floor.cjs): a bare script doing the node start,
+ * the SQLite write, the five gits and the purge a remove cannot do without, on a plain worktree of the
+ * same fleet, against the same baseline. Not a goal: what no implementation of the design goes under.
+ */
+function floorRow(id, n, repo, released, plainWorktrees) {
+  const traced = spawnSync(process.execPath, [CLI, "--home", repo.home, "remove", released()[0]], {
+    cwd: repo.primary,
+    encoding: "utf8",
+    env: { ...process.env, ORCHARD_TRACE: "1" },
+  });
+  const gits = [...traced.stderr.matchAll(/^\[orchard trace\] git \["([^"]+)"/gm)].map((m) => m[1]);
+  const same = gits.join(" ") === FLOOR_GITS.join(" ");
+  if (!same) say(`NOTE: the floor runs ${FLOOR_GITS.join(", ")}; this build's remove ran ${gits.join(", ") || "no git"}: the floor row is not its floor`);
+  const require = createRequire(import.meta.url);
+  const sqlite = {
+    lib: require.resolve("better-sqlite3/lib/database.js"),
+    addon: join(dirname(require.resolve("better-sqlite3/package.json")), "build", "Release", "better_sqlite3.node"),
+    file: join(root, `${id}-floor.db`),
+  };
+  const script = join(here, "_remove-floor.cjs");
+  const job = (w) => JSON.stringify({ sqlite, primary: repo.primary, gitDir: join(repo.primary, ".git"), worktree: w.path, branch: w.branch, trash: join(root, "floor-trash") });
+  const what = `the design's floor at ${n} worktrees: a bare script, the same ${FLOOR_GITS.length} gits, one SQLite write, one rm (bench/_remove-floor.cjs)${same ? "" : ", NOT this build's gits"}`;
+  row(`${id}-floor`, what, "node -e 0 + git worktree remove", "(not a goal)", () => {
+    const floors = plainWorktrees();
+    const paths = plainWorktrees().map((w) => w.path);
+    const a = cpuOfAll(repo.primary, repo.home, floors.map((w) => [process.execPath, [script, job(w)]]));
+    const b = cpuOfAll(repo.primary, repo.home, [...node0(), ...paths.map((p) => ["git", ["worktree", "remove", p]])], BATCH);
+    return [a, b];
+  });
 }
 
 /**
