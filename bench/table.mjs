@@ -7,7 +7,8 @@
 //   adopt     `orchard add <same branch>` (exact repeat)   vs `git worktree add -b <new branch>`
 //   list      `orchard list` over N worktrees              vs a sequential `git status -uall` loop
 //   list-full `orchard list --full`                        vs the same loop
-//   hygiene   `orchard hygiene` over N worktrees           vs the same loop
+//   hygiene   `orchard hygiene` over N worktrees           vs the same loop; and, under the table, its CPU split:
+//             Orchard's own process, the statuses it waits for, and the loop's (on few cores the wall is their sum over the cores)
 //   reap      `orchard reap-orphans` of R dead merged ones vs a `git worktree remove -f -f` loop
 //             (reap+: until the detached purge has deleted the trash as well). reap is wall time until the command
 //             answers: the detached purge of the trash is outside it, by design; each sample then waits for the trash
@@ -31,12 +32,12 @@
 // runs that build in the list, list-full, hygiene, create and adopt rows, A B A' in turn, reported
 // as row `id~` against the same baseline: a before/after in one run, on the same fleet and the same load.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { hermeticRoot } from "./_hermetic.mjs";
-import { drain } from "./_measure.mjs";
+import { cpuNow, drain } from "./_measure.mjs";
 import { STEPS, stepsScript } from "./_steps-floor.mjs";
 import { mcpRows } from "./_mcp-rows.mjs";
 
@@ -115,6 +116,28 @@ function row(id, measure, baseline, goal, pair, prepare = () => undefined, also 
   rows.push({ id, measure, baseline, goal, a: median(a), b: median(b), ratio: median(a.map((x, i) => x / b[i])), runs: RUNS });
   if (also && a2.length === RUNS)
     rows.push({ id: `${id}${suffix}`, measure: also, baseline, goal: "—", a: median(a2), b: median(b), ratio: median(a2.map((x, i) => x / b[i])), runs: RUNS });
+}
+
+/**
+ * hygiene's CPU, split (not a ratio; medians of RUNS): Orchard's own process (read at its exit by a preload,
+ * _own-cpu.cjs), everything it waited for (the status shells and their gits), and the loop's. On a machine of
+ * few cores the statuses and Orchard's own process share them: no wall can be below their sum over the cores.
+ */
+function hygieneCpu(paths) {
+  const file = join(root, "own-cpu");
+  const env = { ...process.env, NODE_OPTIONS: `--require ${join(dirname(fileURLToPath(import.meta.url)), "_own-cpu.cjs")}`, BENCH_OWN_CPU_FILE: file };
+  const samples = Array.from({ length: RUNS }, () => {
+    rmSync(file, { force: true });
+    const before = cpuNow();
+    timed(process.execPath, [CLI, "--home", home, "--json", "hygiene"], { env });
+    const all = cpuNow() - before;
+    const own = Number(readFileSync(file, "utf8").trim().split("\n")[0]);
+    const loopBefore = cpuNow();
+    statusLoop(paths);
+    return { own, children: all - own, loop: cpuNow() - loopBefore };
+  });
+  const m = (k) => median(samples.map((x) => x[k]));
+  return { own: m("own"), children: m("children"), loop: m("loop"), cores: cpus().length };
 }
 
 let gitAdds = 0;
@@ -202,6 +225,7 @@ if (["list", "hygiene", "create", "adopt", "floor-statuses", "floor-list", "floo
     also(`\`hygiene\` (${N})`),
     "~",
   );
+  if (wanted("hygiene")) info.hygieneCpu = hygieneCpu(paths);
   const statusesInParallel = () =>
     timed("xargs", ["-0", `-P${cpus().length}`, "-I{}", "git", "-C", "{}", "status", "-uall", "--porcelain"], {
       input: paths.join("\0"),
@@ -341,6 +365,12 @@ else {
   for (const r of rows)
     process.stdout.write(
       `| ${r.measure} | ${fmt(r.a)} | ${fmt(r.b)} | ${r.ratio === null ? "—" : `${r.ratio.toFixed(2)}×`} | ${r.vsFloor === undefined ? "—" : `${r.vsFloor.toFixed(2)}× ${r.floor}`} | ${r.vsSteps === undefined ? "—" : `${r.vsSteps.toFixed(2)}×`} | ${r.goal} |\n`,
+    );
+  const h = info.hygieneCpu;
+  if (h)
+    process.stdout.write(
+      `\nhygiene's CPU (medians of ${RUNS}; not a ratio): Orchard's own process ${fmt(h.own)}, the statuses and gits it waits for ${fmt(h.children)}: ` +
+        `${fmt(h.own + h.children)} on ${h.cores} cores, no wall below ${fmt((h.own + h.children) / h.cores)}; the loop's CPU ${fmt(h.loop)}\n`,
     );
 }
 rmSync(root, { recursive: true, force: true });
