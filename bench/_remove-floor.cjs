@@ -30,14 +30,25 @@ const git = (workTree, ...args) => {
   return r.stdout;
 };
 const worktreeGit = (...args) => {
-  const r = spawnSync("git", [`--git-dir=${join(job.gitDir, "worktrees", basename(job.worktree))}`, `--work-tree=${job.worktree}`, ...args], { cwd: job.worktree, encoding: "utf8" });
+  const r = spawnSync("git", [`--git-dir=${join(job.gitDir, "worktrees", basename(job.worktree))}`, `--work-tree=${job.worktree}`, ...args], {
+    cwd: job.worktree,
+    encoding: "utf8",
+  });
   if (r.status !== 0) throw new Error(`git ${args[0]} exited ${r.status}: ${r.stderr}`);
   return r.stdout;
 };
 git(job.primary, "rev-parse", "--path-format=absolute", "--git-common-dir", "--git-dir", "--is-bare-repository");
 git(job.primary, "config", "-z", "--get-regexp", "^remote\\.");
 worktreeGit("status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--ignore-submodules=dirty", "--ignored=matching");
-const refs = git(job.primary, "for-each-ref", "--format=%(refname)%00%(objectname)%00%(upstream)%00%(upstream:track)%00%(symref)", "--", `refs/heads/${job.branch}`, "refs/heads/main", "refs/remotes");
+const refs = git(
+  job.primary,
+  "for-each-ref",
+  "--format=%(refname)%00%(objectname)%00%(upstream)%00%(upstream:track)%00%(symref)",
+  "--",
+  `refs/heads/${job.branch}`,
+  "refs/heads/main",
+  "refs/remotes",
+);
 const sha = refs.split("\n")[0].split("\0")[1];
 
 const entry = join(job.trash, `floor-${process.pid}`);

@@ -237,12 +237,17 @@ function floorRow(id, n, repo, released, plainWorktrees) {
     file: join(root, `${id}-floor.db`),
   };
   const script = join(here, "_remove-floor.cjs");
-  const job = (w) => JSON.stringify({ sqlite, primary: repo.primary, gitDir: join(repo.primary, ".git"), worktree: w.path, branch: w.branch, trash: join(root, "floor-trash") });
+  const job = (w) =>
+    JSON.stringify({ sqlite, primary: repo.primary, gitDir: join(repo.primary, ".git"), worktree: w.path, branch: w.branch, trash: join(root, "floor-trash") });
   const what = `the design's floor at ${n} worktrees: a bare script, the same ${FLOOR_GITS.length} gits, one SQLite write, one rm (bench/_remove-floor.cjs)${same ? "" : ", NOT this build's gits"}`;
   row(`${id}-floor`, what, "node -e 0 + git worktree remove", "(not a goal)", () => {
     const floors = plainWorktrees();
     const paths = plainWorktrees().map((w) => w.path);
-    const a = cpuOfAll(repo.primary, repo.home, floors.map((w) => [process.execPath, [script, job(w)]]));
+    const a = cpuOfAll(
+      repo.primary,
+      repo.home,
+      floors.map((w) => [process.execPath, [script, job(w)]]),
+    );
     const b = cpuOfAll(repo.primary, repo.home, [...node0(), ...paths.map((p) => ["git", ["worktree", "remove", p]])], BATCH);
     return [a, b];
   });

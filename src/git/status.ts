@@ -32,10 +32,16 @@ export async function readStatuses(
   worktrees: readonly string[],
   options: { ignored?: boolean; slices: number; signal?: AbortSignal },
 ): Promise<(StatusSummary | Error)[]> {
-  // a worktree whose answer would be untrue or would never come (boundary.ts) is not asked at all
-  const out: (StatusSummary | Error | null)[] = worktrees.map((w) => worktreeBlockError(w));
-  const asked = worktrees.flatMap((_, i) => (out[i] === null ? [i] : []));
-  if (process.platform !== "win32" && asked.length > 1) {
+  // a worktree whose answer would be untrue or would never come (boundary.ts) is not asked at all; each is
+  // looked at just before its chunk starts (below), so the first shells run while the later chunks are looked at
+  const out: (StatusSummary | Error | null)[] = worktrees.map(() => null);
+  const looked = worktrees.map(() => false);
+  const look = (i: number): boolean => {
+    looked[i] = true;
+    return (out[i] = worktreeBlockError(worktrees[i] as string)) === null;
+  };
+  if (process.platform !== "win32" && worktrees.length > 1) {
+    const asked = worktrees.map((_, i) => i);
     // `slices` shells at a time, each taking the next chunk of a few worktrees when it is done: a shell
     // whose worktrees are quick takes more (no core idles while another shell still has a long list),
     // and each chunk's answers are parsed while the next chunks run
@@ -50,7 +56,8 @@ export async function readStatuses(
       while (next < slices.length && !options.signal?.aborted) await chunk(slices[next++] as number);
     };
     const chunk = async (start: number): Promise<void> => {
-      const indices = asked.slice(start, start + size);
+      const indices = asked.slice(start, start + size).filter(look);
+      if (indices.length === 0) return;
       const slice = indices.map((i) => worktrees[i] as string);
       const pairs = slice.flatMap((d) => [d, pinArgs(d)[0]?.slice("--git-dir=".length) ?? ""]);
       const r = await runProcess("sh", ["-c", script, "sh", ...pairs], {
@@ -86,6 +93,7 @@ export async function readStatuses(
   if (options.signal?.aborted) return out.map((s) => s ?? new Error("not read: the statuses were no longer wanted")); // no one-by-one reads
   return Promise.all(
     out.map(async (s, i) => {
+      if (!looked[i] && !look(i)) return out[i] as Error; // no shell (one worktree, Windows): looked at here
       if (s instanceof Error) return s;
       const blocked = s ? await blockedFilterError(worktrees[i] as string) : null;
       return blocked ?? s ?? (await readStatus(worktrees[i] as string, options).catch((error: unknown) => error as Error));

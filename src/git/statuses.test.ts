@@ -82,4 +82,28 @@ describe("readStatuses", () => {
       }
     }
   });
+
+  it("looks at each worktree before its chunk's shell asks git: a planted FIFO is that worktree's error, the rest answer", async () => {
+    const planted = join(dir, "planted");
+    mkdirSync(planted);
+    execFileSync("git", ["init", "-q", "-b", "main"], { cwd: planted });
+    execFileSync("mkfifo", [join(planted, ".gitattributes")]);
+    try {
+      // the planted worktree in the middle of a later chunk: one slice, several chunks
+      const all = [...repos, ...repos, planted, ...repos];
+      const { got, traced } = await tracedStatuses(all, { ignored: true, slices: 1 });
+      const shells = traced.filter((t) => t.startsWith("[orchard trace] sh "));
+      expect(shells.length).toBeGreaterThan(1);
+      for (const shell of shells) expect(shell).not.toContain(JSON.stringify(planted));
+      expect(traced.filter((t) => t.startsWith("[orchard trace] git ")).length).toBe(0);
+      for (const [i, path] of all.entries()) {
+        if (path === planted) {
+          expect(got[i]).toBeInstanceOf(Error);
+          expect(String((got[i] as Error).message)).toContain(join(planted, ".gitattributes"));
+        } else expect([path, got[i]]).toEqual([path, await readStatus(path, { ignored: true })]);
+      }
+    } finally {
+      rmSync(planted, { recursive: true, force: true });
+    }
+  });
 });
