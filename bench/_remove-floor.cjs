@@ -24,38 +24,37 @@ db.pragma("synchronous = NORMAL");
 db.exec("CREATE TABLE IF NOT EXISTS worktrees (path TEXT PRIMARY KEY, lifecycle TEXT)");
 db.prepare("SELECT * FROM worktrees WHERE path = ?").get(job.worktree);
 
-const git = (workTree, ...args) => {
-  const r = spawnSync("git", [`--git-dir=${job.gitDir}`, `--work-tree=${workTree}`, ...args], { cwd: workTree, encoding: "utf8" });
+/** A git pinned to a git dir and a work tree, as Orchard runs each (`--git-dir`, `--work-tree`). */
+const pinned = (gitDir, workTree, ...args) => {
+  const r = spawnSync("git", [`--git-dir=${gitDir}`, `--work-tree=${workTree}`, ...args], { cwd: workTree, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`git ${args[0]} exited ${r.status}: ${r.stderr}`);
   return r.stdout;
 };
-const worktreeGit = (...args) => {
-  const r = spawnSync("git", [`--git-dir=${join(job.gitDir, "worktrees", basename(job.worktree))}`, `--work-tree=${job.worktree}`, ...args], {
-    cwd: job.worktree,
-    encoding: "utf8",
-  });
-  if (r.status !== 0) throw new Error(`git ${args[0]} exited ${r.status}: ${r.stderr}`);
-  return r.stdout;
-};
-git(job.primary, "rev-parse", "--path-format=absolute", "--git-common-dir", "--git-dir", "--is-bare-repository");
-git(job.primary, "config", "-z", "--get-regexp", "^remote\\.");
-worktreeGit("status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--ignore-submodules=dirty", "--ignored=matching");
+const admin = join(job.gitDir, "worktrees", basename(job.worktree));
+const git = (...args) => pinned(job.gitDir, job.primary, ...args);
+git("rev-parse", "--path-format=absolute", "--git-common-dir", "--git-dir", "--is-bare-repository");
+git("config", "-z", "--get-regexp", "^remote\\.");
+pinned(admin, job.worktree, "status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--ignore-submodules=dirty", "--ignored=matching");
+const ref = `refs/heads/${job.branch}`;
 const refs = git(
-  job.primary,
   "for-each-ref",
   "--format=%(refname)%00%(objectname)%00%(upstream)%00%(upstream:track)%00%(symref)",
   "--",
-  `refs/heads/${job.branch}`,
+  ref,
   "refs/heads/main",
   "refs/remotes",
 );
-const sha = refs.split("\n")[0].split("\0")[1];
+const sha = refs
+  .split("\n")
+  .map((line) => line.split("\0"))
+  .find(([name]) => name === ref)?.[1];
+if (!sha) throw new Error(`${ref}: not among the refs`);
 
 const entry = join(job.trash, `floor-${process.pid}`);
 mkdirSync(entry, { recursive: true });
 renameSync(job.worktree, join(entry, "tree"));
-rmSync(join(job.gitDir, "worktrees", basename(job.worktree)), { recursive: true, force: true });
-git(job.primary, "update-ref", "-d", "--end-of-options", `refs/heads/${job.branch}`, sha);
+rmSync(admin, { recursive: true, force: true });
+git("update-ref", "-d", "--end-of-options", ref, sha);
 db.prepare("INSERT OR REPLACE INTO worktrees (path, lifecycle) VALUES (?, 'removed')").run(job.worktree);
 db.close();
 spawn("/bin/sh", ["-c", 'rm -rf -- "$1"', "orchard-floor-purge", entry], { detached: true, stdio: "ignore" }).unref();

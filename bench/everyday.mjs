@@ -240,7 +240,7 @@ function floorRow(id, n, repo, released, plainWorktrees) {
   const job = (w) =>
     JSON.stringify({ sqlite, primary: repo.primary, gitDir: join(repo.primary, ".git"), worktree: w.path, branch: w.branch, trash: join(root, "floor-trash") });
   const what = `the design's floor at ${n} worktrees: a bare script, the same ${FLOOR_GITS.length} gits, one SQLite write, one rm (bench/_remove-floor.cjs)${same ? "" : ", NOT this build's gits"}`;
-  row(`${id}-floor`, what, "node -e 0 + git worktree remove", "(not a goal)", () => {
+  row(`${id}-floor`, what, "node -e 0 + git worktree remove", "none: a floor", () => {
     const floors = plainWorktrees();
     const paths = plainWorktrees().map((w) => w.path);
     const a = cpuOfAll(
